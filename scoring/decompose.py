@@ -1,0 +1,128 @@
+"""Every way a concealed hand can be read.
+
+A hand wins as four sets and a pair (melds are sets already), as seven pairs
+(chiitoitsu, where some presets let one kind make two, three or four pairs),
+or as kokushi. The standard reading is found suit by suit: the readings of one
+suit depend only on that suit's nine counts, so they are computed once per
+count pattern and remembered (the usual way to make this fast).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+
+# A set inside one suit is encoded as an int: 0-6 a sequence starting at that
+# number-1, 10-18 a triplet of number-9. Globally a set is (kind, is_seq).
+
+
+@lru_cache(maxsize=None)
+def suit_readings(counts: tuple[int, ...], allow_seq: bool) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """All (sets, pair) readings of one suit's counts; pair is -1 when there is none.
+
+    >>> suit_readings((1, 1, 1, 0, 0, 0, 0, 0, 0), True)
+    (((0,), -1),)
+    """
+    found: set[tuple[tuple[int, ...], int]] = set()
+    c = list(counts)
+    sets: list[int] = []
+
+    def walk(i: int, pair: int) -> None:
+        while i < 9 and c[i] == 0:
+            i += 1
+        if i == 9:
+            found.add((tuple(sorted(sets)), pair))
+            return
+        if c[i] >= 3:
+            c[i] -= 3
+            sets.append(10 + i)
+            walk(i, pair)
+            sets.pop()
+            c[i] += 3
+        if allow_seq and i <= 6 and c[i + 1] and c[i + 2]:
+            c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+            sets.append(i)
+            walk(i, pair)
+            sets.pop()
+            c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+        if pair < 0 and c[i] >= 2:
+            c[i] -= 2
+            walk(i, i)
+            c[i] += 2
+
+    if sum(counts) % 3 != 1:  # a suit holds sets (3n) or sets and the pair (3n+2)
+        walk(0, -1)
+    return tuple(sorted(found))
+
+
+@dataclass(frozen=True)
+class Standard:
+    """Concealed sets and the pair of a four-sets-and-a-pair reading."""
+
+    seqs: tuple[int, ...]      # start kinds of concealed sequences
+    trips: tuple[int, ...]     # kinds of concealed triplets
+    pair: int
+
+
+def standard_readings(counts: list[int] | tuple[int, ...], sets_needed: int) -> list[Standard]:
+    """Readings of 34 concealed counts as ``sets_needed`` sets plus one pair."""
+    per_group = []
+    for g in range(4):
+        chunk = tuple(counts[9 * g: 9 * g + 9]) if g < 3 else tuple(counts[27:34]) + (0, 0)
+        if not any(chunk):
+            per_group.append(((((), -1)),))
+            continue
+        rs = suit_readings(chunk, g < 3)
+        if not rs:
+            return []
+        per_group.append(rs)
+    out = []
+    for combo in product(*per_group):
+        pair = -1
+        n_sets = 0
+        for g, (sets, p) in enumerate(combo):
+            n_sets += len(sets)
+            if p >= 0:
+                if pair >= 0:
+                    break
+                pair = 9 * g + p
+        else:
+            if pair < 0 or n_sets != sets_needed:
+                continue
+            seqs, trips = [], []
+            for g, (sets, _) in enumerate(combo):
+                for s in sets:
+                    if s >= 10:
+                        trips.append(9 * g + s - 10)
+                    else:
+                        seqs.append(9 * g + s)
+            out.append(Standard(tuple(seqs), tuple(trips), pair))
+    return out
+
+
+def chiitoitsu_pairs(counts: list[int] | tuple[int, ...], max_use: int) -> tuple[int, ...] | None:
+    """Kinds of the seven pairs (a kind used 4 times appears twice), or None.
+
+    ``max_use`` is how many copies of one kind a preset lets count as pairs:
+    2 in the ordinary game, 4, 6 or 8 where the preset allows it.
+    """
+    pairs: list[int] = []
+    for k, n in enumerate(counts):
+        if n:
+            if n % 2 or n > max_use:
+                return None
+            pairs.extend([k] * (n // 2))
+    return tuple(pairs) if len(pairs) == 7 else None
+
+
+def is_kokushi(counts: list[int] | tuple[int, ...], required: tuple[int, ...]) -> bool:
+    """``required`` is the 13-tile kokushi set as 34 counts; the 14th tile pairs any of its kinds."""
+    extra = 0
+    for k in range(34):
+        need = required[k]
+        have = counts[k]
+        if have < need or (need == 0 and have):
+            return False
+        extra += have - need
+    return extra == 1

@@ -1,0 +1,215 @@
+"""The hand record: one revealed win, as JSON.
+
+This is the project's contract between vision (which writes it), the tablet
+(which edits it) and scoring (which reads it). docs/hand-record.md documents
+every field; :func:`HandRecord.from_dict` is the one place that checks the
+shape of a record. Whether its tiles are legal under a house rule (copies,
+tile set, gari) is checked by the engine, which knows the preset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Mapping
+
+from .errors import ScoringError
+from .tiles import format_mpsz, kind, parse_mpsz, parse_tile, tile_name
+
+SEATS = ("east", "south", "west")
+WIN_KINDS = ("tsumo", "ron")
+MELD_KINDS = ("pon", "minkan", "ankan", "kakan")
+FLAGS = (
+    "riichi", "double_riichi", "open_riichi", "ippatsu", "rinshan", "chankan",
+    "haitei", "houtei", "tenhou", "chiihou", "renhou", "nagashi",
+)
+_TILE_FIELDS = ("gari", "dora_indicators", "ura_indicators", "discards")
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A meld laid on the table: pon (3), minkan, kakan or ankan (4, or more in chinton).
+
+    ``source`` is the seat the called tile came from (``from`` in JSON); an
+    ankan has none.
+    """
+
+    kind: str
+    tiles: tuple[int, ...]
+    source: str | None = None
+
+    @property
+    def tile_kind(self) -> int:
+        return kind(self.tiles[0])
+
+    @property
+    def is_kan(self) -> bool:
+        return self.kind != "pon"
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind != "ankan"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "tiles": format_mpsz(self.tiles)}
+        if self.source:
+            d["from"] = self.source
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Any, index: int, winner: str) -> "Meld":
+        where = f"melds[{index}]"
+        if not isinstance(data, Mapping):
+            raise ScoringError(f"{where} must be an object with kind, tiles and from")
+        unknown = set(data) - {"kind", "tiles", "from"}
+        if unknown:
+            raise ScoringError(f"{where} has unknown field(s): {', '.join(sorted(unknown))}")
+        k = data.get("kind")
+        if k not in MELD_KINDS:
+            raise ScoringError(f"{where}.kind must be one of {', '.join(MELD_KINDS)}, got {k!r}")
+        tiles = parse_mpsz(data.get("tiles", ""))
+        if len({kind(t) for t in tiles}) != 1:
+            raise ScoringError(f"{where}: a {k} is tiles of one kind, got {format_mpsz(tiles) or 'none'}")
+        want = "3" if k == "pon" else "4 or more"
+        if (k == "pon" and len(tiles) != 3) or (k != "pon" and len(tiles) < 4):
+            raise ScoringError(f"{where}: a {k} has {want} tiles, got {len(tiles)}")
+        src = data.get("from")
+        if k == "ankan":
+            if src is not None:
+                raise ScoringError(f"{where}: an ankan is not called from anyone, drop 'from'")
+        elif src is not None:
+            if src not in SEATS:
+                raise ScoringError(f"{where}.from must be one of {', '.join(SEATS)}, got {src!r}")
+            if src == winner:
+                raise ScoringError(f"{where}.from is the winner's own seat")
+        return cls(k, tuple(sorted(tiles)), src)
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A revealed winning hand, parsed. Tile fields hold tile codes (see tiles.py)."""
+
+    rules: str
+    seat: str
+    win: str
+    concealed: tuple[int, ...]
+    win_tile: int
+    melds: tuple[Meld, ...] = ()
+    gari: tuple[int, ...] = ()
+    dora_indicators: tuple[int, ...] = ()
+    ura_indicators: tuple[int, ...] = ()
+    honba: int = 0
+    discarder: str | None = None
+    riichi: bool = False
+    double_riichi: bool = False
+    open_riichi: bool = False
+    ippatsu: bool = False
+    rinshan: bool = False
+    chankan: bool = False
+    haitei: bool = False
+    houtei: bool = False
+    tenhou: bool = False
+    chiihou: bool = False
+    renhou: bool = False
+    nagashi: bool = False
+    discards: tuple[int, ...] | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.seat == "east"
+
+    @property
+    def is_tsumo(self) -> bool:
+        return self.win == "tsumo"
+
+    @property
+    def is_closed(self) -> bool:
+        return all(not m.is_open for m in self.melds)
+
+    @property
+    def any_riichi(self) -> bool:
+        return self.riichi or self.double_riichi or self.open_riichi
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "HandRecord":
+        """Parse and shape-check a JSON object; raises ScoringError naming the bad field."""
+        if not isinstance(data, Mapping):
+            raise ScoringError("a hand record must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ScoringError(f"unknown field(s) in hand record: {', '.join(sorted(unknown))}")
+        for name in ("rules", "seat", "win", "concealed", "win_tile"):
+            if name not in data:
+                raise ScoringError(f"hand record is missing {name!r}")
+        rules = data["rules"]
+        if not isinstance(rules, str) or not rules:
+            raise ScoringError("rules must be a preset id such as 'dunhill'")
+        seat = _choice(data, "seat", SEATS)
+        win = _choice(data, "win", WIN_KINDS)
+        discarder = data.get("discarder")
+        if discarder is not None:
+            discarder = _choice(data, "discarder", SEATS)
+            if discarder == seat:
+                raise ScoringError("discarder is the winner's own seat")
+            if win == "tsumo":
+                raise ScoringError("a tsumo win has no discarder")
+        concealed = parse_mpsz(data["concealed"])
+        win_tile = parse_tile(data["win_tile"])
+        if win_tile not in concealed:
+            raise ScoringError(
+                f"win_tile {tile_name(win_tile)} is not in concealed (concealed includes the winning tile)")
+        melds_raw = data.get("melds", [])
+        if not isinstance(melds_raw, list):
+            raise ScoringError("melds must be a list")
+        melds = tuple(Meld.from_dict(m, i, seat) for i, m in enumerate(melds_raw))
+        tiles = {name: parse_mpsz(data.get(name) or "") for name in _TILE_FIELDS}
+        honba = data.get("honba", 0)
+        if not isinstance(honba, int) or isinstance(honba, bool) or honba < 0:
+            raise ScoringError(f"honba must be a whole number >= 0, got {honba!r}")
+        flags = {}
+        for name in FLAGS:
+            v = data.get(name, False)
+            if not isinstance(v, bool):
+                raise ScoringError(f"{name} must be true or false, got {v!r}")
+            flags[name] = v
+        options = data.get("options", {})
+        if not isinstance(options, Mapping):
+            raise ScoringError("options must be an object")
+        return cls(
+            rules=rules, seat=seat, win=win, concealed=concealed, win_tile=win_tile,
+            melds=melds, gari=tiles["gari"], dora_indicators=tiles["dora_indicators"],
+            ura_indicators=tiles["ura_indicators"], honba=honba, discarder=discarder,
+            discards=tiles["discards"] if data.get("discards") is not None else None,
+            options=dict(options), **flags,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form; round-trips through from_dict. Ordinary-case fields are left out."""
+        d: dict[str, Any] = {
+            "rules": self.rules, "seat": self.seat, "win": self.win,
+            "concealed": format_mpsz(self.concealed), "win_tile": tile_name(self.win_tile),
+        }
+        if self.discarder:
+            d["discarder"] = self.discarder
+        if self.melds:
+            d["melds"] = [m.to_dict() for m in self.melds]
+        for name in _TILE_FIELDS:
+            v = getattr(self, name)
+            if v:
+                d[name] = format_mpsz(v)
+        if self.honba:
+            d["honba"] = self.honba
+        for name in FLAGS:
+            if getattr(self, name):
+                d[name] = True
+        if self.options:
+            d["options"] = dict(self.options)
+        return d
+
+
+def _choice(data: Mapping[str, Any], name: str, allowed: tuple[str, ...]) -> str:
+    v = data.get(name)
+    if v not in allowed:
+        raise ScoringError(f"{name} must be one of {', '.join(allowed)}, got {v!r}")
+    return v

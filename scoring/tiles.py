@@ -1,0 +1,131 @@
+"""Tiles and the mpsz notation.
+
+A tile is a small int. Kinds 0-33 follow the usual order: 0-8 are 1m-9m,
+9-17 are 1p-9p, 18-26 are 1s-9s, 27-33 are the honours 1z-7z
+(East, South, West, North, Haku, Hatsu, Chun). The three red fives have
+codes of their own, 34 (0m), 35 (0p) and 36 (0s): a red five is the same
+kind as its plain five for every hand shape, and differs only where a rule
+pays for red.
+
+mpsz: digits followed by their suit letter, ``0`` for a red five, e.g.
+``"123p406s77z"``. Spaces are ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .errors import ScoringError
+
+MAN, PIN, SOU, HONOR = 0, 1, 2, 3
+SUIT_LETTERS = "mpsz"
+EAST, SOUTH, WEST, NORTH, HAKU, HATSU, CHUN = range(27, 34)
+WINDS = (EAST, SOUTH, WEST, NORTH)
+DRAGONS = (HAKU, HATSU, CHUN)
+RED_FIVES = (34, 35, 36)
+_RED_KIND = {34: 4, 35: 13, 36: 22}
+
+HONOR_NAMES_EN = ("East", "South", "West", "North", "Haku", "Hatsu", "Chun")
+HONOR_NAMES_JA = ("東", "南", "西", "北", "白", "發", "中")
+
+
+def kind(tile: int) -> int:
+    """The kind (0-33) of a tile code; a red five is its plain five."""
+    return tile if tile < 34 else _RED_KIND[tile]
+
+
+def is_red(tile: int) -> bool:
+    return tile >= 34
+
+
+def suit(k: int) -> int:
+    """0 man, 1 pin, 2 sou, 3 honour."""
+    return k // 9 if k < 27 else HONOR
+
+
+def number(k: int) -> int:
+    """1-9 for suited kinds, 1-7 for honours."""
+    return k % 9 + 1 if k < 27 else k - 26
+
+
+def is_terminal(k: int) -> bool:
+    return k < 27 and k % 9 in (0, 8)
+
+
+def is_honor(k: int) -> bool:
+    return k >= 27
+
+
+def is_simple(k: int) -> bool:
+    return k < 27 and k % 9 not in (0, 8)
+
+
+def red_suit(tile: int) -> int:
+    """Suit (0-2) of a red five code."""
+    return tile - 34
+
+
+def tile_name(tile: int) -> str:
+    """mpsz name of one tile code: ``5p``, ``0s``, ``7z``."""
+    if tile >= 34:
+        return "0" + SUIT_LETTERS[tile - 34]
+    return f"{number(tile)}{SUIT_LETTERS[suit(tile)]}"
+
+
+def parse_tile(text: str) -> int:
+    """One tile from its two-character mpsz name."""
+    tiles = parse_mpsz(text)
+    if len(tiles) != 1:
+        raise ScoringError(f"{text!r} is not one tile")
+    return tiles[0]
+
+
+def parse_mpsz(text: str) -> tuple[int, ...]:
+    """Tile codes from mpsz text, in written order.
+
+    >>> parse_mpsz("12m0p7z")
+    (0, 1, 35, 33)
+    """
+    if not isinstance(text, str):
+        raise ScoringError(f"tiles must be an mpsz string, got {type(text).__name__}")
+    out: list[int] = []
+    digits: list[str] = []
+    for ch in text.replace(" ", ""):
+        if ch.isdigit():
+            digits.append(ch)
+            continue
+        if ch not in SUIT_LETTERS:
+            raise ScoringError(f"bad tile text {text!r}: {ch!r} is not a digit or one of m, p, s, z")
+        if not digits:
+            raise ScoringError(f"bad tile text {text!r}: suit letter {ch!r} has no digits before it")
+        s = SUIT_LETTERS.index(ch)
+        for d in digits:
+            n = int(d)
+            if s == HONOR:
+                if not 1 <= n <= 7:
+                    raise ScoringError(f"bad tile {d}z in {text!r}: honours are 1z-7z")
+                out.append(26 + n)
+            elif n == 0:
+                out.append(34 + s)
+            else:
+                out.append(s * 9 + n - 1)
+        digits = []
+    if digits:
+        raise ScoringError(f"bad tile text {text!r}: digits {''.join(digits)} have no suit letter")
+    return tuple(out)
+
+
+def format_mpsz(tiles: Iterable[int]) -> str:
+    """Compact sorted mpsz text: ``(0, 1, 35, 33)`` -> ``"12m0p7z"``."""
+    groups: dict[int, list[str]] = {0: [], 1: [], 2: [], 3: []}
+    for t in sorted(tiles, key=lambda t: (kind(t), t)):
+        groups[suit(kind(t))].append("0" if t >= 34 else str(number(t)))
+    return "".join("".join(g) + SUIT_LETTERS[s] for s, g in groups.items() if g)
+
+
+def counts_of(tiles: Iterable[int]) -> list[int]:
+    """34 counts per kind (red fives counted as their five)."""
+    c = [0] * 34
+    for t in tiles:
+        c[kind(t)] += 1
+    return c

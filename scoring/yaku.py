@@ -1,0 +1,416 @@
+"""One small unit per yaku: its names, its condition, what it implies.
+
+Values are not here: each preset file says what a yaku is worth closed and
+open (``[yaku]``) or as a yakuman (``[yakuman]``). A condition returns how
+many times the yaku applies (0 = it does not; yakuhai can apply more than
+once). ``Hand`` holds the facts of the whole hand, ``Reading`` one way of
+reading it (see decompose.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .tiles import CHUN, DRAGONS, HAKU, HATSU, NORTH, WINDS, is_honor, is_terminal
+
+STANDARD, CHIITOI, KOKUSHI = "standard", "chiitoitsu", "kokushi"
+_GREEN = frozenset({19, 20, 21, 23, 25, HATSU})  # 2s 3s 4s 6s 8s and hatsu
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Facts of a whole hand that do not depend on how it is read."""
+
+    counts: tuple[int, ...]        # concealed, 34 kinds
+    all_counts: tuple[int, ...]    # concealed and melds
+    kinds: frozenset[int]          # kinds present in concealed and melds
+    closed: bool
+    tsumo: bool
+    n_kans: int
+    seat_wind: int
+    round_winds: tuple[int, ...]
+    flags: frozenset[str]          # the record's true flags (riichi, ippatsu, ...)
+    suit: int | None               # the one suit of a one-suit-and-honours hand, else None
+    dealer: bool
+    green_needs_hatsu: bool = False
+    deal_in_to_open_riichi: bool = False
+    six_reds: bool = False
+    all_gari: bool = False
+
+    def value_winds(self) -> tuple[int, ...]:
+        return (self.seat_wind, *self.round_winds)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading. ``trips`` are (kind, concealed, kan) for every triplet and kan,
+    melds included; a triplet completed by ron is not concealed."""
+
+    form: str
+    seqs: tuple[int, ...] = ()
+    trips: tuple[tuple[int, bool, bool], ...] = ()
+    pair: int = -1
+    pairs: tuple[int, ...] = ()
+    wait: str = ""
+
+
+@dataclass(frozen=True)
+class Yaku:
+    id: str
+    ja: str
+    en: str
+    test: Callable[[Hand, Reading], int]
+    forms: tuple[str, ...] = (STANDARD,)
+    implies: tuple[str, ...] = ()   # yaku always present with this one (not added beside a yakuman)
+    value_key: str = ""             # preset key holding its value, when not its id
+
+    @property
+    def key(self) -> str:
+        return self.value_key or self.id
+
+
+ALL_FORMS = (STANDARD, CHIITOI, KOKUSHI)
+NOT_KOKUSHI = (STANDARD, CHIITOI)
+
+
+def _flag(name: str) -> Callable[[Hand, Reading], int]:
+    return lambda h, r: int(name in h.flags)
+
+
+def _trip_kinds(r: Reading) -> list[int]:
+    return [k for k, _, _ in r.trips]
+
+
+def _blocks_all(r: Reading, ok: Callable[[int], bool]) -> bool:
+    """Every set and the pair contain a tile for which ok() holds."""
+    if r.form == CHIITOI:
+        return all(ok(k) for k in r.pairs)
+    return (all(ok(s) or ok(s + 2) for s in r.seqs) and all(ok(k) for k in _trip_kinds(r))
+            and ok(r.pair))
+
+
+# --- situational yaku -----------------------------------------------------
+
+def riichi(h: Hand, r: Reading) -> int:
+    """Riichi (立直): declared closed; an open riichi is a riichi too."""
+    return int("riichi" in h.flags or "open_riichi" in h.flags)
+
+
+def menzen_tsumo(h: Hand, r: Reading) -> int:
+    """Menzen tsumo (門前清自摸和): a closed hand wins on its own draw."""
+    return int(h.closed and h.tsumo)
+
+
+# --- hand shape -----------------------------------------------------------
+
+def pinfu(h: Hand, r: Reading) -> int:
+    """Pinfu (平和): closed, four sequences, a pair of no value, a two-sided wait."""
+    return int(h.closed and len(r.seqs) == 4 and r.wait == "ryanmen"
+               and r.pair not in DRAGONS and r.pair not in h.value_winds())
+
+
+def _peikou(r: Reading) -> int:
+    seen: dict[int, int] = {}
+    for s in r.seqs:
+        seen[s] = seen.get(s, 0) + 1
+    return sum(n // 2 for n in seen.values())
+
+
+def iipeikou(h: Hand, r: Reading) -> int:
+    """Iipeikou (一盃口): two identical sequences (ryanpeikou replaces it)."""
+    return int(_peikou(r) == 1)
+
+
+def ryanpeikou(h: Hand, r: Reading) -> int:
+    """Ryanpeikou (二盃口): two pairs of identical sequences, closed."""
+    return int(h.closed and _peikou(r) == 2)
+
+
+def tanyao(h: Hand, r: Reading) -> int:
+    """Tanyao (断么九): simples only."""
+    return int(all(not is_terminal(k) and not is_honor(k) for k in h.kinds))
+
+
+def _yakuhai(tile: int) -> Callable[[Hand, Reading], int]:
+    def test(h: Hand, r: Reading) -> int:
+        return int(tile in _trip_kinds(r))
+    return test
+
+
+def yakuhai_seat(h: Hand, r: Reading) -> int:
+    """Seat wind (自風): a triplet of one's own wind."""
+    return int(h.seat_wind in _trip_kinds(r))
+
+
+def yakuhai_round(h: Hand, r: Reading) -> int:
+    """Round wind (場風): one per triplet of a round wind (balance has two)."""
+    trips = _trip_kinds(r)
+    return sum(1 for w in h.round_winds if w in trips)
+
+
+def chiitoitsu(h: Hand, r: Reading) -> int:
+    """Chiitoitsu (七対子): seven pairs (presets say whether a kind may make two)."""
+    return 1
+
+
+def toitoi(h: Hand, r: Reading) -> int:
+    """Toitoi (対々和): four triplets or kans."""
+    return int(len(r.trips) == 4)
+
+
+def _concealed_trips(r: Reading) -> int:
+    return sum(1 for _, conc, _ in r.trips if conc)
+
+
+def sanankou(h: Hand, r: Reading) -> int:
+    """Sanankou (三暗刻): three concealed triplets (ankan count; a triplet won by ron does not)."""
+    return int(_concealed_trips(r) == 3)
+
+
+def _kans(r: Reading) -> int:
+    return sum(1 for _, _, kan in r.trips if kan)
+
+
+def sankantsu(h: Hand, r: Reading) -> int:
+    """Sankantsu (三槓子): three kans."""
+    return int(_kans(r) == 3)
+
+
+def _dragon_trips(r: Reading) -> int:
+    return sum(1 for k in _trip_kinds(r) if k in DRAGONS)
+
+
+def shousangen(h: Hand, r: Reading) -> int:
+    """Shousangen (小三元): two dragon triplets and a dragon pair."""
+    return int(_dragon_trips(r) == 2 and r.pair in DRAGONS)
+
+
+def honroutou(h: Hand, r: Reading) -> int:
+    """Honroutou (混老頭): terminals and honours only, both present."""
+    return int(all(is_terminal(k) or is_honor(k) for k in h.kinds)
+               and any(is_honor(k) for k in h.kinds) and any(is_terminal(k) for k in h.kinds))
+
+
+def ittsu(h: Hand, r: Reading) -> int:
+    """Ittsu (一気通貫): 123, 456 and 789 of one suit."""
+    s = set(r.seqs)
+    return int(any(b in s and b + 3 in s and b + 6 in s for b in (0, 9, 18)))
+
+
+def sanshoku_doukou(h: Hand, r: Reading) -> int:
+    """Sanshoku doukou (三色同刻): triplets of one number in all three suits."""
+    t = set(_trip_kinds(r))
+    return int(any(n in t and n + 9 in t and n + 18 in t for n in range(9)))
+
+
+def _any_honor(h: Hand) -> bool:
+    return any(is_honor(k) for k in h.kinds)
+
+
+def chanta(h: Hand, r: Reading) -> int:
+    """Chanta (混全帯么九): every set and the pair hold a terminal or honour; a sequence; an honour."""
+    return int(bool(r.seqs) and _any_honor(h) and _blocks_all(r, lambda k: is_terminal(k) or is_honor(k)))
+
+
+def junchan(h: Hand, r: Reading) -> int:
+    """Junchan (純全帯么九): every set and the pair hold a terminal; a sequence; no honours."""
+    return int(bool(r.seqs) and not _any_honor(h) and _blocks_all(r, is_terminal))
+
+
+def honitsu(h: Hand, r: Reading) -> int:
+    """Honitsu (混一色): one suit and honours (chinitsu when no honours)."""
+    return int(h.suit is not None and _any_honor(h))
+
+
+def chinitsu(h: Hand, r: Reading) -> int:
+    """Chinitsu (清一色): one suit only."""
+    return int(h.suit is not None and not _any_honor(h))
+
+
+def _runs(r: Reading) -> int:
+    """Longest run of suited triplets on consecutive numbers of one suit."""
+    t = {k for k in _trip_kinds(r) if k < 27}
+    best = 0
+    for k in t:
+        if k % 9 == 0 or k - 1 not in t:
+            n = 1
+            while (k + n) % 9 and k + n in t:
+                n += 1
+            best = max(best, n)
+    return best
+
+
+def sanrenkou(h: Hand, r: Reading) -> int:
+    """Sanrenkou (三連刻): triplets of three consecutive numbers of one suit."""
+    return int(_runs(r) == 3)
+
+
+# --- yakuman ----------------------------------------------------------------
+
+def kokushi(h: Hand, r: Reading) -> int:
+    """Kokushi musou (国士無双): one of each terminal and honour, one of them paired."""
+    return 1
+
+
+def suuankou(h: Hand, r: Reading) -> int:
+    """Suuankou (四暗刻): four concealed triplets."""
+    return int(_concealed_trips(r) == 4)
+
+
+def daisangen(h: Hand, r: Reading) -> int:
+    """Daisangen (大三元): triplets of all three dragons."""
+    return int(_dragon_trips(r) == 3)
+
+
+def _wind_trips(r: Reading) -> int:
+    return sum(1 for k in _trip_kinds(r) if k in WINDS)
+
+
+def shousuushii(h: Hand, r: Reading) -> int:
+    """Shousuushii (小四喜): three wind triplets and a wind pair."""
+    return int(_wind_trips(r) == 3 and r.pair in WINDS)
+
+
+def daisuushii(h: Hand, r: Reading) -> int:
+    """Daisuushii (大四喜): four wind triplets."""
+    return int(_wind_trips(r) == 4)
+
+
+def tsuuiisou(h: Hand, r: Reading) -> int:
+    """Tsuuiisou (字一色): honours only."""
+    return int(all(is_honor(k) for k in h.kinds))
+
+
+def chinroutou(h: Hand, r: Reading) -> int:
+    """Chinroutou (清老頭): terminals only."""
+    return int(all(is_terminal(k) for k in h.kinds))
+
+
+def ryuuiisou(h: Hand, r: Reading) -> int:
+    """Ryuuiisou (緑一色): 2 3 4 6 8 sou and hatsu only (hatsu required where a preset says)."""
+    return int(h.kinds <= _GREEN and (HATSU in h.kinds or not h.green_needs_hatsu))
+
+
+def chuuren(h: Hand, r: Reading) -> int:
+    """Chuuren poutou (九蓮宝燈): closed 1112345678999 of one suit plus any tile of it."""
+    if not h.closed or h.n_kans or h.suit is None or _any_honor(h):
+        return 0
+    c = h.counts[9 * h.suit: 9 * h.suit + 9]
+    return int(all(n >= need for n, need in zip(c, (3, 1, 1, 1, 1, 1, 1, 1, 3))))
+
+
+def suukantsu(h: Hand, r: Reading) -> int:
+    """Suukantsu (四槓子): four kans."""
+    return int(_kans(r) == 4)
+
+
+def suurenkou(h: Hand, r: Reading) -> int:
+    """Suurenkou (四連刻): triplets of four consecutive numbers of one suit."""
+    return int(_runs(r) == 4)
+
+
+def daisharin(h: Hand, r: Reading) -> int:
+    """Daisharin (大車輪): pairs of 2p to 8p."""
+    return int(r.form == CHIITOI and sorted(r.pairs) == list(range(10, 17)))
+
+
+def tenhou(h: Hand, r: Reading) -> int:
+    """Tenhou (天和): the dealer wins on the first draw."""
+    return int("tenhou" in h.flags and h.dealer and h.tsumo)
+
+
+def chiihou(h: Hand, r: Reading) -> int:
+    """Chiihou (地和): a non-dealer wins on the first draw."""
+    return int("chiihou" in h.flags and not h.dealer and h.tsumo)
+
+
+def renhou(h: Hand, r: Reading) -> int:
+    """Renhou (人和): a non-dealer wins by ron before the first draw."""
+    return int("renhou" in h.flags and not h.dealer and not h.tsumo)
+
+
+def open_riichi_deal_in(h: Hand, r: Reading) -> int:
+    """A deal-in to an open riichi by a player not in riichi (and not stuck): yakuman."""
+    return int(h.deal_in_to_open_riichi and "open_riichi" in h.flags and not h.tsumo)
+
+
+def all_reds(h: Hand, r: Reading) -> int:
+    """A win using all six red fives (dunhill): yakuman."""
+    return int(h.six_reds)
+
+
+def all_gari(h: Hand, r: Reading) -> int:
+    """Every gari of the wall collected (toutenkou): yakuman."""
+    return int(h.all_gari)
+
+
+def _y(id, ja, en, test, forms=(STANDARD,), implies=(), value_key=""):
+    return Yaku(id, ja, en, test, forms, implies, value_key)
+
+
+YAKU: tuple[Yaku, ...] = (
+    _y("riichi", "立直", "Riichi", riichi, ALL_FORMS),
+    _y("double_riichi", "ダブル立直", "Double riichi", _flag("double_riichi"), ALL_FORMS),
+    _y("open_riichi", "オープン立直", "Open riichi", _flag("open_riichi"), ALL_FORMS),
+    _y("ippatsu", "一発", "Ippatsu", _flag("ippatsu"), ALL_FORMS),
+    _y("menzen_tsumo", "門前清自摸和", "Menzen tsumo", menzen_tsumo, ALL_FORMS),
+    _y("pinfu", "平和", "Pinfu", pinfu),
+    _y("tanyao", "断么九", "Tanyao", tanyao, NOT_KOKUSHI),
+    _y("iipeikou", "一盃口", "Iipeikou", iipeikou),
+    _y("ryanpeikou", "二盃口", "Ryanpeikou", ryanpeikou),
+    _y("yakuhai_haku", "役牌 白", "Yakuhai: haku", _yakuhai(HAKU), value_key="yakuhai"),
+    _y("yakuhai_hatsu", "役牌 發", "Yakuhai: hatsu", _yakuhai(HATSU), value_key="yakuhai"),
+    _y("yakuhai_chun", "役牌 中", "Yakuhai: chun", _yakuhai(CHUN), value_key="yakuhai"),
+    _y("yakuhai_seat_wind", "自風", "Seat wind", yakuhai_seat, value_key="yakuhai"),
+    _y("yakuhai_round_wind", "場風", "Round wind", yakuhai_round, value_key="yakuhai"),
+    _y("rinshan", "嶺上開花", "Rinshan kaihou", _flag("rinshan"), ALL_FORMS),
+    _y("chankan", "槍槓", "Chankan", _flag("chankan"), ALL_FORMS),
+    _y("haitei", "海底摸月", "Haitei", _flag("haitei"), ALL_FORMS),
+    _y("houtei", "河底撈魚", "Houtei", _flag("houtei"), ALL_FORMS),
+    _y("chiitoitsu", "七対子", "Chiitoitsu", chiitoitsu, (CHIITOI,)),
+    _y("toitoi", "対々和", "Toitoi", toitoi),
+    _y("sanankou", "三暗刻", "Sanankou", sanankou),
+    _y("sankantsu", "三槓子", "Sankantsu", sankantsu),
+    _y("shousangen", "小三元", "Shousangen", shousangen,
+       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun")),
+    _y("honroutou", "混老頭", "Honroutou", honroutou, NOT_KOKUSHI),
+    _y("ittsu", "一気通貫", "Ittsu", ittsu),
+    _y("sanshoku_doukou", "三色同刻", "Sanshoku doukou", sanshoku_doukou),
+    _y("chanta", "混全帯么九", "Chanta", chanta),
+    _y("junchan", "純全帯么九", "Junchan", junchan),
+    _y("honitsu", "混一色", "Honitsu", honitsu, NOT_KOKUSHI),
+    _y("chinitsu", "清一色", "Chinitsu", chinitsu, NOT_KOKUSHI),
+    _y("sanrenkou", "三連刻", "Sanrenkou", sanrenkou),
+)
+
+YAKUMAN: tuple[Yaku, ...] = (
+    _y("kokushi", "国士無双", "Kokushi musou", kokushi, (KOKUSHI,)),
+    _y("suuankou", "四暗刻", "Suuankou", suuankou, implies=("sanankou", "toitoi")),
+    _y("daisangen", "大三元", "Daisangen", daisangen,
+       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun")),
+    _y("shousuushii", "小四喜", "Shousuushii", shousuushii),
+    _y("daisuushii", "大四喜", "Daisuushii", daisuushii,
+       implies=("toitoi", "yakuhai_seat_wind", "yakuhai_round_wind")),
+    _y("tsuuiisou", "字一色", "Tsuuiisou", tsuuiisou, NOT_KOKUSHI, implies=("honroutou",)),
+    _y("chinroutou", "清老頭", "Chinroutou", chinroutou, NOT_KOKUSHI,
+       implies=("toitoi", "honroutou", "junchan", "chanta")),
+    _y("ryuuiisou", "緑一色", "Ryuuiisou", ryuuiisou, NOT_KOKUSHI),
+    _y("chuuren", "九蓮宝燈", "Chuuren poutou", chuuren, implies=("chinitsu",)),
+    _y("suukantsu", "四槓子", "Suukantsu", suukantsu, implies=("sankantsu", "toitoi")),
+    _y("suurenkou", "四連刻", "Suurenkou", suurenkou, implies=("toitoi", "sanrenkou")),
+    _y("daisharin", "大車輪", "Daisharin", daisharin, (CHIITOI,),
+       implies=("chiitoitsu", "tanyao", "chinitsu")),
+    _y("tenhou", "天和", "Tenhou", tenhou, ALL_FORMS, implies=("menzen_tsumo",)),
+    _y("chiihou", "地和", "Chiihou", chiihou, ALL_FORMS, implies=("menzen_tsumo",)),
+    _y("renhou", "人和", "Renhou", renhou, ALL_FORMS),
+    _y("open_riichi_deal_in", "オープン立直放銃", "Deal-in to open riichi", open_riichi_deal_in,
+       ALL_FORMS, implies=("riichi", "open_riichi")),
+    _y("all_reds", "赤6枚", "All six reds", all_reds, ALL_FORMS),
+    _y("all_gari", "ガリ全部", "All gari", all_gari, ALL_FORMS),
+)
+
+BY_ID: dict[str, Yaku] = {y.id: y for y in YAKU + YAKUMAN}
+# Ordinary yaku that a stronger one replaces (never both counted).
+REPLACED_BY = {"iipeikou": "ryanpeikou"}
+NORTH_KIND = NORTH
