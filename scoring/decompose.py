@@ -9,8 +9,8 @@ count pattern and remembered (the usual way to make this fast).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 from itertools import product
 
 # A set inside one suit is encoded as an int: 0-6 a sequence starting at that
@@ -56,8 +56,7 @@ def suit_readings(counts: tuple[int, ...], allow_seq: bool) -> tuple[tuple[tuple
     return tuple(sorted(found))
 
 
-@dataclass(frozen=True)
-class Standard:
+class Standard(NamedTuple):
     """Concealed sets and the pair of a four-sets-and-a-pair reading."""
 
     seqs: tuple[int, ...]      # start kinds of concealed sequences
@@ -77,8 +76,12 @@ def standard_readings(counts: list[int] | tuple[int, ...], sets_needed: int) -> 
         if not rs:
             return []
         per_group.append(rs)
+    if all(len(rs) == 1 for rs in per_group):
+        combos = (tuple(rs[0] for rs in per_group),)
+    else:
+        combos = product(*per_group)
     out = []
-    for combo in product(*per_group):
+    for combo in combos:
         pair = -1
         n_sets = 0
         for g, (sets, p) in enumerate(combo):

@@ -10,6 +10,7 @@ tile set, gari) is checked by the engine, which knows the preset.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from typing import Any, Mapping
 
 from .errors import ScoringError
@@ -135,8 +136,7 @@ class HandRecord:
         """Parse and shape-check a JSON object; raises ScoringError naming the bad field."""
         if not isinstance(data, Mapping):
             raise ScoringError("a hand record must be a JSON object")
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
+        unknown = set(data) - _KNOWN_FIELDS
         if unknown:
             raise ScoringError(f"unknown field(s) in hand record: {', '.join(sorted(unknown))}")
         for name in ("rules", "seat", "win", "concealed", "win_tile"):
@@ -184,6 +184,14 @@ class HandRecord:
             options=dict(options), **flags,
         )
 
+    @cached_property
+    def true_flags(self) -> frozenset[str]:
+        """The names of the situational flags that are set (double riichi implies riichi)."""
+        on = {f for f in FLAGS if f != "nagashi" and getattr(self, f)}
+        if self.double_riichi:
+            on.add("riichi")
+        return frozenset(on)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON form; round-trips through from_dict. Ordinary-case fields are left out."""
         d: dict[str, Any] = {
@@ -206,6 +214,9 @@ class HandRecord:
         if self.options:
             d["options"] = dict(self.options)
         return d
+
+
+_KNOWN_FIELDS = frozenset(f.name for f in fields(HandRecord))
 
 
 def _choice(data: Mapping[str, Any], name: str, allowed: tuple[str, ...]) -> str:

@@ -6,22 +6,21 @@ flags against each other. Each failure is one ScoringError naming what is wrong.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import ScoringError
-from .presets import Preset
 from .record import HandRecord
-from .tiles import format_mpsz, is_red, kind, suit, tile_name
+from .tiles import _RED_KIND, format_mpsz, kind, suit, tile_name
 
 if TYPE_CHECKING:
-    from .engine import _Table
+    from .table import Table
 
 
-def suit_in_play(rec: HandRecord, preset: Preset) -> int | None:
+def suit_in_play(rec: HandRecord, t: "Table") -> int | None:
     """For a one-suit wall (chinton): the suit of this hand (1 pin, 2 sou), else None."""
-    if not preset.section("tiles").get("single_suit"):
+    if not t.single_suit:
         return None
-    chosen = preset.options.get("suit", "auto")
+    chosen = t.options.get("suit", "auto")
     if chosen in ("p", "s"):
         return "mps".index(chosen)
     if chosen != "auto":
@@ -41,45 +40,79 @@ def _physical(rec: HandRecord):
     yield from rec.ura_indicators
 
 
-def validate(rec: HandRecord, preset: Preset, table: "_Table") -> int | None:
-    """Raise ScoringError for an illegal record; return the suit in play (one-suit walls)."""
-    tiles = preset.section("tiles")
-    one_suit = suit_in_play(rec, preset)
-    copies = int(tiles.get("copies", 4))
-    suit_copies = int(tiles.get("suit_copies", copies))
-    red_limit = tiles.get("red", {})
-    held = [0] * 34
+class Tally(NamedTuple):
+    """The record's tiles counted once, per kind (34 counts) and red fives per suit."""
+
+    concealed: tuple[int, ...]   # concealed tiles
+    hand: list[int]              # concealed and melds
+    gari: list[int]
+    all: list[int]               # hand and gari
+    seen: list[int]              # everything on the table the record names, indicators too
+    reds: tuple[int, int, int]   # red fives in hand, melds and gari
+    red_gari: tuple[int, int, int]
+    reds_seen: tuple[int, int, int]
+
+
+def tally(rec: HandRecord) -> Tally:
+    conc = [0] * 34
+    for t in rec.concealed:
+        conc[t if t < 34 else _RED_KIND[t]] += 1
+    hand = conc[:]
+    for m in rec.melds:
+        hand[m.tile_kind] += len(m.tiles)
+    gari = [0] * 34
+    for t in rec.gari:
+        gari[t if t < 34 else _RED_KIND[t]] += 1
+    allc = [a + b for a, b in zip(hand, gari)]
+    seen = allc[:]
+    for t in rec.dora_indicators + rec.ura_indicators:
+        seen[t if t < 34 else _RED_KIND[t]] += 1
     reds = [0, 0, 0]
-    for t in _physical(rec):
-        k = kind(t)
-        held[k] += 1
-        if is_red(t):
+    for t in rec.concealed:
+        if t >= 34:
             reds[t - 34] += 1
-    for k in range(34):
-        if not held[k]:
+    for m in rec.melds:
+        for t in m.tiles:
+            if t >= 34:
+                reds[t - 34] += 1
+    red_gari = [0, 0, 0]
+    for t in rec.gari:
+        if t >= 34:
+            red_gari[t - 34] += 1
+    reds_seen = [a + b for a, b in zip(reds, red_gari)]
+    for t in rec.dora_indicators + rec.ura_indicators:
+        if t >= 34:
+            reds_seen[t - 34] += 1
+    return Tally(tuple(conc), hand, gari, allc, seen,
+                 tuple(a + b for a, b in zip(reds, red_gari)), tuple(red_gari), tuple(reds_seen))
+
+
+def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
+    """Raise ScoringError for an illegal record; return the suit in play (one-suit walls)."""
+    one_suit = suit_in_play(rec, t) if t.single_suit else None
+    for k, n in enumerate(c.seen):
+        if not n:
             continue
-        s = suit(k)
-        if s == 0 and k not in table.manzu:
+        s = k // 9 if k < 27 else 3
+        if s == 0 and k not in t.manzu:
             raise ScoringError(f"{tile_name(k)} is not in the {rec.rules} wall (manzu: "
-                               f"{', '.join(str(n + 1) for n in sorted(table.manzu))} only)")
+                               f"{', '.join(str(x + 1) for x in sorted(t.manzu))} only)")
         if one_suit is not None and s in (1, 2) and s != one_suit:
             raise ScoringError(f"{tile_name(k)} is not in this hand's wall: {rec.rules} plays "
                                f"{'mps'[one_suit]} this hand")
-        limit = suit_copies if (one_suit is not None and s == one_suit) else copies
-        if held[k] > limit:
-            raise ScoringError(f"too many copies of {tile_name(k)}: {held[k]} seen "
-                               f"(hand, melds, gari and indicators), the wall has {limit}")
-    for s, n in enumerate(reds):
-        limit = int(red_limit.get("mps"[s], 0))
+        limit = t.suit_copies if (one_suit is not None and s == one_suit) else t.copies
         if n > limit:
-            raise ScoringError(f"too many red fives 0{'mps'[s]}: {n} seen, {rec.rules} has {limit}")
-    for t in rec.gari:
-        if kind(t) not in table.gari:
-            raise ScoringError(f"{tile_name(t)} in gari is not a gari under {rec.rules} "
-                               f"(gari: {format_mpsz(sorted(table.gari))})")
-    for t in list(rec.concealed) + [x for m in rec.melds for x in m.tiles]:
-        k = kind(t)
-        if k in table.gari and k not in table.gari_in_hand:
+            raise ScoringError(f"too many copies of {tile_name(k)}: {n} seen "
+                               f"(hand, melds, gari and indicators), the wall has {limit}")
+    for s, n in enumerate(c.reds_seen):
+        if n > t.red_limit[s]:
+            raise ScoringError(f"too many red fives 0{'mps'[s]}: {n} seen, {rec.rules} has {t.red_limit[s]}")
+    for k, n in enumerate(c.gari):
+        if n and k not in t.gari:
+            raise ScoringError(f"{tile_name(k)} in gari is not a gari under {rec.rules} "
+                               f"(gari: {format_mpsz(sorted(t.gari))})")
+    for k in t.gari:
+        if c.hand[k] and k not in t.gari_in_hand:
             raise ScoringError(f"{tile_name(k)} is a gari under {rec.rules}: it is set aside in gari, "
                                "never part of the hand")
     size = len(rec.concealed) + 3 * len(rec.melds)
@@ -91,12 +124,11 @@ def validate(rec: HandRecord, preset: Preset, table: "_Table") -> int | None:
     elif size != 14:
         raise ScoringError(f"the hand has {size} tiles counting 3 per meld; a win has 14 "
                            "(concealed includes the winning tile)")
-    max_kans = int(preset.section("rules").get("max_kans", 4))
     kans = sum(1 for m in rec.melds if m.is_kan)
-    if kans > max_kans:
-        raise ScoringError(f"{kans} kans: {rec.rules} allows at most {max_kans}")
+    if kans > t.max_kans:
+        raise ScoringError(f"{kans} kans: {rec.rules} allows at most {t.max_kans}")
     for m in rec.melds:
-        if len(m.tiles) > 4 and preset.section("items").get("ankan_extra") is None:
+        if len(m.tiles) > 4 and not t.allows_added_kan:
             raise ScoringError(f"a kan of {len(m.tiles)} tiles: {rec.rules} has no added kan of a fifth tile")
     _check_flags(rec)
     return one_suit

@@ -10,26 +10,42 @@ reading it (see decompose.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
-from .tiles import CHUN, DRAGONS, HAKU, HATSU, NORTH, WINDS, is_honor, is_terminal
+from .tiles import CHUN, DRAGONS, EAST, HAKU, HATSU, NORTH, WINDS, is_honor, is_terminal
 
 STANDARD, CHIITOI, KOKUSHI = "standard", "chiitoitsu", "kokushi"
 _GREEN = frozenset({19, 20, 21, 23, 25, HATSU})  # 2s 3s 4s 6s 8s and hatsu
 
 
-@dataclass(frozen=True)
+def _mask(kinds) -> int:
+    m = 0
+    for k in kinds:
+        m |= 1 << k
+    return m
+
+
+TERMINAL_MASK = _mask(k for k in range(27) if k % 9 in (0, 8))
+HONOR_MASK = _mask(range(27, 34))
+GREEN_MASK = _mask(_GREEN)
+SUIT_MASKS = tuple(_mask(range(9 * s, 9 * s + 9)) for s in range(3))
+
+
+@dataclass(frozen=True, slots=True)
 class Hand:
-    """Facts of a whole hand that do not depend on how it is read."""
+    """Facts of a whole hand that do not depend on how it is read.
+
+    ``mask`` has bit k set when kind k is in the concealed tiles or the melds.
+    """
 
     counts: tuple[int, ...]        # concealed, 34 kinds
-    all_counts: tuple[int, ...]    # concealed and melds
-    kinds: frozenset[int]          # kinds present in concealed and melds
+    mask: int
     closed: bool
     tsumo: bool
     n_kans: int
     seat_wind: int
     round_winds: tuple[int, ...]
+    value_winds: tuple[int, ...]
     flags: frozenset[str]          # the record's true flags (riichi, ippatsu, ...)
     suit: int | None               # the one suit of a one-suit-and-honours hand, else None
     dealer: bool
@@ -38,12 +54,16 @@ class Hand:
     six_reds: bool = False
     all_gari: bool = False
 
-    def value_winds(self) -> tuple[int, ...]:
-        return (self.seat_wind, *self.round_winds)
+    @property
+    def any_honor(self) -> bool:
+        return bool(self.mask & HONOR_MASK)
+
+    @property
+    def any_terminal(self) -> bool:
+        return bool(self.mask & TERMINAL_MASK)
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """One reading. ``trips`` are (kind, concealed, kan) for every triplet and kan,
     melds included; a triplet completed by ron is not concealed."""
 
@@ -53,6 +73,17 @@ class Reading:
     pair: int = -1
     pairs: tuple[int, ...] = ()
     wait: str = ""
+    trip_kinds: tuple[int, ...] = ()
+    n_concealed: int = 0
+    n_kans: int = 0
+    honor_trips: bool = False
+
+
+def standard_reading(seqs, trips, pair, wait) -> Reading:
+    kinds = tuple(k for k, _, _ in trips)
+    return Reading(STANDARD, seqs, trips, pair, (), wait, kinds,
+                   sum(1 for _, c, _ in trips if c), sum(1 for _, _, kan in trips if kan),
+                   any(k >= 27 for k in kinds))
 
 
 @dataclass(frozen=True)
@@ -64,6 +95,10 @@ class Yaku:
     forms: tuple[str, ...] = (STANDARD,)
     implies: tuple[str, ...] = ()   # yaku always present with this one (not added beside a yakuman)
     value_key: str = ""             # preset key holding its value, when not its id
+    # What the condition looks at, so the engine asks it only when it can hold:
+    # "hand" (the whole hand: asked once per hand), "seqs", "trips", "honor_trips"
+    # (a reading with sequences / triplets / honour triplets), or "reading".
+    needs: str = "reading"
 
     @property
     def key(self) -> str:
@@ -78,16 +113,16 @@ def _flag(name: str) -> Callable[[Hand, Reading], int]:
     return lambda h, r: int(name in h.flags)
 
 
-def _trip_kinds(r: Reading) -> list[int]:
-    return [k for k, _, _ in r.trips]
-
-
 def _blocks_all(r: Reading, ok: Callable[[int], bool]) -> bool:
     """Every set and the pair contain a tile for which ok() holds."""
     if r.form == CHIITOI:
         return all(ok(k) for k in r.pairs)
-    return (all(ok(s) or ok(s + 2) for s in r.seqs) and all(ok(k) for k in _trip_kinds(r))
+    return (all(ok(s) or ok(s + 2) for s in r.seqs) and all(ok(k) for k in r.trip_kinds)
             and ok(r.pair))
+
+
+def _terminal_or_honor(k: int) -> bool:
+    return k >= 27 or k % 9 in (0, 8)
 
 
 # --- situational yaku -----------------------------------------------------
@@ -107,7 +142,7 @@ def menzen_tsumo(h: Hand, r: Reading) -> int:
 def pinfu(h: Hand, r: Reading) -> int:
     """Pinfu (平和): closed, four sequences, a pair of no value, a two-sided wait."""
     return int(h.closed and len(r.seqs) == 4 and r.wait == "ryanmen"
-               and r.pair not in DRAGONS and r.pair not in h.value_winds())
+               and r.pair not in DRAGONS and r.pair not in h.value_winds)
 
 
 def _peikou(r: Reading) -> int:
@@ -129,24 +164,23 @@ def ryanpeikou(h: Hand, r: Reading) -> int:
 
 def tanyao(h: Hand, r: Reading) -> int:
     """Tanyao (断么九): simples only."""
-    return int(all(not is_terminal(k) and not is_honor(k) for k in h.kinds))
+    return int(not h.mask & (TERMINAL_MASK | HONOR_MASK))
 
 
 def _yakuhai(tile: int) -> Callable[[Hand, Reading], int]:
     def test(h: Hand, r: Reading) -> int:
-        return int(tile in _trip_kinds(r))
+        return int(tile in r.trip_kinds)
     return test
 
 
 def yakuhai_seat(h: Hand, r: Reading) -> int:
     """Seat wind (自風): a triplet of one's own wind."""
-    return int(h.seat_wind in _trip_kinds(r))
+    return int(h.seat_wind in r.trip_kinds)
 
 
 def yakuhai_round(h: Hand, r: Reading) -> int:
     """Round wind (場風): one per triplet of a round wind (balance has two)."""
-    trips = _trip_kinds(r)
-    return sum(1 for w in h.round_winds if w in trips)
+    return sum(1 for w in h.round_winds if w in r.trip_kinds)
 
 
 def chiitoitsu(h: Hand, r: Reading) -> int:
@@ -159,26 +193,18 @@ def toitoi(h: Hand, r: Reading) -> int:
     return int(len(r.trips) == 4)
 
 
-def _concealed_trips(r: Reading) -> int:
-    return sum(1 for _, conc, _ in r.trips if conc)
-
-
 def sanankou(h: Hand, r: Reading) -> int:
     """Sanankou (三暗刻): three concealed triplets (ankan count; a triplet won by ron does not)."""
-    return int(_concealed_trips(r) == 3)
-
-
-def _kans(r: Reading) -> int:
-    return sum(1 for _, _, kan in r.trips if kan)
+    return int(r.n_concealed == 3)
 
 
 def sankantsu(h: Hand, r: Reading) -> int:
     """Sankantsu (三槓子): three kans."""
-    return int(_kans(r) == 3)
+    return int(r.n_kans == 3)
 
 
 def _dragon_trips(r: Reading) -> int:
-    return sum(1 for k in _trip_kinds(r) if k in DRAGONS)
+    return sum(1 for k in r.trip_kinds if k >= HAKU)
 
 
 def shousangen(h: Hand, r: Reading) -> int:
@@ -188,8 +214,8 @@ def shousangen(h: Hand, r: Reading) -> int:
 
 def honroutou(h: Hand, r: Reading) -> int:
     """Honroutou (混老頭): terminals and honours only, both present."""
-    return int(all(is_terminal(k) or is_honor(k) for k in h.kinds)
-               and any(is_honor(k) for k in h.kinds) and any(is_terminal(k) for k in h.kinds))
+    m = h.mask
+    return int(not m & ~(TERMINAL_MASK | HONOR_MASK) and bool(m & HONOR_MASK) and bool(m & TERMINAL_MASK))
 
 
 def ittsu(h: Hand, r: Reading) -> int:
@@ -200,37 +226,33 @@ def ittsu(h: Hand, r: Reading) -> int:
 
 def sanshoku_doukou(h: Hand, r: Reading) -> int:
     """Sanshoku doukou (三色同刻): triplets of one number in all three suits."""
-    t = set(_trip_kinds(r))
-    return int(any(n in t and n + 9 in t and n + 18 in t for n in range(9)))
-
-
-def _any_honor(h: Hand) -> bool:
-    return any(is_honor(k) for k in h.kinds)
+    t = r.trip_kinds
+    return int(len(t) >= 3 and any(n in t and n + 9 in t and n + 18 in t for n in t if n < 9))
 
 
 def chanta(h: Hand, r: Reading) -> int:
     """Chanta (混全帯么九): every set and the pair hold a terminal or honour; a sequence; an honour."""
-    return int(bool(r.seqs) and _any_honor(h) and _blocks_all(r, lambda k: is_terminal(k) or is_honor(k)))
+    return int(bool(r.seqs) and h.any_honor and _blocks_all(r, _terminal_or_honor))
 
 
 def junchan(h: Hand, r: Reading) -> int:
     """Junchan (純全帯么九): every set and the pair hold a terminal; a sequence; no honours."""
-    return int(bool(r.seqs) and not _any_honor(h) and _blocks_all(r, is_terminal))
+    return int(bool(r.seqs) and not h.any_honor and _blocks_all(r, is_terminal))
 
 
 def honitsu(h: Hand, r: Reading) -> int:
     """Honitsu (混一色): one suit and honours (chinitsu when no honours)."""
-    return int(h.suit is not None and _any_honor(h))
+    return int(h.suit is not None and h.any_honor)
 
 
 def chinitsu(h: Hand, r: Reading) -> int:
     """Chinitsu (清一色): one suit only."""
-    return int(h.suit is not None and not _any_honor(h))
+    return int(h.suit is not None and not h.any_honor)
 
 
 def _runs(r: Reading) -> int:
     """Longest run of suited triplets on consecutive numbers of one suit."""
-    t = {k for k in _trip_kinds(r) if k < 27}
+    t = {k for k in r.trip_kinds if k < 27}
     best = 0
     for k in t:
         if k % 9 == 0 or k - 1 not in t:
@@ -255,7 +277,7 @@ def kokushi(h: Hand, r: Reading) -> int:
 
 def suuankou(h: Hand, r: Reading) -> int:
     """Suuankou (四暗刻): four concealed triplets."""
-    return int(_concealed_trips(r) == 4)
+    return int(r.n_concealed == 4)
 
 
 def daisangen(h: Hand, r: Reading) -> int:
@@ -264,7 +286,7 @@ def daisangen(h: Hand, r: Reading) -> int:
 
 
 def _wind_trips(r: Reading) -> int:
-    return sum(1 for k in _trip_kinds(r) if k in WINDS)
+    return sum(1 for k in r.trip_kinds if EAST <= k <= NORTH)
 
 
 def shousuushii(h: Hand, r: Reading) -> int:
@@ -279,22 +301,22 @@ def daisuushii(h: Hand, r: Reading) -> int:
 
 def tsuuiisou(h: Hand, r: Reading) -> int:
     """Tsuuiisou (字一色): honours only."""
-    return int(all(is_honor(k) for k in h.kinds))
+    return int(not h.mask & ~HONOR_MASK)
 
 
 def chinroutou(h: Hand, r: Reading) -> int:
     """Chinroutou (清老頭): terminals only."""
-    return int(all(is_terminal(k) for k in h.kinds))
+    return int(not h.mask & ~TERMINAL_MASK)
 
 
 def ryuuiisou(h: Hand, r: Reading) -> int:
     """Ryuuiisou (緑一色): 2 3 4 6 8 sou and hatsu only (hatsu required where a preset says)."""
-    return int(h.kinds <= _GREEN and (HATSU in h.kinds or not h.green_needs_hatsu))
+    return int(not h.mask & ~GREEN_MASK and (bool(h.mask >> HATSU & 1) or not h.green_needs_hatsu))
 
 
 def chuuren(h: Hand, r: Reading) -> int:
     """Chuuren poutou (九蓮宝燈): closed 1112345678999 of one suit plus any tile of it."""
-    if not h.closed or h.n_kans or h.suit is None or _any_honor(h):
+    if not h.closed or h.n_kans or h.suit is None or h.any_honor:
         return 0
     c = h.counts[9 * h.suit: 9 * h.suit + 9]
     return int(all(n >= need for n, need in zip(c, (3, 1, 1, 1, 1, 1, 1, 1, 3))))
@@ -302,7 +324,7 @@ def chuuren(h: Hand, r: Reading) -> int:
 
 def suukantsu(h: Hand, r: Reading) -> int:
     """Suukantsu (四槓子): four kans."""
-    return int(_kans(r) == 4)
+    return int(r.n_kans == 4)
 
 
 def suurenkou(h: Hand, r: Reading) -> int:
@@ -345,69 +367,71 @@ def all_gari(h: Hand, r: Reading) -> int:
     return int(h.all_gari)
 
 
-def _y(id, ja, en, test, forms=(STANDARD,), implies=(), value_key=""):
-    return Yaku(id, ja, en, test, forms, implies, value_key)
+def _y(id, ja, en, test, forms=(STANDARD,), implies=(), value_key="", needs="reading"):
+    return Yaku(id, ja, en, test, forms, implies, value_key, needs)
 
 
 YAKU: tuple[Yaku, ...] = (
-    _y("riichi", "立直", "Riichi", riichi, ALL_FORMS),
-    _y("double_riichi", "ダブル立直", "Double riichi", _flag("double_riichi"), ALL_FORMS),
-    _y("open_riichi", "オープン立直", "Open riichi", _flag("open_riichi"), ALL_FORMS),
-    _y("ippatsu", "一発", "Ippatsu", _flag("ippatsu"), ALL_FORMS),
-    _y("menzen_tsumo", "門前清自摸和", "Menzen tsumo", menzen_tsumo, ALL_FORMS),
-    _y("pinfu", "平和", "Pinfu", pinfu),
-    _y("tanyao", "断么九", "Tanyao", tanyao, NOT_KOKUSHI),
-    _y("iipeikou", "一盃口", "Iipeikou", iipeikou),
-    _y("ryanpeikou", "二盃口", "Ryanpeikou", ryanpeikou),
-    _y("yakuhai_haku", "役牌 白", "Yakuhai: haku", _yakuhai(HAKU), value_key="yakuhai"),
-    _y("yakuhai_hatsu", "役牌 發", "Yakuhai: hatsu", _yakuhai(HATSU), value_key="yakuhai"),
-    _y("yakuhai_chun", "役牌 中", "Yakuhai: chun", _yakuhai(CHUN), value_key="yakuhai"),
-    _y("yakuhai_seat_wind", "自風", "Seat wind", yakuhai_seat, value_key="yakuhai"),
-    _y("yakuhai_round_wind", "場風", "Round wind", yakuhai_round, value_key="yakuhai"),
-    _y("rinshan", "嶺上開花", "Rinshan kaihou", _flag("rinshan"), ALL_FORMS),
-    _y("chankan", "槍槓", "Chankan", _flag("chankan"), ALL_FORMS),
-    _y("haitei", "海底摸月", "Haitei", _flag("haitei"), ALL_FORMS),
-    _y("houtei", "河底撈魚", "Houtei", _flag("houtei"), ALL_FORMS),
+    _y("riichi", "立直", "Riichi", riichi, ALL_FORMS, needs="hand"),
+    _y("double_riichi", "ダブル立直", "Double riichi", _flag("double_riichi"), ALL_FORMS, needs="hand"),
+    _y("open_riichi", "オープン立直", "Open riichi", _flag("open_riichi"), ALL_FORMS, needs="hand"),
+    _y("ippatsu", "一発", "Ippatsu", _flag("ippatsu"), ALL_FORMS, needs="hand"),
+    _y("menzen_tsumo", "門前清自摸和", "Menzen tsumo", menzen_tsumo, ALL_FORMS, needs="hand"),
+    _y("pinfu", "平和", "Pinfu", pinfu, needs="seqs"),
+    _y("tanyao", "断么九", "Tanyao", tanyao, NOT_KOKUSHI, needs="hand"),
+    _y("iipeikou", "一盃口", "Iipeikou", iipeikou, needs="seqs"),
+    _y("ryanpeikou", "二盃口", "Ryanpeikou", ryanpeikou, needs="seqs"),
+    _y("yakuhai_haku", "役牌 白", "Yakuhai: haku", _yakuhai(HAKU), value_key="yakuhai", needs="honor_trips"),
+    _y("yakuhai_hatsu", "役牌 發", "Yakuhai: hatsu", _yakuhai(HATSU), value_key="yakuhai", needs="honor_trips"),
+    _y("yakuhai_chun", "役牌 中", "Yakuhai: chun", _yakuhai(CHUN), value_key="yakuhai", needs="honor_trips"),
+    _y("yakuhai_seat_wind", "自風", "Seat wind", yakuhai_seat, value_key="yakuhai", needs="honor_trips"),
+    _y("yakuhai_round_wind", "場風", "Round wind", yakuhai_round, value_key="yakuhai", needs="honor_trips"),
+    _y("rinshan", "嶺上開花", "Rinshan kaihou", _flag("rinshan"), ALL_FORMS, needs="hand"),
+    _y("chankan", "槍槓", "Chankan", _flag("chankan"), ALL_FORMS, needs="hand"),
+    _y("haitei", "海底摸月", "Haitei", _flag("haitei"), ALL_FORMS, needs="hand"),
+    _y("houtei", "河底撈魚", "Houtei", _flag("houtei"), ALL_FORMS, needs="hand"),
     _y("chiitoitsu", "七対子", "Chiitoitsu", chiitoitsu, (CHIITOI,)),
-    _y("toitoi", "対々和", "Toitoi", toitoi),
-    _y("sanankou", "三暗刻", "Sanankou", sanankou),
-    _y("sankantsu", "三槓子", "Sankantsu", sankantsu),
+    _y("toitoi", "対々和", "Toitoi", toitoi, needs="trips"),
+    _y("sanankou", "三暗刻", "Sanankou", sanankou, needs="trips"),
+    _y("sankantsu", "三槓子", "Sankantsu", sankantsu, needs="trips"),
     _y("shousangen", "小三元", "Shousangen", shousangen,
-       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun")),
-    _y("honroutou", "混老頭", "Honroutou", honroutou, NOT_KOKUSHI),
-    _y("ittsu", "一気通貫", "Ittsu", ittsu),
-    _y("sanshoku_doukou", "三色同刻", "Sanshoku doukou", sanshoku_doukou),
-    _y("chanta", "混全帯么九", "Chanta", chanta),
-    _y("junchan", "純全帯么九", "Junchan", junchan),
-    _y("honitsu", "混一色", "Honitsu", honitsu, NOT_KOKUSHI),
-    _y("chinitsu", "清一色", "Chinitsu", chinitsu, NOT_KOKUSHI),
-    _y("sanrenkou", "三連刻", "Sanrenkou", sanrenkou),
+       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="honor_trips"),
+    _y("honroutou", "混老頭", "Honroutou", honroutou, NOT_KOKUSHI, needs="hand"),
+    _y("ittsu", "一気通貫", "Ittsu", ittsu, needs="seqs"),
+    _y("sanshoku_doukou", "三色同刻", "Sanshoku doukou", sanshoku_doukou, needs="trips"),
+    _y("chanta", "混全帯么九", "Chanta", chanta, needs="seqs"),
+    _y("junchan", "純全帯么九", "Junchan", junchan, needs="seqs"),
+    _y("honitsu", "混一色", "Honitsu", honitsu, NOT_KOKUSHI, needs="hand"),
+    _y("chinitsu", "清一色", "Chinitsu", chinitsu, NOT_KOKUSHI, needs="hand"),
+    _y("sanrenkou", "三連刻", "Sanrenkou", sanrenkou, needs="trips"),
 )
 
 YAKUMAN: tuple[Yaku, ...] = (
     _y("kokushi", "国士無双", "Kokushi musou", kokushi, (KOKUSHI,)),
-    _y("suuankou", "四暗刻", "Suuankou", suuankou, implies=("sanankou", "toitoi")),
+    _y("suuankou", "四暗刻", "Suuankou", suuankou, implies=("sanankou", "toitoi"), needs="trips"),
     _y("daisangen", "大三元", "Daisangen", daisangen,
-       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun")),
-    _y("shousuushii", "小四喜", "Shousuushii", shousuushii),
+       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="honor_trips"),
+    _y("shousuushii", "小四喜", "Shousuushii", shousuushii, needs="honor_trips"),
     _y("daisuushii", "大四喜", "Daisuushii", daisuushii,
-       implies=("toitoi", "yakuhai_seat_wind", "yakuhai_round_wind")),
-    _y("tsuuiisou", "字一色", "Tsuuiisou", tsuuiisou, NOT_KOKUSHI, implies=("honroutou",)),
+       implies=("toitoi", "yakuhai_seat_wind", "yakuhai_round_wind"), needs="honor_trips"),
+    _y("tsuuiisou", "字一色", "Tsuuiisou", tsuuiisou, NOT_KOKUSHI, implies=("honroutou",), needs="hand"),
     _y("chinroutou", "清老頭", "Chinroutou", chinroutou, NOT_KOKUSHI,
-       implies=("toitoi", "honroutou", "junchan", "chanta")),
-    _y("ryuuiisou", "緑一色", "Ryuuiisou", ryuuiisou, NOT_KOKUSHI),
-    _y("chuuren", "九蓮宝燈", "Chuuren poutou", chuuren, implies=("chinitsu",)),
-    _y("suukantsu", "四槓子", "Suukantsu", suukantsu, implies=("sankantsu", "toitoi")),
-    _y("suurenkou", "四連刻", "Suurenkou", suurenkou, implies=("toitoi", "sanrenkou")),
+       implies=("toitoi", "honroutou", "junchan", "chanta"), needs="hand"),
+    _y("ryuuiisou", "緑一色", "Ryuuiisou", ryuuiisou, NOT_KOKUSHI, needs="hand"),
+    _y("chuuren", "九蓮宝燈", "Chuuren poutou", chuuren, implies=("chinitsu",), needs="hand"),
+    _y("suukantsu", "四槓子", "Suukantsu", suukantsu, implies=("sankantsu", "toitoi"), needs="trips"),
+    _y("suurenkou", "四連刻", "Suurenkou", suurenkou, implies=("toitoi", "sanrenkou"), needs="trips"),
     _y("daisharin", "大車輪", "Daisharin", daisharin, (CHIITOI,),
        implies=("chiitoitsu", "tanyao", "chinitsu")),
-    _y("tenhou", "天和", "Tenhou", tenhou, ALL_FORMS, implies=("menzen_tsumo",)),
-    _y("chiihou", "地和", "Chiihou", chiihou, ALL_FORMS, implies=("menzen_tsumo",)),
-    _y("renhou", "人和", "Renhou", renhou, ALL_FORMS),
+    _y("tenhou", "天和", "Tenhou", tenhou, ALL_FORMS, implies=("menzen_tsumo",), needs="hand"),
+    _y("chiihou", "地和", "Chiihou", chiihou, ALL_FORMS, implies=("menzen_tsumo",), needs="hand"),
+    _y("renhou", "人和", "Renhou", renhou, ALL_FORMS, needs="hand"),
     _y("open_riichi_deal_in", "オープン立直放銃", "Deal-in to open riichi", open_riichi_deal_in,
-       ALL_FORMS, implies=("riichi", "open_riichi")),
-    _y("all_reds", "赤6枚", "All six reds", all_reds, ALL_FORMS),
-    _y("all_gari", "ガリ全部", "All gari", all_gari, ALL_FORMS),
+       ALL_FORMS, needs="hand"),
+    _y("all_reds", "赤6枚", "All six reds", all_reds, ALL_FORMS, needs="hand"),
+    _y("all_gari", "ガリ全部", "All gari", all_gari, ALL_FORMS, needs="hand"),
+    # Scored apart from the hand's shape (engine._nagashi); listed for its names.
+    _y("nagashi", "流し満貫", "Nagashi mangan", lambda h, r: 0, ()),
 )
 
 BY_ID: dict[str, Yaku] = {y.id: y for y in YAKU + YAKUMAN}

@@ -1,0 +1,201 @@
+"""A preset digested once into the plain values the engine reads per hand.
+
+The preset file stays the source of truth; this only looks its values up
+ahead of time so that scoring a hand does no dictionary digging.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .presets import Preset
+from .tiles import CHUN, EAST, HAKU, NORTH, kind, parse_tile
+from .yaku import CHIITOI, KOKUSHI, STANDARD, YAKU, YAKUMAN, Yaku
+
+_NEEDS = ("reading", "seqs", "trips", "honor_trips")
+
+
+def _kind(text: str) -> int:
+    return kind(parse_tile(text))
+
+
+def _by_need(units: tuple, form: str) -> tuple[tuple, ...]:
+    """Units of one reading form that look at the reading, grouped as _NEEDS."""
+    return tuple(tuple((y, v) for y, v in units if y.needs == need and form in y.forms)
+                 for need in _NEEDS)
+
+
+class Table:
+    """The engine's view of one resolved preset (cached per preset object)."""
+
+    _cache: dict[int, "Table"] = {}
+
+    @classmethod
+    def of(cls, preset: Preset) -> "Table":
+        t = cls._cache.get(id(preset))
+        if t is None or t.preset is not preset:
+            t = cls._cache[id(preset)] = cls(preset)
+        return t
+
+    def __init__(self, preset: Preset) -> None:
+        self.preset = preset
+        self.options: Mapping[str, Any] = preset.options
+        self.unit = preset.unit
+        tiles = preset.section("tiles")
+        self.manzu = frozenset(n - 1 for n in tiles.get("manzu", [1, 5, 9]))
+        self.copies = int(tiles.get("copies", 4))
+        self.suit_copies = int(tiles.get("suit_copies", self.copies))
+        self.single_suit = bool(tiles.get("single_suit", False))
+        red = tiles.get("red", {})
+        self.red_limit = tuple(int(red.get(s, 0)) for s in "mps")
+        self.red_total = sum(self.red_limit)
+        self.gari = frozenset(_kind(x) for x in tiles.get("gari", []))
+        self.gari_total = 4 * len(self.gari)
+        gih = tiles.get("gari_in_hand", {})
+        self.gari_in_hand = frozenset(_kind(x) for x in gih.get("kinds", []))
+        self.gari_in_hand_for = tuple(gih.get("for", []))
+        self.round_winds = tuple(_kind(x) for x in tiles.get("round_winds", ["1z"]))
+        self.dora_next = {_kind(a): _kind(b) for a, b in tiles.get("dora_next", {}).items()}
+        self.wildcard = _kind(tiles["wildcard"]) if tiles.get("wildcard") else None
+
+        rules = preset.section("rules")
+        self.riichi_with_double = bool(rules.get("riichi_with_double", False))
+        self.max_kans = int(rules.get("max_kans", 4))
+
+        values = preset.section("yaku")
+        self.yaku: tuple[tuple[Yaku, list], ...] = tuple(
+            (y, values[y.key]) for y in YAKU if y.key in values)
+        ym = preset.section("yakuman")
+        self.yakuman: tuple[tuple[Yaku, int], ...] = tuple(
+            (y, int(ym[y.id])) for y in YAKUMAN if ym.get(y.id) and y.id != "nagashi")
+        # Units asked once per hand, and per reading form the units asked per
+        # reading, grouped by what they need (see Yaku.needs).
+        self.hand_yaku = tuple((y, v) for y, v in self.yaku if y.needs == "hand")
+        self.hand_yakuman = tuple((y, m) for y, m in self.yakuman if y.needs == "hand")
+        self.reading_yaku = {form: _by_need(self.yaku, form) for form in (STANDARD, CHIITOI, KOKUSHI)}
+        self.reading_yakuman = {form: _by_need(self.yakuman, form) for form in (STANDARD, CHIITOI, KOKUSHI)}
+        self.yakuman_value = int(ym.get("value", 50))
+        self.yakuman_stack = bool(ym.get("stack", True))
+        self.with_yaku = ym.get("with_yaku", "none")
+        self.nagashi_yakuman = int(ym.get("nagashi", 0))
+        self.nagashi_fixed = preset.section("fixed").get("nagashi")
+        self.implies = {k: tuple(v) for k, v in preset.section("implies").items()}
+
+        chi = preset.section("chiitoitsu")
+        self.chiitoitsu_max_use = int(chi.get("max_use", 2))
+        self._chi = chi
+
+        items = preset.section("items")
+        self.honba_points = int(items.get("honba", 1))
+        self.banban = int(items.get("banban", 2))
+        self.banban_ja = "場ゾロ" if self.unit == "sticks" else "バンバン"
+        self.dealer = int(items.get("dealer", 0))
+        self.menzen = int(items.get("menzen", 0))
+        self.dora = int(items.get("dora", 1))
+        self.ura = int(items.get("ura", 1))
+        self.north = int(items.get("north", 0))
+        self.gari_points = int(items.get("gari", 1))
+        five = items.get("five", {})
+        self.five = tuple(int(five.get(s, 0)) for s in "mps")
+        self.red = tuple(int(red_pts) for red_pts in (items.get("red", {}).get(s, 0) for s in "mps"))
+        self.ankan = int(items.get("ankan", 0))
+        self.minkan = int(items.get("minkan", 0))
+        self.ankan_extra = int(items.get("ankan_extra", 0))
+        self.minkan_extra = int(items.get("minkan_extra", 0))
+        self.allows_added_kan = "ankan_extra" in items or "minkan_extra" in items
+        self.ippatsu_item = int(items.get("ippatsu", 0))
+        self.ippatsu_item_names = (("一発ボーナス", "Ippatsu bonus") if "ippatsu" in values
+                                   else ("一発", "Ippatsu"))
+        self.dora_counts_gari = bool(self.options.get("dora_counts_gari", True))
+        self.gari_bai = bool(self.options.get("gari_bai", False))
+
+        gs = preset.section("gari_set")
+        self.gari_set_mode = gs.get("mode")
+        self.gari_set_factor = int(gs.get("factor", 1))
+        self._gari_set_points = gs.get("points", 0)
+
+        k = preset.section("karasu")
+        self.karasu_mode = k.get("mode")
+        self.karasu_strict = bool(k.get("strict", False))
+        self.karasu_factor = int(k.get("factor", 1))
+        self.karasu_value = int(k.get("value", 0))
+        self.karasu_closed = int(k.get("closed", 0))
+        self.karasu_open = int(k.get("open", 0))
+        self.karasu_when = int(k.get("when", -1))
+
+        b = preset.section("bounty")
+        self.bounty_from = int(b["from_honba"]) if b else None
+        self.bounty_dealer = int(b.get("dealer", 0))
+        self.bounty_nondealer = int(b.get("nondealer", 0))
+        self.bounty_before_multiplier = bool(b.get("before_multiplier", False))
+        self._kokushi: dict[int | None, tuple[int, ...]] = {}
+
+    def gari_set_points(self, name: str) -> int:
+        p = self._gari_set_points
+        return int(p.get(name, 0) if isinstance(p, Mapping) else p)
+
+    def chiitoitsu_value(self, pairs: tuple[int, ...], base: Any) -> Any:
+        """Seven pairs' value: a kind used 4, 6 or 8 times scores as the preset says."""
+        chi = self._chi
+        if not chi:
+            return base
+        uses: dict[int, int] = {}
+        for k in pairs:
+            uses[k] = uses.get(k, 0) + 2
+        quads = sum(1 for n in uses.values() if n == 4)
+        if "yakuman_quads" in chi and quads >= chi["yakuman_quads"]:
+            return "yakuman"
+        if "yakuman_use" in chi and max(uses.values()) >= chi["yakuman_use"]:
+            return "yakuman"
+        if "by_quads" in chi:
+            return chi["by_quads"][quads]
+        bonus = chi.get("bonus_per_kind", {})
+        return base + sum(bonus.get(str(n), 0) for n in uses.values())
+
+    def dora_kind(self, indicator: int, held: list[int]) -> int:
+        """The dora an indicator points at. A wildcard indicator names an honour
+        (option ``haku_dora``; ``auto`` names the honour held most)."""
+        if indicator in self.dora_next:
+            return self.dora_next[indicator]
+        if indicator >= 27:
+            if indicator == self.wildcard:
+                return self._named_honour(held)
+            if indicator <= NORTH:
+                return EAST if indicator == NORTH else indicator + 1
+            return HAKU if indicator == CHUN else indicator + 1
+        return indicator + 1 if indicator % 9 != 8 else indicator - 8
+
+    def _named_honour(self, held: list[int]) -> int:
+        from .errors import ScoringError
+        named = self.options.get("haku_dora", "auto")
+        if named == "auto":
+            return max(range(27, 34), key=lambda k: (held[k], -k))
+        try:
+            k = _kind(named)
+        except ScoringError:
+            k = -1
+        if k < 27:
+            raise ScoringError(f"option haku_dora must name an honour 1z-7z, got {named!r}")
+        return k
+
+    def kokushi_required(self, suit_in_play: int | None) -> tuple[int, ...]:
+        """The 13 tiles of kokushi as 34 counts: 1 and 9 of each suit in the wall
+        (a one-suit wall takes its suit's twice each) and the seven honours."""
+        req = self._kokushi.get(suit_in_play)
+        if req is None:
+            c = [0] * 34
+            for n in (0, 8):
+                if n in self.manzu:
+                    c[n] = 1
+            for s in ((1, 2) if suit_in_play is None else (suit_in_play,)):
+                for n in (0, 8):
+                    c[9 * s + n] = 1 if suit_in_play is None else 2
+            for k in range(27, 34):
+                c[k] = 1
+            req = self._kokushi[suit_in_play] = tuple(c)
+        return req
+
+    def wall_kinds(self, suit_in_play: int | None) -> tuple[int, ...]:
+        suits = (1, 2) if suit_in_play is None else (suit_in_play,)
+        return tuple(sorted(self.manzu) + [9 * s + n for s in suits for n in range(9)]
+                     + list(range(27, 34)))
