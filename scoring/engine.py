@@ -117,7 +117,7 @@ def score(record: HandRecord | Mapping[str, Any]) -> Result:
     bounty = _bounty(rec, t)
     return Result(
         rules=rec.rules, unit=t.unit, total=total, payments=_payments(rec, total, bounty),
-        items=tuple(Item(*line) for line in lines),
+        items=tuple(map(Item._make, lines)),
         yaku=tuple(y.id for y, n, _ in hits for _ in range(n)),
         yakuman=sum(n for _, n, v in hits if v == "yakuman"),
         bounty=bounty, shape=reading, record=rec,

@@ -163,13 +163,13 @@ class HandRecord:
         if not isinstance(melds_raw, list):
             raise ScoringError("melds must be a list")
         melds = tuple(Meld.from_dict(m, i, seat) for i, m in enumerate(melds_raw))
-        tiles = {name: parse_mpsz(data.get(name) or "") for name in _TILE_FIELDS}
+        tiles = {name: parse_mpsz(data[name] or "") if name in data else () for name in _TILE_FIELDS}
         honba = data.get("honba", 0)
         if not isinstance(honba, int) or isinstance(honba, bool) or honba < 0:
             raise ScoringError(f"honba must be a whole number >= 0, got {honba!r}")
         flags = {}
-        for name in FLAGS:
-            v = data.get(name, False)
+        for name in _FLAG_SET.intersection(data):
+            v = data[name]
             if not isinstance(v, bool):
                 raise ScoringError(f"{name} must be true or false, got {v!r}")
             flags[name] = v
@@ -217,6 +217,7 @@ class HandRecord:
 
 
 _KNOWN_FIELDS = frozenset(f.name for f in fields(HandRecord))
+_FLAG_SET = frozenset(FLAGS)
 
 
 def _choice(data: Mapping[str, Any], name: str, allowed: tuple[str, ...]) -> str:

@@ -129,6 +129,26 @@ class Table:
         self.bounty_nondealer = int(b.get("nondealer", 0))
         self.bounty_before_multiplier = bool(b.get("before_multiplier", False))
         self._kokushi: dict[int | None, tuple[int, ...]] = {}
+        self._limits: dict[int | None, tuple[int, ...]] = {}
+
+    def copy_limits(self, suit_in_play: int | None) -> tuple[int, ...]:
+        """Copies of each kind in this hand's wall (0: not in the wall)."""
+        lim = self._limits.get(suit_in_play)
+        if lim is None:
+            c = []
+            for k in range(34):
+                if k < 9:
+                    c.append(self.copies if k in self.manzu else 0)
+                elif k < 27:
+                    s = k // 9
+                    if suit_in_play is None:
+                        c.append(self.copies)
+                    else:
+                        c.append(self.suit_copies if s == suit_in_play else 0)
+                else:
+                    c.append(self.copies)
+            lim = self._limits[suit_in_play] = tuple(c)
+        return lim
 
     def gari_set_points(self, name: str) -> int:
         p = self._gari_set_points

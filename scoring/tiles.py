@@ -13,6 +13,7 @@ mpsz: digits followed by their suit letter, ``0`` for a red five, e.g.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable
 
 from .errors import ScoringError
@@ -80,6 +81,10 @@ def parse_tile(text: str) -> int:
     return tiles[0]
 
 
+_CODE = {(str(n), "mps"[s]): (34 + s if n == 0 else 9 * s + n - 1) for s in range(3) for n in range(10)}
+_CODE.update({(str(n), "z"): 26 + n for n in range(1, 8)})
+
+
 def parse_mpsz(text: str) -> tuple[int, ...]:
     """Tile codes from mpsz text, in written order.
 
@@ -88,30 +93,29 @@ def parse_mpsz(text: str) -> tuple[int, ...]:
     """
     if not isinstance(text, str):
         raise ScoringError(f"tiles must be an mpsz string, got {type(text).__name__}")
+    return _parse(text)
+
+
+@lru_cache(maxsize=8192)
+def _parse(text: str) -> tuple[int, ...]:
     out: list[int] = []
-    digits: list[str] = []
-    for ch in text.replace(" ", ""):
-        if ch.isdigit():
-            digits.append(ch)
-            continue
-        if ch not in SUIT_LETTERS:
-            raise ScoringError(f"bad tile text {text!r}: {ch!r} is not a digit or one of m, p, s, z")
-        if not digits:
-            raise ScoringError(f"bad tile text {text!r}: suit letter {ch!r} has no digits before it")
-        s = SUIT_LETTERS.index(ch)
-        for d in digits:
-            n = int(d)
-            if s == HONOR:
-                if not 1 <= n <= 7:
+    digits = ""
+    for ch in text:
+        if "0" <= ch <= "9":
+            digits += ch
+        elif ch in "mpsz":
+            if not digits:
+                raise ScoringError(f"bad tile text {text!r}: suit letter {ch!r} has no digits before it")
+            for d in digits:
+                code = _CODE.get((d, ch))
+                if code is None:
                     raise ScoringError(f"bad tile {d}z in {text!r}: honours are 1z-7z")
-                out.append(26 + n)
-            elif n == 0:
-                out.append(34 + s)
-            else:
-                out.append(s * 9 + n - 1)
-        digits = []
+                out.append(code)
+            digits = ""
+        elif ch != " ":
+            raise ScoringError(f"bad tile text {text!r}: {ch!r} is not a digit or one of m, p, s, z")
     if digits:
-        raise ScoringError(f"bad tile text {text!r}: digits {''.join(digits)} have no suit letter")
+        raise ScoringError(f"bad tile text {text!r}: digits {digits} have no suit letter")
     return tuple(out)
 
 

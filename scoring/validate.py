@@ -90,9 +90,10 @@ def tally(rec: HandRecord) -> Tally:
 def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
     """Raise ScoringError for an illegal record; return the suit in play (one-suit walls)."""
     one_suit = suit_in_play(rec, t) if t.single_suit else None
-    for k, n in enumerate(c.seen):
-        if not n:
-            continue
+    limits = t.copy_limits(one_suit)
+    over = [k for k, (n, lim) in enumerate(zip(c.seen, limits)) if n > lim]
+    for k in over:
+        n = c.seen[k]
         s = k // 9 if k < 27 else 3
         if s == 0 and k not in t.manzu:
             raise ScoringError(f"{tile_name(k)} is not in the {rec.rules} wall (manzu: "
@@ -100,10 +101,8 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
         if one_suit is not None and s in (1, 2) and s != one_suit:
             raise ScoringError(f"{tile_name(k)} is not in this hand's wall: {rec.rules} plays "
                                f"{'mps'[one_suit]} this hand")
-        limit = t.suit_copies if (one_suit is not None and s == one_suit) else t.copies
-        if n > limit:
-            raise ScoringError(f"too many copies of {tile_name(k)}: {n} seen "
-                               f"(hand, melds, gari and indicators), the wall has {limit}")
+        raise ScoringError(f"too many copies of {tile_name(k)}: {n} seen "
+                           f"(hand, melds, gari and indicators), the wall has {limits[k]}")
     for s, n in enumerate(c.reds_seen):
         if n > t.red_limit[s]:
             raise ScoringError(f"too many red fives 0{'mps'[s]}: {n} seen, {rec.rules} has {t.red_limit[s]}")

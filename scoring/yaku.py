@@ -31,8 +31,7 @@ GREEN_MASK = _mask(_GREEN)
 SUIT_MASKS = tuple(_mask(range(9 * s, 9 * s + 9)) for s in range(3))
 
 
-@dataclass(frozen=True, slots=True)
-class Hand:
+class Hand(NamedTuple):
     """Facts of a whole hand that do not depend on how it is read.
 
     ``mask`` has bit k set when kind k is in the concealed tiles or the melds.
