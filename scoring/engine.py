@@ -176,7 +176,10 @@ def _hand(rec: HandRecord, t: Table, counts: tuple[int, ...], counted: Tally) ->
     return Hand(
         counts=counts, mask=mask, closed=rec.is_closed, tsumo=rec.is_tsumo,
         n_kans=sum(1 for m in rec.melds if m.is_kan), seat_wind=seat_wind,
-        round_winds=t.round_winds, value_winds=(seat_wind, *t.round_winds), flags=flags,
+        # Option double_wind = 1: a wind that is both round and seat wind counts once.
+        round_winds=(tuple(w for w in t.round_winds if w != seat_wind)
+                     if t.options.get("double_wind", 2) == 1 else t.round_winds),
+        value_winds=(seat_wind, *t.round_winds), flags=flags,
         suit=suits[0] if len(suits) == 1 else None, dealer=rec.is_dealer,
         green_needs_hatsu=bool(t.options.get("ryuuiisou_needs_hatsu", False)),
         deal_in_to_open_riichi=bool(t.options.get("open_riichi_deal_in", False)),
@@ -324,7 +327,7 @@ class _Fixed(NamedTuple):
 def _fixed_items(rec: HandRecord, t: Table, c: Tally) -> _Fixed:
     before = [
         ("honba", "本場", "Honba", rec.honba * t.honba_points, rec.honba, 1, "table"),
-        ("banban", t.banban_ja, "Banban", t.banban, 1, 1, "table"),
+        ("banban", t.banban_ja, t.banban_en, t.banban, 1, 1, "table"),
     ]
     if rec.is_dealer:
         before.append(("dealer", "親", "Dealer", t.dealer, 1, 1, "dealer"))

@@ -88,7 +88,8 @@ class Table:
         items = preset.section("items")
         self.honba_points = int(items.get("honba", 1))
         self.banban = int(items.get("banban", 2))
-        self.banban_ja = "場ゾロ" if self.unit == "sticks" else "バンバン"
+        self.banban_ja, self.banban_en = (("場ゾロ", "Bazoro") if self.unit == "sticks"
+                                          else ("バンバン", "Banban"))
         self.dealer = int(items.get("dealer", 0))
         self.menzen = int(items.get("menzen", 0))
         self.dora = int(items.get("dora", 1))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .engine import Result
 
-_UNIT = {"points": ("点", "pt"), "sticks": ("本", "sticks")}
+_UNIT = {"points": ("点", "points"), "sticks": ("本", "han = sticks of 1,000")}
 
 
 def render(result: Result) -> str:
@@ -22,7 +22,7 @@ def render(result: Result) -> str:
             running += item.points
             count = f" ({item.count})" if item.count != 1 else ""
             lines.append(f"  {item.ja:<14} {(item.en + count):<28} +{item.points:<4} = {running}")
-    lines.append(f"  合計 total: {result.total}{ja_unit} ({result.total} {en_unit} from each payer)")
+    lines.append(f"  合計 total: {result.total}{ja_unit} ({result.total} {en_unit}, from each payer)")
     pays = ", ".join(f"{seat} pays {amount}" for seat, amount in result.payments.items())
     lines.append(f"  {pays}; the winner receives {result.received}")
     return "\n".join(lines)
