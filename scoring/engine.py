@@ -243,15 +243,7 @@ def _yaku_hits(hand: Hand, r: Reading, t: Table, pre: tuple[list, list]) -> list
             value = values[0] if closed else values[1]
             if value != 0:
                 hits.append((y, n, value))
-    groups = t.reading_yaku[form]
-    asked = [groups[0]]
-    if r.seqs:
-        asked.append(groups[1])
-    if r.trip_kinds:
-        asked.append(groups[2])
-        if r.honor_trips:
-            asked.append(groups[3])
-    for group in asked:
+    for group in _asked(t.reading_yaku[form], r):
         for y, values in group:
             n = y.test(hand, r)
             if n:
@@ -274,13 +266,7 @@ def _yaku_hits(hand: Hand, r: Reading, t: Table, pre: tuple[list, list]) -> list
         if form in y.forms:
             hits.append((y, n, "yakuman"))
             yakuman = True
-    groups = t.reading_yakuman[form]
-    asked = [groups[0]]
-    if r.trip_kinds:
-        asked.append(groups[2])
-        if r.honor_trips:
-            asked.append(groups[3])
-    for group in asked:
+    for group in _asked(t.reading_yakuman[form], r):
         for y, mult in group:
             n = y.test(hand, r)
             if n:
@@ -289,6 +275,18 @@ def _yaku_hits(hand: Hand, r: Reading, t: Table, pre: tuple[list, list]) -> list
     if yakuman or any(v == "yakuman" for _, _, v in hits):
         hits = _with_yakuman(hits, t)
     return hits
+
+
+def _asked(groups: tuple[tuple, ...], r: Reading) -> list[tuple]:
+    """The unit groups (Table._NEEDS order) whose condition can hold for this reading."""
+    asked = [groups[0]]
+    if r.seqs:
+        asked.append(groups[1])
+    if r.trip_kinds:
+        asked.append(groups[2])
+        if r.honor_trips:
+            asked.append(groups[3])
+    return asked
 
 
 def _with_yakuman(hits: list[tuple[Yaku, int, Any]], t: Table) -> list[tuple[Yaku, int, Any]]:
