@@ -15,8 +15,10 @@ Every record is a legal, complete winning hand in the record format of
 * closed and open hands: pon / minkan / kakan / ankan (no chi), each called
   meld ``from`` a seat other than the winner's; chiitoitsu sometimes; hand
   "styles" (flush, honour-heavy, all-triplet, terminal, ittsu, peikou,
-  simples) so that honitsu, chinitsu, toitoi, yakuhai, chanta, junchan, ittsu,
-  iipeikou, tanyao and some yakuman actually occur;
+  simples, kans, dragons, all-green, chuuren) so that honitsu, chinitsu,
+  toitoi, yakuhai, chanta, junchan, ittsu, iipeikou, ryanpeikou, tanyao,
+  sankantsu and the reachable yakuman (suuankou, daisangen, tsuuiisou,
+  ryuuiisou, chuuren, suukantsu, tenhou, chiihou) actually occur;
 * tsumo or ron (ron names a discarder), consistent flags: riichi / double
   riichi / open riichi only on a closed hand, ippatsu only with a riichi,
   haitei and rinshan only on tsumo (rinshan only with one of the winner's
@@ -30,6 +32,10 @@ Every record is a legal, complete winning hand in the record format of
 Each record has at least one yaku under standard riichi rules: the generator
 keeps a hand only when the reading it built it from carries a yaku (a
 sufficient check; it never needs another scorer). Pure Python, no I/O.
+
+The tile set is dunhill's (112 tiles, gari 1m 5m 9m 4z). ``rules`` only names
+the preset in the record: presets with another wall or other gari (balance,
+toutenkou, isshokai, chinton) will refuse many of these hands.
 """
 
 from __future__ import annotations
@@ -56,7 +62,9 @@ SEAT_WIND = {"east": EAST, "south": SOUTH, "west": WEST}
 _STYLES = (
     ("mixed", 30), ("flush", 14), ("honours", 10), ("triplets", 9), ("terminal", 9),
     ("simples", 9), ("ittsu", 5), ("peikou", 6), ("chiitoitsu", 8),
+    ("kans", 3), ("dragons", 2), ("green", 1), ("chuuren", 1),
 )
+GREEN = (19, 20, 21, 23, 25, HATSU)   # 2s 3s 4s 6s 8s 6z
 
 
 def _suit_of(k: int) -> int:
@@ -131,6 +139,9 @@ def _regular_shape(rng: random.Random, style: str):
     if style == "ittsu":
         for start in (1, 4, 7):
             add(("seq", suit * 9 + start - 1))
+    elif style == "dragons":
+        for k in rng.sample(DRAGONS, 3 if rng.random() < 0.6 else 2):
+            add(("trip", k))
     elif style == "peikou":
         g = _rand_seq(rng, (1, 2))
         add(g), add(g)
@@ -161,8 +172,10 @@ def _regular_shape(rng: random.Random, style: str):
                 g = _rand_seq(rng, (suit,))
             else:
                 g = ("trip", rng.choice(PIN + SOU))
-        elif style == "triplets":
+        elif style in ("triplets", "kans"):
             g = ("trip", rng.choice(HAND_KINDS))
+        elif style == "green":
+            g = ("seq", 19) if rng.random() < 0.3 else ("trip", rng.choice(GREEN))
         elif style == "terminal":
             r = rng.random()
             if r < 0.45:
@@ -198,6 +211,10 @@ def _regular_shape(rng: random.Random, style: str):
         pool = [9, 17, 18, 26] + list(HAND_HONOURS)
     elif style == "simples":
         pool = [k for k in PIN + SOU if _is_simple(k)]
+    elif style == "green":
+        pool = list(GREEN)
+    elif style == "dragons":
+        pool = list(DRAGONS) + list(HAND_KINDS)
     else:
         pool = list(HAND_KINDS)
     for _ in range(20):
@@ -305,7 +322,16 @@ def _attempt(rng: random.Random, rules: str, p_tsumo: float, p_closed: float):
     rec: dict[str, Any] = {"rules": rules, "seat": seat, "win": "tsumo" if tsumo else "ron"}
 
     melds: list[dict[str, Any]] = []
-    if style == "chiitoitsu":
+    if style == "chuuren":
+        base = rng.choice((9, 18))
+        concealed_kinds = [base] * 3 + [base + i for i in range(1, 8)] + [base + 8] * 3
+        concealed_kinds.append(base + rng.randrange(9))
+        counts = [0] * 34
+        for k in concealed_kinds:
+            counts[k] += 1
+        groups, pair, meld_kinds, win_idx = None, None, [], None
+        win_kind = rng.choice(concealed_kinds)
+    elif style == "chiitoitsu":
         sub = _weighted(rng, (("any", 5), ("flush", 2), ("simples", 2), ("terminal", 1)))
         if sub == "flush":
             s = rng.choice((1, 2))
@@ -337,7 +363,10 @@ def _attempt(rng: random.Random, rules: str, p_tsumo: float, p_closed: float):
             if g[0] != "trip":
                 continue
             r = rng.random()
-            if open_hand and r < 0.55:
+            if style == "kans" and r < 0.85:
+                mk = _weighted(rng, (("minkan", 30), ("kakan", 30), ("ankan", 40)) if open_hand
+                               else (("ankan", 1),))
+            elif open_hand and r < 0.55:
                 mk = _weighted(rng, (("pon", 60), ("minkan", 14), ("kakan", 14), ("ankan", 12)))
             elif r < 0.10:
                 mk = "ankan"
@@ -371,7 +400,7 @@ def _attempt(rng: random.Random, rules: str, p_tsumo: float, p_closed: float):
 
     # ---- flags
     flags: dict[str, bool] = {}
-    if closed and not meld_kinds and rng.random() < 0.006:
+    if not any(meld_kinds) and rng.random() < 0.006:
         flags["tenhou" if dealer else "chiihou"] = True
         if not tsumo:
             rec["win"] = "tsumo"
@@ -404,9 +433,8 @@ def _attempt(rng: random.Random, rules: str, p_tsumo: float, p_closed: float):
             flags["ippatsu"] = True
     rec.update(flags)
 
+    # chiitoitsu and chuuren shapes (groups None) carry a yaku of their own
     if groups is not None and not _constructed_reading_has_yaku(groups, pair, meld_kinds, win_idx, rec):
-        return None
-    if groups is None and not _constructed_chiitoitsu_ok():
         return None
     del rec["_win_kind"]
 
@@ -477,7 +505,3 @@ def _attempt(rng: random.Random, rules: str, p_tsumo: float, p_closed: float):
     if honba:
         rec["honba"] = honba
     return rec
-
-
-def _constructed_chiitoitsu_ok() -> bool:
-    return True   # chiitoitsu is itself a yaku
