@@ -129,18 +129,20 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
     for m in rec.melds:
         if len(m.tiles) > 4 and not t.allows_added_kan:
             raise ScoringError(f"a kan of {len(m.tiles)} tiles: {rec.rules} has no added kan of a fifth tile")
-    _check_flags(rec)
+    _check_flags(rec, bool(t.preset.section("rules").get("rinshan_on_gari", True)))
     return one_suit
 
 
-def _check_flags(rec: HandRecord) -> None:
+def _check_flags(rec: HandRecord, rinshan_on_gari: bool = True) -> None:
     tsumo = rec.is_tsumo
     need = [
         (rec.ippatsu and not rec.any_riichi, "ippatsu needs riichi"),
         (rec.any_riichi and not rec.is_closed, "riichi needs a closed hand (ankan only)"),
         (rec.rinshan and not tsumo, "rinshan is a tsumo win"),
-        (rec.rinshan and not (any(m.is_kan for m in rec.melds) or rec.gari),
+        (rec.rinshan and rinshan_on_gari and not (any(m.is_kan for m in rec.melds) or rec.gari),
          "rinshan needs a kan or a gari replacement draw"),
+        (rec.rinshan and not rinshan_on_gari and not any(m.is_kan for m in rec.melds),
+         f"rinshan needs a kan under {rec.rules} (a gari replacement draw is not rinshan)"),
         (rec.chankan and tsumo, "chankan is a ron win"),
         (rec.haitei and not tsumo, "haitei is a tsumo win (houtei is the ron)"),
         (rec.houtei and tsumo, "houtei is a ron win (haitei is the tsumo)"),

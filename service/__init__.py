@@ -1,0 +1,1 @@
+"""Services around the scoring engine: the session ledger (service.ledger)."""

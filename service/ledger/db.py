@@ -1,0 +1,96 @@
+"""The database: two tables, an engine per URL, and migrations run by Alembic.
+
+``ledger_sessions`` holds what a session is (rule, players, first dealer, table
+overrides); ``ledger_events`` is its append-only log. Nothing derived (balances,
+dealer, honba, pool) is stored. SQLite (the default, a file in the user's data
+folder, WAL mode, ``synchronous=FULL``, every write transaction ``BEGIN
+IMMEDIATE``) or PostgreSQL (``postgresql+psycopg://...``) by URL.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sqlalchemy import (JSON, Column, DateTime, Engine, ForeignKey, Integer, MetaData, String,
+                        Table, UniqueConstraint, create_engine, event)
+
+ENV_URL = "LEDGER_DB_URL"
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+metadata = MetaData()
+
+sessions = Table(
+    "ledger_sessions", metadata,
+    Column("id", String(36), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("rules", String(32), nullable=False),
+    Column("players", JSON, nullable=False),
+    Column("first_dealer", Integer, nullable=False),
+    Column("table_overrides", JSON, nullable=False),
+    Column("label", String(200), nullable=False, default=""),
+)
+
+events = Table(
+    "ledger_events", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("session_id", String(36), ForeignKey("ledger_sessions.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("body", JSON, nullable=False),
+    Column("confirmed_by", String(100)),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("snapshot", String(500)),
+    UniqueConstraint("session_id", "seq", name="uq_ledger_events_session_seq"),
+)
+
+
+def default_url() -> str:
+    """``LEDGER_DB_URL``, else a SQLite file in the user's data folder."""
+    url = os.environ.get(ENV_URL)
+    if url:
+        return url
+    try:
+        from platformdirs import user_data_dir
+        folder = Path(user_data_dir("toutenkou", appauthor=False))
+    except ImportError:  # pragma: no cover - platformdirs is a dependency
+        folder = Path.home() / ".local" / "share" / "toutenkou"
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'ledger.sqlite3'}"
+
+
+def make_engine(url: str | None = None) -> Engine:
+    url = url or default_url()
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30})
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def _sqlite_connect(dbapi_conn, _record) -> None:
+    dbapi_conn.isolation_level = None          # we issue BEGIN ourselves
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")     # a committed hand survives a power cut too
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def _sqlite_begin(conn) -> None:
+    conn.exec_driver_sql("BEGIN IMMEDIATE")   # take the write lock before reading the state
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to ``revision`` with Alembic (a no-op when it is there)."""
+    from alembic import command
+    from alembic.config import Config
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)

@@ -1,0 +1,77 @@
+"""Export a session as JSON (the whole log, re-importable) or CSV (one row per hand that counts)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime
+from typing import Any, Mapping
+
+from .derive import SessionConfig
+from .errors import LedgerError
+from .events import KINDS, Event
+from .repo import Ledger
+
+FORMAT = "toutenkou-ledger/1"
+
+
+def to_json(ledger: Ledger, session_id: str) -> dict[str, Any]:
+    cfg = ledger.config(session_id)
+    return {"format": FORMAT, "session": _session(cfg),
+            "events": [e.to_dict() for e in ledger.events(session_id)]}
+
+
+def dumps(ledger: Ledger, session_id: str) -> str:
+    return json.dumps(to_json(ledger, session_id), ensure_ascii=False, indent=1, sort_keys=True)
+
+
+def from_json(ledger: Ledger, data: Any) -> SessionConfig:
+    """Import a JSON export into ``ledger``; the session keeps its id and its whole log."""
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        raise LedgerError(f"not a ledger export (want \"format\": \"{FORMAT}\")")
+    try:
+        events = [Event.from_dict(e) for e in data["events"]]
+        session = data["session"]
+        created = session.get("created_at")
+        created = datetime.fromisoformat(created) if created else None
+    except (KeyError, TypeError, ValueError) as e:
+        raise LedgerError(f"not a ledger export: bad event or session ({e})") from None
+    seqs = [e.seq for e in events]
+    if seqs != list(range(1, len(events) + 1)) or any(e.kind not in KINDS for e in events):
+        raise LedgerError("not a ledger export: events must be numbered 1..n with known kinds")
+    return ledger.import_session(session, events, created)
+
+
+def to_csv(ledger: Ledger, session_id: str) -> str:
+    """One row per hand that counts: what happened, who paid what, and the state after."""
+    cfg = ledger.config(session_id)
+    out = io.StringIO()
+    w = csv.writer(out)
+    p = cfg.players
+    w.writerow(["hand", "kind", "winners", "discarder", "dealer", "honba", "riichi"]
+               + [f"{x} change" for x in p] + ["pool change"] + [f"{x} balance" for x in p]
+               + ["pool", "next dealer", "next honba", "confirmed_by", "created_at", "snapshot", "corrected"])
+    for step in ledger.history(session_id):
+        b, e = step.slot.body, step.slot.event
+        if step.slot.kind == "win":
+            who = " ".join(x["winner"] for x in b["wins"])
+        elif step.slot.kind == "draw":
+            who = "tenpai: " + " ".join(b.get("tenpai", []))
+        else:
+            who = "chombo: " + b["offender"]
+        a = step.after
+        w.writerow([step.slot.number, step.slot.kind, who, b.get("discarder") or "",
+                    b["seats"]["east"], b["honba"],
+                    " ".join(f"{k}:{v}" for k, v in b.get("riichi", {}).items())]
+                   + list(step.deltas) + [step.pool_delta] + list(a.balances)
+                   + [a.pool, p[a.dealer], a.honba, e.confirmed_by or "",
+                      e.created_at.isoformat() if e.created_at else "", e.snapshot or "",
+                      " ".join(map(str, step.slot.corrected_by))])
+    return out.getvalue()
+
+
+def _session(cfg: SessionConfig) -> dict[str, Any]:
+    return {"id": cfg.id, "rules": cfg.rules, "players": list(cfg.players),
+            "first_dealer": cfg.first_dealer, "table_overrides": dict(cfg.overrides),
+            "label": cfg.label}

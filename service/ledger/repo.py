@@ -1,0 +1,287 @@
+"""The ledger over a database: start sessions, append hand events, derive the state.
+
+Each append is one transaction: lock the session (``BEGIN IMMEDIATE`` on SQLite,
+``SELECT ... FOR UPDATE`` on PostgreSQL), derive the state from the log, check
+the new hand against it, insert one row, commit. A crash before the commit
+leaves nothing; after it, the hand is there in full. The state is never stored:
+an in-process cache keyed by the last seq saves re-folding a long log, and is
+refolded from the rows whenever another writer has moved on.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from sqlalchemy import Connection, Engine, func, insert, select
+from sqlalchemy.exc import IntegrityError
+
+from . import db
+from .derive import SessionConfig, Slot, State, Step, effective, fold, history, play
+from .errors import LedgerError, StaleState, UnknownSession
+from .events import HAND_KINDS, Event
+from .hands import build_chombo, build_draw, build_win
+from .rules import table_rules
+
+
+@dataclass(frozen=True)
+class _Cached:
+    last_seq: int
+    slots: tuple[Slot, ...]
+    state: State
+
+
+class Ledger:
+    """A handle on one database holding any number of sessions."""
+
+    def __init__(self, url: str | None = None, *, migrate: bool = True):
+        self.engine: Engine = db.make_engine(url)
+        if migrate:
+            db.upgrade(self.engine)
+        self._cache: dict[str, _Cached] = {}
+        self._configs: dict[str, SessionConfig] = {}
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> "Ledger":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- sessions ---------------------------------------------------------
+    def start(self, rules: str, players: Sequence[str], *, dealer: str | None = None,
+              table: Mapping[str, Any] | None = None, label: str = "",
+              session_id: str | None = None) -> SessionConfig:
+        """A new session; ``players`` in turn order, ``dealer`` the first dealer (default the first)."""
+        players = tuple(str(p) for p in players)
+        if len(players) != 3 or len(set(players)) != 3 or not all(p.strip() for p in players):
+            raise LedgerError("a session has three players with different names")
+        first = players.index(dealer) if dealer in players else 0
+        if dealer is not None and dealer not in players:
+            raise LedgerError(f"dealer {dealer!r} is not one of the players")
+        overrides = dict(table or {})
+        cfg = SessionConfig(session_id or str(uuid.uuid4()), rules, players, first,
+                            table_rules(rules, overrides), overrides, label)
+        with self.engine.begin() as conn:
+            conn.execute(insert(db.sessions).values(
+                id=cfg.id, created_at=_now(), rules=rules, players=list(players),
+                first_dealer=first, table_overrides=overrides, label=label))
+        return cfg
+
+    def sessions(self) -> list[SessionConfig]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(db.sessions).order_by(db.sessions.c.created_at)).all()
+        return [_config(r) for r in rows]
+
+    def config(self, session_id: str, conn: Connection | None = None) -> SessionConfig:
+        if session_id in self._configs:
+            return self._configs[session_id]
+        if conn is None:
+            with self.engine.connect() as c:
+                return self.config(session_id, c)
+        row = conn.execute(select(db.sessions).where(db.sessions.c.id == session_id)).first()
+        if row is None:
+            raise UnknownSession(f"unknown session {session_id!r}")
+        cfg = self._configs[session_id] = _config(row)
+        return cfg
+
+    # -- reading ----------------------------------------------------------
+    def events(self, session_id: str) -> list[Event]:
+        with self.engine.connect() as conn:
+            self.config(session_id, conn)
+            return _events(conn, session_id)
+
+    def state(self, session_id: str) -> State:
+        with self.engine.connect() as conn:
+            return self._derive(conn, session_id)[1].state
+
+    def history(self, session_id: str) -> list[Step]:
+        with self.engine.connect() as conn:
+            cfg, cached = self._derive(conn, session_id)
+        return history(cfg, cached.slots)
+
+    def slots(self, session_id: str) -> list[Slot]:
+        with self.engine.connect() as conn:
+            return list(self._derive(conn, session_id)[1].slots)
+
+    # -- writing ----------------------------------------------------------
+    def add_win(self, session_id: str, records: Sequence[Mapping[str, Any]], *,
+                riichi: Any = None, winners: Sequence[str] | None = None, **meta: Any) -> tuple[Event, State]:
+        """A won hand (two records for a double ron). ``meta``: confirmed_by, snapshot, and
+        ``hand`` (the hand number the caller believes this is: a stale-state guard)."""
+        return self._append(session_id, "win",
+                            lambda cfg, st: build_win(cfg, st, records, riichi, winners), **meta)
+
+    def add_draw(self, session_id: str, tenpai: Iterable[str] = (), *, riichi: Any = None,
+                 **meta: Any) -> tuple[Event, State]:
+        """An exhaustive draw; ``tenpai`` names the players who were tenpai."""
+        tenpai = list(tenpai)
+        return self._append(session_id, "draw", lambda cfg, st: build_draw(cfg, st, tenpai, riichi), **meta)
+
+    def add_chombo(self, session_id: str, offender: str, *, riichi: Any = None,
+                   **meta: Any) -> tuple[Event, State]:
+        """A chombo by ``offender``; the hand is replayed."""
+        return self._append(session_id, "chombo",
+                            lambda cfg, st: build_chombo(cfg, st, offender, riichi), **meta)
+
+    def correct(self, session_id: str, number: int, kind: str, *, records: Sequence[Any] = (),
+                tenpai: Iterable[str] = (), offender: str | None = None, riichi: Any = None,
+                winners: Sequence[str] | None = None, **meta: Any) -> tuple[Event, State]:
+        """Replace hand ``number`` by a corrected hand; the old one stays in the log."""
+        tenpai = list(tenpai)
+
+        def build(cfg: SessionConfig, slots: Sequence[Slot]) -> tuple[dict[str, Any], list[Slot]]:
+            if not 1 <= number <= len(slots):
+                raise LedgerError(f"no hand {number}: the session has {len(slots)} hand(s)")
+            before = fold(cfg, slots[:number - 1])
+            if kind == "win":
+                body = build_win(cfg, before, records, riichi, winners)
+            elif kind == "draw":
+                body = build_draw(cfg, before, tenpai, riichi)
+            elif kind == "chombo":
+                if offender is None:
+                    raise LedgerError("a chombo correction names the offender")
+                body = build_chombo(cfg, before, offender, riichi)
+            else:
+                raise LedgerError(f"a hand is a win, a draw or a chombo, not {kind!r}")
+            return {"target": slots[number - 1].slot, "number": number,
+                    "event": {"kind": kind, "body": body}}, list(slots)
+        return self._rewrite(session_id, "correct", build, **meta)
+
+    def undo(self, session_id: str, **meta: Any) -> tuple[Event, State]:
+        """Undo the last hand; the undone hand stays in the log."""
+        def build(cfg: SessionConfig, slots: Sequence[Slot]) -> tuple[dict[str, Any], list[Slot]]:
+            if not slots:
+                raise LedgerError("nothing to undo: the session has no hands")
+            return {"target": slots[-1].slot, "number": len(slots)}, list(slots)
+        return self._rewrite(session_id, "undo", build, **meta)
+
+    def import_session(self, config: Mapping[str, Any], events: Sequence[Event],
+                       created_at: datetime | None = None) -> SessionConfig:
+        """Store a session and its log as exported (same id, same seqs), in one transaction."""
+        try:
+            players = tuple(config["players"])
+            cfg = SessionConfig(str(config["id"]), config["rules"], players,
+                                int(config["first_dealer"]),
+                                table_rules(config["rules"], config.get("table_overrides") or {}),
+                                dict(config.get("table_overrides") or {}), config.get("label", ""))
+        except (KeyError, TypeError) as e:
+            raise LedgerError(f"not a ledger export: session lacks {e}") from None
+        state = fold(cfg, effective(events))
+        if state.warnings:
+            raise LedgerError(f"the imported log does not add up: {state.warnings[0]}")
+        with self.engine.begin() as conn:
+            if conn.execute(select(db.sessions.c.id).where(db.sessions.c.id == cfg.id)).first():
+                raise LedgerError(f"session {cfg.id} already exists in this database")
+            conn.execute(insert(db.sessions).values(
+                id=cfg.id, created_at=created_at or _now(), rules=cfg.rules,
+                players=list(players), first_dealer=cfg.first_dealer,
+                table_overrides=dict(cfg.overrides), label=cfg.label))
+            if events:
+                conn.execute(insert(db.events), [
+                    {"session_id": cfg.id, "seq": e.seq, "kind": e.kind, "body": dict(e.body),
+                     "confirmed_by": e.confirmed_by, "created_at": e.created_at or _now(),
+                     "snapshot": e.snapshot} for e in events])
+        return cfg
+
+    # -- internals --------------------------------------------------------
+    def _derive(self, conn: Connection, session_id: str) -> tuple[SessionConfig, _Cached]:
+        cfg = self.config(session_id, conn)
+        last = conn.execute(select(func.coalesce(func.max(db.events.c.seq), 0))
+                            .where(db.events.c.session_id == session_id)).scalar_one()
+        cached = self._cache.get(session_id)
+        if cached is None or cached.last_seq != last:
+            slots = tuple(effective(_events(conn, session_id)))
+            cached = _Cached(last, slots, fold(cfg, slots))
+            self._cache[session_id] = cached
+        return cfg, cached
+
+    def _lock(self, conn: Connection, session_id: str) -> None:
+        found = conn.execute(select(db.sessions.c.id).where(db.sessions.c.id == session_id)
+                             .with_for_update()).first()
+        if found is None:
+            raise UnknownSession(f"unknown session {session_id!r}")
+
+    def _append(self, session_id: str, kind: str, build: Callable[[SessionConfig, State], dict[str, Any]],
+                **meta: Any) -> tuple[Event, State]:
+        try:
+            with self.engine.begin() as conn:
+                self._lock(conn, session_id)
+                cfg, cached = self._derive(conn, session_id)
+                expect = meta.pop("hand", None)
+                if expect is not None and expect != cached.state.hands + 1:
+                    raise StaleState(f"stale state: this is hand {expect}, the session is at hand "
+                                     f"{cached.state.hands + 1}")
+                body = build(cfg, cached.state)
+                event = self._insert(conn, session_id, cached.last_seq + 1, kind, body, meta)
+        except IntegrityError:
+            self._cache.pop(session_id, None)
+            raise StaleState("another writer added a hand at the same time; look again and retry") from None
+        slot = Slot(event.seq, len(cached.slots) + 1, event)
+        step = play(cfg, cached.state, slot)
+        self._cache[session_id] = _Cached(event.seq, cached.slots + (slot,), step.after)
+        return event, step.after
+
+    def _rewrite(self, session_id: str, kind: str,
+                 build: Callable[[SessionConfig, Sequence[Slot]], tuple[dict[str, Any], list[Slot]]],
+                 **meta: Any) -> tuple[Event, State]:
+        try:
+            with self.engine.begin() as conn:
+                self._lock(conn, session_id)
+                cfg, cached = self._derive(conn, session_id)
+                body, _ = build(cfg, cached.slots)
+                trial = Event(cached.last_seq + 1, kind, body)
+                slots = effective(_with_slots(cached.slots, trial))
+                state = fold(cfg, slots)
+                if len(state.warnings) > len(cached.state.warnings):
+                    new = state.warnings[len(cached.state.warnings)]
+                    raise StaleState(f"this {kind} would not fit the later hands ({new}); "
+                                     "undo those hands first, then add them again")
+                event = self._insert(conn, session_id, cached.last_seq + 1, kind, body, meta)
+        except IntegrityError:
+            self._cache.pop(session_id, None)
+            raise StaleState("another writer changed the session at the same time; retry") from None
+        self._cache.pop(session_id, None)
+        return event, self.state(session_id)
+
+    def _insert(self, conn: Connection, session_id: str, seq: int, kind: str, body: dict[str, Any],
+                meta: Mapping[str, Any]) -> Event:
+        unknown = set(meta) - {"confirmed_by", "snapshot"}
+        if unknown:
+            raise TypeError(f"unknown argument(s): {', '.join(sorted(unknown))}")
+        now = _now()
+        conn.execute(insert(db.events).values(
+            session_id=session_id, seq=seq, kind=kind, body=body, created_at=now,
+            confirmed_by=meta.get("confirmed_by"), snapshot=meta.get("snapshot")))
+        return Event(seq, kind, body, meta.get("confirmed_by"), now, meta.get("snapshot"))
+
+
+def _with_slots(slots: Sequence[Slot], trial: Event) -> list[Event]:
+    """The events a fold needs for the current slots plus one correction: each slot's own event."""
+    out = [Event(s.slot, s.event.kind, s.event.body) for s in slots]   # keyed by slot id
+    return out + [trial]
+
+
+def _events(conn: Connection, session_id: str) -> list[Event]:
+    rows = conn.execute(select(db.events).where(db.events.c.session_id == session_id)
+                        .order_by(db.events.c.seq)).all()
+    return [Event(r.seq, r.kind, r.body, r.confirmed_by, _utc(r.created_at), r.snapshot) for r in rows]
+
+
+def _utc(at: datetime | None) -> datetime | None:
+    """SQLite hands times back without their zone; they were written in UTC."""
+    return at.replace(tzinfo=timezone.utc) if at is not None and at.tzinfo is None else at
+
+
+def _config(row: Any) -> SessionConfig:
+    overrides = dict(row.table_overrides or {})
+    return SessionConfig(row.id, row.rules, tuple(row.players), row.first_dealer,
+                         table_rules(row.rules, overrides), overrides, row.label or "")
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)

@@ -1,0 +1,109 @@
+"""Table rules of a session: the preset's ``[table]`` section, read into one frozen value.
+
+The preset file is the data (scoring/presets/<id>.toml, ``[table]``); a session
+may override a key for the night (``noten_total = 30`` for toutenkou), checked
+here against the key's type and, where the file lists ``<key>_choices``, its
+allowed values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import scoring
+
+from .errors import LedgerError
+
+_CHOICES = {
+    "noten_to": ("players", "pool"),
+    "chombo_honba": ("same", "add"),
+    "chombo_riichi": ("return", "pool"),
+    "double_ron_dealer": ("head", "dealer_keeps"),
+    "double_ron_honba": ("both", "head"),
+    "end_pool": ("top", "table"),
+}
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """How a session moves: dealer and honba, sticks and pool, noten, chombo, double ron."""
+
+    rules: str
+    unit: str                      # "points" or "sticks" (isshokai)
+    unit_value: int                # one unit paid in sticks: 100 (a point) or 1,000 (a stick)
+    riichi_stick: int              # units per riichi stick
+    open_riichi_sticks: int
+    new_dealer_honba: int
+    noten_total: int               # 場にN: each noten player pays each tenpai player N/2
+    noten_to: str
+    chombo_each: int
+    chombo_honba: str
+    chombo_riichi: str
+    double_ron: bool
+    double_ron_dealer: str
+    double_ron_honba: str
+    double_ron_bounty_exchange: bool
+    bounty_from: int | None        # from the preset's [bounty] (the engine counts it)
+    start_sticks: int | None = None   # a stick game (isshokai) has these four
+    return_sticks: int = 0
+    top_bonus: int = 0
+    end_at_or_below: int | None = None
+    end_pool: str = "top"
+
+    @property
+    def stick_game(self) -> bool:
+        return self.start_sticks is not None
+
+    @property
+    def start_balance(self) -> int:
+        return self.start_sticks or 0
+
+    def noten_each(self) -> int:
+        """What one noten player pays one tenpai player (three players: two pairs change hands)."""
+        return self.noten_total // 2
+
+
+def table_rules(rules: str, overrides: Mapping[str, Any] | None = None) -> TableRules:
+    """The table rules of preset ``rules`` with a session's ``overrides`` applied."""
+    try:
+        preset = scoring.load_preset(rules)
+    except scoring.ScoringError as e:
+        raise LedgerError(str(e)) from None
+    table = dict(preset.table)
+    for key, value in (overrides or {}).items():
+        table[key] = _checked(rules, table, key, value)
+    bounty = preset.section("bounty")
+    try:
+        return TableRules(
+            rules=rules, unit=preset.unit, unit_value=table["unit_value"],
+            riichi_stick=table["riichi_stick"], open_riichi_sticks=table["open_riichi_sticks"],
+            new_dealer_honba=table["new_dealer_honba"], noten_total=table["noten_total"],
+            noten_to=table["noten_to"], chombo_each=table["chombo_each"],
+            chombo_honba=table["chombo_honba"], chombo_riichi=table["chombo_riichi"],
+            double_ron=table["double_ron"], double_ron_dealer=table["double_ron_dealer"],
+            double_ron_honba=table["double_ron_honba"],
+            double_ron_bounty_exchange=table["double_ron_bounty_exchange"],
+            bounty_from=bounty.get("from_honba"),
+            start_sticks=table.get("start_sticks"), return_sticks=table.get("return_sticks", 0),
+            top_bonus=table.get("top_bonus", 0), end_at_or_below=table.get("end_at_or_below"),
+            end_pool=table.get("end_pool", "top"),
+        )
+    except KeyError as e:
+        raise LedgerError(f"preset {rules}: [table] lacks {e.args[0]!r}") from None
+
+
+def _checked(rules: str, table: Mapping[str, Any], key: str, value: Any) -> Any:
+    if key not in table or key.endswith("_choices"):
+        known = ", ".join(k for k in sorted(table) if not k.endswith("_choices"))
+        raise LedgerError(f"unknown table rule {key!r} for {rules} (known: {known})")
+    old = table[key]
+    if isinstance(old, bool) or isinstance(value, bool):
+        if not (isinstance(old, bool) and isinstance(value, bool)):
+            raise LedgerError(f"table rule {key} must be {type(old).__name__}, got {value!r}")
+    elif type(value) is not type(old):
+        raise LedgerError(f"table rule {key} must be {type(old).__name__}, got {value!r}")
+    allowed = table.get(f"{key}_choices") or _CHOICES.get(key)
+    if allowed is not None and value not in allowed:
+        raise LedgerError(f"table rule {key} must be one of {', '.join(map(str, allowed))}, got {value!r}")
+    return value

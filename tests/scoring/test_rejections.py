@@ -1,0 +1,150 @@
+"""A record that cannot be scored is refused with a message naming the problem.
+
+The engine raises ScoringError (one line); the command line prints that line
+and exits 2.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulebook import ScoringError, record, score
+
+ROOT = Path(__file__).resolve().parents[2]
+PLAIN = dict(concealed="234678p234678s99s", win_tile="3p", gari="1m", riichi=True)
+
+# (what is wrong, record, words the message must contain)
+BAD = [
+    ("bad tile", record("dunhill", "234678p234678s98z", "3p", gari="1m"), "bad tile 9z"),
+    ("bad suit letter", record("dunhill", "234678p234678s99x", "3p", gari="1m"), "'x' is not a digit"),
+    ("digits without a suit", record("dunhill", "234678p234678s99", "3p", gari="1m"), "have no suit letter"),
+    ("too many copies", record("dunhill", "22222p678p234s99s", "2p", gari="1m"), "too many copies of 2p"),
+    ("too many copies across hand and gari",
+     record("dunhill", **dict(PLAIN, gari="11111m")), "too many copies of 1m"),
+    ("too many reds", record("dunhill", "234000p234678s99s", "2p", gari="1m"), "too many red fives 0p"),
+    ("13 tiles", record("dunhill", "234678p234678s9s", "3p", gari="1m"), "13 tiles"),
+    ("15 tiles", record("dunhill", "234678p234678s999s", "3p", gari="1m"), "15 tiles"),
+    ("not a winning hand", record("dunhill", "134678p234678s99s", "3p", gari="1m"), "not a winning hand"),
+    ("no yaku", record("dunhill", "234678p234678s99s", "3p", gari="1m"), "no yaku"),
+    ("unknown preset", record("nosuch", **PLAIN), "unknown rules preset 'nosuch'"),
+    ("unknown option", record("dunhill", **PLAIN, options={"nosuch": 1}), "unknown option(s) for dunhill: nosuch"),
+    ("bad option value", record("dunhill", **PLAIN, options={"open_riichi_points": 3}),
+     "open_riichi_points"),
+    ("gari kind in the hand", record("dunhill", "234p234678s99s111m", "3p", gari="9m", riichi=True),
+     "1m is a gari under dunhill"),
+    ("North in the hand under dunhill", record("dunhill", "234p234678s99s444z", "3p", gari="9m", riichi=True),
+     "4z is a gari under dunhill"),
+    ("2m outside the wall", record("dunhill", "234p234678s99s222m", "3p", gari="1m"),
+     "2m is not in the dunhill wall"),
+    ("5m outside the 108-tile wall", record("toutenkou", **dict(PLAIN, gari="5m")),
+     "5m is not in the toutenkou wall"),
+    ("the other suit in chinton", record("chinton", "123456789p234s99p", "3p", gari="1m"), "one suit per hand"),
+    ("the other suit than the option says",
+     record("chinton", "123456789p234p99p", "3p", gari="1m", options={"suit": "s"}),
+     "1p is not in this hand's wall"),
+    ("a non-gari set aside", record("dunhill", **dict(PLAIN, gari="2p")), "2p in gari is not a gari"),
+    ("1m set aside under isshokai", record("isshokai", **dict(PLAIN, gari="1m")), "1m in gari is not a gari"),
+    ("ura without riichi", record("dunhill", **dict(PLAIN, riichi=False, ura_indicators="1p")),
+     "ura_indicators are only turned for a riichi"),
+    ("haitei on a ron", record("dunhill", **PLAIN, haitei=True), "haitei is a tsumo win"),
+    ("houtei on a tsumo", record("dunhill", **PLAIN, win="tsumo", houtei=True), "houtei is a ron win"),
+    ("chankan on a tsumo", record("dunhill", **PLAIN, win="tsumo", chankan=True), "chankan is a ron win"),
+    ("rinshan on a ron", record("dunhill", **PLAIN, rinshan=True), "rinshan is a tsumo win"),
+    ("ippatsu without riichi", record("dunhill", **dict(PLAIN, riichi=False), ippatsu=True), "ippatsu needs riichi"),
+    ("riichi with an open hand",
+     record("dunhill", "234678p234s99s", "3p", gari="1m", riichi=True,
+            melds=[{"kind": "pon", "tiles": "777z", "from": "west"}]), "riichi needs a closed hand"),
+    ("tenhou for a non-dealer", record("dunhill", **PLAIN, win="tsumo", tenhou=True), "tenhou"),
+    ("chiihou for the dealer", record("dunhill", **PLAIN, seat="east", win="tsumo", chiihou=True), "chiihou"),
+    ("nagashi by ron", record("dunhill", **PLAIN, nagashi=True), "nagashi"),
+    ("win tile not in the hand", record("dunhill", **dict(PLAIN, win_tile="5p")), "win_tile 5p is not in concealed"),
+    ("negative honba", record("dunhill", **PLAIN, honba=-1), "honba must be a whole number"),
+    ("unknown field", record("dunhill", **PLAIN, foo=1), "unknown field(s) in hand record: foo"),
+    ("bad seat", record("dunhill", **PLAIN, seat="north"), "seat must be one of east, south, west"),
+    ("flag not a bool", record("dunhill", **dict(PLAIN, riichi="yes")), "riichi must be true or false"),
+    ("discarder is the winner", record("dunhill", **PLAIN, discarder="south"), "discarder is the winner's own seat"),
+    ("a pon of mixed tiles",
+     record("dunhill", "234678p234s99s", "3p", gari="1m", melds=[{"kind": "pon", "tiles": "776z", "from": "west"}]),
+     "a pon is tiles of one kind"),
+    ("a pon called from oneself",
+     record("dunhill", "234678p234s99s", "3p", gari="1m", melds=[{"kind": "pon", "tiles": "777z", "from": "south"}]),
+     "from is the winner's own seat"),
+    ("a five-tile kan outside chinton",
+     record("balance", "345p666777s99s", "3p", gari="1m",
+            melds=[{"kind": "ankan", "tiles": "22222p"}]), "2p"),
+    ("a gari replacement as rinshan in chinton",
+     record("chinton", "123456789p234p99p", "3p", win="tsumo", rinshan=True, gari="1m"), "rinshan needs a kan"),
+    ("a haku dora that is not an honour",
+     record("chinton", "123456789p234p99p", "3p", gari="1m", dora_indicators="5z",
+            options={"haku_dora": "1p"}), "haku_dora must name an honour"),
+]
+
+
+@pytest.mark.parametrize("why,rec,words", BAD, ids=[b[0] for b in BAD])
+def test_invalid_record_is_refused_naming_the_problem(why, rec, words):
+    with pytest.raises(ScoringError) as e:
+        score(rec)
+    msg = str(e.value)
+    assert words in msg
+    assert "\n" not in msg
+
+
+def test_a_tsumo_has_no_discarder():
+    rec = {"rules": "dunhill", "seat": "south", "win": "tsumo", "discarder": "west",
+           "concealed": "234678p234678s99s", "win_tile": "3p", "gari": "1m"}
+    with pytest.raises(ScoringError, match="a tsumo win has no discarder"):
+        score(rec)
+
+
+def test_a_record_that_is_not_an_object():
+    with pytest.raises(ScoringError, match="must be a JSON object"):
+        score(["dunhill"])
+
+
+def test_missing_required_field():
+    with pytest.raises(ScoringError, match="missing 'win_tile'"):
+        score({"rules": "dunhill", "seat": "south", "win": "ron", "concealed": "234678p234678s99s"})
+
+
+def test_scoring_error_is_a_value_error():
+    assert issubclass(ScoringError, ValueError)
+
+
+# --- the command line: exit 2 with one line --------------------------------------------
+
+def _cli(tmp_path, text):
+    f = tmp_path / "hand.json"
+    f.write_text(text, encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "scoring", "score", str(f)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("text,words", [
+    ('{"rules": "dunhill", "seat": "south"', "not valid JSON"),
+    (json.dumps(record("dunhill", "234678p234678s98z", "3p", gari="1m")), "bad tile 9z"),
+    (json.dumps(record("dunhill", "134678p234678s99s", "3p", gari="1m")), "not a winning hand"),
+    (json.dumps(record("nosuch", **PLAIN)), "unknown rules preset"),
+], ids=["malformed JSON", "bad tile", "not a winning hand", "unknown preset"])
+def test_cli_exits_2_with_one_line(tmp_path, text, words):
+    p = _cli(tmp_path, text)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    err = p.stderr.strip().splitlines()
+    assert len(err) == 1 and words in err[0]
+
+
+def test_cli_missing_file_exits_2(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "scoring", "score", str(tmp_path / "none.json")], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_cli_scores_a_good_record(tmp_path):
+    rec = record("dunhill", "334400p667788s99s", "3p", seat="east", win="tsumo",
+                 gari="4444z0m1m9m9m", dora_indicators="8s", honba=5)
+    p = _cli(tmp_path, json.dumps(rec))
+    assert p.returncode == 0
+    assert json.loads(p.stdout)["total"] == 96

@@ -1,0 +1,98 @@
+"""python -m service.ledger: start, add a hand from a file, add a draw, show; bad input exits 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ledger_play import PLAYERS, hand
+from service.ledger.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[3]
+A, B, C = PLAYERS
+
+
+@pytest.fixture
+def db_url(tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    monkeypatch.setenv("LEDGER_DB_URL", url)
+    return url
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_session_from_the_command_line(db_url, tmp_path, capsys):
+    code, out, _ = run(capsys, "start", "--rules", "dunhill", "--players", *PLAYERS)
+    assert code == 0
+    sid = out.strip()
+    f = tmp_path / "h1.json"
+    f.write_text(json.dumps(hand("dunhill", "south", "ron", "west", honba=0)))
+    # Ben (south) rons Chie (west): 4 (banban 2 + chun 1 + gari 1); Ben deals next.
+    code, out, _ = run(capsys, "hand", sid, str(f), "--by", A, "--snapshot", "cam/1.jpg", "--winner", B)
+    assert code == 0 and "Ben deals, 0 honba" in out
+    # Draw, Ben alone tenpai: Aki and Chie pay 3 each.
+    code, out, _ = run(capsys, "draw", sid, "--tenpai", B)
+    assert code == 0
+    code, out, _ = run(capsys, "show", sid, "--json")
+    shown = json.loads(out)
+    assert shown["balances"] == {A: -3, B: 10, C: -7}
+    assert (shown["dealer"], shown["honba"], shown["pool"]) == (B, 1, 0)
+    assert [x["in_sticks"] for x in shown["settlement"]] == [-300, 1000, -700]
+    code, out, _ = run(capsys, "export", sid, "--format", "csv")
+    assert code == 0 and out.count("\n") == 3
+    exported = tmp_path / "s.json"
+    assert run(capsys, "export", sid, "-o", str(exported))[0] == 0
+    other = f"sqlite:///{tmp_path / 'other.sqlite3'}"
+    code, out, _ = run(capsys, "--db", other, "import", str(exported))
+    assert (code, out.strip()) == (0, sid)
+    assert run(capsys, "undo", sid)[0] == 0
+    code, out, _ = run(capsys, "history", sid)
+    assert "undo" in out and "draw" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["hand", "SID", "MISSING.json"], "No such file"),
+    (["hand", "SID", "BAD.json"], "not JSON"),
+    (["hand", "SID", "INVALID.json"], "hand record"),
+    (["hand", "SID", "STALE.json"], "stale state"),
+    (["hand", "no-such-session", "GOOD.json"], "unknown session"),
+    (["draw", "SID", "--tenpai", "Zed"], "not a player"),
+    (["start", "--rules", "nope", "--players", "a", "b", "c"], "unknown rules preset"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_exits_2_with_one_line(db_url, tmp_path, capsys, argv, message):
+    _, out, _ = run(capsys, "start", "--rules", "dunhill", "--players", *PLAYERS)
+    sid = out.strip()
+    (tmp_path / "BAD.json").write_text("{not json")
+    (tmp_path / "INVALID.json").write_text(json.dumps({"rules": "dunhill", "seat": "north"}))
+    (tmp_path / "STALE.json").write_text(json.dumps(hand("dunhill", "south", "ron", "west", honba=3)))
+    (tmp_path / "GOOD.json").write_text(json.dumps(hand("dunhill", "south", "ron", "west", honba=0)))
+    argv = [sid if a == "SID" else str(tmp_path / a) if a.endswith(".json") else a for a in argv]
+    with pytest.raises(SystemExit) if argv[0] == "frobnicate" else _nothing() as e:
+        code, out, err = run(capsys, *argv)
+    if argv[0] == "frobnicate":
+        code, err = e.value.code, capsys.readouterr().err
+    assert code == 2
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_no_traceback_from_a_real_process(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "service.ledger", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}",
+                        "show", "nope"], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 2 and p.stderr == "error: unknown session 'nope'\n"
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

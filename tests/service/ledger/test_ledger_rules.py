@@ -1,0 +1,40 @@
+"""The presets' [table] sections say what the seeds say (RULES.md, seeds 000-004)."""
+
+import pytest
+
+from service.ledger import LedgerError, table_rules
+
+
+def test_new_dealer_honba():
+    # dunhill "親が移動したら必ず0本場"; balance "必ず1本場からスタート"
+    assert [table_rules(r).new_dealer_honba for r in ("dunhill", "balance", "toutenkou", "chinton", "isshokai")] \
+        == [0, 1, 0, 0, 0]
+
+
+def test_noten():
+    # 場に6 / 場に10 / 場に10 (30 an option) / 場に40; isshokai 1 per tenpai player from each noten player
+    assert {r: table_rules(r).noten_each() for r in ("dunhill", "balance", "toutenkou", "chinton", "isshokai")} \
+        == {"dunhill": 3, "balance": 5, "toutenkou": 5, "chinton": 20, "isshokai": 1}
+    assert table_rules("toutenkou", {"noten_total": 30}).noten_each() == 15
+
+
+def test_chombo_and_sticks():
+    d, i = table_rules("dunhill"), table_rules("isshokai")
+    assert (d.chombo_each, d.chombo_honba, d.riichi_stick, d.open_riichi_sticks, d.unit_value) == \
+        (20, "same", 10, 2, 100)
+    assert (i.chombo_each, i.chombo_honba, i.chombo_riichi, i.riichi_stick, i.unit_value) == \
+        (8, "add", "pool", 1, 1000)
+    assert (i.start_sticks, i.return_sticks, i.top_bonus, i.end_at_or_below) == (25, 30, 15, 0)
+
+
+def test_double_ron():
+    assert table_rules("dunhill").double_ron_bounty_exchange
+    assert table_rules("chinton").double_ron_honba == "head"
+    assert table_rules("isshokai").double_ron_dealer == "dealer_keeps"
+
+
+def test_overrides_are_checked():
+    with pytest.raises(LedgerError, match="must be int"):
+        table_rules("dunhill", {"chombo_each": "20"})
+    with pytest.raises(LedgerError, match="one of players, pool"):
+        table_rules("chinton", {"noten_to": "kitty"})
