@@ -12,6 +12,7 @@
 # suite runs on SQLite alone. All progress goes to stderr.
 set -u
 exec 3>&1 1>&2          # stdout is reserved for the export line
+# The server must not inherit fd 3 (the caller's $(...) pipe), or the caller waits on it forever.
 
 PORT="${LEDGER_PG_PORT:-55432}"
 BASE="${LEDGER_PG_DIR:-/tmp/ledger-pg}"
@@ -52,7 +53,7 @@ else
     || as_pg "$BIN/initdb" -D "$BASE/data" -U postgres --auth=trust -E UTF8 >/dev/null \
     || give_up "initdb failed"
   as_pg "$BIN/pg_ctl" -D "$BASE/data" -l "$BASE/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $PORT -k $BASE -c fsync=on" start >/dev/null \
+    -o "-c listen_addresses=127.0.0.1 -p $PORT -k $BASE -c fsync=on" start >/dev/null 3>&- \
     || give_up "the server did not start (see $BASE/server.log)"
 fi
 

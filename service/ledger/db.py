@@ -90,7 +90,9 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic.config import Config
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    # configparser reads '%' as interpolation: a URL's %-escapes must be doubled.
+    url = engine.url.render_as_string(hide_password=False).replace("%", "%%")
+    cfg.set_main_option("sqlalchemy.url", url)
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
