@@ -1,0 +1,107 @@
+"""The renderer's truth must be the truth: boxes on tiles, classes and rotations that match the pixels."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classes import BACK, CLASSES, REDS
+from vision.synth.crops import upright_crop
+from vision.synth.dataset import write_dataset
+from vision.synth.scene import render_scene
+from vision.synth.tile import face_image
+
+
+def _scene(art, seed):
+    return render_scene(np.random.default_rng(seed), art)
+
+
+def test_a_scene_is_fixed_by_its_seed(art):
+    a, b, c = _scene(art, 7), _scene(art, 7), _scene(art, 8)
+    assert np.array_equal(a.image, b.image) and a.tiles == b.tiles
+    assert not np.array_equal(a.image, c.image)
+
+
+def test_every_tile_is_in_the_frame_with_a_class_and_a_quarter_turn(art):
+    seen = set()
+    for seed in range(6):
+        s = _scene(art, seed)
+        h, w = s.image.shape[:2]
+        assert len(s.tiles) >= 5
+        for t in s.tiles:
+            x1, y1, x2, y2 = t.box
+            assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+            assert t.cls in CLASSES and t.rotation in (0, 90, 180, 270)
+            seen.add(t.cls)
+    assert BACK in seen and seen & set(REDS), "scenes show backs and red fives"
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    a = a.astype(np.float32).ravel() - a.mean()
+    b = b.astype(np.float32).ravel() - b.mean()
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-6))
+
+
+def test_each_labelled_face_looks_most_like_its_own_class(art):
+    # Cut every face-up tile out upright by its truth and compare it with clean faces of
+    # every class drawn in the scene's style: its own class must match best. A wrong class,
+    # a wrong corner order or a rotation off by a quarter turn would fail this.
+    hits = total = 0
+    rotated_hits = 0
+    for seed in range(3):
+        s = _scene(art, seed)
+        rng = np.random.default_rng(0)
+        templates = {c: (face_image(art, c, s.style, 48, rng)[..., :3] * 255)[:64] for c in CLASSES if c != BACK}
+        templates = {c: cv2.resize(t, (24, 32)) for c, t in templates.items()}
+        for t in s.tiles:
+            if t.cls == BACK:
+                continue
+            crop = cv2.resize(upright_crop(s.image, t.face), (24, 32)).astype(np.float32)
+            best = max(templates, key=lambda c: _ncc(crop, templates[c]))
+            hits += best == t.cls
+            turned = cv2.resize(cv2.rotate(crop, cv2.ROTATE_180), (24, 32))
+            rotated_hits += max(templates, key=lambda c: _ncc(turned, templates[c])) == t.cls
+            total += 1
+    assert total >= 30
+    assert hits / total >= 0.9, f"only {hits}/{total} faces match their label"
+    assert rotated_hits < hits * 0.6, "upside-down crops should not match as well"
+
+
+def test_dataset_writes_yolo_rows_for_every_tile_and_resumes(art, tmp_path):
+    n = write_dataset(tmp_path, 3, seed=100, classes="full", crops=True, art=art)
+    assert n == 3
+    for stem in ("s0000100", "s0000101", "s0000102"):
+        truth = json.loads((tmp_path / "truth" / "train" / f"{stem}.json").read_text())
+        rows = (tmp_path / "labels" / "train" / f"{stem}.txt").read_text().split("\n")[:-1]
+        assert len(rows) == len(truth["tiles"])
+        for row, tile in zip(rows, truth["tiles"]):
+            k, *xywh = row.split()
+            assert CLASSES[int(k)] == tile["tile"]
+            assert all(0 <= float(v) <= 1 for v in xywh)
+        assert cv2.imread(str(tmp_path / truth["image"])) is not None
+    crops = list((tmp_path / "crops" / "train").rglob("*.png"))
+    assert len(crops) == sum(len(json.loads(p.read_text())["tiles"])
+                             for p in (tmp_path / "truth" / "train").glob("*.json"))
+    assert write_dataset(tmp_path, 3, seed=100, classes="full", art=art) == 0     # resumed: nothing new
+    assert "names:\n  0: '1m'" in (tmp_path / "data.yaml").read_text()
+
+
+def _cli(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "vision", *args], capture_output=True, text=True, env=env)
+
+
+def test_cli_rejects_a_bad_size_with_one_line():
+    r = _cli("synth", "/tmp/x", "--size", "big")
+    assert r.returncode == 2 and "size must be WxH" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_cli_without_art_says_where_it_looked(tmp_path):
+    import os
+    env = dict(os.environ, TOUTENKOU_TILE_ART=str(tmp_path / "nowhere"))
+    r = _cli("synth", str(tmp_path / "out"), "--scenes", "1", env=env)
+    assert r.returncode == 2 and "no tile art at" in r.stderr and "Traceback" not in r.stderr

@@ -1,0 +1,43 @@
+"""The detector's 38 classes: the 34 kinds, the three red fives, and a face-down tile.
+
+Names are mpsz (``1m`` ... ``7z``, red fives ``0m 0p 0s``) so a detection feeds
+the hand record directly; ``back`` is a tile seen from its back.
+"""
+
+from __future__ import annotations
+
+SUITS = "mpsz"
+
+KINDS: tuple[str, ...] = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(
+    f"{n}z" for n in range(1, 8))
+REDS: tuple[str, ...] = ("0m", "0p", "0s")
+BACK = "back"
+CLASSES: tuple[str, ...] = KINDS + REDS + (BACK,)
+CLASS_INDEX: dict[str, int] = {c: i for i, c in enumerate(CLASSES)}
+
+# 三人花: the kinds a three-player table holds (2m-4m, 6m-8m are out of the wall).
+SANMA_KINDS: tuple[str, ...] = tuple(k for k in KINDS if not (k[1] == "m" and k[0] not in "159"))
+
+_HONOUR_ART = {"1z": "Ton", "2z": "Nan", "3z": "Shaa", "4z": "Pei", "5z": "Haku", "6z": "Hatsu", "7z": "Chun"}
+_SUIT_ART = {"m": "Man", "p": "Pin", "s": "Sou"}
+
+
+def art_name(cls: str) -> str:
+    """The art file's stem for a class: ``1m`` -> ``Man1``, ``0p`` -> ``Pin5-Dora``, ``back`` -> ``Back``."""
+    if cls == BACK:
+        return "Back"
+    if cls in _HONOUR_ART:
+        return _HONOUR_ART[cls]
+    n, s = cls[0], cls[1]
+    if s not in _SUIT_ART or not n.isdigit():
+        raise ValueError(f"not a tile class: {cls!r}")
+    return f"{_SUIT_ART[s]}5-Dora" if n == "0" else f"{_SUIT_ART[s]}{n}"
+
+
+def is_red(cls: str) -> bool:
+    return cls in REDS
+
+
+def plain_of(cls: str) -> str:
+    """A red five's plain kind (``0p`` -> ``5p``); other classes unchanged."""
+    return f"5{cls[1]}" if cls in REDS else cls

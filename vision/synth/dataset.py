@@ -1,0 +1,77 @@
+"""Datasets written from rendered scenes.
+
+``write_dataset(out, n, seed)`` writes, for scenes ``seed .. seed+n-1``:
+
+    images/<split>/<id>.jpg      the scene
+    labels/<split>/<id>.txt      YOLO rows: class cx cy w h (normalised); class 0 "tile" for the
+                                 locator (``classes="locate"``) or the 38-class index (``"full"``)
+    truth/<split>/<id>.json      every tile: mpsz class, box, rotation, face corners
+    crops/<split>/<class>/<id>_<k>.png   upright faces for the classifier (``crops=True``)
+    data.yaml                    the ultralytics dataset file
+
+Scene ``i`` depends on the seed alone, so a run can stop and resume (files that
+exist are kept), and the held-out split (``split="val"``, other seeds) never
+overlaps training.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..art import TileArt
+from ..classes import CLASS_INDEX, CLASSES
+from .crops import upright_crop
+from .scene import Scene, render_scene
+
+LOCATE_NAMES = ("tile",)
+
+
+def scene_for(seed: int, art: TileArt, size: tuple[int, int]) -> Scene:
+    return render_scene(np.random.default_rng(seed), art, size=size)
+
+
+def yolo_rows(scene: Scene, classes: str) -> list[str]:
+    h, w = scene.image.shape[:2]
+    rows = []
+    for a in scene.tiles:
+        x1, y1, x2, y2 = a.box
+        k = 0 if classes == "locate" else CLASS_INDEX[a.cls]
+        rows.append(f"{k} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+    return rows
+
+
+def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: TileArt | None = None,
+                  size: tuple[int, int] = (960, 720), classes: str = "locate", crops: bool = False) -> int:
+    """Render and write ``n`` scenes; returns how many were written now (existing ones are kept)."""
+    if classes not in ("locate", "full"):
+        raise ValueError(f"classes must be 'locate' or 'full', not {classes!r}")
+    art = art or TileArt()
+    out = Path(out)
+    for sub in ("images", "labels", "truth"):
+        (out / sub / split).mkdir(parents=True, exist_ok=True)
+    written = 0
+    for i in range(seed, seed + n):
+        stem = f"s{i:07d}"
+        if (out / "truth" / split / f"{stem}.json").exists():
+            continue
+        scene = scene_for(i, art, size)
+        cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        (out / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_rows(scene, classes)) + "\n")
+        if crops:
+            for k, a in enumerate(scene.tiles):
+                d = out / "crops" / split / a.cls
+                d.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(d / f"{stem}_{k:03d}.png"), upright_crop(scene.image, a.face))
+        # the truth file last: its presence marks the scene complete (resume skips it)
+        (out / "truth" / split / f"{stem}.json").write_text(
+            json.dumps({"image": f"images/{split}/{stem}.jpg", "tiles": [a.to_dict() for a in scene.tiles]}))
+        written += 1
+    names = LOCATE_NAMES if classes == "locate" else CLASSES
+    (out / "data.yaml").write_text(
+        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n"
+        f"names:\n" + "".join(f"  {i}: '{c}'\n" for i, c in enumerate(names)))
+    return written

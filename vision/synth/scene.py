@@ -1,0 +1,207 @@
+"""A table scene: felt, groups of tiles, clutter, seen through a camera, with the truth of every tile.
+
+The scene is drawn on a top-down table plane, then warped by a random
+homography (a camera a little off straight-down), then given the camera's
+faults: uneven light, a colour cast, blur, noise and JPEG. Every tile's box,
+class and rotation (0/90/180/270, clockwise, of the face's top) is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from ..art import TileArt
+from ..classes import BACK
+from . import layouts
+from .tile import FACE_ASPECT, TileStyle, draw_tile, face_image, random_style, rect_corners
+
+FELTS = [(120, 115, 40), (150, 140, 60), (160, 150, 135), (70, 110, 40), (110, 90, 50), (90, 80, 70)]
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """One visible tile: class, box in image pixels, rotation of its face, its face's corners."""
+
+    cls: str
+    box: tuple[float, float, float, float]
+    rotation: int
+    face: tuple[tuple[float, float], ...]
+
+    def to_dict(self) -> dict:
+        return {"tile": self.cls, "box": [round(v, 1) for v in self.box], "rotation": self.rotation,
+                "face": [[round(x, 1), round(y, 1)] for x, y in self.face]}
+
+
+@dataclass
+class Scene:
+    image: np.ndarray                      # BGR uint8
+    tiles: list[Annotation] = field(default_factory=list)
+    style: TileStyle | None = None
+
+
+def felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """Table felt: a base colour, a slow gradient and a fine weave (float32 BGR 0..1)."""
+    base = np.array(FELTS[int(rng.integers(len(FELTS)))], np.float32) * rng.uniform(0.8, 1.15, 3)
+    small = rng.normal(0, 1, (6, 8)).astype(np.float32)
+    slow = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)[..., None] * 8
+    weave = rng.normal(0, rng.uniform(2, 7), (h, w, 1)).astype(np.float32)
+    img = np.clip(base + slow + weave, 0, 255) / 255
+    for _ in range(int(rng.integers(0, 4))):          # grooves and rims of an automatic table
+        p = rng.uniform(0, 1, 2) * (w, h)
+        vertical = rng.random() < 0.5
+        a, b = (int(p[0]), 0), (int(p[0]), h) if vertical else ((0, int(p[1])), (w, int(p[1])))
+        if not vertical:
+            a, b = (0, int(p[1])), (w, int(p[1]))
+        cv2.line(img, a, b, tuple(float(c) for c in base / 255 * 0.6), int(rng.integers(2, 8)))
+    return img
+
+
+def _clutter(rng: np.random.Generator, img: np.ndarray, occupied: np.ndarray, u: float) -> None:
+    """Point sticks and chips where no tile lies."""
+    h, w = img.shape[:2]
+    for _ in range(int(rng.integers(0, 6))):
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        if rng.random() < 0.6:
+            quad = rect_corners(cx, cy, u * rng.uniform(3, 4.5), u * 0.25, float(rng.uniform(0, 180)))
+            colour = (0.93, 0.93, 0.92)
+        else:
+            quad = rect_corners(cx, cy, u * 0.9, u * 0.9, 0)
+            colour = tuple(float(c) for c in rng.uniform(0.2, 1.0, 3))
+        pts = np.round(quad).astype(np.int32)
+        mask = np.zeros_like(occupied)
+        cv2.fillConvexPoly(mask, pts, 1)
+        if (mask & occupied).any():
+            continue
+        if colour == (0.93, 0.93, 0.92):
+            cv2.fillConvexPoly(img, pts, colour, lineType=cv2.LINE_AA)
+            for k in range(int(rng.integers(1, 6))):
+                dot = quad.mean(axis=0) + (quad[1] - quad[0]) * (k - 2) * 0.15
+                cv2.circle(img, tuple(int(v) for v in dot), max(1, int(u * 0.07)), (0.1, 0.1, 0.6), -1)
+        else:
+            cv2.circle(img, (int(cx), int(cy)), int(u * 0.45), colour, -1, lineType=cv2.LINE_AA)
+        occupied |= mask
+
+
+def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups):
+    """Groups at random places and turns where they fit; returns (cls, face quad, hull, turn) per tile."""
+    h, w = img.shape[:2]
+    placed = []
+    names = list(layouts.GROUP_WEIGHTS)
+    weights = np.array([layouts.GROUP_WEIGHTS[n] for n in names])
+    shadow = np.zeros((h, w), np.float32)
+    for _ in range(max_groups * 3):
+        if len(placed) >= max_groups:
+            break
+        tiles = layouts.GROUPS[names[int(rng.choice(len(names), p=weights / weights.sum()))]](rng)
+        turn = int(rng.choice([0, 90, 180, 270]))
+        angle = turn + float(rng.normal(0, 2.0))
+        a = np.deg2rad(angle)
+        rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        local = np.float32([[t.x, t.y] for t in tiles]) * u
+        local -= local.mean(axis=0)
+        origin = rng.uniform([u * 2, u * 2], [w - u * 2, h - u * 2]).astype(np.float32)
+        centres = local @ rot.T + origin
+        quads = []
+        for t, c in zip(tiles, centres):
+            fw, fh = (u, u * FACE_ASPECT)
+            quads.append(rect_corners(float(c[0]), float(c[1]), fw, fh, angle + t.turn))
+        mask = np.zeros_like(occupied)
+        for q in quads:
+            cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
+        mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+        allq = np.vstack(quads)
+        if (allq.min() < 0 or (allq[:, 0] >= w).any() or (allq[:, 1] >= h).any() or (mask & occupied).any()):
+            continue
+        occupied |= mask
+        placed.append((tiles, quads, angle))
+        for q in quads:
+            cv2.fillConvexPoly(shadow, np.round(np.vstack([q, q + light]) ).astype(np.int32), 1.0)
+    # shadows under everything, softened
+    k = int(u * 0.4) | 1
+    shadow = cv2.GaussianBlur(shadow, (k, k), 0)[..., None]
+    img *= 1 - float(rng.uniform(0.2, 0.45)) * shadow
+    out = []
+    order = sorted(((t, q) for tiles, quads, _ in placed for t, q in zip(tiles, quads)),
+                   key=lambda tq: float(tq[1][:, 1].mean()))
+    rotations = {id(t): int(round((angle + t.turn) / 90)) % 4 * 90
+                 for tiles, _, angle in placed for t in tiles}
+    for t, q in order:
+        c = q.mean(axis=0)
+        body = (centre - c) * float(rng.uniform(0.035, 0.06))
+        body *= min(1.0, u * 0.45 / max(float(np.linalg.norm(body)), 1e-6))
+        face = face_image(art, t.cls, style, max(8, int(round(u * 1.5))), rng)
+        hull = draw_tile(img, face, q, body.astype(np.float32), style, t.face_down)
+        out.append((t.cls, q, hull, rotations[id(t)]))
+    return out
+
+
+def _camera(rng, img, w_out, h_out):
+    """A homography from the table plane to a camera a little off straight-down."""
+    h, w = img.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    j = rng.uniform(-0.06, 0.06, (4, 2)) * (w_out, h_out)
+    dst = np.float32([[0, 0], [w_out, 0], [w_out, h_out], [0, h_out]]) + j.astype(np.float32)
+    return cv2.getPerspectiveTransform(src, dst)
+
+
+def _photo(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Light falloff, a highlight, a colour cast, blur, sensor noise, JPEG."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    r = np.sqrt(((xx - cx) / w) ** 2 + ((yy - cy) / h) ** 2)
+    light = 1.0 - float(rng.uniform(0.0, 0.35)) * r + float(rng.uniform(0, 0.15)) * np.exp(-(r / 0.15) ** 2)
+    cast = rng.uniform(0.85, 1.12, 3).astype(np.float32)
+    out = img.astype(np.float32) * light[..., None] * cast
+    s = float(rng.uniform(0, 1.3))
+    if s > 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), s)
+    out += rng.normal(0, rng.uniform(0, 6), out.shape).astype(np.float32)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 96))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] = (960, 720),
+                 unit: tuple[float, float] = (24, 52), max_groups: int = 12) -> Scene:
+    """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane."""
+    w, h = size
+    style = random_style(rng)
+    u = float(rng.uniform(*unit))
+    plane = felt(rng, w, h)
+    occupied = np.zeros((h, w), np.uint8)
+    centre = np.float32(rng.uniform([0.3 * w, 0.3 * h], [0.7 * w, 0.7 * h]))
+    light = rng.normal(0, 1, 2).astype(np.float32) * u * 0.12
+    tiles = _place_groups(rng, art, style, plane, occupied, u, centre, light, max_groups)
+    _clutter(rng, plane, occupied, u)
+    m = _camera(rng, plane, w, h)
+    view = cv2.warpPerspective((plane * 255).astype(np.uint8), m, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REFLECT)
+    image = _photo(rng, view)
+    anns = []
+    for cls, quad, hull, rot in tiles:
+        face = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), m).reshape(-1, 2)
+        outline = cv2.perspectiveTransform(hull.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
+        x1, y1 = outline.min(axis=0)
+        x2, y2 = outline.max(axis=0)
+        cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, w), min(y2, h)
+        if cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < 0.6 * (x2 - x1) * (y2 - y1):
+            continue            # mostly outside the frame: not a readable tile
+        anns.append(Annotation(cls, (float(cx1), float(cy1), float(cx2), float(cy2)), rot,
+                               tuple((float(x), float(y)) for x, y in face)))
+    return Scene(image, anns, style)
+
+
+def draw_annotations(scene: Scene) -> np.ndarray:
+    """The scene with every tile's box and class drawn: the stage's debugging image."""
+    img = scene.image.copy()
+    for a in scene.tiles:
+        x1, y1, x2, y2 = (int(v) for v in a.box)
+        colour = (0, 0, 255) if a.cls.startswith("0") else (40, 40, 40) if a.cls == BACK else (0, 160, 0)
+        cv2.rectangle(img, (x1, y1), (x2, y2), colour, 1)
+        cv2.putText(img, f"{a.cls}/{a.rotation}", (x1, max(10, y1 - 2)), cv2.FONT_HERSHEY_SIMPLEX, 0.35,
+                    colour, 1, cv2.LINE_AA)
+    return img
