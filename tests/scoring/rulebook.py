@@ -26,6 +26,14 @@ def record(rules: str, concealed: str, win_tile: str, **fields: Any) -> dict[str
     return rec
 
 
+def pon(tiles: str, frm: str = "west") -> dict[str, str]:
+    """A pon called from ``frm`` (west by default: the discarder of the default ron)."""
+    return {"kind": "pon", "tiles": tiles, "from": frm}
+
+
+PON_CHUN = pon("777z")
+
+
 def win(rules: str, concealed: str, win_tile: str, **fields: Any):
     return score(record(rules, concealed, win_tile, **fields))
 

@@ -6,16 +6,12 @@ west and holds one gari, 1m (2 points), so that karasu is out of the count.
 
 import pytest
 
-from rulebook import ScoringError, lines, win, yaku_lines
+from rulebook import PON_CHUN, ScoringError, lines, pon, win, yaku_lines
 from scoring import load_preset
 
 R = "balance"
 G = {"gari": "1m"}
-PON_CHUN = {"kind": "pon", "tiles": "777z", "from": "west"}
 
-
-def pon(tiles, frm="west"):
-    return {"kind": "pon", "tiles": tiles, "from": frm}
 
 
 # --- 役と点数: closed (面前) and open (鳴き) values ---------------------------------

@@ -9,16 +9,12 @@ is out of the count. The plain hand is 123p 234p 456p 789p 99p won on 3p:
 
 import pytest
 
-from rulebook import ScoringError, lines, win, yaku_lines
+from rulebook import PON_CHUN, ScoringError, lines, pon, win, yaku_lines
 
 R = "chinton"
 G = {"gari": "1m"}
 PLAIN = dict(concealed="123456789p234p99p", win_tile="3p")
-PON_CHUN = {"kind": "pon", "tiles": "777z", "from": "west"}
 
-
-def pon(tiles, frm="west"):
-    return {"kind": "pon", "tiles": tiles, "from": frm}
 
 
 def test_plain_hand_count():

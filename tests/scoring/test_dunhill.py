@@ -7,15 +7,11 @@ in the count.
 
 import pytest
 
-from rulebook import ScoringError, lines, win, yaku_lines
+from rulebook import PON_CHUN, ScoringError, lines, pon, win, yaku_lines
 
 R = "dunhill"
 G = {"gari": "1m"}
-PON_CHUN = {"kind": "pon", "tiles": "777z", "from": "west"}
 
-
-def pon(tiles, frm="west"):
-    return {"kind": "pon", "tiles": tiles, "from": frm}
 
 
 # --- yaku: four-player han values, chanta and junchan doubled --------------

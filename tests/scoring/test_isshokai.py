@@ -7,15 +7,11 @@ nukidora (isshokai has no karasu for a missing nukidora).
 
 import pytest
 
-from rulebook import ScoringError, lines, win, yaku_lines
+from rulebook import PON_CHUN, ScoringError, lines, pon, win, yaku_lines
 
 R = "isshokai"
 PLAIN = dict(concealed="234678p234678s99s", win_tile="3p")
-PON_CHUN = {"kind": "pon", "tiles": "777z", "from": "west"}
 
-
-def pon(tiles, frm="west"):
-    return {"kind": "pon", "tiles": tiles, "from": frm}
 
 
 def test_counts_are_reported_in_sticks():

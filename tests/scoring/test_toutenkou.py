@@ -8,16 +8,12 @@ says otherwise the south seat wins by ron from west holding one gari, 1m.
 
 import pytest
 
-from rulebook import ScoringError, lines, win, yaku_lines
+from rulebook import PON_CHUN, ScoringError, lines, pon, win, yaku_lines
 
 R = "toutenkou"
 G = {"gari": "1m"}
 PLAIN = dict(concealed="234678p234678s99s", win_tile="3p")
-PON_CHUN = {"kind": "pon", "tiles": "777z", "from": "west"}
 
-
-def pon(tiles, frm="west"):
-    return {"kind": "pon", "tiles": tiles, "from": frm}
 
 
 YAKU = [
