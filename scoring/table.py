@@ -58,6 +58,15 @@ class Table:
         self.round_winds = tuple(_kind(x) for x in tiles.get("round_winds", ["1z"]))
         self.dora_next = {_kind(a): _kind(b) for a, b in tiles.get("dora_next", {}).items()}
         self.wildcard = _kind(tiles["wildcard"]) if tiles.get("wildcard") else None
+        self.green_needs_hatsu = bool(self.options.get("ryuuiisou_needs_hatsu", False))
+        self.deal_in_to_open_riichi = bool(self.options.get("open_riichi_deal_in", False))
+        # seat -> (seat wind, round winds that count, winds whose pair has value).
+        # Option double_wind = 1: a wind that is both round and seat wind counts once.
+        self._winds = {}
+        for seat, wind in (("east", EAST), ("south", EAST + 1), ("west", EAST + 2)):
+            counted = (tuple(w for w in self.round_winds if w != wind)
+                       if self.options.get("double_wind", 2) == 1 else self.round_winds)
+            self._winds[seat] = (wind, counted, (wind, *self.round_winds))
 
         rules = preset.section("rules")
         self.riichi_with_double = bool(rules.get("riichi_with_double", False))
@@ -131,8 +140,21 @@ class Table:
         self.bounty_dealer = int(b.get("dealer", 0))
         self.bounty_nondealer = int(b.get("nondealer", 0))
         self.bounty_before_multiplier = bool(b.get("before_multiplier", False))
+        self._standing = {(dealer, closed): tuple(line for line in (
+            ("banban", self.banban_ja, self.banban_en, self.banban, 1, 1, "table"),
+            ("dealer", "親", "Dealer", self.dealer, 1, 1, "dealer") if dealer else None,
+            ("menzen", "門前", "Menzen", self.menzen, 1, 1, "yaku") if closed else None,
+        ) if line and line[3]) for dealer in (False, True) for closed in (False, True)}
         self._kokushi: dict[int | None, tuple[int, ...]] = {}
         self._limits: dict[int | None, tuple[int, ...]] = {}
+
+    def seat_winds(self, seat: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+        """(seat wind, round winds that count as yakuhai, winds whose pair has value)."""
+        return self._winds[seat]
+
+    def standing_lines(self, dealer: bool, closed: bool) -> tuple[tuple, ...]:
+        """The count's opening lines after honba: banban, dealer, menzen (those worth something)."""
+        return self._standing[dealer, closed]
 
     def copy_limits(self, suit_in_play: int | None) -> tuple[int, ...]:
         """Copies of each kind in this hand's wall (0: not in the wall)."""

@@ -29,6 +29,7 @@ TERMINAL_MASK = _mask(k for k in range(27) if k % 9 in (0, 8))
 HONOR_MASK = _mask(range(27, 34))
 GREEN_MASK = _mask(_GREEN)
 SUIT_MASKS = tuple(_mask(range(9 * s, 9 * s + 9)) for s in range(3))
+KIND_BITS = tuple(1 << k for k in range(34))
 
 
 class Hand(NamedTuple):
