@@ -59,7 +59,7 @@ def suit_readings(counts: tuple[int, ...], allow_seq: bool) -> tuple[tuple[tuple
 class Standard(NamedTuple):
     """Concealed sets and the pair of a four-sets-and-a-pair reading."""
 
-    seqs: tuple[int, ...]      # start kinds of concealed sequences
+    seqs: tuple[int, ...]      # start kinds of concealed sequences, ascending
     trips: tuple[int, ...]     # kinds of concealed triplets
     pair: int
 

@@ -18,8 +18,7 @@ from .record import SEATS, HandRecord
 from .table import Table
 from .tiles import EAST, NORTH, format_mpsz, is_red, kind, tile_name
 from .validate import Tally, tally, validate
-from .yaku import (BY_ID, CHIITOI, KIND_BITS, KOKUSHI, REPLACED_BY, SUIT_MASKS, Hand, Reading,
-                   Yaku, standard_reading)
+from .yaku import BY_ID, CHIITOI, KIND_BITS, KOKUSHI, SUIT_MASKS, Hand, Reading, Yaku, standard_reading
 
 
 
@@ -211,9 +210,10 @@ def _readings(hand: Hand, rec: HandRecord, t: Table, w: int,
 
 def _placements(std: decompose.Standard, meld_trips, w: int, tsumo: bool) -> Iterator[Reading]:
     """One reading per place the winning tile can have completed (it decides the wait)."""
-    conc = tuple((k, True, False) for k in std.trips)
-    for s in sorted(set(std.seqs)):
-        if s <= w <= s + 2:
+    conc = tuple([(k, True, False) for k in std.trips])
+    last = -1
+    for s in std.seqs:  # ascending: each distinct sequence once
+        if s != last and s <= w <= s + 2:
             pos = w - s
             if pos == 1:
                 wait = "kanchan"
@@ -222,6 +222,7 @@ def _placements(std: decompose.Standard, meld_trips, w: int, tsumo: bool) -> Ite
             else:
                 wait = "ryanmen"
             yield standard_reading(std.seqs, conc + meld_trips, std.pair, wait)
+        last = s
     if w in std.trips:
         # A triplet completed by ron counts as open for sanankou and suuankou.
         first = std.trips.index(w)
@@ -234,38 +235,39 @@ def _placements(std: decompose.Standard, meld_trips, w: int, tsumo: bool) -> Ite
 # --- yaku -------------------------------------------------------------------
 
 def _hand_hits(hand: Hand, t: Table) -> tuple[list, list]:
-    """Units that look only at the whole hand, asked once: (unit, times, values)."""
-    yaku = [(y, n, v) for y, v in t.hand_yaku if (n := y.test(hand, None))]
-    yakuman = [(y, n * m) for y, m in t.hand_yakuman if (n := y.test(hand, None))]
+    """Units that look only at the whole hand, asked once: (unit, times, value) and
+    (unit, times) for yakuman. The value is the closed or open one, as the hand is."""
+    if hand.flags:
+        yaku_units, yakuman_units = t.hand_yaku, t.hand_yakuman
+    else:
+        yaku_units, yakuman_units = t.hand_yaku_no_flags, t.hand_yakuman_no_flags
+    side = 0 if hand.closed else 1
+    yaku = [(y, n, v[side]) for y, v in yaku_units if (n := y.test(hand, None))]
+    yakuman = [(y, n * m) for y, m in yakuman_units if (n := y.test(hand, None))]
     return yaku, yakuman
 
 
 def _yaku_hits(hand: Hand, r: Reading, t: Table, pre: tuple[list, list]) -> list[tuple[Yaku, int, Any]]:
     """(unit, times, value) for each yaku that counts; value is points or "yakuman"."""
-    closed = hand.closed
+    side = 0 if hand.closed else 1
     form = r.form
-    hits: list[tuple[Yaku, int, Any]] = []
-    for y, n, values in pre[0]:
-        if form in y.forms:
-            value = values[0] if closed else values[1]
-            if value != 0:
-                hits.append((y, n, value))
+    hits: list[tuple[Yaku, int, Any]] = [h for h in pre[0] if h[2] != 0 and form in h[0].forms]
     for group in _asked(t.reading_yaku[form], r):
         for y, values in group:
             n = y.test(hand, r)
             if n:
-                value = values[0] if closed else values[1]
+                value = values[side]
                 if value != 0:
                     if y.id == "chiitoitsu":
                         value = t.chiitoitsu_value(r.pairs, value)
                     hits.append((y, n, value))
     if len(hits) > 1:
-        ids = {y.id for y, _, _ in hits}
-        drop = {k for k, v in REPLACED_BY.items() if v in ids}
-        if "double_riichi" in ids and not t.riichi_with_double:
-            drop.add("riichi")
+        drops = t.drops
+        drop: set[str] = set()
         for y, _, _ in hits:
-            drop.update(t.implies.get(y.id, ()))
+            d = drops.get(y.id)
+            if d:
+                drop.update(d)
         if drop:
             hits = [h for h in hits if h[0].id not in drop]
     yakuman = False
@@ -289,10 +291,10 @@ def _asked(groups: tuple[tuple, ...], r: Reading) -> list[tuple]:
     asked = [groups[0]]
     if r.seqs:
         asked.append(groups[1])
-    if r.trip_kinds:
+    if len(r.trip_kinds) >= 3:
         asked.append(groups[2])
-        if r.honor_trips:
-            asked.append(groups[3])
+    if r.honor_trips:
+        asked.append(groups[3])
     return asked
 
 

@@ -122,9 +122,10 @@ class HandRecord:
     def is_tsumo(self) -> bool:
         return self.win == "tsumo"
 
-    @property
+    @cached_property
     def is_closed(self) -> bool:
-        return all(not m.is_open for m in self.melds)
+        """No open meld (an ankan keeps a hand closed)."""
+        return all(m.kind == "ankan" for m in self.melds)
 
     @property
     def any_riichi(self) -> bool:
@@ -192,8 +193,9 @@ class HandRecord:
         values["options"] = dict(options)
         if data.get("discards") is None:
             values["discards"] = None
-        # true_flags (a cached property) is known here already: no flag set is the usual case.
+        # true_flags and is_closed (cached properties) are known here already: no flag set is the usual case.
         values["true_flags"] = _flags_on(on, values["double_riichi"]) if on else _NO_FLAGS
+        values["is_closed"] = all(m.kind == "ankan" for m in melds)
         rec = object.__new__(cls)
         rec.__dict__.update(values)
         return rec

@@ -10,9 +10,9 @@ from typing import Any, Mapping
 
 from .presets import Preset
 from .tiles import CHUN, EAST, HAKU, NORTH, kind, parse_tile
-from .yaku import CHIITOI, KOKUSHI, STANDARD, YAKU, YAKUMAN, Yaku
+from .yaku import CHIITOI, KOKUSHI, REPLACED_BY, STANDARD, YAKU, YAKUMAN, Yaku
 
-_NEEDS = ("reading", "seqs", "trips", "honor_trips")
+_NEEDS = ("reading", "seqs", "three_trips", "honor_trips")
 
 
 def _kind(text: str) -> int:
@@ -81,8 +81,12 @@ class Table:
             (y, int(ym[y.id])) for y in YAKUMAN if ym.get(y.id) and y.id != "nagashi")
         # Units asked once per hand, and per reading form the units asked per
         # reading, grouped by what they need (see Yaku.needs).
-        self.hand_yaku = tuple((y, v) for y, v in self.yaku if y.needs == "hand")
-        self.hand_yakuman = tuple((y, m) for y, m in self.yakuman if y.needs == "hand")
+        # Hand units keep their order (it is the order of the count's lines);
+        # the "flags" ones are left out for a record with no flag set.
+        self.hand_yaku = tuple((y, v) for y, v in self.yaku if y.needs in ("hand", "flags"))
+        self.hand_yakuman = tuple((y, m) for y, m in self.yakuman if y.needs in ("hand", "flags"))
+        self.hand_yaku_no_flags = tuple((y, v) for y, v in self.hand_yaku if y.needs == "hand")
+        self.hand_yakuman_no_flags = tuple((y, m) for y, m in self.hand_yakuman if y.needs == "hand")
         self.reading_yaku = {form: _by_need(self.yaku, form) for form in (STANDARD, CHIITOI, KOKUSHI)}
         self.reading_yakuman = {form: _by_need(self.yakuman, form) for form in (STANDARD, CHIITOI, KOKUSHI)}
         self.yakuman_value = int(ym.get("value", 50))
@@ -91,6 +95,16 @@ class Table:
         self.nagashi_yakuman = int(ym.get("nagashi", 0))
         self.nagashi_fixed = preset.section("fixed").get("nagashi")
         self.implies = {k: tuple(v) for k, v in preset.section("implies").items()}
+        # yaku id -> the ordinary yaku it removes from a count: the one it replaces,
+        # riichi beside double riichi (unless the preset counts both), its implied ones.
+        drops: dict[str, set[str]] = {}
+        for weaker, stronger in REPLACED_BY.items():
+            drops.setdefault(stronger, set()).add(weaker)
+        if not self.riichi_with_double:
+            drops.setdefault("double_riichi", set()).add("riichi")
+        for k, v in self.implies.items():
+            drops.setdefault(k, set()).update(v)
+        self.drops = {k: frozenset(v) for k, v in drops.items()}
 
         chi = preset.section("chiitoitsu")
         self.chiitoitsu_max_use = int(chi.get("max_use", 2))
