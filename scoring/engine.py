@@ -91,13 +91,13 @@ def score(record: HandRecord | Mapping[str, Any]) -> Result:
     fx = _fixed_items(rec, t, counted)
     if rec.nagashi:
         return _nagashi(rec, t)
-    hand_kinds = counted.hand
-    gari_held = any(hand_kinds[k] for k in t.gari)
+    # validate() refused gari kinds in the hand unless the preset allows some
+    gari_held = bool(t.gari_in_hand) and any(counted.hand[k] for k in t.gari)
     bounty = _bounty(rec, t)
     best_total = 0
     best: tuple[list, Reading, list] | None = None
     reason = "not a winning hand: the tiles do not make four sets and a pair, seven pairs or kokushi"
-    meld_trips = tuple((m.tile_kind, not m.is_open, m.is_kan) for m in rec.melds)
+    meld_trips = tuple([(m.tile_kind, not m.is_open, m.is_kan) for m in rec.melds]) if rec.melds else ()
     for hand, w in _variants(rec, t, counted, suit_in_play):
         pre = _hand_hits(hand, t)
         for reading in _readings(hand, rec, t, w, suit_in_play, meld_trips):
@@ -119,8 +119,8 @@ def score(record: HandRecord | Mapping[str, Any]) -> Result:
     return Result(
         rules=rec.rules, unit=t.unit, total=best_total, payments=_payments(rec, best_total, bounty),
         items=tuple(map(_new_tuple, repeat(Item), lines)),
-        yaku=tuple(y.id for y, n, _ in hits for _ in range(n)),
-        yakuman=sum(n for _, n, v in hits if v == "yakuman"),
+        yaku=tuple([y.id for y, n, _ in hits for _ in range(n)]),
+        yakuman=sum([n for _, n, v in hits if v == "yakuman"]),
         bounty=bounty, shape=reading, record=rec,
     )
 
@@ -490,10 +490,13 @@ def _bounty(rec: HandRecord, t: Table) -> int:
     return t.bounty_dealer if rec.is_dealer else t.bounty_nondealer
 
 
+_OTHERS = {seat: [s for s in SEATS if s != seat] for seat in SEATS}
+
+
 def _payments(rec: HandRecord, total: int, bounty: int) -> dict[str, int]:
-    others = [s for s in SEATS if s != rec.seat]
+    others = _OTHERS.get(rec.seat) or [s for s in SEATS if s != rec.seat]
     if rec.is_tsumo:
-        return {s: total for s in others}
+        return dict.fromkeys(others, total)
     payer = rec.discarder or "discarder"
     pay = {payer: total}
     if bounty:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
 from functools import cached_property
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import ScoringError
 from .tiles import format_mpsz, kind, parse_mpsz, parse_tile, tile_name
@@ -58,7 +59,7 @@ class Meld:
 
     @classmethod
     def from_dict(cls, data: Any, index: int, winner: str) -> "Meld":
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise ScoringError(f"melds[{index}] must be an object with kind, tiles and from")
         if not _MELD_FIELDS.issuperset(data):
             unknown = set(data) - _MELD_FIELDS
@@ -134,7 +135,7 @@ class HandRecord:
     @classmethod
     def from_dict(cls, data: Any) -> "HandRecord":
         """Parse and shape-check a JSON object; raises ScoringError naming the bad field."""
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):  # JSON gives dicts
             raise ScoringError("a hand record must be a JSON object")
         if not _KNOWN_FIELDS.issuperset(data):
             unknown = set(data) - _KNOWN_FIELDS
@@ -188,7 +189,7 @@ class HandRecord:
             if v:
                 on = [name] if on is None else on + [name]
         options = data.get("options", {})
-        if not isinstance(options, Mapping):
+        if type(options) is not dict and not isinstance(options, Mapping):
             raise ScoringError("options must be an object")
         values["options"] = dict(options)
         if data.get("discards") is None:
