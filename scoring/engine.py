@@ -281,7 +281,7 @@ def _yaku_hits(hand: Hand, r: Reading, t: Table, pre: tuple[list, list]) -> list
             if n:
                 hits.append((y, n * mult, "yakuman"))
                 yakuman = True
-    if yakuman or any(v == "yakuman" for _, _, v in hits):
+    if yakuman or (t.yaku_can_be_yakuman and any(v == "yakuman" for _, _, v in hits)):
         hits = _with_yakuman(hits, t)
     return hits
 

@@ -109,6 +109,10 @@ class Table:
         chi = preset.section("chiitoitsu")
         self.chiitoitsu_max_use = int(chi.get("max_use", 2))
         self._chi = chi
+        # Whether an ordinary yaku can count as a yakuman (a preset value, or seven pairs' rules).
+        self.yaku_can_be_yakuman = (any("yakuman" in v for _, v in self.yaku)
+                                    or "yakuman_quads" in chi or "yakuman_use" in chi
+                                    or "yakuman" in chi.get("by_quads", ()))
 
         items = preset.section("items")
         self.honba_points = int(items.get("honba", 1))
