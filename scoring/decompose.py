@@ -68,6 +68,7 @@ class Standard(NamedTuple):
 # kinds, as (seqs, trips, pair or -1, number of sets). Filled as hands come.
 _GROUP_READINGS: tuple[dict, ...] = ({}, {}, {}, {})
 _NOTHING = (((), (), -1, 0),)
+_EMPTY = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)   # a group with no tiles reads as nothing
 
 
 def _group_readings(chunk: tuple[int, ...], g: int) -> tuple[tuple, ...]:
@@ -113,9 +114,6 @@ def standard_readings(counts: list[int] | tuple[int, ...], sets_needed: int) -> 
                 trips = tuple(k for part in combo for k in part[1])
             out.append(Standard(seqs, trips, pair))
     return out
-
-
-_EMPTY = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
 
 
 def chiitoitsu_pairs(counts: list[int] | tuple[int, ...], max_use: int) -> tuple[int, ...] | None:
