@@ -59,48 +59,60 @@ def suit_readings(counts: tuple[int, ...], allow_seq: bool) -> tuple[tuple[tuple
 class Standard(NamedTuple):
     """Concealed sets and the pair of a four-sets-and-a-pair reading."""
 
-    seqs: tuple[int, ...]      # start kinds of concealed sequences
+    seqs: tuple[int, ...]      # start kinds of concealed sequences, ascending
     trips: tuple[int, ...]     # kinds of concealed triplets
     pair: int
 
 
+# Per group (man, pin, sou, honours): its counts -> its readings with global
+# kinds, as (seqs, trips, pair or -1, number of sets). Filled as hands come.
+_GROUP_READINGS: tuple[dict, ...] = ({}, {}, {}, {})
+_NOTHING = (((), (), -1, 0),)
+_EMPTY = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)   # a group with no tiles reads as nothing
+
+
+def _group_readings(chunk: tuple[int, ...], g: int) -> tuple[tuple, ...]:
+    found = _GROUP_READINGS[g].get(chunk)
+    if found is None:
+        base = 9 * g
+        found = tuple(
+            (tuple(base + x for x in sets if x < 10), tuple(base + x - 10 for x in sets if x >= 10),
+             base + pair if pair >= 0 else -1, len(sets))
+            for sets, pair in suit_readings(chunk if g < 3 else chunk + (0, 0), g < 3))
+        _GROUP_READINGS[g][chunk] = found
+    return found
+
+
 def standard_readings(counts: list[int] | tuple[int, ...], sets_needed: int) -> list[Standard]:
     """Readings of 34 concealed counts as ``sets_needed`` sets plus one pair."""
+    counts = tuple(counts)
     per_group = []
-    for g in range(4):
-        chunk = tuple(counts[9 * g: 9 * g + 9]) if g < 3 else tuple(counts[27:34]) + (0, 0)
-        if not any(chunk):
-            per_group.append(((((), -1)),))
-            continue
-        rs = suit_readings(chunk, g < 3)
+    for g, lo, hi in ((0, 0, 9), (1, 9, 18), (2, 18, 27), (3, 27, 34)):
+        chunk = counts[lo:hi]
+        rs = _NOTHING if chunk == _EMPTY[g] else _group_readings(chunk, g)
         if not rs:
             return []
-        per_group.append(rs)
-    if all(len(rs) == 1 for rs in per_group):
-        combos = (tuple(rs[0] for rs in per_group),)
-    else:
-        combos = product(*per_group)
+        if rs is not _NOTHING:
+            per_group.append(rs)
     out = []
-    for combo in combos:
+    for combo in product(*per_group):
         pair = -1
         n_sets = 0
-        for g, (sets, p) in enumerate(combo):
-            n_sets += len(sets)
+        for _, _, p, n in combo:
+            n_sets += n
             if p >= 0:
                 if pair >= 0:
                     break
-                pair = 9 * g + p
+                pair = p
         else:
             if pair < 0 or n_sets != sets_needed:
                 continue
-            seqs, trips = [], []
-            for g, (sets, _) in enumerate(combo):
-                for s in sets:
-                    if s >= 10:
-                        trips.append(9 * g + s - 10)
-                    else:
-                        seqs.append(9 * g + s)
-            out.append(Standard(tuple(seqs), tuple(trips), pair))
+            if len(combo) == 1:
+                seqs, trips = combo[0][0], combo[0][1]
+            else:
+                seqs = tuple(k for part in combo for k in part[0])
+                trips = tuple(k for part in combo for k in part[1])
+            out.append(Standard(seqs, trips, pair))
     return out
 
 

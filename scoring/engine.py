@@ -8,7 +8,7 @@ per preset into a ``Table`` (table.py).
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, compress, repeat
 from typing import Any, Iterator, Mapping, NamedTuple
 
 from . import decompose
@@ -18,10 +18,8 @@ from .record import SEATS, HandRecord
 from .table import Table
 from .tiles import EAST, NORTH, format_mpsz, is_red, kind, tile_name
 from .validate import Tally, tally, validate
-from .yaku import (BY_ID, CHIITOI, KOKUSHI, REPLACED_BY, SUIT_MASKS, Hand, Reading, Yaku,
-                   standard_reading)
+from .yaku import BY_ID, CHIITOI, KIND_BITS, KOKUSHI, SUIT_MASKS, Hand, Reading, Yaku, standard_reading
 
-_SEAT_WIND = {"east": EAST, "south": EAST + 1, "west": EAST + 2}
 
 
 class Item(NamedTuple):
@@ -87,18 +85,22 @@ class Result(NamedTuple):
 def score(record: HandRecord | Mapping[str, Any]) -> Result:
     """Score a winning hand under its preset; raises ScoringError saying what is wrong."""
     rec = record if isinstance(record, HandRecord) else HandRecord.from_dict(record)
-    t = Table.of(load(rec.rules, rec.options))
+    t = _table(rec.rules, rec.options)
     counted = tally(rec)
     suit_in_play = validate(rec, t, counted)
     fx = _fixed_items(rec, t, counted)
     if rec.nagashi:
         return _nagashi(rec, t)
-    gari_held = any(counted.hand[k] for k in t.gari)
-    best: tuple[tuple[int, int], list, Reading, list] | None = None
+    # validate() refused gari kinds in the hand unless the preset allows some
+    gari_held = bool(t.gari_in_hand) and any(counted.hand[k] for k in t.gari)
+    bounty = _bounty(rec, t)
+    best_total = 0
+    best: tuple[list, Reading, list] | None = None
     reason = "not a winning hand: the tiles do not make four sets and a pair, seven pairs or kokushi"
+    meld_trips = tuple([(m.tile_kind, not m.is_open, m.is_kan) for m in rec.melds]) if rec.melds else ()
     for hand, w in _variants(rec, t, counted, suit_in_play):
         pre = _hand_hits(hand, t)
-        for reading in _readings(hand, rec, t, w, suit_in_play):
+        for reading in _readings(hand, rec, t, w, suit_in_play, meld_trips):
             hits = _yaku_hits(hand, reading, t, pre)
             if not hits:
                 reason = f"no yaku: {rec.rules} needs at least one yaku (dora, gari and bonuses are not yaku)"
@@ -107,21 +109,34 @@ def score(record: HandRecord | Mapping[str, Any]) -> Result:
                 reason = (f"gari in the hand: under {rec.rules} a gari kind may be held only for "
                           f"{', '.join(t.gari_in_hand_for) or 'no hand'}")
                 continue
-            total, lines = _count(rec, t, hand, hits, fx)
-            key = (total, 0)
-            if best is None or key > best[0]:
-                best = (key, lines, reading, hits)
+            total, lines = _count(rec, t, hand, hits, fx, bounty)
+            if best is None or total > best_total:  # the first of equal counts stays
+                best_total = total
+                best = (lines, reading, hits)
     if best is None:
         raise ScoringError(reason)
-    (total, _), lines, reading, hits = best
-    bounty = _bounty(rec, t)
+    lines, reading, hits = best
     return Result(
-        rules=rec.rules, unit=t.unit, total=total, payments=_payments(rec, total, bounty),
-        items=tuple(map(Item._make, lines)),
-        yaku=tuple(y.id for y, n, _ in hits for _ in range(n)),
-        yakuman=sum(n for _, n, v in hits if v == "yakuman"),
+        rules=rec.rules, unit=t.unit, total=best_total, payments=_payments(rec, best_total, bounty),
+        items=tuple(map(_new_tuple, repeat(Item), lines)),
+        yaku=tuple([y.id for y, n, _ in hits for _ in range(n)]),
+        yakuman=sum([n for _, n, v in hits if v == "yakuman"]),
         bounty=bounty, shape=reading, record=rec,
     )
+
+
+_new_tuple = tuple.__new__  # Item lines are checked 7-tuples already: skip Item._make's length check
+_PLAIN_TABLES: dict[str, Table] = {}
+
+
+def _table(rules: Any, options: Mapping[str, Any]) -> Table:
+    """The table of a preset; a record without options looks it up by name only."""
+    if options or type(rules) is not str:
+        return Table.of(load(rules, options))
+    t = _PLAIN_TABLES.get(rules)
+    if t is None:
+        t = _PLAIN_TABLES[rules] = Table.of(load(rules, options))
+    return t
 
 
 def _gari_in_hand_allowed(hits: list[tuple[Yaku, int, Any]], t: Table) -> bool:
@@ -164,33 +179,24 @@ def _variants(rec: HandRecord, t: Table, counted: Tally,
 
 
 def _hand(rec: HandRecord, t: Table, counts: tuple[int, ...], counted: Tally) -> Hand:
-    mask = 0
-    for k, n in enumerate(counts):
-        if n:
-            mask |= 1 << k
+    mask = sum(compress(KIND_BITS, counts))
     for m in rec.melds:
         mask |= 1 << m.tile_kind
-    suits = [s for s in range(3) if mask & SUIT_MASKS[s]]
-    flags = rec.true_flags
-    seat_wind = _SEAT_WIND[rec.seat]
+    in_suits = [s for s in (0, 1, 2) if mask & SUIT_MASKS[s]]
+    seat_wind, round_winds, value_winds = t.seat_winds(rec.seat)
     return Hand(
         counts=counts, mask=mask, closed=rec.is_closed, tsumo=rec.is_tsumo,
-        n_kans=sum(1 for m in rec.melds if m.is_kan), seat_wind=seat_wind,
-        # Option double_wind = 1: a wind that is both round and seat wind counts once.
-        round_winds=(tuple(w for w in t.round_winds if w != seat_wind)
-                     if t.options.get("double_wind", 2) == 1 else t.round_winds),
-        value_winds=(seat_wind, *t.round_winds), flags=flags,
-        suit=suits[0] if len(suits) == 1 else None, dealer=rec.is_dealer,
-        green_needs_hatsu=bool(t.options.get("ryuuiisou_needs_hatsu", False)),
-        deal_in_to_open_riichi=bool(t.options.get("open_riichi_deal_in", False)),
+        n_kans=sum(1 for m in rec.melds if m.is_kan) if rec.melds else 0, seat_wind=seat_wind,
+        round_winds=round_winds, value_winds=value_winds, flags=rec.true_flags,
+        suit=in_suits[0] if len(in_suits) == 1 else None, dealer=rec.is_dealer,
+        green_needs_hatsu=t.green_needs_hatsu, deal_in_to_open_riichi=t.deal_in_to_open_riichi,
         six_reds=t.red_total > 0 and sum(counted.reds) == t.red_total,
         all_gari=t.gari_total > 0 and len(rec.gari) == t.gari_total,
     )
 
 
 def _readings(hand: Hand, rec: HandRecord, t: Table, w: int,
-              suit_in_play: int | None) -> Iterator[Reading]:
-    meld_trips = tuple((m.tile_kind, not m.is_open, m.is_kan) for m in rec.melds)
+              suit_in_play: int | None, meld_trips: tuple) -> Iterator[Reading]:
     counts = hand.counts
     for std in decompose.standard_readings(counts, 4 - len(rec.melds)):
         yield from _placements(std, meld_trips, w, hand.tsumo)
@@ -204,9 +210,10 @@ def _readings(hand: Hand, rec: HandRecord, t: Table, w: int,
 
 def _placements(std: decompose.Standard, meld_trips, w: int, tsumo: bool) -> Iterator[Reading]:
     """One reading per place the winning tile can have completed (it decides the wait)."""
-    conc = tuple((k, True, False) for k in std.trips)
-    for s in sorted(set(std.seqs)):
-        if s <= w <= s + 2:
+    conc = tuple([(k, True, False) for k in std.trips])
+    last = -1
+    for s in std.seqs:  # ascending: each distinct sequence once
+        if s != last and s <= w <= s + 2:
             pos = w - s
             if pos == 1:
                 wait = "kanchan"
@@ -215,6 +222,7 @@ def _placements(std: decompose.Standard, meld_trips, w: int, tsumo: bool) -> Ite
             else:
                 wait = "ryanmen"
             yield standard_reading(std.seqs, conc + meld_trips, std.pair, wait)
+        last = s
     if w in std.trips:
         # A triplet completed by ron counts as open for sanankou and suuankou.
         first = std.trips.index(w)
@@ -227,38 +235,39 @@ def _placements(std: decompose.Standard, meld_trips, w: int, tsumo: bool) -> Ite
 # --- yaku -------------------------------------------------------------------
 
 def _hand_hits(hand: Hand, t: Table) -> tuple[list, list]:
-    """Units that look only at the whole hand, asked once: (unit, times, values)."""
-    yaku = [(y, n, v) for y, v in t.hand_yaku if (n := y.test(hand, None))]
-    yakuman = [(y, n * m) for y, m in t.hand_yakuman if (n := y.test(hand, None))]
+    """Units that look only at the whole hand, asked once: (unit, times, value) and
+    (unit, times) for yakuman. The value is the closed or open one, as the hand is."""
+    if hand.flags:
+        yaku_units, yakuman_units = t.hand_yaku, t.hand_yakuman
+    else:
+        yaku_units, yakuman_units = t.hand_yaku_no_flags, t.hand_yakuman_no_flags
+    side = 0 if hand.closed else 1
+    yaku = [(y, n, v[side]) for y, v in yaku_units if (n := y.test(hand, None))]
+    yakuman = [(y, n * m) for y, m in yakuman_units if (n := y.test(hand, None))]
     return yaku, yakuman
 
 
 def _yaku_hits(hand: Hand, r: Reading, t: Table, pre: tuple[list, list]) -> list[tuple[Yaku, int, Any]]:
     """(unit, times, value) for each yaku that counts; value is points or "yakuman"."""
-    closed = hand.closed
+    side = 0 if hand.closed else 1
     form = r.form
-    hits: list[tuple[Yaku, int, Any]] = []
-    for y, n, values in pre[0]:
-        if form in y.forms:
-            value = values[0] if closed else values[1]
-            if value != 0:
-                hits.append((y, n, value))
+    hits: list[tuple[Yaku, int, Any]] = [h for h in pre[0] if h[2] != 0 and form in h[0].forms]
     for group in _asked(t.reading_yaku[form], r):
         for y, values in group:
             n = y.test(hand, r)
             if n:
-                value = values[0] if closed else values[1]
+                value = values[side]
                 if value != 0:
                     if y.id == "chiitoitsu":
                         value = t.chiitoitsu_value(r.pairs, value)
                     hits.append((y, n, value))
     if len(hits) > 1:
-        ids = {y.id for y, _, _ in hits}
-        drop = {k for k, v in REPLACED_BY.items() if v in ids}
-        if "double_riichi" in ids and not t.riichi_with_double:
-            drop.add("riichi")
+        drops = t.drops
+        drop: set[str] = set()
         for y, _, _ in hits:
-            drop.update(t.implies.get(y.id, ()))
+            d = drops.get(y.id)
+            if d:
+                drop.update(d)
         if drop:
             hits = [h for h in hits if h[0].id not in drop]
     yakuman = False
@@ -272,7 +281,7 @@ def _yaku_hits(hand: Hand, r: Reading, t: Table, pre: tuple[list, list]) -> list
             if n:
                 hits.append((y, n * mult, "yakuman"))
                 yakuman = True
-    if yakuman or any(v == "yakuman" for _, _, v in hits):
+    if yakuman or (t.yaku_can_be_yakuman and any(v == "yakuman" for _, _, v in hits)):
         hits = _with_yakuman(hits, t)
     return hits
 
@@ -282,10 +291,10 @@ def _asked(groups: tuple[tuple, ...], r: Reading) -> list[tuple]:
     asked = [groups[0]]
     if r.seqs:
         asked.append(groups[1])
-    if r.trip_kinds:
+    if len(r.trip_kinds) >= 3:
         asked.append(groups[2])
-        if r.honor_trips:
-            asked.append(groups[3])
+    if r.honor_trips:
+        asked.append(groups[3])
     return asked
 
 
@@ -323,49 +332,58 @@ class _Fixed(NamedTuple):
 
 
 def _fixed_items(rec: HandRecord, t: Table, c: Tally) -> _Fixed:
-    before = [
-        ("honba", "本場", "Honba", rec.honba * t.honba_points, rec.honba, 1, "table"),
-        ("banban", t.banban_ja, t.banban_en, t.banban, 1, 1, "table"),
-    ]
-    if rec.is_dealer:
-        before.append(("dealer", "親", "Dealer", t.dealer, 1, 1, "dealer"))
-    if rec.is_closed:
-        before.append(("menzen", "門前", "Menzen", t.menzen, 1, 1, "yaku"))
+    # Only lines that add something are kept; the lines every hand of a kind
+    # shares (banban, dealer, menzen) come ready-made from the table.
+    closed = rec.is_closed
+    before = t.standing_lines(rec.is_dealer, closed)
+    honba = rec.honba * t.honba_points
+    if honba:
+        before = (("honba", "本場", "Honba", honba, rec.honba, 1, "table"),) + before
     after = []
-    ankan = minkan = extra_an = extra_min = 0
-    for m in rec.melds:
-        if m.kind == "ankan":
-            ankan += 1
-            extra_an += len(m.tiles) - 4
-        elif m.is_kan:
-            minkan += 1
-            extra_min += len(m.tiles) - 4
-    after += [
-        ("ankan", "暗槓", "Ankan", ankan * t.ankan, ankan, 1, "kan"),
-        ("minkan", "明槓", "Minkan", minkan * t.minkan, minkan, 1, "kan"),
-        ("ankan_extra", "暗加槓", "Added concealed kan", extra_an * t.ankan_extra, extra_an, 1, "kan"),
-        ("minkan_extra", "明加槓", "Added open kan", extra_min * t.minkan_extra, extra_min, 1, "kan"),
-    ]
-    if rec.ippatsu:
+    kan_points = 0
+    if rec.melds:
+        ankan = minkan = extra_an = extra_min = 0
+        for m in rec.melds:
+            if m.kind == "ankan":
+                ankan += 1
+                extra_an += len(m.tiles) - 4
+            elif m.is_kan:
+                minkan += 1
+                extra_min += len(m.tiles) - 4
+        for line in (
+            ("ankan", "暗槓", "Ankan", ankan * t.ankan, ankan, 1, "kan"),
+            ("minkan", "明槓", "Minkan", minkan * t.minkan, minkan, 1, "kan"),
+            ("ankan_extra", "暗加槓", "Added concealed kan", extra_an * t.ankan_extra, extra_an, 1, "kan"),
+            ("minkan_extra", "明加槓", "Added open kan", extra_min * t.minkan_extra, extra_min, 1, "kan"),
+        ):
+            if line[3]:
+                after.append(line)
+                kan_points += line[3]
+    if rec.ippatsu and t.ippatsu_item:
         after.append(("ippatsu_bonus", *t.ippatsu_item_names, t.ippatsu_item, 1, 1, "yaku"))
-    dora = _dora_count(rec.dora_indicators, rec, t, c) * t.dora
-    ura = _dora_count(rec.ura_indicators, rec, t, c) * t.ura if rec.any_riichi else 0
+    dora = _dora_count(rec.dora_indicators, rec, t, c) * t.dora if rec.dora_indicators else 0
+    ura = _dora_count(rec.ura_indicators, rec, t, c) * t.ura if rec.any_riichi and rec.ura_indicators else 0
     north = c.gari[NORTH] * t.north
-    fives = sum(c.all[k] * t.five[s] for s, k in enumerate((4, 13, 22)))
-    red = sum(n * t.red[s] for s, n in enumerate(c.reds))
-    after += [
-        ("dora", "ドラ", "Dora", dora, max(dora // max(t.dora, 1), 1), 1, "dora"),
-        ("ura", "裏ドラ", "Ura dora", ura, max(ura // max(t.ura, 1), 1), 1, "dora"),
-        ("north", "北", "North", north, c.gari[NORTH], 1, "dora"),
-        ("fives", "五", "Fives", fives, 1, 1, "dora"),
-    ]
-    gari_lines, factors = _gari(rec, t, c)
-    after += gari_lines
-    after.append(("red", "赤", "Red fives", red, 1, 1, "red"))
-    before = tuple(x for x in before if x[3])
-    after = tuple(x for x in after if x[3])
-    tile_points = dora + ura + fives + red + sum(x[3] for x in after if x[6] == "kan")
-    return _Fixed(before, after, sum(x[3] for x in before + after), tile_points,
+    held = c.all
+    fives = held[4] * t.five[0] + held[13] * t.five[1] + held[22] * t.five[2]
+    reds = c.reds
+    red = reds[0] * t.red[0] + reds[1] * t.red[1] + reds[2] * t.red[2]
+    if dora:
+        after.append(("dora", "ドラ", "Dora", dora, max(dora // max(t.dora, 1), 1), 1, "dora"))
+    if ura:
+        after.append(("ura", "裏ドラ", "Ura dora", ura, max(ura // max(t.ura, 1), 1), 1, "dora"))
+    if north:
+        after.append(("north", "北", "North", north, c.gari[NORTH], 1, "dora"))
+    if fives:
+        after.append(("fives", "五", "Fives", fives, 1, 1, "dora"))
+    factors: list = []
+    if rec.gari:
+        gari_lines, factors = _gari(rec, t, c)
+        after += [x for x in gari_lines if x[3]]
+    if red:
+        after.append(("red", "赤", "Red fives", red, 1, 1, "red"))
+    points = sum(x[3] for x in before) + sum(x[3] for x in after)
+    return _Fixed(before, tuple(after), points, dora + ura + fives + red + kan_points,
                   tuple(factors), not rec.gari)
 
 
@@ -409,7 +427,7 @@ def _gari(rec: HandRecord, t: Table, c: Tally) -> tuple[list, list]:
 # --- the count ------------------------------------------------------------
 
 def _count(rec: HandRecord, t: Table, hand: Hand, hits: list[tuple[Yaku, int, Any]],
-           fx: _Fixed) -> tuple[int, list]:
+           fx: _Fixed, bounty: int) -> tuple[int, list]:
     """The total of one reading and its item lines, in the order counted aloud."""
     lines = list(fx.before_yaku)
     subtotal = fx.points
@@ -430,7 +448,6 @@ def _count(rec: HandRecord, t: Table, hand: Hand, hits: list[tuple[Yaku, int, An
         pts = t.karasu_closed if hand.closed else t.karasu_open
         lines.append(("karasu", "カラス", "Karasu (no gari)", pts, 1, 1, "karasu"))
         subtotal += pts
-    bounty = _bounty(rec, t)
     if bounty and t.bounty_before_multiplier:
         lines.append(("bounty", "懸賞", "Bounty", bounty, 1, 1, "bounty"))
         subtotal += bounty
@@ -473,10 +490,13 @@ def _bounty(rec: HandRecord, t: Table) -> int:
     return t.bounty_dealer if rec.is_dealer else t.bounty_nondealer
 
 
+_OTHERS = {seat: [s for s in SEATS if s != seat] for seat in SEATS}
+
+
 def _payments(rec: HandRecord, total: int, bounty: int) -> dict[str, int]:
-    others = [s for s in SEATS if s != rec.seat]
+    others = _OTHERS.get(rec.seat) or [s for s in SEATS if s != rec.seat]
     if rec.is_tsumo:
-        return {s: total for s in others}
+        return dict.fromkeys(others, total)
     payer = rec.discarder or "discarder"
     pay = {payer: total}
     if bounty:

@@ -9,9 +9,10 @@ tile set, gari) is checked by the engine, which knows the preset.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from functools import cached_property
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import ScoringError
 from .tiles import format_mpsz, kind, parse_mpsz, parse_tile, tile_name
@@ -58,30 +59,29 @@ class Meld:
 
     @classmethod
     def from_dict(cls, data: Any, index: int, winner: str) -> "Meld":
-        where = f"melds[{index}]"
-        if not isinstance(data, Mapping):
-            raise ScoringError(f"{where} must be an object with kind, tiles and from")
-        unknown = set(data) - {"kind", "tiles", "from"}
-        if unknown:
-            raise ScoringError(f"{where} has unknown field(s): {', '.join(sorted(unknown))}")
+        if type(data) is not dict and not isinstance(data, Mapping):
+            raise ScoringError(f"melds[{index}] must be an object with kind, tiles and from")
+        if not _MELD_FIELDS.issuperset(data):
+            unknown = set(data) - _MELD_FIELDS
+            raise ScoringError(f"melds[{index}] has unknown field(s): {', '.join(sorted(unknown))}")
         k = data.get("kind")
         if k not in MELD_KINDS:
-            raise ScoringError(f"{where}.kind must be one of {', '.join(MELD_KINDS)}, got {k!r}")
+            raise ScoringError(f"melds[{index}].kind must be one of {', '.join(MELD_KINDS)}, got {k!r}")
         tiles = parse_mpsz(data.get("tiles", ""))
         if len({kind(t) for t in tiles}) != 1:
-            raise ScoringError(f"{where}: a {k} is tiles of one kind, got {format_mpsz(tiles) or 'none'}")
-        want = "3" if k == "pon" else "4 or more"
+            raise ScoringError(f"melds[{index}]: a {k} is tiles of one kind, got {format_mpsz(tiles) or 'none'}")
         if (k == "pon" and len(tiles) != 3) or (k != "pon" and len(tiles) < 4):
-            raise ScoringError(f"{where}: a {k} has {want} tiles, got {len(tiles)}")
+            want = "3" if k == "pon" else "4 or more"
+            raise ScoringError(f"melds[{index}]: a {k} has {want} tiles, got {len(tiles)}")
         src = data.get("from")
         if k == "ankan":
             if src is not None:
-                raise ScoringError(f"{where}: an ankan is not called from anyone, drop 'from'")
+                raise ScoringError(f"melds[{index}]: an ankan is not called from anyone, drop 'from'")
         elif src is not None:
             if src not in SEATS:
-                raise ScoringError(f"{where}.from must be one of {', '.join(SEATS)}, got {src!r}")
+                raise ScoringError(f"melds[{index}].from must be one of {', '.join(SEATS)}, got {src!r}")
             if src == winner:
-                raise ScoringError(f"{where}.from is the winner's own seat")
+                raise ScoringError(f"melds[{index}].from is the winner's own seat")
         return cls(k, tuple(sorted(tiles)), src)
 
 
@@ -123,9 +123,10 @@ class HandRecord:
     def is_tsumo(self) -> bool:
         return self.win == "tsumo"
 
-    @property
+    @cached_property
     def is_closed(self) -> bool:
-        return all(not m.is_open for m in self.melds)
+        """No open meld (an ankan keeps a hand closed)."""
+        return all(m.kind == "ankan" for m in self.melds)
 
     @property
     def any_riichi(self) -> bool:
@@ -134,19 +135,23 @@ class HandRecord:
     @classmethod
     def from_dict(cls, data: Any) -> "HandRecord":
         """Parse and shape-check a JSON object; raises ScoringError naming the bad field."""
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):  # JSON gives dicts
             raise ScoringError("a hand record must be a JSON object")
-        unknown = set(data) - _KNOWN_FIELDS
-        if unknown:
+        if not _KNOWN_FIELDS.issuperset(data):
+            unknown = set(data) - _KNOWN_FIELDS
             raise ScoringError(f"unknown field(s) in hand record: {', '.join(sorted(unknown))}")
-        for name in ("rules", "seat", "win", "concealed", "win_tile"):
+        for name in _REQUIRED:
             if name not in data:
                 raise ScoringError(f"hand record is missing {name!r}")
         rules = data["rules"]
         if not isinstance(rules, str) or not rules:
             raise ScoringError("rules must be a preset id such as 'dunhill'")
-        seat = _choice(data, "seat", SEATS)
-        win = _choice(data, "win", WIN_KINDS)
+        seat = data["seat"]
+        if seat not in SEATS:
+            _choice(data, "seat", SEATS)
+        win = data["win"]
+        if win not in WIN_KINDS:
+            _choice(data, "win", WIN_KINDS)
         discarder = data.get("discarder")
         if discarder is not None:
             discarder = _choice(data, "discarder", SEATS)
@@ -162,35 +167,44 @@ class HandRecord:
         melds_raw = data.get("melds", [])
         if not isinstance(melds_raw, list):
             raise ScoringError("melds must be a list")
-        melds = tuple(Meld.from_dict(m, i, seat) for i, m in enumerate(melds_raw))
-        tiles = {name: parse_mpsz(data[name] or "") if name in data else () for name in _TILE_FIELDS}
+        melds = tuple(Meld.from_dict(m, i, seat) for i, m in enumerate(melds_raw)) if melds_raw else ()
+        # Filled in one step: the frozen dataclass __init__ would set each of the
+        # 25 fields through object.__setattr__, a cost paid on every record.
+        values = dict(_DEFAULTS)
+        values.update(rules=rules, seat=seat, win=win, concealed=concealed, win_tile=win_tile,
+                      melds=melds, discarder=discarder)
+        for name in _TILE_FIELDS:
+            if name in data:
+                values[name] = parse_mpsz(data[name] or "")
         honba = data.get("honba", 0)
         if not isinstance(honba, int) or isinstance(honba, bool) or honba < 0:
             raise ScoringError(f"honba must be a whole number >= 0, got {honba!r}")
-        flags = {}
+        values["honba"] = honba
+        on = None
         for name in _FLAG_SET.intersection(data):
             v = data[name]
             if not isinstance(v, bool):
                 raise ScoringError(f"{name} must be true or false, got {v!r}")
-            flags[name] = v
+            values[name] = v
+            if v:
+                on = [name] if on is None else on + [name]
         options = data.get("options", {})
-        if not isinstance(options, Mapping):
+        if type(options) is not dict and not isinstance(options, Mapping):
             raise ScoringError("options must be an object")
-        return cls(
-            rules=rules, seat=seat, win=win, concealed=concealed, win_tile=win_tile,
-            melds=melds, gari=tiles["gari"], dora_indicators=tiles["dora_indicators"],
-            ura_indicators=tiles["ura_indicators"], honba=honba, discarder=discarder,
-            discards=tiles["discards"] if data.get("discards") is not None else None,
-            options=dict(options), **flags,
-        )
+        values["options"] = dict(options)
+        if data.get("discards") is None:
+            values["discards"] = None
+        # true_flags and is_closed (cached properties) are known here already: no flag set is the usual case.
+        values["true_flags"] = _flags_on(on, values["double_riichi"]) if on else _NO_FLAGS
+        values["is_closed"] = all(m.kind == "ankan" for m in melds)
+        rec = object.__new__(cls)
+        rec.__dict__.update(values)
+        return rec
 
     @cached_property
     def true_flags(self) -> frozenset[str]:
         """The names of the situational flags that are set (double riichi implies riichi)."""
-        on = {f for f in FLAGS if f != "nagashi" and getattr(self, f)}
-        if self.double_riichi:
-            on.add("riichi")
-        return frozenset(on)
+        return _flags_on([f for f in FLAGS if getattr(self, f)], self.double_riichi)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form; round-trips through from_dict. Ordinary-case fields are left out."""
@@ -217,7 +231,20 @@ class HandRecord:
 
 
 _KNOWN_FIELDS = frozenset(f.name for f in fields(HandRecord))
+_REQUIRED = ("rules", "seat", "win", "concealed", "win_tile")
+_DEFAULTS = {f.name: f.default for f in fields(HandRecord) if f.default is not MISSING}
 _FLAG_SET = frozenset(FLAGS)
+_MELD_FIELDS = frozenset({"kind", "tiles", "from"})
+_NO_FLAGS: frozenset[str] = frozenset()
+
+
+def _flags_on(on, double_riichi: bool) -> frozenset[str]:
+    """true_flags from the set flags' names: nagashi is not one, double riichi implies riichi."""
+    out = set(on)
+    out.discard("nagashi")
+    if double_riichi:
+        out.add("riichi")
+    return frozenset(out)
 
 
 def _choice(data: Mapping[str, Any], name: str, allowed: tuple[str, ...]) -> str:

@@ -10,9 +10,9 @@ from typing import Any, Mapping
 
 from .presets import Preset
 from .tiles import CHUN, EAST, HAKU, NORTH, kind, parse_tile
-from .yaku import CHIITOI, KOKUSHI, STANDARD, YAKU, YAKUMAN, Yaku
+from .yaku import CHIITOI, KOKUSHI, REPLACED_BY, STANDARD, YAKU, YAKUMAN, Yaku
 
-_NEEDS = ("reading", "seqs", "trips", "honor_trips")
+_NEEDS = ("reading", "seqs", "three_trips", "honor_trips")
 
 
 def _kind(text: str) -> int:
@@ -54,13 +54,24 @@ class Table:
         gih = tiles.get("gari_in_hand", {})
         self.gari_in_hand = frozenset(_kind(x) for x in gih.get("kinds", []))
         self.gari_in_hand_for = tuple(gih.get("for", []))
+        self.gari_not_in_hand = tuple(k for k in self.gari if k not in self.gari_in_hand)
         self.round_winds = tuple(_kind(x) for x in tiles.get("round_winds", ["1z"]))
         self.dora_next = {_kind(a): _kind(b) for a, b in tiles.get("dora_next", {}).items()}
         self.wildcard = _kind(tiles["wildcard"]) if tiles.get("wildcard") else None
+        self.green_needs_hatsu = bool(self.options.get("ryuuiisou_needs_hatsu", False))
+        self.deal_in_to_open_riichi = bool(self.options.get("open_riichi_deal_in", False))
+        # seat -> (seat wind, round winds that count, winds whose pair has value).
+        # Option double_wind = 1: a wind that is both round and seat wind counts once.
+        self._winds = {}
+        for seat, wind in (("east", EAST), ("south", EAST + 1), ("west", EAST + 2)):
+            counted = (tuple(w for w in self.round_winds if w != wind)
+                       if self.options.get("double_wind", 2) == 1 else self.round_winds)
+            self._winds[seat] = (wind, counted, (wind, *self.round_winds))
 
         rules = preset.section("rules")
         self.riichi_with_double = bool(rules.get("riichi_with_double", False))
         self.max_kans = int(rules.get("max_kans", 4))
+        self.rinshan_on_gari = bool(rules.get("rinshan_on_gari", True))
 
         values = preset.section("yaku")
         self.yaku: tuple[tuple[Yaku, list], ...] = tuple(
@@ -70,8 +81,12 @@ class Table:
             (y, int(ym[y.id])) for y in YAKUMAN if ym.get(y.id) and y.id != "nagashi")
         # Units asked once per hand, and per reading form the units asked per
         # reading, grouped by what they need (see Yaku.needs).
-        self.hand_yaku = tuple((y, v) for y, v in self.yaku if y.needs == "hand")
-        self.hand_yakuman = tuple((y, m) for y, m in self.yakuman if y.needs == "hand")
+        # Hand units keep their order (it is the order of the count's lines);
+        # the "flags" ones are left out for a record with no flag set.
+        self.hand_yaku = tuple((y, v) for y, v in self.yaku if y.needs in ("hand", "flags"))
+        self.hand_yakuman = tuple((y, m) for y, m in self.yakuman if y.needs in ("hand", "flags"))
+        self.hand_yaku_no_flags = tuple((y, v) for y, v in self.hand_yaku if y.needs == "hand")
+        self.hand_yakuman_no_flags = tuple((y, m) for y, m in self.hand_yakuman if y.needs == "hand")
         self.reading_yaku = {form: _by_need(self.yaku, form) for form in (STANDARD, CHIITOI, KOKUSHI)}
         self.reading_yakuman = {form: _by_need(self.yakuman, form) for form in (STANDARD, CHIITOI, KOKUSHI)}
         self.yakuman_value = int(ym.get("value", 50))
@@ -80,10 +95,24 @@ class Table:
         self.nagashi_yakuman = int(ym.get("nagashi", 0))
         self.nagashi_fixed = preset.section("fixed").get("nagashi")
         self.implies = {k: tuple(v) for k, v in preset.section("implies").items()}
+        # yaku id -> the ordinary yaku it removes from a count: the one it replaces,
+        # riichi beside double riichi (unless the preset counts both), its implied ones.
+        drops: dict[str, set[str]] = {}
+        for weaker, stronger in REPLACED_BY.items():
+            drops.setdefault(stronger, set()).add(weaker)
+        if not self.riichi_with_double:
+            drops.setdefault("double_riichi", set()).add("riichi")
+        for k, v in self.implies.items():
+            drops.setdefault(k, set()).update(v)
+        self.drops = {k: frozenset(v) for k, v in drops.items()}
 
         chi = preset.section("chiitoitsu")
         self.chiitoitsu_max_use = int(chi.get("max_use", 2))
         self._chi = chi
+        # Whether an ordinary yaku can count as a yakuman (a preset value, or seven pairs' rules).
+        self.yaku_can_be_yakuman = (any("yakuman" in v for _, v in self.yaku)
+                                    or "yakuman_quads" in chi or "yakuman_use" in chi
+                                    or "yakuman" in chi.get("by_quads", ()))
 
         items = preset.section("items")
         self.honba_points = int(items.get("honba", 1))
@@ -129,8 +158,21 @@ class Table:
         self.bounty_dealer = int(b.get("dealer", 0))
         self.bounty_nondealer = int(b.get("nondealer", 0))
         self.bounty_before_multiplier = bool(b.get("before_multiplier", False))
+        self._standing = {(dealer, closed): tuple(line for line in (
+            ("banban", self.banban_ja, self.banban_en, self.banban, 1, 1, "table"),
+            ("dealer", "親", "Dealer", self.dealer, 1, 1, "dealer") if dealer else None,
+            ("menzen", "門前", "Menzen", self.menzen, 1, 1, "yaku") if closed else None,
+        ) if line and line[3]) for dealer in (False, True) for closed in (False, True)}
         self._kokushi: dict[int | None, tuple[int, ...]] = {}
         self._limits: dict[int | None, tuple[int, ...]] = {}
+
+    def seat_winds(self, seat: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+        """(seat wind, round winds that count as yakuhai, winds whose pair has value)."""
+        return self._winds[seat]
+
+    def standing_lines(self, dealer: bool, closed: bool) -> tuple[tuple, ...]:
+        """The count's opening lines after honba: banban, dealer, menzen (those worth something)."""
+        return self._standing[dealer, closed]
 
     def copy_limits(self, suit_in_play: int | None) -> tuple[int, ...]:
         """Copies of each kind in this hand's wall (0: not in the wall)."""

@@ -13,6 +13,7 @@ mpsz: digits followed by their suit letter, ``0`` for a red five, e.g.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Iterable
 
@@ -96,8 +97,27 @@ def parse_mpsz(text: str) -> tuple[int, ...]:
     return _parse(text)
 
 
+_SEGMENT = re.compile(r"([0-9]+)([mpsz])")
+_SUIT_CODES = {ch: {d: c for (d, letter), c in _CODE.items() if letter == ch} for ch in "mpsz"}
+
+
 @lru_cache(maxsize=8192)
 def _parse(text: str) -> tuple[int, ...]:
+    # Fast path: the text is nothing but well-formed digit runs with their suit
+    # letters (the segments cover it whole). Anything else, errors included,
+    # goes through the character walk, which says what is wrong.
+    out: list[int] = []
+    used = 0
+    try:
+        for digits, letter in _SEGMENT.findall(text):
+            out += map(_SUIT_CODES[letter].__getitem__, digits)
+            used += len(digits) + 1
+    except KeyError:  # 0z, 8z, 9z
+        return _parse_walk(text)
+    return tuple(out) if used == len(text) else _parse_walk(text)
+
+
+def _parse_walk(text: str) -> tuple[int, ...]:
     out: list[int] = []
     digits = ""
     for ch in text:

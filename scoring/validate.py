@@ -6,6 +6,7 @@ flags against each other. Each failure is one ScoringError naming what is wrong.
 
 from __future__ import annotations
 
+from operator import add, gt
 from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import ScoringError
@@ -53,44 +54,91 @@ class Tally(NamedTuple):
     reds_seen: tuple[int, int, int]
 
 
+def _by_code(tiles) -> list[int]:
+    """37 counts per tile code (red fives apart)."""
+    c = [0] * 37
+    for t in tiles:
+        c[t] += 1
+    return c
+
+
+def _kinds(by_code: list[int]) -> list[int]:
+    """34 counts per kind from 37 per code: a red five is its five."""
+    c = by_code[:34]
+    c[4] += by_code[34]
+    c[13] += by_code[35]
+    c[22] += by_code[36]
+    return c
+
+
 def tally(rec: HandRecord) -> Tally:
-    conc = [0] * 34
-    for t in rec.concealed:
-        conc[t if t < 34 else _RED_KIND[t]] += 1
+    conc_codes = _by_code(rec.concealed)
+    conc = _kinds(conc_codes)
     hand = conc[:]
+    reds = conc_codes[34:]
     for m in rec.melds:
         hand[m.tile_kind] += len(m.tiles)
-    gari = [0] * 34
-    for t in rec.gari:
-        gari[t if t < 34 else _RED_KIND[t]] += 1
-    allc = [a + b for a, b in zip(hand, gari)]
-    seen = allc[:]
-    for t in rec.dora_indicators + rec.ura_indicators:
-        seen[t if t < 34 else _RED_KIND[t]] += 1
-    reds = [0, 0, 0]
-    for t in rec.concealed:
-        if t >= 34:
-            reds[t - 34] += 1
-    for m in rec.melds:
         for t in m.tiles:
             if t >= 34:
                 reds[t - 34] += 1
-    red_gari = [0, 0, 0]
-    for t in rec.gari:
-        if t >= 34:
-            red_gari[t - 34] += 1
-    reds_seen = [a + b for a, b in zip(reds, red_gari)]
-    for t in rec.dora_indicators + rec.ura_indicators:
-        if t >= 34:
-            reds_seen[t - 34] += 1
-    return Tally(tuple(conc), hand, gari, allc, seen,
-                 tuple(a + b for a, b in zip(reds, red_gari)), tuple(red_gari), tuple(reds_seen))
+    gari_codes = _by_code(rec.gari)
+    gari = _kinds(gari_codes)
+    red_gari = tuple(gari_codes[34:])
+    allc = list(map(add, hand, gari))
+    reds = tuple(map(add, reds, red_gari))
+    seen = allc
+    reds_seen = reds
+    indicators = rec.dora_indicators + rec.ura_indicators
+    if indicators:
+        shown = _by_code(indicators)
+        seen = list(map(add, allc, _kinds(shown)))
+        reds_seen = tuple(map(add, reds, shown[34:]))
+    return Tally(tuple(conc), hand, gari, allc, seen, reds, red_gari, reds_seen)
 
 
 def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
     """Raise ScoringError for an illegal record; return the suit in play (one-suit walls)."""
     one_suit = suit_in_play(rec, t) if t.single_suit else None
     limits = t.copy_limits(one_suit)
+    if any(map(gt, c.seen, limits)):
+        _too_many(rec, t, c, limits, one_suit)
+    for s, n in enumerate(c.reds_seen):
+        if n > t.red_limit[s]:
+            raise ScoringError(f"too many red fives 0{'mps'[s]}: {n} seen, {rec.rules} has {t.red_limit[s]}")
+    if rec.gari and not t.gari.issuperset(map(kind, rec.gari)):
+        for k, n in enumerate(c.gari):
+            if n and k not in t.gari:
+                raise ScoringError(f"{tile_name(k)} in gari is not a gari under {rec.rules} "
+                                   f"(gari: {format_mpsz(sorted(t.gari))})")
+    hand = c.hand
+    for k in t.gari_not_in_hand:
+        if hand[k]:
+            raise ScoringError(f"{tile_name(k)} is a gari under {rec.rules}: it is set aside in gari, "
+                               "never part of the hand")
+    size = len(rec.concealed) + 3 * len(rec.melds)
+    if rec.nagashi:
+        if rec.melds:
+            raise ScoringError("nagashi is lost by any call: a nagashi hand has no melds")
+        if not rec.is_tsumo:
+            raise ScoringError("nagashi is paid like a tsumo: set win to tsumo")
+    elif size != 14:
+        raise ScoringError(f"the hand has {size} tiles counting 3 per meld; a win has 14 "
+                           "(concealed includes the winning tile)")
+    if rec.melds:
+        kans = sum(1 for m in rec.melds if m.is_kan)
+        if kans > t.max_kans:
+            raise ScoringError(f"{kans} kans: {rec.rules} allows at most {t.max_kans}")
+        for m in rec.melds:
+            if len(m.tiles) > 4 and not t.allows_added_kan:
+                raise ScoringError(f"a kan of {len(m.tiles)} tiles: {rec.rules} has no added kan of a fifth tile")
+    # Every flag check below is about a flag that is set (or ura indicators): most hands have none.
+    if rec.true_flags or rec.ura_indicators:
+        _check_flags(rec, t.rinshan_on_gari)
+    return one_suit
+
+
+def _too_many(rec: HandRecord, t: "Table", c: Tally, limits: tuple[int, ...], one_suit: int | None) -> None:
+    """Raise for the first kind seen more often than this hand's wall holds it."""
     over = [k for k, (n, lim) in enumerate(zip(c.seen, limits)) if n > lim]
     for k in over:
         n = c.seen[k]
@@ -103,34 +151,6 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
                                f"{'mps'[one_suit]} this hand")
         raise ScoringError(f"too many copies of {tile_name(k)}: {n} seen "
                            f"(hand, melds, gari and indicators), the wall has {limits[k]}")
-    for s, n in enumerate(c.reds_seen):
-        if n > t.red_limit[s]:
-            raise ScoringError(f"too many red fives 0{'mps'[s]}: {n} seen, {rec.rules} has {t.red_limit[s]}")
-    for k, n in enumerate(c.gari):
-        if n and k not in t.gari:
-            raise ScoringError(f"{tile_name(k)} in gari is not a gari under {rec.rules} "
-                               f"(gari: {format_mpsz(sorted(t.gari))})")
-    for k in t.gari:
-        if c.hand[k] and k not in t.gari_in_hand:
-            raise ScoringError(f"{tile_name(k)} is a gari under {rec.rules}: it is set aside in gari, "
-                               "never part of the hand")
-    size = len(rec.concealed) + 3 * len(rec.melds)
-    if rec.nagashi:
-        if rec.melds:
-            raise ScoringError("nagashi is lost by any call: a nagashi hand has no melds")
-        if not rec.is_tsumo:
-            raise ScoringError("nagashi is paid like a tsumo: set win to tsumo")
-    elif size != 14:
-        raise ScoringError(f"the hand has {size} tiles counting 3 per meld; a win has 14 "
-                           "(concealed includes the winning tile)")
-    kans = sum(1 for m in rec.melds if m.is_kan)
-    if kans > t.max_kans:
-        raise ScoringError(f"{kans} kans: {rec.rules} allows at most {t.max_kans}")
-    for m in rec.melds:
-        if len(m.tiles) > 4 and not t.allows_added_kan:
-            raise ScoringError(f"a kan of {len(m.tiles)} tiles: {rec.rules} has no added kan of a fifth tile")
-    _check_flags(rec, bool(t.preset.section("rules").get("rinshan_on_gari", True)))
-    return one_suit
 
 
 def _check_flags(rec: HandRecord, rinshan_on_gari: bool = True) -> None:

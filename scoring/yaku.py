@@ -29,6 +29,7 @@ TERMINAL_MASK = _mask(k for k in range(27) if k % 9 in (0, 8))
 HONOR_MASK = _mask(range(27, 34))
 GREEN_MASK = _mask(_GREEN)
 SUIT_MASKS = tuple(_mask(range(9 * s, 9 * s + 9)) for s in range(3))
+KIND_BITS = tuple(1 << k for k in range(34))
 
 
 class Hand(NamedTuple):
@@ -79,10 +80,13 @@ class Reading(NamedTuple):
 
 
 def standard_reading(seqs, trips, pair, wait) -> Reading:
-    kinds = tuple(k for k, _, _ in trips)
-    return Reading(STANDARD, seqs, trips, pair, (), wait, kinds,
-                   sum(1 for _, c, _ in trips if c), sum(1 for _, _, kan in trips if kan),
-                   any(k >= 27 for k in kinds))
+    kinds = tuple([k for k, _, _ in trips])
+    n_concealed = n_kans = 0
+    for _, concealed, kan in trips:
+        n_concealed += concealed
+        n_kans += kan
+    return Reading(STANDARD, seqs, trips, pair, (), wait, kinds, n_concealed, n_kans,
+                   bool(kinds) and max(kinds) >= 27)
 
 
 @dataclass(frozen=True)
@@ -95,8 +99,10 @@ class Yaku:
     implies: tuple[str, ...] = ()   # yaku always present with this one (not added beside a yakuman)
     value_key: str = ""             # preset key holding its value, when not its id
     # What the condition looks at, so the engine asks it only when it can hold:
-    # "hand" (the whole hand: asked once per hand), "seqs", "trips", "honor_trips"
-    # (a reading with sequences / triplets / honour triplets), or "reading".
+    # "hand" (the whole hand: asked once per hand), "flags" (the record's flags:
+    # asked once per hand, only when a flag is set), "seqs", "three_trips",
+    # "honor_trips" (a reading with sequences / three or more triplets / honour
+    # triplets), or "reading".
     needs: str = "reading"
 
     @property
@@ -371,10 +377,10 @@ def _y(id, ja, en, test, forms=(STANDARD,), implies=(), value_key="", needs="rea
 
 
 YAKU: tuple[Yaku, ...] = (
-    _y("riichi", "立直", "Riichi", riichi, ALL_FORMS, needs="hand"),
-    _y("double_riichi", "ダブル立直", "Double riichi", _flag("double_riichi"), ALL_FORMS, needs="hand"),
-    _y("open_riichi", "オープン立直", "Open riichi", _flag("open_riichi"), ALL_FORMS, needs="hand"),
-    _y("ippatsu", "一発", "Ippatsu", _flag("ippatsu"), ALL_FORMS, needs="hand"),
+    _y("riichi", "立直", "Riichi", riichi, ALL_FORMS, needs="flags"),
+    _y("double_riichi", "ダブル立直", "Double riichi", _flag("double_riichi"), ALL_FORMS, needs="flags"),
+    _y("open_riichi", "オープン立直", "Open riichi", _flag("open_riichi"), ALL_FORMS, needs="flags"),
+    _y("ippatsu", "一発", "Ippatsu", _flag("ippatsu"), ALL_FORMS, needs="flags"),
     _y("menzen_tsumo", "門前清自摸和", "Menzen tsumo", menzen_tsumo, ALL_FORMS, needs="hand"),
     _y("pinfu", "平和", "Pinfu", pinfu, needs="seqs"),
     _y("tanyao", "断么九", "Tanyao", tanyao, NOT_KOKUSHI, needs="hand"),
@@ -385,29 +391,29 @@ YAKU: tuple[Yaku, ...] = (
     _y("yakuhai_chun", "役牌 中", "Yakuhai: chun", _yakuhai(CHUN), value_key="yakuhai", needs="honor_trips"),
     _y("yakuhai_seat_wind", "自風", "Seat wind", yakuhai_seat, value_key="yakuhai", needs="honor_trips"),
     _y("yakuhai_round_wind", "場風", "Round wind", yakuhai_round, value_key="yakuhai", needs="honor_trips"),
-    _y("rinshan", "嶺上開花", "Rinshan kaihou", _flag("rinshan"), ALL_FORMS, needs="hand"),
-    _y("chankan", "槍槓", "Chankan", _flag("chankan"), ALL_FORMS, needs="hand"),
-    _y("haitei", "海底摸月", "Haitei", _flag("haitei"), ALL_FORMS, needs="hand"),
-    _y("houtei", "河底撈魚", "Houtei", _flag("houtei"), ALL_FORMS, needs="hand"),
+    _y("rinshan", "嶺上開花", "Rinshan kaihou", _flag("rinshan"), ALL_FORMS, needs="flags"),
+    _y("chankan", "槍槓", "Chankan", _flag("chankan"), ALL_FORMS, needs="flags"),
+    _y("haitei", "海底摸月", "Haitei", _flag("haitei"), ALL_FORMS, needs="flags"),
+    _y("houtei", "河底撈魚", "Houtei", _flag("houtei"), ALL_FORMS, needs="flags"),
     _y("chiitoitsu", "七対子", "Chiitoitsu", chiitoitsu, (CHIITOI,)),
-    _y("toitoi", "対々和", "Toitoi", toitoi, needs="trips"),
-    _y("sanankou", "三暗刻", "Sanankou", sanankou, needs="trips"),
-    _y("sankantsu", "三槓子", "Sankantsu", sankantsu, needs="trips"),
+    _y("toitoi", "対々和", "Toitoi", toitoi, needs="three_trips"),
+    _y("sanankou", "三暗刻", "Sanankou", sanankou, needs="three_trips"),
+    _y("sankantsu", "三槓子", "Sankantsu", sankantsu, needs="three_trips"),
     _y("shousangen", "小三元", "Shousangen", shousangen,
        implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="honor_trips"),
     _y("honroutou", "混老頭", "Honroutou", honroutou, NOT_KOKUSHI, needs="hand"),
     _y("ittsu", "一気通貫", "Ittsu", ittsu, needs="seqs"),
-    _y("sanshoku_doukou", "三色同刻", "Sanshoku doukou", sanshoku_doukou, needs="trips"),
+    _y("sanshoku_doukou", "三色同刻", "Sanshoku doukou", sanshoku_doukou, needs="three_trips"),
     _y("chanta", "混全帯么九", "Chanta", chanta, needs="seqs"),
     _y("junchan", "純全帯么九", "Junchan", junchan, needs="seqs"),
     _y("honitsu", "混一色", "Honitsu", honitsu, NOT_KOKUSHI, needs="hand"),
     _y("chinitsu", "清一色", "Chinitsu", chinitsu, NOT_KOKUSHI, needs="hand"),
-    _y("sanrenkou", "三連刻", "Sanrenkou", sanrenkou, needs="trips"),
+    _y("sanrenkou", "三連刻", "Sanrenkou", sanrenkou, needs="three_trips"),
 )
 
 YAKUMAN: tuple[Yaku, ...] = (
     _y("kokushi", "国士無双", "Kokushi musou", kokushi, (KOKUSHI,)),
-    _y("suuankou", "四暗刻", "Suuankou", suuankou, implies=("sanankou", "toitoi"), needs="trips"),
+    _y("suuankou", "四暗刻", "Suuankou", suuankou, implies=("sanankou", "toitoi"), needs="three_trips"),
     _y("daisangen", "大三元", "Daisangen", daisangen,
        implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="honor_trips"),
     _y("shousuushii", "小四喜", "Shousuushii", shousuushii, needs="honor_trips"),
@@ -418,15 +424,15 @@ YAKUMAN: tuple[Yaku, ...] = (
        implies=("toitoi", "honroutou", "junchan", "chanta"), needs="hand"),
     _y("ryuuiisou", "緑一色", "Ryuuiisou", ryuuiisou, NOT_KOKUSHI, needs="hand"),
     _y("chuuren", "九蓮宝燈", "Chuuren poutou", chuuren, implies=("chinitsu",), needs="hand"),
-    _y("suukantsu", "四槓子", "Suukantsu", suukantsu, implies=("sankantsu", "toitoi"), needs="trips"),
-    _y("suurenkou", "四連刻", "Suurenkou", suurenkou, implies=("toitoi", "sanrenkou"), needs="trips"),
+    _y("suukantsu", "四槓子", "Suukantsu", suukantsu, implies=("sankantsu", "toitoi"), needs="three_trips"),
+    _y("suurenkou", "四連刻", "Suurenkou", suurenkou, implies=("toitoi", "sanrenkou"), needs="three_trips"),
     _y("daisharin", "大車輪", "Daisharin", daisharin, (CHIITOI,),
        implies=("chiitoitsu", "tanyao", "chinitsu")),
-    _y("tenhou", "天和", "Tenhou", tenhou, ALL_FORMS, implies=("menzen_tsumo",), needs="hand"),
-    _y("chiihou", "地和", "Chiihou", chiihou, ALL_FORMS, implies=("menzen_tsumo",), needs="hand"),
-    _y("renhou", "人和", "Renhou", renhou, ALL_FORMS, needs="hand"),
+    _y("tenhou", "天和", "Tenhou", tenhou, ALL_FORMS, implies=("menzen_tsumo",), needs="flags"),
+    _y("chiihou", "地和", "Chiihou", chiihou, ALL_FORMS, implies=("menzen_tsumo",), needs="flags"),
+    _y("renhou", "人和", "Renhou", renhou, ALL_FORMS, needs="flags"),
     _y("open_riichi_deal_in", "オープン立直放銃", "Deal-in to open riichi", open_riichi_deal_in,
-       ALL_FORMS, needs="hand"),
+       ALL_FORMS, needs="flags"),
     _y("all_reds", "赤6枚", "All six reds", all_reds, ALL_FORMS, needs="hand"),
     _y("all_gari", "ガリ全部", "All gari", all_gari, ALL_FORMS, needs="hand"),
     # Scored apart from the hand's shape (engine._nagashi); listed for its names.
