@@ -1,0 +1,111 @@
+"""The hand labels of the real AMOS table photo must be well formed and sit on tiles.
+
+The structural checks always run.  The pixel checks need the photo at
+``../shared/photos`` beside the repository (it is not copied into the project);
+without it they skip.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.classes import BACK, CLASSES
+
+REPO = Path(__file__).resolve().parents[2]
+LABELS = REPO / "vision" / "labels" / "amos-table-overhead.json"
+PHOTOS = REPO.parent / "shared" / "photos"
+
+# A clean patch of bare felt (left of the bottom-left meld, no grooves, no tiles).
+FELT_PATCH = (600, 2300, 720, 2420)
+
+
+@pytest.fixture(scope="module")
+def labels() -> dict:
+    return json.loads(LABELS.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def photo(labels):
+    path = PHOTOS / labels["image"]
+    if not path.is_file():
+        pytest.skip(f"photo not available at {path} (it lives outside the repo, in ../shared/photos)")
+    cv2 = pytest.importorskip("cv2")
+    image = cv2.imread(str(path))
+    assert image is not None, f"could not decode {path}"
+    return image
+
+
+def _face_up(labels):
+    return [t for t in labels["tiles"] if t["tile"] != BACK]
+
+
+def _iou(a, b) -> float:
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union
+
+
+def test_the_file_names_its_photo_and_size(labels):
+    assert labels["image"] == "amos-table-overhead.jpg"
+    assert labels["size"] == [4096, 3072]
+    assert labels["tiles"], "no tiles labelled"
+    assert isinstance(labels.get("unreadable", []), list)
+
+
+def test_every_tile_has_a_known_class_and_a_quarter_turn(labels):
+    for t in labels["tiles"]:
+        assert set(t) == {"tile", "box", "rotation"}, t
+        assert t["tile"] in CLASSES, t
+        assert t["rotation"] in (0, 90, 180, 270), t
+        if t["tile"] == BACK:
+            assert t["rotation"] == 0, t
+
+
+def test_every_box_is_inside_the_image_and_not_empty(labels):
+    w, h = labels["size"]
+    boxes = [t["box"] for t in labels["tiles"]] + [u["box"] for u in labels.get("unreadable", [])]
+    for b in boxes:
+        assert len(b) == 4 and all(isinstance(v, int) for v in b), b
+        x1, y1, x2, y2 = b
+        assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h, b
+
+
+def test_unreadable_entries_say_why(labels):
+    for u in labels.get("unreadable", []):
+        assert set(u) == {"box", "why"} and u["why"].strip(), u
+
+
+def test_no_face_up_tile_is_labelled_twice(labels):
+    tiles = _face_up(labels)
+    for a, b in combinations(tiles, 2):
+        assert _iou(a["box"], b["box"]) <= 0.5, (a, b)
+
+
+def test_the_photo_has_the_labelled_size(labels, photo):
+    h, w = photo.shape[:2]
+    assert [w, h] == labels["size"]
+
+
+def test_every_face_up_box_is_on_a_tile_not_bare_felt(labels, photo):
+    import cv2
+
+    gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    x1, y1, x2, y2 = FELT_PATCH
+    felt = gray[y1:y2, x1:x2]
+    felt_std, felt_top = float(felt.std()), float(np.percentile(felt, 99))
+    assert felt_std < 10, f"the reference felt patch is not plain felt (std {felt_std:.1f})"
+    for t in _face_up(labels):
+        x1, y1, x2, y2 = t["box"]
+        crop = gray[y1:y2, x1:x2]
+        # Even a blank Haku has its edges and shading: well above the felt's grain ...
+        assert crop.std() > 2.5 * felt_std, (t, float(crop.std()), felt_std)
+        # ... and its ivory brighter than anything in a well-lit felt patch (the felt in the
+        # shaded corners is far darker still).
+        assert np.percentile(crop, 95) > felt_top + 5, (t, float(np.percentile(crop, 95)), felt_top)
