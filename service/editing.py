@@ -24,7 +24,8 @@ TARGETS = (("concealed", "手牌", "hand"), ("win_tile", "和了牌", "winning t
 FLAGS = (("riichi", "立直", "riichi"), ("double_riichi", "W立直", "double riichi"),
          ("open_riichi", "オープン", "open riichi"), ("ippatsu", "一発", "ippatsu"),
          ("rinshan", "嶺上", "rinshan"), ("chankan", "搶槓", "chankan"), ("haitei", "海底", "haitei"),
-         ("houtei", "河底", "houtei"), ("tenhou", "天和", "tenhou"), ("chiihou", "地和", "chiihou"),
+         ("houtei", "河底", "houtei"))
+RARE_FLAGS = (("tenhou", "天和", "tenhou"), ("chiihou", "地和", "chiihou"),
          ("renhou", "人和", "renhou"), ("nagashi", "流し", "nagashi"))
 # 三人花: 1m 5m 9m, all pinzu and souzu, all honours, red fives.
 PALETTE = (("1m", "5m", "0m", "9m"), tuple(f"{n}p" for n in "1234567890"),
@@ -67,7 +68,7 @@ class Draft:
                    concealed=_sorted(text("concealed")), win_tile=text("win_tile"), gari=_sorted(text("gari")),
                    dora_indicators=_sorted(text("dora_indicators")),
                    ura_indicators=_sorted(text("ura_indicators")),
-                   melds=melds, flags=frozenset(f for f, _, _ in FLAGS if text(f)),
+                   melds=melds, flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if text(f)),
                    riichi_others=frozenset(getlist("riichi_others")), target=text("target") or "concealed",
                    meld_from=text("meld_from"), first=first)
 
@@ -80,7 +81,7 @@ class Draft:
                    dora_indicators=_sorted(record.get("dora_indicators", "")),
                    ura_indicators=_sorted(record.get("ura_indicators", "")),
                    melds=tuple(dict(m) for m in record.get("melds", [])),
-                   flags=frozenset(f for f, _, _ in FLAGS if record.get(f)), riichi_others=riichi_others,
+                   flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if record.get(f)), riichi_others=riichi_others,
                    first=first)
 
     def record(self, rules: str) -> dict[str, Any]:
@@ -94,7 +95,7 @@ class Draft:
         for f in ("gari", "dora_indicators", "ura_indicators"):
             if getattr(self, f):
                 rec[f] = getattr(self, f)
-        rec.update({f: True for f, _, _ in FLAGS if f in self.flags})
+        rec.update({f: True for f, _, _ in FLAGS + RARE_FLAGS if f in self.flags})
         return rec
 
     def tiles(self, name: str) -> list[str]:
@@ -103,6 +104,11 @@ class Draft:
             return [tile_name(t) for t in parse_mpsz(getattr(self, name))]
         except ScoringError:
             return []
+
+    def win_index(self) -> int:
+        """Where the winning tile sits among the concealed tiles (its last copy), or -1."""
+        tiles = self.tiles("concealed")
+        return len(tiles) - 1 - tiles[::-1].index(self.win_tile) if self.win_tile in tiles else -1
 
     def problems(self) -> list[str]:
         out = []

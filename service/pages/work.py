@@ -13,7 +13,7 @@ from fastapi.responses import Response
 
 from .. import table
 from ..deps import CameraDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep
-from ..editing import FLAGS, PALETTE, TARGETS, Draft
+from ..editing import FLAGS, PALETTE, RARE_FLAGS, TARGETS, Draft
 from ..errors import ServiceError
 from ..ledger import Ledger
 from ..reader import Reading
@@ -60,7 +60,7 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
             scores, error = [], str(e)
     return dict(session_id=session_id, cfg=cfg, at=at, draft=draft, seats=seat_names(at["seats"]),
                 scores=scores, error=error, correct=correct, snapshot=snapshot, reading=reading,
-                reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS, records=records)
+                reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS, rare_flags=RARE_FLAGS, records=records)
 
 
 def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, status: int = 200,

@@ -59,3 +59,9 @@ def test_form_round_trip_and_bad_input():
             Draft(concealed="1p").apply(op)
     with pytest.raises(EditError, match="not JSON"):
         Draft.from_form({"melds": "[oops"})
+
+
+def test_the_winning_tile_is_marked_once():
+    d = Draft(concealed="66s", win_tile="6s")
+    assert d.win_index() == 1 and Draft(concealed="66s").win_index() == -1
+    assert Draft.from_form({"tenhou": "1"}).record("dunhill")["tenhou"] is True
