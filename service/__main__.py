@@ -1,0 +1,55 @@
+"""python -m service: run the table service (settings from TABLE_* / .env) and print its URL and PIN.
+
+    python -m service                       # the demo camera, SQLite in ./data
+    TABLE_CAMERA=0 TABLE_PIN=2468 python -m service --port 8080
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+import uvicorn
+
+from .app import create_app
+from .camera import CameraError, describe
+from .reader import ReaderLoadError, load_reader
+from .settings import Settings
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN (what the tablet types), without sending anything."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m service", description=__doc__.splitlines()[0])
+    p.add_argument("--host", help="default: TABLE_HOST or 0.0.0.0")
+    p.add_argument("--port", type=int, help="default: TABLE_PORT or 8000")
+    p.add_argument("--camera", help="USB index, URL, video file or image folder (default: TABLE_CAMERA, the demo)")
+    args = p.parse_args(argv)
+    overrides = {k: v for k, v in {"host": args.host, "port": args.port, "camera": args.camera}.items() if v}
+    settings = Settings(**overrides)
+    try:                                   # a bad camera or reader: one line, exit 2
+        describe(settings.camera)
+        load_reader(settings.reader)
+    except (CameraError, ReaderLoadError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    host = lan_address() if settings.host in ("0.0.0.0", "") else settings.host
+    print(f"東天紅 table service: http://{host}:{settings.port}/  PIN {settings.table_pin}", flush=True)
+    print(f"  database {settings.ledger_url}, snapshots {settings.snapshot_dir}, camera {settings.camera}",
+          flush=True)
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
+                timeout_graceful_shutdown=3)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,10 @@
+"""The JSON API under /api: everything the tablet page does (OpenAPI at /docs)."""
+
+from fastapi import APIRouter, Depends
+
+from ..deps import require_pin
+from . import hands, reading, sessions
+
+router = APIRouter(prefix="/api", dependencies=[Depends(require_pin)])
+for _module in (sessions, hands, reading):
+    router.include_router(_module.router)

@@ -1,0 +1,72 @@
+"""Images and scores: read an uploaded image or the camera's frame, score a hand record."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, File, Form, Query, UploadFile
+from fastapi.responses import FileResponse, Response, StreamingResponse
+
+from .. import table
+from ..camera import BOUNDARY
+from ..deps import CameraDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep
+from ..errors import ServiceError
+from ..reader import Reading
+from ..snapshots import Snapshot, decode
+from .schemas import ReadingOut, ScoreIn
+
+router = APIRouter(tags=["reading"])
+
+
+@router.post("/score", summary="score a hand record (nothing is written)")
+def score(body: ScoreIn, ledger: LedgerDep) -> dict:
+    return table.score_in_session(body.record, ledger, body.session)
+
+
+@router.post("/read", response_model=ReadingOut, summary="read an uploaded image (JPEG/PNG)")
+async def read_upload(settings: SettingsDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep,
+                      image: UploadFile = File(description="the table seen from above"),
+                      session: str | None = Form(None, description="the session, for the reader's context")) -> dict:
+    data = await image.read(settings.max_upload_bytes + 1)
+    frame = decode(data, max_bytes=settings.max_upload_bytes, max_side=settings.max_image_side)
+    context = table.context_of(ledger, session)
+    snap, reading = table.read_frame(reader, store, frame, context)
+    return _reading_out(snap, reading, ledger, session)
+
+
+@router.post("/camera/read", response_model=ReadingOut, summary="grab the camera's frame and read it")
+def read_camera(camera: CameraDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep,
+                session: str | None = Query(None)) -> dict:
+    _, frame = camera.latest()
+    context = table.context_of(ledger, session)
+    snap, reading = table.read_frame(reader, store, frame, context)
+    return _reading_out(snap, reading, ledger, session)
+
+
+@router.get("/camera/frame.jpg", summary="the camera's newest frame")
+def camera_frame(camera: CameraDep) -> Response:
+    _, data = camera.jpeg()
+    return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@router.get("/camera/stream", summary="live MJPEG preview")
+def camera_stream(camera: CameraDep, frames: int | None = Query(None, ge=1, description="stop after N frames")):
+    return StreamingResponse(camera.mjpeg(frames), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
+                             headers={"Cache-Control": "no-store"})
+
+
+@router.get("/snapshots/{name}", summary="a snapshot image", response_class=FileResponse)
+def snapshot(name: str, store: SnapshotsDep) -> FileResponse:
+    path = store.path(name)
+    if path is None:
+        raise ServiceError(f"no snapshot {name!r}", 404)
+    return FileResponse(path, media_type="image/jpeg")
+
+
+def _reading_out(snap: Snapshot, reading: Reading, ledger, session: str | None) -> dict:
+    out = {"snapshot": snap.name, "snapshot_url": f"/api/snapshots/{snap.name}", "width": snap.width,
+           "height": snap.height, **reading.to_dict()}
+    if reading.record is not None:
+        try:
+            out["score"] = table.score_in_session(reading.record, ledger, session)
+        except ValueError as e:      # a misread hand: show it, let the players fix it
+            out["score_error"] = str(e)
+    return out

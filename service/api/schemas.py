@@ -1,0 +1,116 @@
+"""Request and response bodies of the JSON API (they make its OpenAPI document)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# Riichi declarers: ["Aki", "Ben:open"] or {"Aki": "riichi", "Ben": "open"}.
+Riichi = list[str] | dict[str, Literal["riichi", "open"]]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SessionIn(_Body):
+    rules: str = Field(description="preset id: dunhill, balance, toutenkou, isshokai, chinton")
+    players: list[str] = Field(min_length=3, max_length=3, description="the three players in turn order")
+    dealer: str | None = Field(None, description="the first dealer (default: the first player)")
+    table: dict[str, Any] = Field(default_factory=dict, description="[table] rule overrides for the night")
+    label: str = ""
+
+
+class WinIn(_Body):
+    records: list[dict[str, Any]] = Field(min_length=1, max_length=2,
+                                          description="one hand record, two for a double ron (docs/hand-record.md)")
+    riichi: Riichi = Field(default_factory=list, description="riichi declarers besides what the records say")
+    hand: int | None = Field(None, ge=1, description="the hand number the tablet believes this is (stale guard)")
+    snapshot: str | None = Field(None, description="a snapshot name from /api/read or /api/camera/read")
+    confirmed_by: str | None = Field(None, max_length=100)
+
+
+class DrawIn(_Body):
+    tenpai: list[str] = Field(default_factory=list, description="the players who were tenpai")
+    riichi: Riichi = Field(default_factory=list)
+    hand: int | None = Field(None, ge=1)
+    confirmed_by: str | None = Field(None, max_length=100)
+
+
+class ChomboIn(_Body):
+    offender: str
+    riichi: Riichi = Field(default_factory=list)
+    hand: int | None = Field(None, ge=1)
+    confirmed_by: str | None = Field(None, max_length=100)
+
+
+class CorrectIn(_Body):
+    kind: Literal["win", "draw", "chombo"]
+    records: list[dict[str, Any]] = Field(default_factory=list, max_length=2)
+    tenpai: list[str] = Field(default_factory=list)
+    offender: str | None = None
+    riichi: Riichi = Field(default_factory=list)
+    snapshot: str | None = None
+    confirmed_by: str | None = Field(None, max_length=100)
+
+
+class UndoIn(_Body):
+    hand: int | None = Field(None, ge=1, description="the number of the hand to undo: it must be the last")
+    confirmed_by: str | None = Field(None, max_length=100)
+
+
+class ScoreIn(_Body):
+    record: dict[str, Any] = Field(description="a hand record (docs/hand-record.md)")
+    session: str | None = Field(None, description="a session: fills honba and names payers by seat")
+
+
+class Balance(BaseModel):
+    player: str
+    seat: str
+    balance: int
+    result: int
+    in_sticks: int
+    top: bool
+
+
+class SessionOut(BaseModel):
+    id: str
+    rules: str
+    label: str
+    unit: str
+    players: list[str]
+    hands: int
+    next_hand: int
+    dealer: str
+    honba: int
+    pool: int
+    seats: dict[str, str]
+    over: bool
+    warnings: list[str]
+    balances: list[Balance]
+
+
+class EventOut(BaseModel):
+    seq: int
+    kind: str
+    snapshot: str | None
+
+
+class WrittenOut(BaseModel):
+    event: EventOut
+    session: SessionOut
+
+
+class ReadingOut(BaseModel):
+    snapshot: str
+    snapshot_url: str
+    width: int
+    height: int
+    reader: str
+    installed: bool
+    record: dict[str, Any] | None
+    detections: list[dict[str, Any]]
+    warnings: list[str]
+    score: dict[str, Any] | None = None
+    score_error: str | None = None

@@ -1,0 +1,102 @@
+"""The table service: ``create_app(settings)`` builds the FastAPI app a parlour runs beside a table.
+
+The app owns one ledger (the database), one snapshot folder, one camera thread
+and one reader; routes reach them through typed dependencies (deps.py). Every
+refusal is a 4xx with one line saying why: JSON for /api, a message in the
+page's flash area for the tablet.
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from .camera import Camera
+from .deps import NotLoggedIn
+from .errors import REFUSALS, status_of
+from .ledger import Ledger
+from .pages.render import error_page, flash
+from .reader import load_reader
+from .settings import Settings
+from .snapshots import SnapshotStore
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(settings: Settings | None = None, *, camera: bool = True) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        app.state.ledger = Ledger(settings.ledger_url)
+        app.state.snapshots = SnapshotStore(settings.snapshot_dir)
+        app.state.reader = load_reader(settings.reader)
+        app.state.camera = Camera(settings.camera, settings.camera_fps).start() if camera and settings.camera else None
+        try:
+            yield
+        finally:
+            if app.state.camera is not None:
+                app.state.camera.stop()
+            app.state.ledger.close()
+
+    app = FastAPI(title="東天紅 table service", lifespan=lifespan,
+                  description="Count, verify and log a three-player 東天紅 session at one table. "
+                              "Every call needs the table's PIN (header X-Table-PIN, or the tablet's cookie).")
+    app.state.settings = settings
+    app.state.camera = None
+
+    from . import api, pages
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _handlers(app, settings)
+    return app
+
+
+def _handlers(app: FastAPI, settings: Settings) -> None:
+    @app.middleware("http")
+    async def refuse_big_bodies(request: Request, call_next):
+        # Refuse before the multipart parser spools an oversized upload to disk.
+        length = request.headers.get("content-length")
+        limit = settings.max_upload_bytes + 64 * 1024
+        if length and length.isdigit() and int(length) > limit:
+            return _refusal(request, f"the request is {int(length):,} bytes, the limit is "
+                                     f"{settings.max_upload_bytes:,} for an image", 413)
+        return await call_next(request)
+
+    @app.exception_handler(NotLoggedIn)
+    async def not_logged_in(request: Request, exc: NotLoggedIn):
+        if _is_api(request):
+            return JSONResponse({"detail": "the table's PIN is missing or wrong (header X-Table-PIN)"},
+                                status_code=401)
+        if request.headers.get("hx-request"):
+            return Response(status_code=401, headers={"HX-Redirect": "/login"})
+        return RedirectResponse("/login", status_code=303)
+
+    for kind in REFUSALS:
+        @app.exception_handler(kind)
+        async def refused(request: Request, exc: Exception):
+            return _refusal(request, str(exc), status_of(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        lines = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
+        return _refusal(request, "; ".join(lines), 422)
+
+
+def _is_api(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+def _refusal(request: Request, message: str, status: int) -> Response:
+    if _is_api(request):
+        return JSONResponse({"detail": message}, status_code=status)
+    if request.headers.get("hx-request"):
+        return flash(request, message, status)
+    return error_page(request, message, status)

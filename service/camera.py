@@ -1,0 +1,164 @@
+"""The table camera: one capture thread per source, the latest frame always at hand.
+
+A source is a USB index (``"0"``), an RTSP/HTTP URL, a video file (looped) or a
+folder of images (cycled: the demo camera). The thread keeps only the newest
+frame, so a slow page never backs up the capture; readers and the MJPEG
+preview take that frame when they want it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+import cv2
+import numpy as np
+
+from .snapshots import encode_jpeg
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+BOUNDARY = "frame"
+
+
+class CameraError(RuntimeError):
+    pass
+
+
+def describe(source: str) -> str:
+    """What kind of source ``source`` is: usb, url, folder or file."""
+    if source.strip().isdigit():
+        return "usb"
+    if "://" in source:
+        return "url"
+    path = Path(source)
+    if path.is_dir():
+        return "folder"
+    if path.is_file():
+        return "file"
+    raise CameraError(f"camera source {source!r} is not a USB index, a URL, a video file or a folder")
+
+
+class _Folder:
+    """Images of a folder in name order, as if a camera were showing them."""
+
+    def __init__(self, folder: Path):
+        self.files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise CameraError(f"camera folder {folder} holds no images")
+        self.i = 0
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        frame = cv2.imread(str(self.files[self.i % len(self.files)]), cv2.IMREAD_COLOR)
+        self.i += 1
+        return frame is not None, frame
+
+    def release(self) -> None:
+        pass
+
+
+class Camera:
+    """A capture thread over one source; ``latest()`` is the newest frame and its number."""
+
+    def __init__(self, source: str, fps: float = 2.0):
+        self.source, self.kind = source, describe(source)
+        self.period = 1.0 / fps
+        self._lock = threading.Condition()
+        self._frame: np.ndarray | None = None
+        self._jpeg: bytes | None = None
+        self._count = 0
+        self._error = ""
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle ----------------------------------------------------------
+    def start(self) -> "Camera":
+        self._thread = threading.Thread(target=self._run, name=f"camera {self.source}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self._lock:
+            self._lock.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _open(self):
+        if self.kind == "folder":
+            return _Folder(Path(self.source))
+        cap = cv2.VideoCapture(int(self.source) if self.kind == "usb" else self.source)
+        if not cap.isOpened():
+            raise CameraError(f"cannot open camera {self.source!r}")
+        return cap
+
+    def _run(self) -> None:
+        cap = None
+        paced = self.kind in ("folder", "file")   # live sources pace themselves
+        while not self._stop.is_set():
+            try:
+                if cap is None:
+                    cap = self._open()
+                ok, frame = cap.read()
+                if not ok and self.kind == "file":      # loop a video file
+                    cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                    ok, frame = cap.read()
+                if not ok or frame is None:
+                    raise CameraError(f"camera {self.source!r} gave no frame")
+                self._publish(frame)
+            except (CameraError, cv2.error) as e:
+                self._error = str(e)
+                if cap is not None:
+                    cap.release()
+                cap = None
+                self._stop.wait(1.0)             # a lost camera: try again shortly
+                continue
+            if paced:
+                self._stop.wait(self.period)
+        if cap is not None:
+            cap.release()
+
+    def _publish(self, frame: np.ndarray) -> None:
+        jpeg = encode_jpeg(frame, 80)
+        with self._lock:
+            self._frame, self._jpeg, self._error = frame, jpeg, ""
+            self._count += 1
+            self._lock.notify_all()
+
+    # -- reading ------------------------------------------------------------
+    @property
+    def error(self) -> str:
+        return self._error
+
+    def latest(self, timeout: float = 3.0) -> tuple[int, np.ndarray]:
+        """The newest frame (waiting up to ``timeout`` for the first one)."""
+        with self._lock:
+            if self._frame is None:
+                self._lock.wait_for(lambda: self._frame is not None or self._stop.is_set(), timeout)
+            if self._frame is None:
+                raise CameraError(self._error or f"camera {self.source!r} has no frame yet")
+            return self._count, self._frame
+
+    def jpeg(self, after: int = 0, timeout: float = 3.0) -> tuple[int, bytes]:
+        """The newest frame as JPEG, newer than frame number ``after`` (waits for it)."""
+        with self._lock:
+            self._lock.wait_for(lambda: self._count > after or self._stop.is_set(), timeout)
+            if self._jpeg is None:
+                raise CameraError(self._error or f"camera {self.source!r} has no frame yet")
+            return self._count, self._jpeg
+
+    def mjpeg(self, limit: int | None = None) -> Iterator[bytes]:
+        """multipart/x-mixed-replace parts, one per new frame (``limit`` frames, or until stopped)."""
+        seen, sent = 0, 0
+        while not self._stop.is_set() and (limit is None or sent < limit):
+            try:
+                n, data = self.jpeg(after=seen, timeout=5.0)
+            except CameraError:
+                time.sleep(0.5)
+                continue
+            if n == seen:
+                continue
+            seen, sent = n, sent + 1
+            yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n"
+                   .encode() + data + b"\r\n")

@@ -1,0 +1,219 @@
+"""The hand the tablet is editing (a draft): form fields in, one tap applied, a hand record out.
+
+The page holds the whole draft in its form, so the server keeps no editing
+state: each tap posts the form with one ``op`` and gets the editor back.
+Tile fields are mpsz text (typed, or built by taps); they are kept sorted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from scoring import ScoringError
+from scoring.record import SEATS
+from scoring.tiles import format_mpsz, kind, parse_mpsz, tile_name
+
+TILE_FIELDS = ("concealed", "gari", "dora_indicators", "ura_indicators")
+MELD_KINDS = {"pon": 3, "minkan": 4, "ankan": 4, "kakan": 4}
+TARGETS = (("concealed", "手牌", "hand"), ("win_tile", "和了牌", "winning tile"), ("gari", "ガリ", "gari"),
+           ("dora_indicators", "ドラ表示", "dora"), ("ura_indicators", "裏ドラ", "ura"),
+           ("pon", "ポン", "pon"), ("minkan", "明槓", "kan"), ("ankan", "暗槓", "closed kan"),
+           ("kakan", "加槓", "added kan"))
+FLAGS = (("riichi", "立直", "riichi"), ("double_riichi", "W立直", "double riichi"),
+         ("open_riichi", "オープン", "open riichi"), ("ippatsu", "一発", "ippatsu"),
+         ("rinshan", "嶺上", "rinshan"), ("chankan", "搶槓", "chankan"), ("haitei", "海底", "haitei"),
+         ("houtei", "河底", "houtei"))
+RARE_FLAGS = (("tenhou", "天和", "tenhou"), ("chiihou", "地和", "chiihou"),
+         ("renhou", "人和", "renhou"), ("nagashi", "流し", "nagashi"))
+# 三人花: 1m 5m 9m, all pinzu and souzu, all honours, red fives.
+PALETTE = (("1m", "5m", "0m", "9m"), tuple(f"{n}p" for n in "1234567890"),
+           tuple(f"{n}s" for n in "1234567890"), tuple(f"{n}z" for n in "1234567"))
+
+
+class EditError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Draft:
+    seat: str = "east"
+    win: str = "tsumo"
+    discarder: str = ""
+    concealed: str = ""
+    win_tile: str = ""
+    gari: str = ""
+    dora_indicators: str = ""
+    ura_indicators: str = ""
+    melds: tuple[Mapping[str, Any], ...] = ()
+    flags: frozenset[str] = frozenset()
+    riichi_others: frozenset[str] = frozenset()    # non-winners who declared riichi (their sticks)
+    target: str = "concealed"
+    meld_from: str = ""
+    first: Mapping[str, Any] | None = None         # the first record of a double ron
+
+    # -- in and out -----------------------------------------------------------
+    @classmethod
+    def from_form(cls, form: Mapping[str, Any], getlist=None) -> "Draft":
+        getlist = getlist or (lambda k: [form[k]] if k in form else [])
+        text = lambda k: str(form.get(k) or "").strip()
+        try:
+            melds = tuple(json.loads(text("melds") or "[]"))
+            first = json.loads(text("first")) if text("first") else None
+        except json.JSONDecodeError as e:
+            raise EditError(f"the editor's melds or first record are not JSON ({e.msg})") from None
+        seat = text("seat") or "east"
+        return cls(seat=seat, win=text("win") or "tsumo", discarder=text("discarder"),
+                   concealed=_sorted(text("concealed")), win_tile=text("win_tile"), gari=_sorted(text("gari")),
+                   dora_indicators=_sorted(text("dora_indicators")),
+                   ura_indicators=_sorted(text("ura_indicators")),
+                   melds=melds, flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if text(f)),
+                   riichi_others=frozenset(getlist("riichi_others")), target=text("target") or "concealed",
+                   meld_from=text("meld_from"), first=first)
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any], riichi_others: frozenset[str] = frozenset(),
+                    first: Mapping[str, Any] | None = None) -> "Draft":
+        return cls(seat=record.get("seat", "east"), win=record.get("win", "tsumo"),
+                   discarder=record.get("discarder") or "", concealed=_sorted(record.get("concealed", "")),
+                   win_tile=record.get("win_tile", ""), gari=_sorted(record.get("gari", "")),
+                   dora_indicators=_sorted(record.get("dora_indicators", "")),
+                   ura_indicators=_sorted(record.get("ura_indicators", "")),
+                   melds=tuple(dict(m) for m in record.get("melds", [])),
+                   flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if record.get(f)), riichi_others=riichi_others,
+                   first=first)
+
+    def record(self, rules: str) -> dict[str, Any]:
+        """The hand record this draft says (honba is the ledger's to fill)."""
+        rec: dict[str, Any] = {"rules": rules, "seat": self.seat, "win": self.win,
+                               "concealed": self.concealed, "win_tile": self.win_tile}
+        if self.win == "ron" and self.discarder:
+            rec["discarder"] = self.discarder
+        if self.melds:
+            rec["melds"] = [dict(m) for m in self.melds]
+        for f in ("gari", "dora_indicators", "ura_indicators"):
+            if getattr(self, f):
+                rec[f] = getattr(self, f)
+        rec.update({f: True for f, _, _ in FLAGS + RARE_FLAGS if f in self.flags})
+        return rec
+
+    def tiles(self, name: str) -> list[str]:
+        """The tiles of one field as names, or [] while the typed text does not parse."""
+        try:
+            return [tile_name(t) for t in parse_mpsz(getattr(self, name))]
+        except ScoringError:
+            return []
+
+    def win_index(self) -> int:
+        """Where the winning tile sits among the concealed tiles (its last copy), or -1."""
+        tiles = self.tiles("concealed")
+        return len(tiles) - 1 - tiles[::-1].index(self.win_tile) if self.win_tile in tiles else -1
+
+    def problems(self) -> list[str]:
+        out = []
+        for f in TILE_FIELDS:
+            try:
+                parse_mpsz(getattr(self, f))
+            except ScoringError as e:
+                out.append(f"{f}: {e}")
+        return out
+
+    # -- one tap ----------------------------------------------------------------
+    def apply(self, op: str) -> "Draft":
+        """``add:5p`` (to the target), ``del:FIELD:I``, ``delmeld:I``, ``double``, ``single``, ``clear``."""
+        verb, _, arg = op.partition(":")
+        if verb == "add":
+            return self._add(_tile(arg))
+        if verb == "del":
+            name, _, index = arg.partition(":")
+            return self._remove(name, _index(index))
+        if verb == "delmeld":
+            i = _index(arg)
+            if i >= len(self.melds):
+                raise EditError(f"no meld {i + 1}")
+            return replace(self, melds=self.melds[:i] + self.melds[i + 1:])
+        if verb == "clear":
+            return replace(Draft(), seat=self.seat, first=self.first)
+        if verb == "double":
+            return self._double()
+        if verb == "single":
+            return replace(self, first=None)
+        if verb in ("", "refresh"):
+            return self
+        raise EditError(f"unknown editor action {op!r}")
+
+    def _add(self, tile: str) -> "Draft":
+        t = self.target
+        if t in MELD_KINDS:
+            source = None if t == "ankan" else (self.meld_from or _other_seat(self.seat))
+            base = "5" + tile[1] if tile[0] == "0" else tile     # a meld of fives may hold the red one
+            tiles = [base] * MELD_KINDS[t]
+            if tile[0] == "0":
+                tiles[0] = tile
+            meld = {"kind": t, "tiles": format_mpsz(parse_mpsz("".join(tiles)))}
+            if source:
+                meld["from"] = source
+            return replace(self, melds=self.melds + (meld,))
+        if t == "win_tile":
+            hand = list(parse_mpsz(self.concealed))
+            if self.win_tile:
+                old = parse_mpsz(self.win_tile)[0]
+                if old in hand:
+                    hand.remove(old)          # the old winning tile leaves the hand
+            return replace(self, win_tile=tile, concealed=format_mpsz(hand + list(parse_mpsz(tile))))
+        if t not in TILE_FIELDS:
+            raise EditError(f"unknown target {t!r}")
+        return replace(self, **{t: _sorted(getattr(self, t) + tile)})
+
+    def _remove(self, name: str, i: int) -> "Draft":
+        if name not in TILE_FIELDS:
+            raise EditError(f"unknown tile field {name!r}")
+        tiles = sorted(parse_mpsz(getattr(self, name)), key=_order)
+        if i >= len(tiles):
+            raise EditError(f"{name} has no tile {i + 1}")
+        gone = tiles.pop(i)
+        new = replace(self, **{name: format_mpsz(tiles)})
+        if name == "concealed" and self.win_tile and parse_mpsz(self.win_tile)[0] == gone and gone not in tiles:
+            new = replace(new, win_tile="")
+        return new
+
+    def _double(self) -> "Draft":
+        if self.first is not None:
+            raise EditError("this is already a double ron")
+        if self.win != "ron" or not self.discarder:
+            raise EditError("a double ron starts from a ron with its discarder")
+        other = next(s for s in SEATS if s not in (self.seat, self.discarder))
+        return Draft(seat=other, win="ron", discarder=self.discarder, first=self.record("_"),
+                     riichi_others=self.riichi_others)
+
+
+def _order(t: int) -> tuple[int, int]:
+    return kind(t), t
+
+
+def _sorted(text: str) -> str:
+    try:
+        return format_mpsz(parse_mpsz(text))
+    except ScoringError:
+        return text         # keep what was typed; the editor shows why it does not parse
+
+
+def _tile(text: str) -> str:
+    try:
+        tiles = parse_mpsz(text)
+    except ScoringError as e:
+        raise EditError(str(e)) from None
+    if len(tiles) != 1:
+        raise EditError(f"{text!r} is not one tile")
+    return tile_name(tiles[0])
+
+
+def _index(text: str) -> int:
+    if not text.isdigit():
+        raise EditError(f"bad tile position {text!r}")
+    return int(text)
+
+
+def _other_seat(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 2) % 3] if seat in SEATS else "east"

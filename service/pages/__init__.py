@@ -1,0 +1,11 @@
+"""The tablet's server-rendered pages (Jinja2 + htmx served from /static, no CDN)."""
+
+from fastapi import APIRouter, Depends
+
+from ..deps import require_pin
+from . import session, work
+
+router = APIRouter(include_in_schema=False)
+router.include_router(session.public)
+router.include_router(session.router, dependencies=[Depends(require_pin)])
+router.include_router(work.router, dependencies=[Depends(require_pin)])

@@ -1,0 +1,128 @@
+"""The work area of the table page: snapshot, hand editor with tile picker, live score, confirm.
+
+Every tap posts the whole editor form and gets this fragment back (htmx swaps
+it); confirming logs the hand and reloads the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from .. import table
+from ..deps import CameraDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep
+from ..editing import FLAGS, PALETTE, RARE_FLAGS, TARGETS, Draft
+from ..errors import ServiceError
+from ..ledger import Ledger
+from ..reader import Reading
+from ..snapshots import decode
+from ..views import seat_names
+from .forms import FormDep, number, text
+from .render import render
+
+router = APIRouter()
+
+
+def draft_of(form) -> Draft:
+    return Draft.from_form(form, form.getlist)
+
+
+def table_at(ledger: Ledger, session_id: str, correct: int | None) -> dict[str, Any]:
+    """Seats and honba the hand is edited for: now, or those of hand ``correct``."""
+    cfg, state = ledger.config(session_id), ledger.state(session_id)
+    if correct:
+        slots = ledger.slots(session_id)
+        if not 1 <= correct <= len(slots):
+            raise ServiceError(f"no hand {correct}: the session has {len(slots)} hand(s)", 404)
+        body = slots[correct - 1].body
+        return {"cfg": cfg, "state": state, "seats": dict(body["seats"]), "honba": body["honba"],
+                "number": correct}
+    return {"cfg": cfg, "state": state, "seats": state.seats(cfg.players), "honba": state.honba,
+            "number": state.hands + 1}
+
+
+def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int | None = None,
+                 snapshot: str = "", reading: Reading | None = None,
+                 size: tuple[int, int] = (0, 0)) -> dict[str, Any]:
+    """Everything the work area shows: the draft's tiles, its live score (or why it does not score)."""
+    at = table_at(ledger, session_id, correct)
+    cfg = at["cfg"]
+    records = ([dict(draft.first, rules=cfg.rules)] if draft.first else []) + [draft.record(cfg.rules)]
+    scores, error = [], "; ".join(draft.problems())
+    if not error and not draft.concealed:
+        error = "手牌を入力 enter the hand: tap tiles below, or type it"
+    if not error:
+        try:
+            scores = [table.score_record({**rec, "honba": at["honba"]}, at["seats"]) for rec in records]
+        except ValueError as e:
+            scores, error = [], str(e)
+    return dict(session_id=session_id, cfg=cfg, at=at, draft=draft, seats=seat_names(at["seats"]),
+                scores=scores, error=error, correct=correct, snapshot=snapshot, reading=reading,
+                reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS, rare_flags=RARE_FLAGS, records=records)
+
+
+def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, status: int = 200,
+         oob_snapshot: bool = False, **kw: Any) -> Response:
+    return render(request, "_work.html", status, oob_snapshot=oob_snapshot,
+                  **work_context(ledger, session_id, draft, **kw))
+
+
+@router.post("/s/{session_id}/edit")
+def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
+    draft = draft_of(form).apply(text(form, "op"))
+    return work(request, ledger, session_id, draft, correct=number(form, "correct"),
+                snapshot=text(form, "snapshot"))
+
+
+@router.post("/s/{session_id}/count")
+def count(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, camera: CameraDep,
+          reader: ReaderDep, store: SnapshotsDep) -> Response:
+    _, frame = camera.latest()
+    return _read(request, session_id, form, ledger, reader, store, frame)
+
+
+@router.post("/s/{session_id}/upload")
+def upload(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, reader: ReaderDep,
+           store: SnapshotsDep, settings: SettingsDep) -> Response:
+    image = form.get("image")
+    if image is None or isinstance(image, str) or not image.filename:
+        raise ServiceError("choose an image to upload first", 422)
+    data = image.file.read(settings.max_upload_bytes + 1)
+    frame = decode(data, max_bytes=settings.max_upload_bytes, max_side=settings.max_image_side)
+    return _read(request, session_id, form, ledger, reader, store, frame)
+
+
+def _read(request, session_id, form, ledger, reader, store, frame) -> Response:
+    draft = draft_of(form)
+    snap, reading = table.read_frame(reader, store, frame, table.context_of(ledger, session_id))
+    if reading.record is not None:      # what the reader saw replaces the draft; players fix it
+        draft = Draft.from_record(reading.record, draft.riichi_others)
+    return work(request, ledger, session_id, draft, correct=number(form, "correct"), snapshot=snap.name,
+                reading=reading, size=(snap.width, snap.height), oob_snapshot=True)
+
+
+@router.post("/s/{session_id}/confirm")
+def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
+            store: SnapshotsDep) -> Response:
+    draft = draft_of(form)
+    cfg = ledger.config(session_id)
+    if draft.problems():
+        raise ServiceError("; ".join(draft.problems()))
+    records = ([dict(draft.first, rules=cfg.rules)] if draft.first else []) + [draft.record(cfg.rules)]
+    at_seats = table_at(ledger, session_id, number(form, "correct"))["seats"]
+    winners = {at_seats[r["seat"]] for r in records if r.get("seat") in at_seats}
+    riichi = sorted(draft.riichi_others - winners)
+    snapshot = text(form, "snapshot") or None
+    correct = number(form, "correct")
+    if correct:
+        table.checked_snapshot(store, snapshot)
+        ledger.correct(session_id, correct, "win", records=records, riichi=riichi, snapshot=snapshot,
+                       confirmed_by="tablet")
+        target = f"/s/{session_id}/history?corrected={correct}"
+    else:
+        event, state = table.add_win(ledger, store, session_id, records, riichi=riichi,
+                                     hand=number(form, "hand"), snapshot=snapshot, confirmed_by="tablet")
+        target = f"/s/{session_id}?recorded={state.hands}"
+    return Response(status_code=204, headers={"HX-Redirect": target})

@@ -1,0 +1,95 @@
+"""The seam for reading a hand from a frame: frame -> (hand record, detections, warnings).
+
+Vision and calibration plug in here when they land: ``TABLE_READER=module:factory``
+names a callable returning a :class:`Reader`. Until then :class:`NoReader` is
+installed: it reads nothing and says so, and the tablet falls back to the
+snapshot shown as-is plus a hand typed or picked by the players.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, runtime_checkable
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One tile seen in the frame: its mpsz name, its box in frame pixels, the confidence."""
+
+    tile: str
+    x: int
+    y: int
+    w: int
+    h: int
+    score: float = 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tile": self.tile, "box": [self.x, self.y, self.w, self.h], "score": round(self.score, 3)}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a reader made of one frame. ``record`` is a hand record (docs/hand-record.md)
+    or None when nothing could be read; ``warnings`` say what the players should check."""
+
+    reader: str
+    record: Mapping[str, Any] | None = None
+    detections: tuple[Detection, ...] = ()
+    warnings: tuple[str, ...] = ()
+    installed: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"reader": self.reader, "installed": self.installed,
+                "record": dict(self.record) if self.record is not None else None,
+                "detections": [d.to_dict() for d in self.detections], "warnings": list(self.warnings)}
+
+
+@dataclass(frozen=True)
+class ReadContext:
+    """What the table knows that a reader may use: the rule, the seats, the honba."""
+
+    rules: str
+    honba: int = 0
+    seats: Mapping[str, str] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Reader(Protocol):
+    name: str
+
+    def read(self, frame: np.ndarray, context: ReadContext) -> Reading: ...
+
+
+class NoReader:
+    """The reader in force while no vision is installed: it reads nothing."""
+
+    name = "none"
+    MESSAGE = ("no reader installed: the snapshot is shown as taken; "
+               "enter the hand with the tile picker")
+
+    def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
+        return Reading(self.name, None, (), (self.MESSAGE,), installed=False)
+
+
+class ReaderLoadError(RuntimeError):
+    pass
+
+
+def load_reader(spec: str) -> Reader:
+    """The reader named by ``module:factory`` (empty: :class:`NoReader`)."""
+    if not spec:
+        return NoReader()
+    module, _, attr = spec.partition(":")
+    if not attr:
+        raise ReaderLoadError(f"TABLE_READER must be 'module:factory', got {spec!r}")
+    try:
+        factory = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise ReaderLoadError(f"cannot load reader {spec!r}: {e}") from None
+    reader = factory()
+    if not isinstance(reader, Reader):
+        raise ReaderLoadError(f"{spec!r} did not return a reader (needs .name and .read(frame, context))")
+    return reader

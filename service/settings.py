@@ -1,0 +1,52 @@
+"""The table service's settings: environment variables (``TABLE_*``) or a ``.env`` file.
+
+One service runs beside one table; everything it writes (the ledger's SQLite
+file, the snapshots) lives under ``data_dir`` unless a database URL says otherwise.
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import cached_property
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEMO_FRAMES = Path(__file__).parent / "demo" / "frames"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TABLE_", env_file=".env", extra="ignore")
+
+    table_name: str = Field("table 1", description="shown on the tablet")
+    pin: str = Field("", description="the table's PIN; empty: a random one is made at start and printed")
+    data_dir: Path = Field(Path("data"), description="SQLite file and snapshots live here")
+    db_url: str = Field("", validation_alias=AliasChoices("TABLE_DB_URL", "LEDGER_DB_URL"),
+                        description="ledger database URL; empty: SQLite file in data_dir")
+    camera: str = Field(str(DEMO_FRAMES),
+                        description="USB index (0), rtsp:// or http:// URL, a video file, or a folder of images")
+    camera_fps: float = Field(2.0, gt=0, le=60, description="frames per second read from a folder or file")
+    reader: str = Field("", description="'module:factory' of a hand reader (vision); empty: none installed")
+    max_upload_bytes: int = Field(8 * 1024 * 1024, gt=0)
+    max_image_side: int = Field(4096, gt=0, description="larger uploads are refused")
+    host: str = "0.0.0.0"
+    port: int = 8000
+    tiles_dir: Path = Field(Path("../shared/tiles"), description="tile art for rendering demo frames (never committed)")
+
+    @cached_property
+    def table_pin(self) -> str:
+        """The PIN in force: the configured one, or one made for this run."""
+        return self.pin or f"{secrets.randbelow(10**6):06d}"
+
+    @property
+    def ledger_url(self) -> str:
+        return self.db_url or f"sqlite:///{self.data_dir / 'ledger.sqlite3'}"
+
+    @property
+    def snapshot_dir(self) -> Path:
+        """Beside the SQLite file when there is one, else in data_dir."""
+        url = self.ledger_url
+        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+            return Path(url[len("sqlite:///"):]).parent / "snapshots"
+        return self.data_dir / "snapshots"

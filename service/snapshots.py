@@ -1,0 +1,83 @@
+"""Snapshot images on disk beside the ledger: checked, re-encoded as JPEG, named by content.
+
+An upload is refused before anything is written when it is too large, is not
+an image OpenCV can decode, or is larger than the table's camera could make.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+NAME = re.compile(r"^[0-9a-f]{20}\.jpg$")
+
+
+class ImageError(ValueError):
+    """An upload that is not a usable image; ``status`` is the HTTP status that says why."""
+
+    def __init__(self, message: str, status: int = 422):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    name: str          # "<20 hex>.jpg": what the ledger stores and the URL serves
+    width: int
+    height: int
+
+
+def decode(data: bytes, *, max_bytes: int, max_side: int) -> np.ndarray:
+    """The image in ``data`` as a BGR array, or ImageError naming what is wrong."""
+    if not data:
+        raise ImageError("the upload is empty: send a JPEG or PNG image", 422)
+    if len(data) > max_bytes:
+        raise ImageError(f"the upload is {len(data):,} bytes, the limit is {max_bytes:,}", 413)
+    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise ImageError("the upload is not an image OpenCV can read (send JPEG or PNG)", 415)
+    h, w = frame.shape[:2]
+    if max(h, w) > max_side:
+        raise ImageError(f"the image is {w}x{h}, larger than {max_side} pixels on a side", 413)
+    return frame
+
+
+def encode_jpeg(frame: np.ndarray, quality: int = 85) -> bytes:
+    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:   # pragma: no cover - a decoded BGR frame always encodes
+        raise ImageError("could not encode the frame as JPEG", 500)
+    return buf.tobytes()
+
+
+class SnapshotStore:
+    """A folder of JPEG snapshots; writes are atomic (temp file, then rename)."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def save(self, frame: np.ndarray) -> Snapshot:
+        data = encode_jpeg(frame)
+        name = hashlib.sha256(data).hexdigest()[:20] + ".jpg"
+        path = self.folder / name
+        if not path.exists():
+            fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".part")
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        h, w = frame.shape[:2]
+        return Snapshot(name, w, h)
+
+    def path(self, name: str) -> Path | None:
+        """The file of a snapshot name, or None when the name is not one of ours."""
+        if not NAME.match(name or ""):
+            return None
+        path = self.folder / name
+        return path if path.is_file() else None

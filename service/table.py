@@ -1,0 +1,79 @@
+"""What a table does, shared by the JSON API and the pages: read a frame, score, log.
+
+Data flows one way: frame -> reader -> hand record -> scoring -> (players
+confirm) -> ledger. Nothing here writes unless every check has passed: a
+snapshot is saved only once its image decodes, a hand is logged only by the
+ledger's one transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+import scoring
+
+from .errors import ServiceError
+from .ledger import Event, Ledger, StaleState, State
+from .reader import Reader, ReadContext, Reading
+from .snapshots import Snapshot, SnapshotStore
+from .views import score_view, session_view
+
+
+def read_frame(reader: Reader, store: SnapshotStore, frame: np.ndarray,
+               context: ReadContext) -> tuple[Snapshot, Reading]:
+    """Save the frame as a snapshot and let the reader read it."""
+    snap = store.save(frame)
+    return snap, reader.read(frame, context)
+
+
+def context_of(ledger: Ledger, session_id: str | None) -> ReadContext:
+    if not session_id:
+        return ReadContext(rules="")
+    cfg, state = ledger.config(session_id), ledger.state(session_id)
+    return ReadContext(cfg.rules, state.honba, state.seats(cfg.players))
+
+
+def score_record(record: Mapping[str, Any], seats: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The engine's count of ``record``, each line with its running total, payers named by seat."""
+    return score_view(scoring.score(record).to_dict(), seats or {})
+
+
+def score_in_session(record: Mapping[str, Any], ledger: Ledger, session_id: str | None) -> dict[str, Any]:
+    """Score ``record`` at the session's table: its rule and honba filled in when missing."""
+    if not session_id:
+        return score_record(record)
+    cfg, state = ledger.config(session_id), ledger.state(session_id)
+    record = {"rules": cfg.rules, "honba": state.honba, **record}
+    return score_record(record, state.seats(cfg.players))
+
+
+def checked_snapshot(store: SnapshotStore, name: str | None) -> str | None:
+    if name is None or name == "":
+        return None
+    if store.path(name) is None:
+        raise ServiceError(f"unknown snapshot {name!r}: post the image to /api/read first", 422)
+    return name
+
+
+def add_win(ledger: Ledger, store: SnapshotStore, session_id: str, records: Sequence[Mapping[str, Any]], *,
+            riichi: Any = None, hand: int | None = None, snapshot: str | None = None,
+            confirmed_by: str | None = None) -> tuple[Event, State]:
+    snap = checked_snapshot(store, snapshot)
+    return ledger.add_win(session_id, list(records), riichi=riichi or None, hand=hand,
+                          snapshot=snap, confirmed_by=confirmed_by)
+
+
+def undo(ledger: Ledger, session_id: str, hand: int | None, confirmed_by: str | None) -> tuple[Event, State]:
+    """Undo the last hand; ``hand`` (its number) guards against undoing one the tablet has not seen."""
+    if hand is not None:
+        last = ledger.state(session_id).hands
+        if hand != last:
+            raise StaleState(f"stale state: hand {hand} is not the last hand (the session has {last})")
+    return ledger.undo(session_id, confirmed_by=confirmed_by)
+
+
+def written(ledger: Ledger, session_id: str, event: Event, state: State) -> dict[str, Any]:
+    return {"event": {"seq": event.seq, "kind": event.kind, "snapshot": event.snapshot},
+            "session": session_view(ledger.config(session_id), state)}

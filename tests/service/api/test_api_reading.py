@@ -1,0 +1,87 @@
+"""Images and scores over the API: uploads checked before anything is written, the camera, the reader seam."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from service.reader import NoReader
+from table_fixtures import record
+
+
+def _png(w: int = 320, h: int = 240) -> bytes:
+    img = np.zeros((h, w, 3), np.uint8)
+    cv2.rectangle(img, (10, 10), (w // 2, h // 2), (0, 200, 0), -1)
+    return cv2.imencode(".png", img)[1].tobytes()
+
+
+def _stored(settings) -> list:
+    folder = settings.snapshot_dir
+    return sorted(folder.iterdir()) if folder.exists() else []
+
+
+def test_an_uploaded_image_becomes_a_snapshot_and_no_reader_says_so(client, settings, session):
+    r = client.post("/api/read", files={"image": ("t.png", _png(), "image/png")}, data={"session": session["id"]})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert (out["width"], out["height"]) == (320, 240)
+    assert out["installed"] is False and out["record"] is None and out["detections"] == []
+    assert out["warnings"] == [NoReader.MESSAGE]
+    img = client.get(out["snapshot_url"])
+    assert img.status_code == 200 and img.headers["content-type"] == "image/jpeg"
+    assert [p.name for p in _stored(settings)] == [out["snapshot"]]
+    # the snapshot can go with the confirmed hand
+    r = client.post(f"/api/sessions/{session['id']}/wins", json={"records": [record()], "snapshot": out["snapshot"]})
+    assert r.status_code == 201 and r.json()["event"]["snapshot"] == out["snapshot"]
+    assert client.get(f"/api/sessions/{session['id']}/hands").json()["hands"][0]["snapshot"] == out["snapshot"]
+
+
+def test_bad_uploads_are_refused_and_nothing_is_written(client, settings):
+    cases = [
+        (("t.txt", b"not an image at all", "text/plain"), 415, "not an image"),
+        (("t.png", b"", "image/png"), 422, "empty"),
+        (("big.png", b"\x89PNG" + b"0" * 300_000, "image/png"), 413, "limit"),
+        (("wide.png", _png(2400, 10), "image/png"), 413, "2400x10"),
+    ]
+    for file, status, words in cases:
+        r = client.post("/api/read", files={"image": file})
+        assert r.status_code == status, (file[0], r.text)
+        assert words in r.json()["detail"]
+    r = client.post("/api/read", data={"session": "x"})
+    assert r.status_code == 422 and "image" in r.json()["detail"]
+    assert _stored(settings) == []
+
+
+def test_reading_for_an_unknown_session_writes_nothing(client, settings):
+    r = client.post("/api/read", files={"image": ("t.png", _png(), "image/png")}, data={"session": "nope"})
+    assert r.status_code == 404 and _stored(settings) == []
+
+
+def test_the_camera_frame_is_read_as_a_snapshot(client, session):
+    r = client.post(f"/api/camera/read?session={session['id']}")
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert (out["width"], out["height"]) == (960, 540)       # the demo frames' size
+    assert out["reader"] == "none"
+    frame = client.get("/api/camera/frame.jpg")
+    assert frame.status_code == 200 and frame.content[:2] == b"\xff\xd8"
+
+
+def test_the_live_preview_is_mjpeg(client):
+    r = client.get("/api/camera/stream?frames=2")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("multipart/x-mixed-replace")
+    assert r.content.count(b"--frame\r\nContent-Type: image/jpeg") == 2
+
+
+def test_score_refuses_an_invalid_record_with_its_reason(client):
+    r = client.post("/api/score", json={"record": record(seat="north")})
+    assert r.status_code == 422 and "seat" in r.json()["detail"]
+    r = client.post("/api/score", json={"record": record(shape={"concealed": "123m", "win_tile": "1m"})})
+    assert r.status_code == 422
+    r = client.post("/api/score", content=b"{not json", headers={"content-type": "application/json"})
+    assert r.status_code == 422 and "JSON" in r.json()["detail"]
+
+
+def test_unknown_snapshot_is_404(client):
+    assert client.get("/api/snapshots/../../etc/passwd").status_code == 404
+    assert client.get("/api/snapshots/" + "a" * 20 + ".jpg").status_code == 404

@@ -1,0 +1,57 @@
+"""Page tests: the real app served by uvicorn on loopback, driven by Debian's chromium via Playwright."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+
+import pytest
+import uvicorn
+
+from service.app import create_app
+from service.settings import DEMO_FRAMES, Settings
+from table_fixtures import PIN
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path):
+    """The service on 127.0.0.1 with the demo camera and a fresh SQLite file; yields its URL."""
+    settings = Settings(_env_file=None, data_dir=tmp_path / "data", pin=PIN, camera=str(DEMO_FRAMES),
+                        camera_fps=5, host="127.0.0.1", port=_free_port())
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host=settings.host, port=settings.port,
+                                           log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the service did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{settings.port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def page():
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install '.[test]')")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        context = browser.new_context(viewport={"width": 1280, "height": 800})   # a 10-inch tablet, landscape
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        yield page
+        context.close()
+        browser.close()

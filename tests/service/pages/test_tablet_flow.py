@@ -1,0 +1,88 @@
+"""The tablet's main flow in a real browser: log in, start a session, count a hand from the demo
+camera, enter it, change a tile, confirm, and see the balance change; then the history."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from table_fixtures import PIN
+
+
+def _login_and_start(page, server):
+    page.goto(server + "/")
+    expect(page).to_have_url(re.compile(r"/login$"))
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.select_option("#rules", "dunhill")
+    for i, name in enumerate(("Aki", "Ben", "Chie"), 1):
+        page.fill(f"#player{i}", name)
+    page.click("#start")
+    expect(page).to_have_url(re.compile(r"/s/[0-9a-f-]+$"))
+
+
+def _balance(page, player: str) -> int:
+    return int(page.locator(f'#balances [data-player="{player}"] .balance').inner_text())
+
+
+def test_count_change_a_tile_confirm(page, server):
+    _login_and_start(page, server)
+    assert _balance(page, "Aki") == 0
+    expect(page.locator("#no-reader")).to_be_visible()
+
+    page.click("#count")
+    expect(page.locator("#snapshot-img")).to_be_visible()
+    expect(page.locator("#snap")).to_contain_text("no reader installed")
+
+    page.click("details.typed summary")
+    page.fill("#concealed", "234p678p234s66s777z")
+    page.fill("#win_tile", "6s")
+    page.click("#apply")
+    expect(page.locator("#total")).to_be_visible()
+
+    page.click("text=ガリ gari")                          # tap target: gari
+    page.click('#palette button[data-tile="1m"]')
+    expect(page.locator(".extra button[data-tile='1m']")).to_have_count(1)
+
+    page.click('#hand button[data-tile="2p"]')          # change a tile: 2p out...
+    expect(page.locator("#score-error")).to_be_visible()   # 13 tiles do not score
+    page.click("text=手牌 hand")
+    page.click('#palette button[data-tile="5p"]')       # ...5p in
+    expect(page.locator('#hand button[data-tile="5p"]')).to_have_count(1)
+    expect(page.locator('#hand button[data-tile="2p"]')).to_have_count(0)
+    expect(page.locator("#total")).to_be_visible()
+
+    paid = [int(x.split("→")[1]) for x in page.locator(".payers li").all_inner_texts()]
+    assert len(paid) == 2 and paid[0] > 0
+    page.click("#confirm")
+    expect(page.locator("#flash")).to_contain_text("hand 1 recorded")
+    assert _balance(page, "Aki") == sum(paid)
+    assert _balance(page, "Ben") == -paid[0]
+    expect(page.locator("#honba")).to_have_text("1")
+
+    page.click("#history-link")
+    expect(page.locator('#hands tr[data-hand="1"]')).to_contain_text("Aki ツモ tsumo")
+    expect(page.locator('#hands tr[data-hand="1"] img.thumb')).to_be_visible()
+    expect(page.locator("svg.chart polyline")).to_have_count(3)
+
+
+def test_a_stale_confirm_shows_the_reason_and_writes_nothing(page, server):
+    _login_and_start(page, server)
+    page.click("details.typed summary")
+    page.fill("#concealed", "234p678p234s66s777z")
+    page.fill("#win_tile", "6s")
+    page.click("#apply")
+    expect(page.locator("#total")).to_be_visible()
+    # another tablet logs a draw in the meantime
+    other = page.context.new_page()
+    other.goto(page.url)
+    other.locator("summary", has_text="流局 Draw").click()
+    other.click("#draw-confirm")
+    expect(other.locator("#honba")).to_have_text("1")
+    other.close()
+    page.click("#confirm")
+    expect(page.locator("#flash")).to_contain_text("stale state")
+    page.reload()
+    expect(page.locator("#next-hand")).to_have_text("2")
+    assert _balance(page, "Aki") == 0

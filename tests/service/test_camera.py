@@ -1,0 +1,60 @@
+"""The capture thread on real sources: a folder of images and a video file, read by OpenCV."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from service.camera import Camera, CameraError, describe
+
+
+def _frames(n: int, w: int = 160, h: int = 120) -> list[np.ndarray]:
+    return [np.full((h, w, 3), 20 * (i + 1), np.uint8) for i in range(n)]
+
+
+def test_a_folder_is_shown_frame_by_frame(tmp_path):
+    for i, f in enumerate(_frames(3)):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), f)
+    cam = Camera(str(tmp_path), fps=50).start()
+    try:
+        n, frame = cam.latest()
+        assert frame.shape == (120, 160, 3)
+        seen = {int(cam.latest()[1][0, 0, 0]) for _ in range(40) if not cam.jpeg(after=cam.latest()[0])[0] is None}
+        assert seen <= {20, 40, 60} and len(seen) >= 2         # it moves through the folder
+        parts = list(cam.mjpeg(limit=2))
+        assert len(parts) == 2 and all(p.startswith(b"--frame\r\n") for p in parts)
+    finally:
+        cam.stop()
+
+
+def test_a_video_file_loops(tmp_path):
+    path = tmp_path / "clip.avi"
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (160, 120))
+    for f in _frames(3):
+        out.write(f)
+    out.release()
+    assert describe(str(path)) == "file"
+    cam = Camera(str(path), fps=60).start()
+    try:
+        first, _ = cam.latest()
+        later, _ = cam.jpeg(after=first + 5, timeout=5)     # past the clip's 3 frames: it looped
+        assert later > first + 5
+    finally:
+        cam.stop()
+
+
+def test_sources_are_told_apart():
+    assert describe("0") == "usb"
+    assert describe("rtsp://cam.local/stream") == "url"
+    with pytest.raises(CameraError, match="not a USB index"):
+        describe("/no/such/thing")
+
+
+def test_an_empty_folder_reports_why(tmp_path):
+    cam = Camera(str(tmp_path), fps=10).start()
+    try:
+        with pytest.raises(CameraError, match="holds no images"):
+            cam.latest(timeout=2)
+    finally:
+        cam.stop()

@@ -1,0 +1,67 @@
+"""The tablet's draft: taps turn into a hand record the engine accepts."""
+
+from __future__ import annotations
+
+import pytest
+
+import scoring
+from service.editing import Draft, EditError
+
+
+def test_tapping_fourteen_tiles_and_the_winning_tile_makes_a_record():
+    d = Draft()
+    for t in ["2p", "3p", "4p", "6p", "7p", "8p", "2s", "3s", "4s", "6s", "7z", "7z", "7z"]:
+        d = d.apply(f"add:{t}")
+    d = Draft(**{**d.__dict__, "target": "win_tile"}).apply("add:6s")
+    d = Draft(**{**d.__dict__, "target": "gari"}).apply("add:1m")
+    rec = d.record("dunhill")
+    assert rec["concealed"] == "234678p23466s777z" and rec["win_tile"] == "6s" and rec["gari"] == "1m"
+    assert scoring.score(rec).total > 0
+
+
+def test_changing_a_tile_is_two_taps():
+    d = Draft(concealed="234p678p234s66s777z", win_tile="6s")
+    i = d.tiles("concealed").index("2p")
+    d = d.apply(f"del:concealed:{i}").apply("add:5p")
+    assert d.concealed == "345678p23466s777z"
+
+
+def test_changing_the_winning_tile_replaces_it_in_the_hand():
+    d = Draft(concealed="234p678p234s66s777z", win_tile="6s", target="win_tile").apply("add:0s")
+    assert d.win_tile == "0s" and d.tiles("concealed").count("6s") == 1 and "0s" in d.tiles("concealed")
+
+
+def test_removing_the_last_copy_of_the_winning_tile_clears_it():
+    d = Draft(concealed="123p", win_tile="1p").apply("del:concealed:0")
+    assert d.win_tile == "" and d.concealed == "23p"
+
+
+def test_melds_and_double_ron():
+    d = Draft(seat="south", win="ron", discarder="east", target="pon").apply("add:7z")
+    assert d.melds == ({"kind": "pon", "tiles": "777z", "from": "east"},)   # default: from the 上家
+    d = d.apply("delmeld:0")
+    assert d.melds == ()
+    second = Draft(seat="south", win="ron", discarder="east", concealed="11z").apply("double")
+    assert second.seat == "west" and second.discarder == "east" and second.first["seat"] == "south"
+    with pytest.raises(EditError, match="double ron starts from a ron"):
+        Draft().apply("double")
+
+
+def test_form_round_trip_and_bad_input():
+    form = {"seat": "west", "win": "ron", "discarder": "south", "concealed": "77z 66s", "win_tile": "6s",
+            "riichi": "1", "melds": "[]"}
+    d = Draft.from_form(form)
+    assert d.concealed == "66s77z" and d.flags == {"riichi"}
+    assert d.record("balance")["discarder"] == "south"
+    assert Draft(concealed="12x").problems() == ["concealed: bad tile text '12x': 'x' is not a digit or one of m, p, s, z"]
+    for op in ("add:8z", "del:concealed:9", "jump", "del:nope:0"):
+        with pytest.raises(EditError):
+            Draft(concealed="1p").apply(op)
+    with pytest.raises(EditError, match="not JSON"):
+        Draft.from_form({"melds": "[oops"})
+
+
+def test_the_winning_tile_is_marked_once():
+    d = Draft(concealed="66s", win_tile="6s")
+    assert d.win_index() == 1 and Draft(concealed="66s").win_index() == -1
+    assert Draft.from_form({"tenhou": "1"}).record("dunhill")["tenhou"] is True

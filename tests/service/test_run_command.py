@@ -1,0 +1,53 @@
+"""The README's run command starts the service on the demo camera with SQLite and prints its URL."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_readme_run_command_starts_the_service(tmp_path):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert re.search(r"pip install -e \. && \.venv/bin/python -m service\n", readme), "README lost its run command"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "TABLE_HOST": "127.0.0.1", "TABLE_PORT": str(port), "TABLE_DATA_DIR": str(tmp_path),
+           "TABLE_DB_URL": "", "LEDGER_DB_URL": "", "TABLE_PIN": ""}
+    proc = subprocess.Popen([sys.executable, "-m", "service"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        first = proc.stdout.readline()
+        m = re.search(r"(http://127\.0\.0\.1:\d+/)\s+PIN (\d{6})", first)
+        assert m, first
+        url, pin = m.groups()
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                r = httpx.get(url + "api/camera/frame.jpg", headers={"X-Table-PIN": pin}, timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline and proc.poll() is None, "the service did not answer"
+                time.sleep(0.2)
+        assert r.status_code == 200 and r.content[:2] == b"\xff\xd8"      # the demo camera is running
+        assert (tmp_path / "ledger.sqlite3").exists()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_a_bad_camera_is_one_line_and_exit_2(tmp_path):
+    env = {**os.environ, "TABLE_CAMERA": str(tmp_path / "nope"), "TABLE_DATA_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-m", "service"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=30)
+    assert out.returncode == 2 and out.stderr.strip().startswith("error: camera source")
+    assert "Traceback" not in out.stderr
