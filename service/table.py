@@ -15,7 +15,7 @@ import numpy as np
 import scoring
 
 from .errors import ServiceError
-from .ledger import Event, Ledger, StaleState, State
+from .ledger import Event, Ledger, State
 from .reader import Reader, ReadContext, Reading
 from .snapshots import Snapshot, SnapshotStore
 from .views import score_view, session_view
@@ -67,11 +67,7 @@ def add_win(ledger: Ledger, store: SnapshotStore, session_id: str, records: Sequ
 
 def undo(ledger: Ledger, session_id: str, hand: int | None, confirmed_by: str | None) -> tuple[Event, State]:
     """Undo the last hand; ``hand`` (its number) guards against undoing one the tablet has not seen."""
-    if hand is not None:
-        last = ledger.state(session_id).hands
-        if hand != last:
-            raise StaleState(f"stale state: hand {hand} is not the last hand (the session has {last})")
-    return ledger.undo(session_id, confirmed_by=confirmed_by)
+    return ledger.undo(session_id, hand=hand, confirmed_by=confirmed_by)
 
 
 def written(ledger: Ledger, session_id: str, event: Event, state: State) -> dict[str, Any]:

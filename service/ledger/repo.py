@@ -152,11 +152,15 @@ class Ledger:
                     "event": {"kind": kind, "body": body}}, list(slots)
         return self._rewrite(session_id, "correct", build, **meta)
 
-    def undo(self, session_id: str, **meta: Any) -> tuple[Event, State]:
-        """Undo the last hand; the undone hand stays in the log."""
+    def undo(self, session_id: str, *, hand: int | None = None, **meta: Any) -> tuple[Event, State]:
+        """Undo the last hand; the undone hand stays in the log. ``hand``, the number the caller
+        believes is the last, is checked inside the transaction, so two undos at once cannot
+        take two hands."""
         def build(cfg: SessionConfig, slots: Sequence[Slot]) -> tuple[dict[str, Any], list[Slot]]:
             if not slots:
                 raise LedgerError("nothing to undo: the session has no hands")
+            if hand is not None and hand != len(slots):
+                raise StaleState(f"stale state: hand {hand} is not the last hand (the session has {len(slots)})")
             return {"target": slots[-1].slot, "number": len(slots)}, list(slots)
         return self._rewrite(session_id, "undo", build, **meta)
 

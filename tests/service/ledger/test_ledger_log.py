@@ -82,6 +82,18 @@ def test_undo_removes_the_last_hand_only_and_keeps_it_in_the_log(ledger):
     assert [k for _, k in rows(ledger)] == ["draw", "draw", "undo", "undo"]
 
 
+def test_a_second_undo_of_the_same_hand_is_stale_not_a_second_hand_gone(ledger):
+    # Two tablets both ask to undo hand 2: the first takes it, the second is told its view is stale.
+    s = ledger.start("dunhill", PLAYERS).id
+    ledger.add_draw(s, [A])
+    ledger.add_draw(s, [B])
+    ledger.undo(s, hand=2)
+    with pytest.raises(StaleState, match="hand 2 is not the last hand"):
+        ledger.undo(s, hand=2)
+    assert ledger.state(s).hands == 1
+    assert [k for _, k in rows(ledger)] == ["draw", "draw", "undo"]
+
+
 def test_stale_state_is_refused(ledger):
     s = ledger.start("dunhill", PLAYERS).id
     ledger.add_draw(s, [])                                   # now 1 honba
