@@ -1,0 +1,10 @@
+"""Camera-to-table geometry: rim markers, the homography to the table plane,
+zones, white balance, optional lens calibration, and the per-table file.
+
+One module per stage; data flows one way (nothing here imports vision/ or
+service/). See docs/calibration.md.
+"""
+
+from .errors import CalibrationError, NoHomography
+from .homography import Detection, Fit, detect_markers, fit_homography, image_to_table, rectify, table_to_image
+from .markers import MarkerLayout, MarkerPlace, default_layout
