@@ -8,3 +8,7 @@ service/). See docs/calibration.md.
 from .errors import CalibrationError, NoHomography
 from .homography import Detection, Fit, detect_markers, fit_homography, image_to_table, rectify, table_to_image
 from .markers import MarkerLayout, MarkerPlace, default_layout
+from .lens import Lens
+from .store import TableFile, load, save, tables_dir
+from .tracker import TAP_ORDER, Tracker
+from .zones import Zone, default_zones, zone_at
