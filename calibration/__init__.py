@@ -12,3 +12,4 @@ from .lens import Lens
 from .store import TableFile, load, save, tables_dir
 from .tracker import TAP_ORDER, Tracker
 from .zones import Zone, default_zones, zone_at
+from .whitebalance import apply_gains, gains_from_frame
