@@ -147,7 +147,7 @@ def _fit(args) -> int:
         table.fit = fit
         if fit.source == "markers":
             try:
-                table.white_balance = gains_from_frame(frame, fit, table.layout, lens=table.lens)
+                table.white_balance = gains_from_frame(frame, tracker.last_detection, table.layout)
             except CalibrationError as e:
                 print(f"white balance: not measured ({e})")
         table.camera.setdefault("resolution", list(fit.image_size))

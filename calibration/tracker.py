@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .errors import CalibrationError, NoHomography
-from .homography import Fit, detect_markers, fit_from_points, fit_homography, moved_mm
+from .homography import Detection, Fit, detect_markers, fit_from_points, fit_homography, moved_mm
 from .markers import MarkerLayout
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,6 +42,7 @@ class Tracker:
         self.last_good = last_good
         self.last_error: str | None = None     # why the latest frame had no fresh fit
         self.moved_mm: float | None = None     # camera shift at the latest fresh fit
+        self.last_detection: Detection | None = None   # the latest frame's markers (white balance reads them)
 
     def update(self, frame: np.ndarray, debug=None) -> Fit:
         """This frame's fit: fresh from markers, else the last good one.
@@ -51,7 +52,7 @@ class Tracker:
         if self.lens is not None and tuple(self.lens.image_size) != size:
             raise CalibrationError(f"the lens was calibrated for {_wh(self.lens.image_size)} frames, "
                                    f"this one is {_wh(size)}")
-        det = detect_markers(frame, self.layout, debug)
+        det = self.last_detection = detect_markers(frame, self.layout, debug)
         try:
             fit = fit_homography(det, self.layout, size, self.lens)
         except CalibrationError as e:

@@ -7,49 +7,49 @@ white tiles white again and leaves red fives red instead of letting every
 bright thing look a little red.
 
 The sample is the middle half of each quiet zone's width (away from the black
-marker edge and the rim, both blurred into it), mapped into the frame through
-the fit; saturated pixels are left out (a clipped channel says nothing), and
-the per-channel median over all markers is the white.
+marker edge and the rim, both blurred into it), placed by each marker's own
+detected corners rather than by the table's fit: a fit a few mm off (an
+uncalibrated lens) would slide the sample onto the rim. Saturated pixels are
+left out (a clipped channel says nothing), and the per-channel median over all
+markers is the white.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from .errors import CalibrationError
-from .homography import Fit, table_to_image
+from .homography import Detection
 from .markers import MarkerLayout
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .lens import Lens
 
 SATURATED = 250
 MIN_PIXELS = 50
 MAX_GAIN = 4.0          # a stronger correction means the "white" was not white
 
 
-def white_mask(frame_shape, fit: Fit, layout: MarkerLayout, marker_ids, lens: "Lens | None" = None) -> np.ndarray:
-    """A mask of the frame: the middle of the quiet zone around each marker."""
+def white_mask(frame_shape, det: Detection, layout: MarkerLayout) -> np.ndarray:
+    """A mask of the frame: the middle of the quiet zone around each detected marker."""
     mask = np.zeros(frame_shape[:2], np.uint8)
     s, q = layout.size_mm / 2, layout.quiet_mm
-    for i in marker_ids:
-        outer = table_to_image(fit, layout.corners_mm(i, s + 0.75 * q), lens)
-        inner = table_to_image(fit, layout.corners_mm(i, s + 0.25 * q), lens)
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
+    for corners in det.corners:
+        # The marker's own homography: its square (in mm about its centre) -> its detected corners.
+        H = cv2.getPerspectiveTransform(square * s, corners.astype(np.float32))
+        ring = lambda half: cv2.perspectiveTransform((square * half).reshape(-1, 1, 2), H).reshape(-1, 2)
+        outer, inner = ring(s + 0.75 * q), ring(s + 0.25 * q)
         cv2.fillConvexPoly(mask, np.round(outer).astype(np.int32), 255)
         cv2.fillConvexPoly(mask, np.round(inner).astype(np.int32), 0)
     return mask
 
 
-def gains_from_frame(frame: np.ndarray, fit: Fit, layout: MarkerLayout, marker_ids=None,
-                     lens: "Lens | None" = None) -> tuple[float, float, float]:
-    """BGR gains that make the markers' white neutral (green gain 1)."""
+def gains_from_frame(frame: np.ndarray, det: Detection, layout: MarkerLayout) -> tuple[float, float, float]:
+    """BGR gains that make the detected markers' white neutral (green gain 1)."""
     if frame.ndim != 3:
         raise CalibrationError("white balance needs a colour frame")
-    ids = fit.marker_ids if marker_ids is None else marker_ids
-    mask = white_mask(frame.shape, fit, layout, ids, lens)
+    if not det.ids:
+        raise CalibrationError("white balance: no markers in the frame")
+    mask = white_mask(frame.shape, det, layout)
     px = frame[mask > 0]
     px = px[(px < SATURATED).all(axis=1)]
     if len(px) < MIN_PIXELS:

@@ -16,6 +16,7 @@ from calibration.errors import CalibrationError
 from calibration.homography import detect_markers, fit_homography, rectify
 from calibration.lens import BOARD_SQUARE_MM, BOARD_SQUARES, Lens, board_image, calibrate
 from calibration.markers import default_layout
+from calibration.whitebalance import gains_from_frame
 
 DIST = np.array([-0.15, 0.03, 0.0, 0.0, 0.0])
 LAYOUT = default_layout()
@@ -71,6 +72,9 @@ def test_a_distorted_table_fits_within_1mm_with_the_lens_and_not_without(lens, m
     fit = fit_homography(det, LAYOUT, SIZE, lens)
     err = table_error_mm(H_true, fit.H, felt_grid(LAYOUT), lens=lens, dist_camera=(K, DIST))
     assert err.max() < 1.0, f"max {err.max():.2f} mm"
+    # White balance reads each marker's own white, wherever the table fit puts it:
+    # neutral light stays neutral even through the barrel.
+    assert np.allclose(gains_from_frame(frame, det, LAYOUT), 1.0, atol=0.03)
     # The same frame without the lens: the barrel bends the felt by many mm
     # (or the markers disagree so much that there is no fit at all).
     try:

@@ -37,19 +37,19 @@ def warm_scene():
     rng = np.random.default_rng(30)
     H = pose_homography(LAYOUT, tilt=np.deg2rad([3, 2]))
     frame = render(topdown(LAYOUT, patches=[GREY, TILE, RED5]), H, rng, cast=WARM)
-    fit = fit_homography(detect_markers(frame, LAYOUT), LAYOUT, SIZE)
-    return frame, fit
+    det = detect_markers(frame, LAYOUT)
+    return frame, fit_homography(det, LAYOUT, SIZE), det
 
 
 def test_the_cast_is_there_before(warm_scene):
-    frame, fit = warm_scene
+    frame, fit, _ = warm_scene
     b, g, r = _colour(frame, fit, GREY)
     assert r / b > 1.4 and _spread(_colour(frame, fit, TILE)) > 1.4
 
 
 def test_gains_make_grey_and_white_neutral_and_red_stays_red(warm_scene):
-    frame, fit = warm_scene
-    gains = gains_from_frame(frame, fit, LAYOUT)
+    frame, fit, det = warm_scene
+    gains = gains_from_frame(frame, det, LAYOUT)
     assert gains[1] == 1.0 and gains[0] > 1.2 and gains[2] < 0.95     # more blue, less red
     balanced = apply_gains(frame, gains)
     # Neutral to 4 %: noise (sigma 3) and blur over a small patch leave a little.
@@ -65,12 +65,11 @@ def test_gains_are_near_one_in_neutral_light():
     rng = np.random.default_rng(31)
     H = pose_homography(LAYOUT)
     frame = render(topdown(LAYOUT), H, rng, cast=(0.85, 0.85, 0.85))
-    fit = fit_homography(detect_markers(frame, LAYOUT), LAYOUT, SIZE)
-    assert np.allclose(gains_from_frame(frame, fit, LAYOUT), 1.0, atol=0.03)
+    assert np.allclose(gains_from_frame(frame, detect_markers(frame, LAYOUT), LAYOUT), 1.0, atol=0.03)
 
 
 def test_a_clipped_white_gives_no_gains(warm_scene):
-    _, fit = warm_scene
+    _, _, det = warm_scene
     white = np.full((SIZE[1], SIZE[0], 3), 255, np.uint8)
     with pytest.raises(CalibrationError, match="unclipped"):
-        gains_from_frame(white, fit, LAYOUT)
+        gains_from_frame(white, det, LAYOUT)
