@@ -23,7 +23,7 @@ from .homography import moved_mm, rectify, scale_px_per_mm
 from .lens import calibrate
 from .overlay import draw_overlay
 from .sheet import write_sheet
-from .store import list_tables, load, save, table_path, tables_dir
+from .store import to_json, list_tables, load, save, table_path, tables_dir
 from .tracker import TAP_ORDER, Tracker
 from .whitebalance import apply_gains, gains_from_frame
 
@@ -179,7 +179,7 @@ def _show(args) -> int:
         return 0
     table = load(args.table, args.dir)
     if args.json:
-        print(json.dumps(table.to_dict(), indent=1, ensure_ascii=False))
+        print(to_json(table.to_dict()), end="")
         return 0
     print(_summary(table))
     lay = table.layout

@@ -112,10 +112,18 @@ def fit_homography(det: Detection, layout: MarkerLayout, image_size: tuple[int, 
     if lens is not None:
         img = lens.undistort_points(img)
     table = np.concatenate([layout.corners_mm(i) for i in det.ids])
-    H, mask = cv2.findHomography(img, table, cv2.RANSAC, RANSAC_MM)
+    H, _ = cv2.findHomography(img, table, cv2.RANSAC, RANSAC_MM)
     if H is None:
         raise CalibrationError("the marker corners give no homography")
-    inl = mask.ravel().astype(bool)
+    # RANSAC stops at the first model good enough and may leave good corners
+    # out; refit on every corner within RANSAC_MM of the model until stable.
+    inl = np.zeros(len(img), bool)
+    for _ in range(4):
+        now = _residuals_mm(H, img, table) < RANSAC_MM
+        if now.sum() < 4 or np.array_equal(now, inl):
+            break
+        inl = now
+        H, _ = cv2.findHomography(img[inl], table[inl], 0)
     err = rms_error_mm(H, img[inl], table[inl])
     if inl.sum() < 4 * MIN_MARKERS or err > MAX_ERROR_MM:
         raise CalibrationError(f"the markers disagree: RMS {err:.1f} mm over {int(inl.sum())} corners "
@@ -138,10 +146,14 @@ def fit_from_points(image_pts, table_pts, image_size: tuple[int, int], source: s
                error_mm=rms_error_mm(H, img, table), inliers=len(img))
 
 
+def _residuals_mm(H: np.ndarray, img: np.ndarray, table: np.ndarray) -> np.ndarray:
+    mapped = cv2.perspectiveTransform(img.reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
+    return np.linalg.norm(mapped - table, axis=1)
+
+
 def rms_error_mm(H: np.ndarray, img: np.ndarray, table: np.ndarray) -> float:
     """RMS distance, in table mm, between H(image points) and where they should be."""
-    mapped = cv2.perspectiveTransform(img.reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
-    return float(np.sqrt(np.mean(np.sum((mapped - table) ** 2, axis=1))))
+    return float(np.sqrt(np.mean(_residuals_mm(H, img, table) ** 2)))
 
 
 def image_to_table(fit: Fit, pts, lens: "Lens | None" = None) -> np.ndarray:

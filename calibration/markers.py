@@ -114,7 +114,7 @@ def default_layout() -> MarkerLayout:
     c = r / 2
     places = [
         (0, (c, c)), (1, (w - c, c)), (2, (w - c, h - c)), (3, (c, h - c)),   # corners
-        (4, (c, h / 3)), (5, (c, 2 * h / 3)),                                 # North, empty
+        (4, (c, 350.0)), (5, (c, 650.0)),                                     # North, empty
         (6, (w / 2, c)), (7, (w - c, h / 2)), (8, (w / 2, h - c)),            # West, South, East
     ]
     return MarkerLayout(table_mm=(w, h), rim_mm=r,

@@ -121,9 +121,17 @@ def save(table: TableFile, folder: Path | None = None) -> Path:
     path = table_path(table.name, folder)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".json.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(table.to_dict(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.write_text(to_json(table.to_dict()), encoding="utf-8")
     os.replace(tmp, path)
     return path
+
+
+def to_json(data: dict) -> str:
+    """Indented JSON with each innermost list (a point, a matrix row) on one line,
+    so the file stays short enough to edit by hand."""
+    text = json.dumps(data, indent=1, ensure_ascii=False)
+    flat = lambda m: "[" + ", ".join(v.strip() for v in m.group(1).split(",")) + "]"
+    return re.sub(r"\[\s*([^\[\]{}\"]+?)\s*\]", flat, text) + "\n"
 
 
 def list_tables(folder: Path | None = None) -> list[str]:
