@@ -1,0 +1,133 @@
+"""Optional lens calibration from a ChArUco board, and undistortion.
+
+Most webcams over a table need none: the homography absorbs everything but
+barrel distortion, which bends the table's straight edges by a few mm at the
+rim. When it matters, print the board (``python -m calibration markers
+board.pdf --board``), film it flat at a dozen tilts across the view, and run
+``python -m calibration lens --table T FRAME...``; the result is stored with the
+table and every stage then works in undistorted pixels.
+
+The board uses a different dictionary from the rim markers, so neither is
+mistaken for the other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .errors import CalibrationError
+from .markers import dictionary
+
+BOARD_DICTIONARY = "DICT_5X5_100"
+BOARD_SQUARES = (7, 5)          # columns, rows: fits A4 landscape at 30 mm
+BOARD_SQUARE_MM = 30.0
+BOARD_MARKER_MM = 22.0
+MIN_VIEWS = 4                   # fewer views do not pin down the distortion
+MIN_CORNERS = 8                 # per view
+
+
+def board() -> cv2.aruco.CharucoBoard:
+    return cv2.aruco.CharucoBoard(BOARD_SQUARES, BOARD_SQUARE_MM, BOARD_MARKER_MM,
+                                  dictionary(BOARD_DICTIONARY))
+
+
+def board_image(px_per_mm: float, margin_mm: float = 10.0) -> np.ndarray:
+    """The board as a grayscale image at ``px_per_mm``, with a white margin."""
+    w = BOARD_SQUARES[0] * BOARD_SQUARE_MM + 2 * margin_mm
+    h = BOARD_SQUARES[1] * BOARD_SQUARE_MM + 2 * margin_mm
+    size = (int(round(w * px_per_mm)), int(round(h * px_per_mm)))
+    return board().generateImage(size, marginSize=int(round(margin_mm * px_per_mm)), borderBits=1)
+
+
+@dataclass(frozen=True)
+class Lens:
+    """A pinhole camera matrix and OpenCV's distortion coefficients
+    (k1, k2, p1, p2, k3) for frames of ``image_size`` (w, h)."""
+    camera_matrix: np.ndarray
+    dist: np.ndarray
+    image_size: tuple[int, int]
+    rms_px: float = 0.0
+    views: int = 0
+
+    def undistort_points(self, pts) -> np.ndarray:
+        """Captured pixels -> pixels of the undistorted image (same camera matrix)."""
+        p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+        return cv2.undistortPoints(p, self.camera_matrix, self.dist, P=self.camera_matrix).reshape(-1, 2)
+
+    def distort_points(self, pts) -> np.ndarray:
+        """Pixels of the undistorted image -> captured pixels."""
+        p = np.asarray(pts, np.float64).reshape(-1, 2)
+        K = self.camera_matrix
+        norm = np.column_stack([(p[:, 0] - K[0, 2]) / K[0, 0], (p[:, 1] - K[1, 2]) / K[1, 1],
+                                np.ones(len(p))])
+        out, _ = cv2.projectPoints(norm, np.zeros(3), np.zeros(3), K, self.dist)
+        return out.reshape(-1, 2)
+
+    def undistort(self, frame: np.ndarray) -> np.ndarray:
+        maps = _maps(self)
+        return cv2.remap(frame, maps[0], maps[1], cv2.INTER_LINEAR)
+
+    def to_dict(self) -> dict:
+        return {"camera_matrix": self.camera_matrix.tolist(), "dist": self.dist.ravel().tolist(),
+                "image_size": list(self.image_size), "rms_px": self.rms_px, "views": self.views}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Lens":
+        try:
+            K = np.array(d["camera_matrix"], np.float64)
+            dist = np.array(d["dist"], np.float64).ravel()
+            size = (int(d["image_size"][0]), int(d["image_size"][1]))
+            if K.shape != (3, 3) or len(dist) not in (4, 5, 8, 12, 14):
+                raise ValueError("camera_matrix must be 3x3, dist 4/5/8/12/14 numbers")
+            return cls(K, dist, size, float(d.get("rms_px", 0.0)), int(d.get("views", 0)))
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise CalibrationError(f"lens: {e}") from None
+
+
+_map_cache: dict[int, tuple] = {}
+
+
+def _maps(lens: Lens):
+    # Undistortion maps cost ~50 ms for 1080p; a table keeps one lens.
+    key = id(lens)
+    hit = _map_cache.get(key)
+    if hit is None or hit[0] is not lens:
+        m1, m2 = cv2.initUndistortRectifyMap(lens.camera_matrix, lens.dist, None, lens.camera_matrix,
+                                             lens.image_size, cv2.CV_16SC2)
+        hit = _map_cache[key] = (lens, (m1, m2))
+    return hit[1]
+
+
+def find_board(frame: np.ndarray):
+    """ChArUco corners in one frame: (object points mm, image points px) or None."""
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    b = board()
+    corners, ids, _, _ = cv2.aruco.CharucoDetector(b).detectBoard(gray)
+    if ids is None or len(ids) < MIN_CORNERS:
+        return None
+    obj, img = b.matchImagePoints(corners, ids)
+    return obj.reshape(-1, 3).astype(np.float32), img.reshape(-1, 2).astype(np.float32)
+
+
+def calibrate(frames: list[np.ndarray]) -> Lens:
+    """Calibrate from frames of the ChArUco board (all the same size).
+
+    Raises CalibrationError with fewer than MIN_VIEWS usable views."""
+    if not frames:
+        raise CalibrationError("lens: no frames")
+    size = (frames[0].shape[1], frames[0].shape[0])
+    objs, imgs = [], []
+    for f in frames:
+        if (f.shape[1], f.shape[0]) != size:
+            raise CalibrationError("lens: frames of different sizes")
+        found = find_board(f)
+        if found is not None:
+            objs.append(found[0])
+            imgs.append(found[1])
+    if len(objs) < MIN_VIEWS:
+        raise CalibrationError(f"lens: the board was found in {len(objs)} frames, calibration needs {MIN_VIEWS}")
+    rms, K, dist, _, _ = cv2.calibrateCamera(objs, imgs, size, None, None)
+    return Lens(K, dist.ravel(), size, float(rms), len(objs))
