@@ -43,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     s.add_argument("--classes", choices=("locate", "full"), default="locate")
     s.add_argument("--crops", action="store_true", help="also write upright face crops for the classifier")
     s.add_argument("--size", type=_size, default=(960, 720))
-    s.add_argument("--draw", action="store_true", help="also write each scene with its truth drawn (debug/)")
+    s.add_argument("--draw", action="store_true", help="also write each new scene with its truth drawn (debug/)")
     a = p.parse_args(argv)
     try:
         return _synth(a)
@@ -53,21 +53,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _synth(a: argparse.Namespace) -> int:
-    import cv2
-
     from .art import TileArt
-    from .synth.dataset import scene_for, write_dataset
-    from .synth.scene import draw_annotations
+    from .synth.dataset import write_dataset
 
     if a.scenes < 1:
         print("error: --scenes must be at least 1", file=sys.stderr)
         return 2
     art = TileArt()
-    n = write_dataset(a.out, a.scenes, a.seed, a.split, art=art, size=a.size, classes=a.classes, crops=a.crops)
-    if a.draw:
-        (a.out / "debug").mkdir(parents=True, exist_ok=True)
-        for i in range(a.seed, a.seed + a.scenes):
-            cv2.imwrite(str(a.out / "debug" / f"s{i:07d}.jpg"), draw_annotations(scene_for(i, art, a.size)))
+    n = write_dataset(a.out, a.scenes, a.seed, a.split, art=art, size=a.size, classes=a.classes,
+                      crops=a.crops, draw=a.draw)
     print(f"{a.out}: {n} scene(s) written, {a.scenes - n} already there ({a.split}, classes {a.classes})")
     return 0
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .classes import CLASSES, art_name
+from .classes import art_name
 
 ENV_ART = "TOUTENKOU_TILE_ART"
 STYLES = ("png-regular", "png-black")
@@ -59,9 +59,3 @@ class TileArt:
     @property
     def front(self) -> np.ndarray:
         return self.image("Front", "png-regular")
-
-    def preload(self) -> "TileArt":
-        for style in STYLES:
-            for cls in CLASSES[:-1]:
-                self.face(cls, style)
-        return self

@@ -6,8 +6,6 @@ the hand record directly; ``back`` is a tile seen from its back.
 
 from __future__ import annotations
 
-SUITS = "mpsz"
-
 KINDS: tuple[str, ...] = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(
     f"{n}z" for n in range(1, 8))
 REDS: tuple[str, ...] = ("0m", "0p", "0s")
@@ -33,11 +31,3 @@ def art_name(cls: str) -> str:
         raise ValueError(f"not a tile class: {cls!r}")
     return f"{_SUIT_ART[s]}5-Dora" if n == "0" else f"{_SUIT_ART[s]}{n}"
 
-
-def is_red(cls: str) -> bool:
-    return cls in REDS
-
-
-def plain_of(cls: str) -> str:
-    """A red five's plain kind (``0p`` -> ``5p``); other classes unchanged."""
-    return f"5{cls[1]}" if cls in REDS else cls

@@ -7,6 +7,7 @@
                                  locator (``classes="locate"``) or the 38-class index (``"full"``)
     truth/<split>/<id>.json      every tile: mpsz class, box, rotation, face corners
     crops/<split>/<class>/<id>_<k>.png   upright faces for the classifier (``crops=True``)
+    debug/<split>/<id>.jpg       the scene with its truth drawn (``draw=True``)
     data.yaml                    the ultralytics dataset file
 
 Scene ``i`` depends on the seed alone, so a run can stop and resume (files that
@@ -25,7 +26,7 @@ import numpy as np
 from ..art import TileArt
 from ..classes import CLASS_INDEX, CLASSES
 from .crops import upright_crop
-from .scene import Scene, render_scene
+from .scene import Scene, draw_annotations, render_scene
 
 LOCATE_NAMES = ("tile",)
 
@@ -45,7 +46,8 @@ def yolo_rows(scene: Scene, classes: str) -> list[str]:
 
 
 def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: TileArt | None = None,
-                  size: tuple[int, int] = (960, 720), classes: str = "locate", crops: bool = False) -> int:
+                  size: tuple[int, int] = (960, 720), classes: str = "locate", crops: bool = False,
+                  draw: bool = False) -> int:
     """Render and write ``n`` scenes; returns how many were written now (existing ones are kept)."""
     if classes not in ("locate", "full"):
         raise ValueError(f"classes must be 'locate' or 'full', not {classes!r}")
@@ -66,6 +68,9 @@ def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: Ti
                 d = out / "crops" / split / a.cls
                 d.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(d / f"{stem}_{k:03d}.png"), upright_crop(scene.image, a.face))
+        if draw:
+            (out / "debug" / split).mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out / "debug" / split / f"{stem}.jpg"), draw_annotations(scene))
         # the truth file last: its presence marks the scene complete (resume skips it)
         (out / "truth" / split / f"{stem}.json").write_text(
             json.dumps({"image": f"images/{split}/{stem}.jpg", "tiles": [a.to_dict() for a in scene.tiles]}))

@@ -9,11 +9,11 @@ two backs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..classes import BACK, CLASSES, KINDS, REDS, SANMA_KINDS
+from ..classes import BACK, KINDS, REDS, SANMA_KINDS
 from .tile import FACE_ASPECT
 
 H = FACE_ASPECT
@@ -44,6 +44,11 @@ def _row(classes: list[str], turns: list[int] | None = None, x0: float = 0.0) ->
         out.append(Placed(c, x + w / 2, y, t))
         x += w + GAP
     return out, x
+
+
+def _shifted(tiles: list[Placed], dy: float) -> list[Placed]:
+    """The same tiles one or more rows further from the group's owner."""
+    return [replace(p, y=p.y + dy) for p in tiles]
 
 
 def random_face(rng: np.random.Generator) -> str:
@@ -91,7 +96,7 @@ def gari_row(rng: np.random.Generator) -> list[Placed]:
     if n > 4 and rng.random() < 0.5:
         a, _ = _row(cls[:4])
         b, _ = _row(cls[4:])
-        return a + [Placed(p.cls, p.x, p.y + H + GAP, p.turn) for p in b]
+        return a + _shifted(b, H + GAP)
     return _row(cls)[0]
 
 
@@ -104,7 +109,7 @@ def pond(rng: np.random.Generator) -> list[Placed]:
         idx = range(r * 6, min(n, r * 6 + 6))
         turns = [90 if i == riichi else 0 for i in idx]
         row, _ = _row([random_face(rng) for _ in idx], turns)
-        out += [Placed(p.cls, p.x, p.y + r * (H + GAP), p.turn) for p in row]
+        out += _shifted(row, r * (H + GAP))
     return out
 
 
@@ -119,5 +124,3 @@ def wall(rng: np.random.Generator) -> list[Placed]:
 
 GROUPS = {"hand": hand_row, "meld": meld, "gari": gari_row, "pond": pond, "wall": wall}
 GROUP_WEIGHTS = {"hand": 0.25, "meld": 0.25, "gari": 0.15, "pond": 0.2, "wall": 0.15}
-
-assert all(p in CLASSES for p in SANMA_KINDS)

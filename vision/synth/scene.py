@@ -50,11 +50,8 @@ def felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     weave = rng.normal(0, rng.uniform(2, 7), (h, w, 1)).astype(np.float32)
     img = np.clip(base + slow + weave, 0, 255) / 255
     for _ in range(int(rng.integers(0, 4))):          # grooves and rims of an automatic table
-        p = rng.uniform(0, 1, 2) * (w, h)
-        vertical = rng.random() < 0.5
-        a, b = (int(p[0]), 0), (int(p[0]), h) if vertical else ((0, int(p[1])), (w, int(p[1])))
-        if not vertical:
-            a, b = (0, int(p[1])), (w, int(p[1]))
+        x, y = int(rng.uniform(0, w)), int(rng.uniform(0, h))
+        a, b = ((x, 0), (x, h)) if rng.random() < 0.5 else ((0, y), (w, y))
         cv2.line(img, a, b, tuple(float(c) for c in base / 255 * 0.6), int(rng.integers(2, 8)))
     return img
 
@@ -64,9 +61,9 @@ def _clutter(rng: np.random.Generator, img: np.ndarray, occupied: np.ndarray, u:
     h, w = img.shape[:2]
     for _ in range(int(rng.integers(0, 6))):
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        if rng.random() < 0.6:
+        stick = rng.random() < 0.6
+        if stick:
             quad = rect_corners(cx, cy, u * rng.uniform(3, 4.5), u * 0.25, float(rng.uniform(0, 180)))
-            colour = (0.93, 0.93, 0.92)
         else:
             quad = rect_corners(cx, cy, u * 0.9, u * 0.9, 0)
             colour = tuple(float(c) for c in rng.uniform(0.2, 1.0, 3))
@@ -75,8 +72,8 @@ def _clutter(rng: np.random.Generator, img: np.ndarray, occupied: np.ndarray, u:
         cv2.fillConvexPoly(mask, pts, 1)
         if (mask & occupied).any():
             continue
-        if colour == (0.93, 0.93, 0.92):
-            cv2.fillConvexPoly(img, pts, colour, lineType=cv2.LINE_AA)
+        if stick:
+            cv2.fillConvexPoly(img, pts, (0.93, 0.93, 0.92), lineType=cv2.LINE_AA)
             for k in range(int(rng.integers(1, 6))):
                 dot = quad.mean(axis=0) + (quad[1] - quad[0]) * (k - 2) * 0.15
                 cv2.circle(img, tuple(int(v) for v in dot), max(1, int(u * 0.07)), (0.1, 0.1, 0.6), -1)
@@ -86,14 +83,15 @@ def _clutter(rng: np.random.Generator, img: np.ndarray, occupied: np.ndarray, u:
 
 
 def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups):
-    """Groups at random places and turns where they fit; returns (cls, face quad, hull, turn) per tile."""
+    """Groups at random places and turns where they fit; returns (cls, face quad, hull, rotation) per tile."""
     h, w = img.shape[:2]
-    placed = []
+    placed = []                  # (tile, face quad, rotation on the table) of every tile that fits
+    groups = 0
     names = list(layouts.GROUP_WEIGHTS)
     weights = np.array([layouts.GROUP_WEIGHTS[n] for n in names])
     shadow = np.zeros((h, w), np.float32)
     for _ in range(max_groups * 3):
-        if len(placed) >= max_groups:
+        if groups >= max_groups:
             break
         tiles = layouts.GROUPS[names[int(rng.choice(len(names), p=weights / weights.sum()))]](rng)
         turn = int(rng.choice([0, 90, 180, 270]))
@@ -104,10 +102,8 @@ def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups):
         local -= local.mean(axis=0)
         origin = rng.uniform([u * 2, u * 2], [w - u * 2, h - u * 2]).astype(np.float32)
         centres = local @ rot.T + origin
-        quads = []
-        for t, c in zip(tiles, centres):
-            fw, fh = (u, u * FACE_ASPECT)
-            quads.append(rect_corners(float(c[0]), float(c[1]), fw, fh, angle + t.turn))
+        quads = [rect_corners(float(c[0]), float(c[1]), u, u * FACE_ASPECT, angle + t.turn)
+                 for t, c in zip(tiles, centres)]
         mask = np.zeros_like(occupied)
         for q in quads:
             cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
@@ -116,25 +112,22 @@ def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups):
         if (allq.min() < 0 or (allq[:, 0] >= w).any() or (allq[:, 1] >= h).any() or (mask & occupied).any()):
             continue
         occupied |= mask
-        placed.append((tiles, quads, angle))
-        for q in quads:
-            cv2.fillConvexPoly(shadow, np.round(np.vstack([q, q + light]) ).astype(np.int32), 1.0)
+        groups += 1
+        for t, q in zip(tiles, quads):
+            placed.append((t, q, int(round((angle + t.turn) / 90)) % 4 * 90))
+            cv2.fillConvexPoly(shadow, np.round(np.vstack([q, q + light])).astype(np.int32), 1.0)
     # shadows under everything, softened
     k = int(u * 0.4) | 1
     shadow = cv2.GaussianBlur(shadow, (k, k), 0)[..., None]
     img *= 1 - float(rng.uniform(0.2, 0.45)) * shadow
     out = []
-    order = sorted(((t, q) for tiles, quads, _ in placed for t, q in zip(tiles, quads)),
-                   key=lambda tq: float(tq[1][:, 1].mean()))
-    rotations = {id(t): int(round((angle + t.turn) / 90)) % 4 * 90
-                 for tiles, _, angle in placed for t in tiles}
-    for t, q in order:
+    for t, q, rotation in sorted(placed, key=lambda p: float(p[1][:, 1].mean())):   # far rows first
         c = q.mean(axis=0)
         body = (centre - c) * float(rng.uniform(0.035, 0.06))
         body *= min(1.0, u * 0.45 / max(float(np.linalg.norm(body)), 1e-6))
         face = face_image(art, t.cls, style, max(8, int(round(u * 1.5))), rng)
         hull = draw_tile(img, face, q, body.astype(np.float32), style, t.face_down)
-        out.append((t.cls, q, hull, rotations[id(t)]))
+        out.append((t.cls, q, hull, rotation))
     return out
 
 
