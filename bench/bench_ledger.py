@@ -5,8 +5,8 @@
 Plays one dunhill session of ``--hands`` hands into a fresh database (a SQLite
 file in a temporary folder unless ``--db`` names one; PostgreSQL by URL): about
 one in five hands is an exhaustive draw, the rest are random winning hands
-(scoring/random_hands.py) of whoever's turn it is, by tsumo or ron, each at the
-session's own honba. Every append is the real thing: one transaction that
+(scoring/random_hands.py) by tsumo or ron, made before the clock starts and
+filled in with the session's own honba by the ledger. Every append is the real thing: one transaction that
 locks the session, checks the hand against the state, scores it and commits.
 Prints appends/s, then the time to derive the balances from the whole log in
 a fresh process-level handle (no cache: every event read and folded again).
@@ -31,11 +31,13 @@ from service.ledger import SEATS, Ledger  # noqa: E402
 PLAYERS = ("Aki", "Ben", "Chie")
 
 
-def _win_record(rng: random.Random, winner_seat: str, honba: int) -> dict:
-    """A random winning dunhill hand for ``winner_seat`` at this honba, that the engine accepts."""
+def _win_record(rng: random.Random, winner_seat: str) -> dict:
+    """A random winning dunhill hand for ``winner_seat`` that the engine accepts; no honba, so
+    the ledger fills in the session's own."""
     while True:
         rec = random_winning_record(rng, "dunhill")
-        rec.update(seat=winner_seat, honba=honba)
+        rec["seat"] = winner_seat
+        rec.pop("honba", None)
         if rec["win"] == "ron":
             rec["discarder"] = rng.choice([s for s in SEATS if s != winner_seat])
         try:
@@ -45,19 +47,23 @@ def _win_record(rng: random.Random, winner_seat: str, honba: int) -> dict:
             continue
 
 
-def play(ledger: Ledger, session_id: str, hands: int, rng: random.Random) -> tuple[int, int]:
-    wins = draws = 0
-    state = ledger.state(session_id)
+def plan(hands: int, rng: random.Random) -> list[tuple[str, object]]:
+    """The session's hands, made before the clock starts: ("draw", tenpai) or ("win", record)."""
+    out: list[tuple[str, object]] = []
     for _ in range(hands):
         if rng.random() < 0.2:
-            tenpai = [p for p in PLAYERS if rng.random() < 0.5]
-            _, state = ledger.add_draw(session_id, tenpai)
-            draws += 1
+            out.append(("draw", [p for p in PLAYERS if rng.random() < 0.5]))
         else:
-            rec = _win_record(rng, rng.choice(SEATS), state.honba)
-            _, state = ledger.add_win(session_id, [rec])
-            wins += 1
-    return wins, draws
+            out.append(("win", _win_record(rng, rng.choice(SEATS))))
+    return out
+
+
+def play(ledger: Ledger, session_id: str, hands: list[tuple[str, object]]) -> None:
+    for kind, what in hands:
+        if kind == "draw":
+            ledger.add_draw(session_id, what)
+        else:
+            ledger.add_win(session_id, [what])
 
 
 def main(argv=None) -> int:
@@ -71,8 +77,11 @@ def main(argv=None) -> int:
         url = a.db or f"sqlite:///{Path(tmp) / 'bench-ledger.sqlite3'}"
         ledger = Ledger(url)
         sid = ledger.start("dunhill", PLAYERS, label="bench").id
+        hands = plan(a.hands, random.Random(a.seed))
+        wins = sum(kind == "win" for kind, _ in hands)
+        draws = a.hands - wins
         t0 = time.perf_counter()
-        wins, draws = play(ledger, sid, a.hands, random.Random(a.seed))
+        play(ledger, sid, hands)
         t_append = time.perf_counter() - t0
         cached = ledger.state(sid)
         ledger.close()
