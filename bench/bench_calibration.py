@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_calibration.py [--frames 50] [--px-per-mm 1.0] [--frame FILE]
 
-By default the frames are rendered like the tests' (tests/calibration/calib_synth.py:
+By default the frames are rendered like the tests' (calibration/synth.py:
 the real markers on a synthetic table, a camera pose within the mount's
 tolerance, blur and noise), a different pose per frame; ``--frame`` times a real
 photo instead (it must show the markers). Prints the median ms per frame of each
@@ -21,7 +21,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "calibration"))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
@@ -45,7 +44,7 @@ def main() -> int:
             return 2
         frames = [frame]
     else:
-        from calib_synth import random_pose, render, topdown
+        from calibration.synth import random_pose, render, topdown
         rng = np.random.default_rng(0)
         top = topdown(layout)
         frames = [render(top, random_pose(rng, layout), rng) for _ in range(min(args.frames, 10))]

@@ -89,7 +89,10 @@ def load_reader(spec: str) -> Reader:
         factory = getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError) as e:
         raise ReaderLoadError(f"cannot load reader {spec!r}: {e}") from None
-    reader = factory()
+    try:
+        reader = factory()
+    except Exception as e:      # a reader that cannot start (no calibration, no weights) is named, not traced
+        raise ReaderLoadError(f"reader {spec!r} could not start: {e}") from None
     if not isinstance(reader, Reader):
         raise ReaderLoadError(f"{spec!r} did not return a reader (needs .name and .read(frame, context))")
     return reader

@@ -1,7 +1,11 @@
-"""python -m vision: synthetic data for the tile detector.
+"""python -m vision: the tile detector and its data.
 
+    python -m vision detect IMAGE [--json] [--draw OUT.png]
+    python -m vision evaluate [--scenes N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
+    python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR]
+    python -m vision train [--data DIR] [--runs DIR] [--stage data|locator|classifier|export|all]
 
 Bad input exits 2 with one line saying what is wrong.
 """
@@ -22,6 +26,10 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+class UsageError(Exception):
+    """Bad input the user can fix: printed as one line, exit 2."""
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
@@ -32,24 +40,139 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _parser() -> _Parser:
     p = _Parser(prog="python -m vision", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    d = sub.add_parser("detect", help="find and name every tile in an image")
+    d.add_argument("image", type=Path)
+    d.add_argument("--json", action="store_true", help="print the detections as JSON")
+    d.add_argument("--draw", type=Path, metavar="OUT.png", help="write the image with boxes and labels")
+
+    e = sub.add_parser("evaluate", help="precision, recall, per-class accuracy, red vs plain fives")
+    e.add_argument("--scenes", type=int, default=100, help="held-out synthetic scenes rendered now (0: none)")
+    e.add_argument("--synth", type=Path, help="a dataset folder (python -m vision synth) to score instead")
+    e.add_argument("--split", default="val", help="its split (default val)")
+    e.add_argument("--real", type=Path, action="append", default=None,
+                   help="a labels file of a real photo (default: the shared AMOS photo's labels)")
+    e.add_argument("--photos", type=Path, help="folder holding the labelled photos (default ../shared/photos)")
+    e.add_argument("--json", action="store_true")
+
     s = sub.add_parser("synth", help="render table scenes with ground truth (YOLO labels, truth JSON, crops)")
     s.add_argument("out", type=Path)
     s.add_argument("--scenes", type=int, default=100)
     s.add_argument("--seed", type=int, default=0, help="first scene's seed (held-out sets use other seeds)")
     s.add_argument("--split", choices=("train", "val"), default="train")
     s.add_argument("--classes", choices=("locate", "full"), default="locate")
-    s.add_argument("--crops", action="store_true", help="also write upright face crops for the classifier")
+    s.add_argument("--crops", action="store_true", help="also write the classifier's cuts (cls/<split>/<label>/)")
     s.add_argument("--size", type=_size, default=(960, 720))
     s.add_argument("--draw", action="store_true", help="also write each new scene with its truth drawn (debug/)")
-    a = p.parse_args(argv)
+
+    r = sub.add_parser("read", help="a frame of the table after a win -> the hand record and warnings")
+    r.add_argument("frames", type=Path, nargs="+", help="one frame, or several of the still table to vote")
+    r.add_argument("--table", required=True, help="the table's calibration (python -m calibration fit)")
+    r.add_argument("--tables", type=Path, help="folder of table files (default: calibration's)")
+    r.add_argument("--rules", default="dunhill", help="the table's house rule, written into the record")
+    r.add_argument("--json", action="store_true", help="print {record, warnings} as JSON")
+    r.add_argument("--debug", type=Path, metavar="DIR", help="write every stage's image there")
+
+    t = sub.add_parser("train", help="render data, train both stages, export ONNX to models/ (train extra)")
+    t.add_argument("--data", type=Path, default=Path("data/tiles"))
+    t.add_argument("--runs", type=Path, default=Path("runs/vision"))
+    t.add_argument("--stage", choices=("data", "locator", "classifier", "export", "all"), default="all")
+    t.add_argument("--scenes", type=int)
+    t.add_argument("--locator-epochs", type=int)
+    t.add_argument("--classifier-epochs", type=int)
+    t.add_argument("--locator-imgsz", type=int)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = _parser().parse_args(argv)
+    from .detect import ModelMissing
+
     try:
-        return _synth(a)
-    except ArtMissing as e:
+        return {"detect": _detect, "evaluate": _evaluate, "synth": _synth, "train": _train,
+                "read": _read}[a.command](a)
+    except (ArtMissing, ModelMissing, UsageError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+
+
+def _read_image(path: Path):
+    import cv2
+    import numpy as np
+
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file")
+    data = np.fromfile(str(path), np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise UsageError(f"{path}: not an image OpenCV can read")
+    return image
+
+
+def _detect(a: argparse.Namespace) -> int:
+    import json
+
+    from .detect import Detector
+    from .draw import draw_detections
+
+    image = _read_image(a.image)
+    found = Detector().detect(image)
+    if a.draw:
+        import cv2
+
+        if not cv2.imwrite(str(a.draw), draw_detections(image, found)):
+            raise UsageError(f"{a.draw}: cannot write an image there (use .png or .jpg)")
+    if a.json:
+        print(json.dumps([d.to_dict() for d in found]))
+    else:
+        for d in found:
+            x1, y1, x2, y2 = (round(v) for v in d.box)
+            print(f"{d.tile:>4}  rot {d.rotation:>3}  score {d.score:.2f}  box {x1},{y1},{x2},{y2}")
+        print(f"{len(found)} tile(s)")
+    return 0
+
+
+def _evaluate(a: argparse.Namespace) -> int:
+    import json
+
+    from .evaluate_run import run_evaluation
+
+    try:
+        reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos)
+    except (FileNotFoundError, ValueError) as e:
+        raise UsageError(str(e)) from None
+    if a.json:
+        print(json.dumps([r.to_dict() for r in reports], indent=1))
+    else:
+        print("\n\n".join(r.text() for r in reports))
+    return 0
+
+
+def _read(a: argparse.Namespace) -> int:
+    import json
+
+    from calibration.debug import Debug
+    from calibration.errors import CalibrationError
+    from calibration.store import load
+
+    frames = [_read_image(f) for f in a.frames]
+    try:
+        from .read import TableReader
+
+        reader = TableReader(load(a.table, a.tables), a.rules)
+        reading = reader.read_frames(frames, Debug(a.debug) if a.debug else None)
+    except CalibrationError as e:
+        raise UsageError(str(e)) from None
+    if a.json:
+        print(json.dumps({"record": reading.record, "warnings": reading.warnings}, ensure_ascii=False))
+    else:
+        print(json.dumps(reading.record, ensure_ascii=False, indent=1))
+        for w in reading.warnings:
+            print(f"warning: {w}")
+    return 0
 
 
 def _synth(a: argparse.Namespace) -> int:
@@ -57,12 +180,25 @@ def _synth(a: argparse.Namespace) -> int:
     from .synth.dataset import write_dataset
 
     if a.scenes < 1:
-        print("error: --scenes must be at least 1", file=sys.stderr)
-        return 2
+        raise UsageError("--scenes must be at least 1")
     art = TileArt()
     n = write_dataset(a.out, a.scenes, a.seed, a.split, art=art, size=a.size, classes=a.classes,
                       crops=a.crops, draw=a.draw)
     print(f"{a.out}: {n} scene(s) written, {a.scenes - n} already there ({a.split}, classes {a.classes})")
+    return 0
+
+
+def _train(a: argparse.Namespace) -> int:
+    try:
+        import ultralytics  # noqa: F401
+    except ImportError:
+        raise UsageError("training needs the train extra: see models/README.md (torch, ultralytics, onnx, "
+                         "onnxslim in a separate venv)") from None
+    from .train import train
+
+    for path in train(a.data, a.runs.resolve(), a.stage, scenes=a.scenes, locator_epochs=a.locator_epochs,
+                      classifier_epochs=a.classifier_epochs, locator_imgsz=a.locator_imgsz):
+        print(path)
     return 0
 
 

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calib_synth import SIZE, felt_grid, pose_homography, render, table_error_mm, topdown
+from calibration.synth import SIZE, felt_grid, pose_homography, render, table_error_mm, topdown
 from calibration.__main__ import main
 from calibration.lens import find_board
 from calibration.markers import default_layout

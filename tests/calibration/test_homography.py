@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calib_synth import SIZE, felt_grid, pose_homography, random_pose, render, table_error_mm, topdown
+from calibration.synth import SIZE, felt_grid, pose_homography, random_pose, render, table_error_mm, topdown
 from calibration.errors import CalibrationError
 from calibration.homography import (Detection, detect_markers, fit_homography, image_to_table, rectify,
                                     table_to_image)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calib_synth import K, SIZE, distort_maps, felt_grid, pose_homography, render, rotation, table_error_mm, topdown
+from calibration.synth import K, SIZE, distort_maps, felt_grid, pose_homography, render, rotation, table_error_mm, topdown
 from calibration.errors import CalibrationError
 from calibration.homography import detect_markers, fit_homography, rectify
 from calibration.lens import BOARD_SQUARE_MM, BOARD_SQUARES, Lens, board_image, calibrate

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calib_synth import SIZE, felt_grid, pose_homography, render, table_error_mm, topdown
+from calibration.synth import SIZE, felt_grid, pose_homography, render, table_error_mm, topdown
 from calibration.errors import CalibrationError, NoHomography
 from calibration.markers import default_layout
 from calibration.tracker import Tracker, felt_corners

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calib_synth import SIZE, pose_homography, render, topdown
+from calibration.synth import SIZE, pose_homography, render, topdown
 from calibration.errors import CalibrationError
 from calibration.homography import detect_markers, fit_homography, table_to_image
 from calibration.markers import default_layout

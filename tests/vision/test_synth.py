@@ -84,9 +84,10 @@ def test_dataset_writes_yolo_rows_for_every_tile_and_resumes(art, tmp_path):
             assert CLASSES[int(k)] == tile["tile"]
             assert all(0 <= float(v) <= 1 for v in xywh)
         assert cv2.imread(str(tmp_path / truth["image"])) is not None
-    crops = list((tmp_path / "crops" / "train").rglob("*.png"))
-    assert len(crops) == sum(len(json.loads(p.read_text())["tiles"])
-                             for p in (tmp_path / "truth" / "train").glob("*.json"))
+    cuts = [p for p in (tmp_path / "cls" / "train").rglob("*.png") if p.parent.name != "none"]
+    assert len(cuts) == sum(len(json.loads(p.read_text())["tiles"])
+                            for p in (tmp_path / "truth" / "train").glob("*.json"))
+    assert list((tmp_path / "cls" / "train" / "none").glob("*.png")), "no refusal cuts written"
     assert write_dataset(tmp_path, 3, seed=100, classes="full", art=art) == 0     # resumed: nothing new
     assert "names:\n  0: '1m'" in (tmp_path / "data.yaml").read_text()
 

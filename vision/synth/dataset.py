@@ -6,7 +6,8 @@
     labels/<split>/<id>.txt      YOLO rows: class cx cy w h (normalised); class 0 "tile" for the
                                  locator (``classes="locate"``) or the 38-class index (``"full"``)
     truth/<split>/<id>.json      every tile: mpsz class, box, rotation, face corners
-    crops/<split>/<class>/<id>_<k>.png   upright faces for the classifier (``crops=True``)
+    cls/<split>/<label>/<id>_<k>.png     the classifier's cuts (``crops=True``): label = class, class_ud
+                                         (the cut shows it upside down), back, or none (no tile)
     debug/<split>/<id>.jpg       the scene with its truth drawn (``draw=True``)
     data.yaml                    the ultralytics dataset file
 
@@ -25,8 +26,8 @@ import numpy as np
 
 from ..art import TileArt
 from ..classes import CLASS_INDEX, CLASSES
-from .crops import upright_crop
-from .scene import Scene, draw_annotations, render_scene
+from .crops import classifier_samples
+from .scene import Annotation, Scene, draw_annotations, render_scene
 
 LOCATE_NAMES = ("tile",)
 
@@ -43,6 +44,28 @@ def yolo_rows(scene: Scene, classes: str) -> list[str]:
         k = 0 if classes == "locate" else CLASS_INDEX[a.cls]
         rows.append(f"{k} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
     return rows
+
+
+def write_cuts(out: Path, split: str, stem: str, scene: Scene, seed: int) -> None:
+    """The classifier's cuts of one scene, under cls/<split>/<label>/."""
+    for k, (label, cut) in enumerate(classifier_samples(scene, np.random.default_rng(seed))):
+        d = out / "cls" / split / label
+        d.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(d / f"{stem}_{k:03d}.png"), cut)
+
+
+def recut(out: Path, split: str = "train") -> int:
+    """Write the classifier's cuts again from the saved scenes and truth (after a change to the cut)."""
+    out = Path(out)
+    n = 0
+    for f in sorted((out / "truth" / split).glob("*.json")):
+        truth = json.loads(f.read_text())
+        image = cv2.imread(str(out / truth["image"]))
+        tiles = [Annotation(t["tile"], tuple(t["box"]), t["rotation"], tuple(map(tuple, t["face"])))
+                 for t in truth["tiles"]]
+        write_cuts(out, split, f.stem, Scene(image, tiles), int(f.stem[1:]))
+        n += 1
+    return n
 
 
 def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: TileArt | None = None,
@@ -64,10 +87,7 @@ def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: Ti
         cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         (out / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_rows(scene, classes)) + "\n")
         if crops:
-            for k, a in enumerate(scene.tiles):
-                d = out / "crops" / split / a.cls
-                d.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(d / f"{stem}_{k:03d}.png"), upright_crop(scene.image, a.face))
+            write_cuts(out, split, stem, scene, i)
         if draw:
             (out / "debug" / split).mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(out / "debug" / split / f"{stem}.jpg"), draw_annotations(scene))

@@ -1,4 +1,4 @@
-"""Synthetic table frames for the calibration tests: real marker images on a
+"""Synthetic table frames for tests and benches: real marker images on a
 top-down table, seen by a pinhole camera over it.
 
 Table coordinates are mm with x right, y down, so z = x cross y points *into*

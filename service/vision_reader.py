@@ -1,0 +1,62 @@
+"""The vision reader for the table service: ``TABLE_READER=service.vision_reader:from_env``.
+
+It wraps ``vision.read.TableReader`` (calibration -> detector -> layout) in the
+service's Reader protocol. The calibrated table is named by ``TABLE_CALIBRATION``
+(a table file of ``python -m calibration fit``, in ``CALIBRATION_DIR``). A frame
+with no markers and no stored homography reads nothing and says why.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from calibration.errors import CalibrationError
+from calibration.store import load
+
+from .reader import Detection, ReadContext, Reading
+
+ENV_TABLE = "TABLE_CALIBRATION"
+
+
+class VisionReader:
+    name = "vision"
+
+    def __init__(self, table: str):
+        from vision.read import TableReader
+
+        self.table = load(table)
+        self._readers: dict[str, TableReader] = {}
+        self._make = TableReader
+
+    def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
+        reader = self._readers.get(context.rules)
+        if reader is None:
+            reader = self._readers[context.rules] = self._make(self.table, context.rules)
+        try:
+            reading = reader.read(frame)
+        except CalibrationError as e:
+            return Reading(self.name, None, (), (str(e),))
+        detections = tuple(Detection(p.tile, *_frame_box(reader, p.box), score=p.score) for p in reading.pieces)
+        record = dict(reading.record) if reading.record else None
+        if record is not None:
+            record["honba"] = context.honba
+        return Reading(self.name, record, detections, tuple(reading.warnings))
+
+
+def _frame_box(reader, box_mm) -> tuple[int, int, int, int]:
+    """A tile's box in table mm as an (x, y, w, h) box on the camera frame."""
+    from calibration.homography import table_to_image
+
+    x1, y1, x2, y2 = box_mm
+    pts = table_to_image(reader.tracker.last_good, [[x1, y1], [x2, y1], [x2, y2], [x1, y2]], reader.table.lens)
+    (a, b), (c, d) = pts.min(axis=0), pts.max(axis=0)
+    return int(a), int(b), int(round(c - a)), int(round(d - b))
+
+
+def from_env() -> VisionReader:
+    table = os.environ.get(ENV_TABLE)
+    if not table:
+        raise CalibrationError(f"set {ENV_TABLE} to the calibrated table's name (python -m calibration fit)")
+    return VisionReader(table)

@@ -1,0 +1,55 @@
+"""How the detector is scored: matching by overlap, and the figures the issue asks for."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.evaluate import Report, iou, match
+
+
+def tile(name, box, rotation=0, score=0.9):
+    return {"tile": name, "box": list(box), "rotation": rotation, "score": score}
+
+
+def test_a_detection_matches_the_tile_it_overlaps_by_half():
+    truth = [tile("1p", (0, 0, 10, 10)), tile("2p", (20, 0, 30, 10))]
+    dets = [tile("2p", (21, 0, 31, 10)), tile("1p", (6, 0, 16, 10))]     # IoU 0.82 and 0.25
+    pairs = match(dets, truth)
+    assert [(t["tile"], d["tile"]) for t, d in pairs] == [("2p", "2p")]
+    assert iou((0, 0, 10, 10), (5, 0, 15, 10)) == pytest.approx(1 / 3)
+
+
+def test_each_tile_is_matched_once_the_best_scored_detection_first():
+    truth = [tile("5m", (0, 0, 10, 10))]
+    dets = [tile("0m", (0, 0, 10, 10), score=0.6), tile("5m", (1, 0, 11, 10), score=0.95)]
+    report = Report("t")
+    report.add(dets, truth)
+    assert report.matched == 1 and report.named == 1
+    assert report.precision == 0.5 and report.recall == 1.0
+
+
+def test_red_and_plain_fives_are_counted_apart():
+    truth = [tile("0p", (0, 0, 10, 10)), tile("5p", (20, 0, 30, 10)), tile("5s", (40, 0, 50, 10))]
+    dets = [tile("5p", (0, 0, 10, 10)), tile("0p", (20, 0, 30, 10)), tile("5s", (40, 0, 50, 10))]
+    report = Report("t")
+    report.add(dets, truth)
+    assert report.red_plain() == {"red_as_plain": 1, "plain_as_red": 1, "reds": 1, "plain_fives": 2}
+    assert report.accuracy == pytest.approx(1 / 3)
+    assert report.per_class() == {"5p": (0, 1), "5s": (1, 1), "0p": (0, 1)}
+
+
+def test_found_and_named_counts_missed_tiles_against_the_detector():
+    truth = [tile("1z", (0, 0, 10, 10)), tile("2z", (20, 0, 30, 10)), tile("back", (40, 0, 50, 10))]
+    report = Report("t")
+    report.add([tile("1z", (0, 0, 10, 10), rotation=180), tile("back", (40, 0, 50, 10), rotation=90)], truth)
+    assert report.recall == pytest.approx(2 / 3) and report.found_and_named == pytest.approx(2 / 3)
+    # a back's rotation is not scored; the 1z's is, and it is wrong
+    assert (report.rotations_right, report.rotations_known) == (0, 1)
+    assert report.to_dict()["rotation"] == 0.0
+
+
+def test_rotations_the_labels_call_ambiguous_are_not_scored():
+    report = Report("t")
+    report.add([tile("1p", (0, 0, 10, 10), rotation=180)], [tile("1p", (0, 0, 10, 10))],
+               ambiguous_rotation=["1p"])
+    assert report.rotations_known == 0 and report.to_dict()["rotation"] is None

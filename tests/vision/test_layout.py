@@ -1,0 +1,157 @@
+"""Grouping rules of the layout stage, each on tiles laid out as at a real table after a win.
+
+Tiles are placed in a seat's own frame (u along the player's edge to the right,
+v towards the centre) on the default three-seat table, 26 x 35 mm each.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.markers import default_layout
+from calibration.zones import SEAT_TEMPLATE, default_zones
+from vision.layout import Piece, Reading, SeatFrame, read_layout, vote
+
+W, H = 26.0, 35.0
+HAND_U0, HAND_V0 = SEAT_TEMPLATE["hand"][0], SEAT_TEMPLATE["hand"][2]
+ZONES = default_zones(default_layout())
+
+
+def frame(seat: str, kind: str = "hand") -> SeatFrame:
+    zone = next(z for z in ZONES if z.seat == seat and z.kind == kind)
+    return SeatFrame.of_zone(zone.polygon)
+
+
+def at(seat: str, tile: str, u: float, v: float, sideways: bool = False, score: float = 0.99) -> Piece:
+    """A tile centred at (u, v) in the seat's template frame (calibration.zones.SEAT_TEMPLATE: u from the
+    middle of the player's edge, v from the edge), upright or turned a quarter."""
+    f = frame(seat)
+    c = f.origin + (u - HAND_U0) * f.u + (v - HAND_V0) * f.v
+    du, dv = (H, W) if sideways else (W, H)
+    half = np.abs(f.u) * du / 2 + np.abs(f.v) * dv / 2
+    return Piece(tile, (c[0] - half[0], c[1] - half[1], c[0] + half[0], c[1] + half[1]), score)
+
+
+def row(seat: str, tiles: list[str], u0: float, v: float, gap: float = 1.0) -> list[Piece]:
+    return [at(seat, t, u0 + i * (W + gap), v) for i, t in enumerate(tiles)]
+
+
+HAND = ["1p", "2p", "3p", "4p", "5p", "6p", "7s", "8s", "9s", "5z", "5z", "5z", "9p"]
+
+
+def revealed(seat: str, tiles=HAND, win: str = "9p", apart: float = 14.0) -> list[Piece]:
+    pieces = row(seat, tiles, -185.0, 40.0)
+    return pieces + [at(seat, win, -185.0 + len(tiles) * (W + 1) + apart, 40.0)]
+
+
+def test_the_winner_is_the_seat_with_a_face_up_hand_and_the_win_tile_is_set_apart():
+    reading = read_layout(revealed("south"), ZONES, "dunhill")
+    assert reading.record["seat"] == "south"
+    assert reading.record["concealed"] == "123456p789s555z99p"
+    assert reading.record["win_tile"] == "9p"
+    assert not [w for w in reading.warnings if "set apart" in w or "not 14" in w]
+
+
+def test_a_win_tile_without_a_gap_is_taken_with_a_warning():
+    reading = read_layout(revealed("east", apart=1.0), ZONES, "dunhill")
+    assert reading.record["win_tile"] == "9p"
+    assert any("not set apart" in w for w in reading.warnings)
+
+
+@pytest.mark.parametrize("seat, position, source", [
+    # East's right is South, across is West, left is the empty North side
+    ("east", 2, "south"), ("east", 1, "west"),
+    ("south", 2, "west"), ("south", 0, "east"),
+    ("west", 0, "south"), ("west", 1, "east"),
+])
+def test_the_sideways_tile_says_from_whom_a_pon_came(seat, position, source):
+    hand = ["1p", "2p", "3p", "4p", "5p", "6p", "7s", "8s", "9s", "9p"]
+    pieces = revealed(seat, hand, "9p")
+    u = 210.0
+    for i in range(3):
+        side = i == position
+        w = H if side else W
+        pieces.append(at(seat, "5z", u + w / 2, 40.0 + (W - H) / 2 * -side, sideways=side))
+        u += w + 1
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert reading.record["melds"] == [{"kind": "pon", "tiles": "555z", "from": source}]
+    assert not [w for w in reading.warnings if "not 14" in w]
+
+
+def test_a_sideways_tile_pointing_at_the_empty_side_is_warned_about():
+    pieces = revealed("east", HAND[:10], "9p")
+    pieces += [at("east", "5z", 240 + H / 2, 40, sideways=True), at("east", "5z", 240 + H + 1 + W / 2, 40),
+               at("east", "5z", 240 + H + W + 2 + W / 2, 40)]
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert reading.record["melds"] == [{"kind": "pon", "tiles": "555z"}]
+    assert any("empty side" in w for w in reading.warnings)
+
+
+def test_two_backs_among_four_are_an_ankan():
+    pieces = revealed("west", HAND[:10], "9p")
+    pieces += [at("west", t, 240 + i * (W + 1), 40) for i, t in enumerate(["back", "1m", "1m", "back"])]
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert reading.record["melds"] == [{"kind": "ankan", "tiles": "1111m"}]
+
+
+def test_a_kakan_is_two_sideways_tiles_stacked_and_melds_split_at_a_gap():
+    pieces = revealed("east", HAND[:7], "9p")
+    # kakan of 9s from South (right end), then a gap, then a pon of 5z from West (middle)
+    u = 215.0
+    for t in ("9s", "9s"):
+        pieces.append(at("east", t, u + W / 2, 40))
+        u += W + 1
+    pieces.append(at("east", "9s", u + H / 2, 40 + (H - W) / 2, sideways=True))
+    pieces.append(at("east", "9s", u + H / 2, 40 + (H - W) / 2 - W - 1, sideways=True))
+    u += H + 1 + 12                                    # the gap between melds
+    for i in range(3):
+        side = i == 1
+        w = H if side else W
+        pieces.append(at("east", "5z", u + w / 2, 40 + ((H - W) / 2 if side else 0), sideways=side))
+        u += w + 1
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert reading.record["melds"] == [{"kind": "kakan", "tiles": "9999s", "from": "south"},
+                                       {"kind": "pon", "tiles": "555z", "from": "west"}]
+
+
+def test_gari_dora_and_ura_are_read_from_their_zones():
+    pieces = revealed("south")
+    pieces += row("south", ["4z", "4z", "1m", "0m"], -150, 115)            # the gari row
+    pieces += [at("south", "7z", -50, 115)]                                # not a gari: warned
+    dead = next(z for z in ZONES if z.kind == "dead_wall")
+    f = SeatFrame.of_zone(dead.polygon)
+    for k, (tile, dv) in enumerate([("back", 25), ("3p", 25), ("back", 25), ("1z", 62)]):
+        c = f.origin + (100 + k * 27) * f.u + dv * f.v
+        half = np.abs(f.u) * W / 2 + np.abs(f.v) * H / 2
+        pieces.append(Piece(tile, (c[0] - half[0], c[1] - half[1], c[0] + half[0], c[1] + half[1])))
+    reading = read_layout(pieces, ZONES, "dunhill", gari_kinds=("1m", "5m", "9m", "4z"))
+    assert reading.record["gari"] == "44z10m7z"
+    assert reading.record["dora_indicators"] == "3p" and reading.record["ura_indicators"] == "1z"
+    assert any("7z in the gari zone is no gari" in w for w in reading.warnings)
+
+
+def test_impossible_copies_low_scores_and_a_short_hand_are_warned_about():
+    pieces = revealed("east", HAND[:12], "5z")
+    pieces[0] = Piece("5z", pieces[0].box, 0.4)
+    warnings = read_layout(pieces, ZONES, "dunhill").warnings
+    assert any("5 copies of 5z" in w for w in warnings)
+    assert any("unsure of the 5z" in w for w in warnings)
+    assert any("13, not 14" in w for w in warnings)
+    assert any("tsumo or ron" in w for w in warnings)
+
+
+def test_an_empty_table_reads_no_hand():
+    reading = read_layout([], ZONES, "dunhill")
+    assert reading.record == {} and "no revealed hand" in reading.warnings[0]
+
+
+def test_frames_are_voted_and_a_hand_reaching_in_is_outvoted():
+    good = read_layout(revealed("south"), ZONES, "dunhill")
+    hidden = read_layout(revealed("south")[4:], ZONES, "dunhill")
+    assert vote([good, hidden, good, good, hidden]).record == good.record
+    split = vote([good, hidden])
+    assert any("frames disagree" in w for w in split.warnings)
+    with pytest.raises(ValueError):
+        vote([])
+    assert isinstance(split, Reading)

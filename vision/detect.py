@@ -1,0 +1,177 @@
+"""The tile detector at run time: locate tiles, then name each one (onnxruntime, NumPy, OpenCV).
+
+Two stages, both exported from ultralytics to ONNX:
+
+    locator     a one-class YOLO run on the whole image, letterboxed to its input size:
+                an axis-aligned box around every tile, face-up or face-down
+    classifier  each box cut from the full-resolution image (``vision.crop.cut_tile``:
+                sideways boxes turned portrait), squashed to 64x64: its kind or
+                ``back``, upright or upside down (``5m`` / ``5m_ud``), or ``none``
+
+A tile's class is the kind with the most probability summed over both ways up;
+its rotation comes from the box's shape and the way up (``vision.crop``). A box
+the classifier calls ``none`` is dropped.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .classes import BACK, CLASSES
+from .crop import CLS_SIZE, cut_tile, is_ambiguous, is_sideways, rotation_of
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+LOCATOR = MODELS / "tile-locator.onnx"
+CLASSIFIER = MODELS / "tile-classifier.onnx"
+NONE = "none"
+FLIP_SUFFIX = "_ud"
+
+
+class ModelMissing(FileNotFoundError):
+    """The ONNX weights are not where they were looked for."""
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One tile found: its class (mpsz, ``0m`` for a red five, ``back``), box in image pixels,
+    rotation (clockwise turn of the face's top: 0/90/180/270) and score (0..1)."""
+
+    tile: str
+    box: tuple[float, float, float, float]
+    rotation: int
+    score: float
+
+    def to_dict(self) -> dict:
+        return {"tile": self.tile, "box": [round(v, 1) for v in self.box], "rotation": self.rotation,
+                "score": round(self.score, 4)}
+
+
+def _session(path: Path, threads: int):
+    import onnxruntime as ort
+
+    if not path.is_file():
+        raise ModelMissing(f"model file not found: {path}")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+def _names(session) -> list[str]:
+    """The class names ultralytics writes into the ONNX metadata (``{0: 'back', 1: '0m', ...}``)."""
+    meta = session.get_modelmeta().custom_metadata_map
+    names = ast.literal_eval(meta["names"])
+    return [names[i] for i in range(len(names))]
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """The image scaled to fit ``size`` x ``size`` and padded grey (as ultralytics trains): (input, scale, pad)."""
+    h, w = image.shape[:2]
+    s = min(size / w, size / h)
+    nw, nh = int(round(w * s)), int(round(h * s))
+    px, py = (size - nw) // 2, (size - nh) // 2
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    canvas[py:py + nh, px:px + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if s < 1
+                                                else cv2.INTER_LINEAR)
+    return canvas, s, (px, py)
+
+
+def _blob(images: list[np.ndarray]) -> np.ndarray:
+    """BGR uint8 images -> NCHW float32 RGB 0..1."""
+    x = np.stack(images)[..., ::-1].transpose(0, 3, 1, 2)
+    return np.ascontiguousarray(x, dtype=np.float32) / 255.0
+
+
+class Detector:
+    """Both ONNX sessions, loaded once. ``detect(image)`` returns the tiles of a BGR image."""
+
+    def __init__(self, locator: Path = LOCATOR, classifier: Path = CLASSIFIER, threads: int = 2,
+                 min_box_score: float = 0.25, iou: float = 0.5):
+        self.locator = _session(Path(locator), threads)
+        self.classifier = _session(Path(classifier), threads)
+        shape = self.locator.get_inputs()[0].shape
+        self.size = int(shape[-1]) if isinstance(shape[-1], int) else 640
+        self.class_names = _names(self.classifier)
+        self.min_box_score = min_box_score
+        self.iou = iou
+        # columns of the classifier's output that add up to each of our 38 classes (and none)
+        self._columns = {c: [i for i, n in enumerate(self.class_names) if n in (c, c + FLIP_SUFFIX)]
+                         for c in (*CLASSES, NONE)}
+        self._flipped = np.array([n.endswith(FLIP_SUFFIX) for n in self.class_names])
+
+    def locate(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+        """Boxes around tiles (image pixels) with the locator's score, after non-maximum suppression."""
+        h, w = image.shape[:2]
+        inp, s, (px, py) = letterbox(image, self.size)
+        out = self.locator.run(None, {self.locator.get_inputs()[0].name: _blob([inp])})[0][0]   # (4+nc, N)
+        scores = out[4:].max(axis=0)
+        keep = scores >= self.min_box_score
+        cx, cy, bw, bh = out[:4, keep]
+        scores = scores[keep]
+        x1 = np.clip((cx - bw / 2 - px) / s, 0, w)
+        y1 = np.clip((cy - bh / 2 - py) / s, 0, h)
+        x2 = np.clip((cx + bw / 2 - px) / s, 0, w)
+        y2 = np.clip((cy + bh / 2 - py) / s, 0, h)
+        rects = [[float(a), float(b), float(c - a), float(d - b)] for a, b, c, d in zip(x1, y1, x2, y2)]
+        idx = cv2.dnn.NMSBoxes(rects, scores.tolist(), self.min_box_score, self.iou) if rects else []
+        return [((float(x1[i]), float(y1[i]), float(x2[i]), float(y2[i])), float(scores[i]))
+                for i in np.asarray(idx, int).reshape(-1)]
+
+    def classify(self, cuts: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities (rows: cuts; columns: ``class_names``) for square BGR cuts."""
+        if not cuts:
+            return np.zeros((0, len(self.class_names)), np.float32)
+        inp = self.classifier.get_inputs()[0]
+        fixed = inp.shape[0] if isinstance(inp.shape[0], int) else None
+        rows = []
+        step = fixed or 64
+        for k in range(0, len(cuts), step):
+            batch = cuts[k:k + step]
+            pad = (fixed - len(batch)) if fixed else 0
+            x = _blob(batch + [batch[-1]] * pad)
+            rows.append(self.classifier.run(None, {inp.name: x})[0][:len(batch)])
+        return np.concatenate(rows)
+
+    def _cuts(self, image: np.ndarray, boxes) -> tuple[list[np.ndarray], list[tuple[int, bool]]]:
+        """Each box cut the way its shape says; a nearly square one also cut the other way.
+        Returns the cuts and, per cut, (box index, turned a quarter)."""
+        cuts, owners = [], []
+        for k, box in enumerate(boxes):
+            turns = (is_sideways(box), not is_sideways(box)) if is_ambiguous(box) else (is_sideways(box),)
+            for turn in turns:
+                cuts.append(cut_tile(image, box, size=CLS_SIZE, turn=turn))
+                owners.append((k, turn))
+        return cuts, owners
+
+    def _name(self, p: np.ndarray) -> tuple[str, float, bool]:
+        """(class, its probability summed over both ways up, upside down?) of one cut's probabilities."""
+        totals = {c: float(p[cols].sum()) for c, cols in self._columns.items() if cols}
+        tile = max(totals, key=totals.get)
+        cols = self._columns[tile]
+        flipped = bool(self._flipped[cols[int(np.argmax(p[cols]))]]) and tile != BACK
+        return tile, totals[tile], flipped
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        """Every tile in a BGR image, as ``Detection`` s in reading order (top to bottom, left to right)."""
+        if image is None or image.ndim != 3 or image.shape[2] != 3:
+            raise ValueError("expected a BGR colour image")
+        boxes = [b for b, _ in self.locate(image)]
+        cuts, owners = self._cuts(image, boxes)
+        best: dict[int, tuple[str, float, bool, bool]] = {}
+        for (k, turn), p in zip(owners, self.classify(cuts)):
+            tile, score, flipped = self._name(p)
+            # of a square box's two cuts, the one read as a tile (not none) and surer wins
+            rank = (tile != NONE, score)
+            if k not in best or rank > (best[k][0] != NONE, best[k][1]):
+                best[k] = (tile, score, flipped, turn)
+        out = []
+        for k, (tile, score, flipped, turn) in sorted(best.items()):
+            if tile == NONE:
+                continue
+            out.append(Detection(tile, boxes[k], 0 if tile == BACK else rotation_of(turn, flipped), score))
+        return sorted(out, key=lambda d: (round(d.box[1] / 20), d.box[0]))

@@ -1,0 +1,170 @@
+"""Scoring the detector against labelled tiles: found, named right, turned right, red fives apart.
+
+A detection matches a labelled tile when their boxes overlap by IoU >= 0.5
+(greedily, best score first, each tile once). Then:
+
+    recall          labelled tiles matched / labelled tiles
+    precision       detections matched / detections
+    accuracy        matched tiles named right / matched tiles  (per-tile accuracy)
+    found & named   tiles matched and named right / labelled tiles  (the real photo's target)
+    rotation        matched face-up tiles turned right / those whose rotation can be told
+    red vs plain    labelled red fives named as plain fives, and the reverse (a 3-4 point error)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from .classes import BACK, CLASSES
+
+ENV_PHOTOS = "TOUTENKOU_PHOTOS"
+DEFAULT_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "photos"
+REAL_LABELS = Path(__file__).resolve().parent / "labels" / "amos-table-overhead.json"
+IOU = 0.5
+
+
+def photos_dir() -> Path:
+    return Path(os.environ.get(ENV_PHOTOS) or DEFAULT_PHOTOS)
+
+
+def iou(a, b) -> float:
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    inter = iw * ih
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def match(detections: list[dict], truth: list[dict], threshold: float = IOU) -> list[tuple[dict, dict]]:
+    """(truth tile, detection) pairs: greedy by detection score, each tile and detection used once."""
+    pairs, used = [], set()
+    for d in sorted(detections, key=lambda d: -d.get("score", 1.0)):
+        best, best_iou = None, threshold
+        for k, t in enumerate(truth):
+            if k in used:
+                continue
+            v = iou(d["box"], t["box"])
+            if v >= best_iou:
+                best, best_iou = k, v
+        if best is not None:
+            used.add(best)
+            pairs.append((truth[best], d))
+    return pairs
+
+
+@dataclass
+class Report:
+    """Counts gathered over images; the figures are properties."""
+
+    name: str
+    images: int = 0
+    truth: int = 0
+    detections: int = 0
+    matched: int = 0
+    named: int = 0
+    rotations_known: int = 0
+    rotations_right: int = 0
+    confusion: Counter = field(default_factory=Counter)        # (truth class, named class) -> count
+    milliseconds: list[float] = field(default_factory=list)
+
+    def add(self, detections: list[dict], truth: list[dict], ms: float | None = None,
+            ambiguous_rotation: Iterable[str] = ()) -> None:
+        ambiguous = set(ambiguous_rotation)
+        self.images += 1
+        self.truth += len(truth)
+        self.detections += len(detections)
+        for t, d in match(detections, truth):
+            self.matched += 1
+            self.named += t["tile"] == d["tile"]
+            self.confusion[(t["tile"], d["tile"])] += 1
+            if t["tile"] != BACK and t["tile"] not in ambiguous and "rotation" in t:
+                self.rotations_known += 1
+                self.rotations_right += t["rotation"] == d["rotation"]
+        if ms is not None:
+            self.milliseconds.append(ms)
+
+    @property
+    def recall(self) -> float:
+        return self.matched / self.truth if self.truth else 0.0
+
+    @property
+    def precision(self) -> float:
+        return self.matched / self.detections if self.detections else 0.0
+
+    @property
+    def accuracy(self) -> float:
+        return self.named / self.matched if self.matched else 0.0
+
+    @property
+    def found_and_named(self) -> float:
+        return self.named / self.truth if self.truth else 0.0
+
+    def red_plain(self) -> dict[str, int]:
+        """Red fives named plain, plain fives named red, and how many of each were matched."""
+        out = {"red_as_plain": 0, "plain_as_red": 0, "reds": 0, "plain_fives": 0}
+        for (t, d), n in self.confusion.items():
+            if t in ("0m", "0p", "0s"):
+                out["reds"] += n
+                out["red_as_plain"] += n * (d == "5" + t[1])
+            elif t in ("5m", "5p", "5s"):
+                out["plain_fives"] += n
+                out["plain_as_red"] += n * (d == "0" + t[1])
+        return out
+
+    def per_class(self) -> dict[str, tuple[int, int]]:
+        """class -> (named right, matched)."""
+        out: dict[str, list[int]] = {}
+        for (t, d), n in self.confusion.items():
+            row = out.setdefault(t, [0, 0])
+            row[0] += n * (t == d)
+            row[1] += n
+        return {c: (out[c][0], out[c][1]) for c in CLASSES if c in out}
+
+    def to_dict(self) -> dict:
+        ms = sorted(self.milliseconds)
+        return {
+            "set": self.name, "images": self.images, "tiles": self.truth, "detections": self.detections,
+            "recall": round(self.recall, 4), "precision": round(self.precision, 4),
+            "accuracy": round(self.accuracy, 4), "found_and_named": round(self.found_and_named, 4),
+            "rotation": round(self.rotations_right / self.rotations_known, 4) if self.rotations_known else None,
+            "red_plain": self.red_plain(),
+            "per_class": {c: list(v) for c, v in self.per_class().items()},
+            "confusions": sorted(([t, d, n] for (t, d), n in self.confusion.items() if t != d),
+                                 key=lambda r: -r[2]),
+            "ms_median": round(ms[len(ms) // 2], 1) if ms else None,
+        }
+
+    def text(self) -> str:
+        r = self.to_dict()
+        rp = r["red_plain"]
+        lines = [
+            f"{self.name}: {self.images} image(s), {self.truth} tiles, {self.detections} detections",
+            f"  recall {r['recall']:.2%}  precision {r['precision']:.2%}  per-tile accuracy {r['accuracy']:.2%}"
+            f"  found and named right {r['found_and_named']:.2%}",
+            f"  rotation right {r['rotation']:.2%}" if r["rotation"] is not None else "  rotation: none to tell",
+            f"  red fives named plain {rp['red_as_plain']}/{rp['reds']}, "
+            f"plain fives named red {rp['plain_as_red']}/{rp['plain_fives']}",
+        ]
+        if r["ms_median"] is not None:
+            lines.append(f"  median {r['ms_median']} ms per image")
+        worst = [f"{c} {a}/{n}" for c, (a, n) in self.per_class().items() if a < n]
+        if worst:
+            lines.append("  classes with misses: " + ", ".join(worst))
+        if r["confusions"]:
+            lines.append("  confusions (truth->named x n): " +
+                         ", ".join(f"{t}->{d} x{n}" for t, d, n in r["confusions"][:15]))
+        return "\n".join(lines)
+
+
+def load_labels(path: Path) -> dict:
+    """A labelled real image: {"image": file name, "tiles": [{tile, box, rotation}], ...}."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("tiles"), list) or "image" not in data:
+        raise ValueError(f"{path}: not a labels file (needs 'image' and a 'tiles' list)")
+    return data

@@ -1,0 +1,83 @@
+"""Running the detector over held-out synthetic scenes and labelled real photos (``python -m vision evaluate``)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .detect import Detector
+from .evaluate import REAL_LABELS, Report, load_labels, photos_dir
+
+VAL_SEED = 1_000_000        # the first held-out scene (training renders seeds below it)
+
+
+def _timed(detector: Detector, image: np.ndarray) -> tuple[list[dict], float]:
+    t = time.perf_counter()
+    found = detector.detect(image)
+    return [d.to_dict() for d in found], (time.perf_counter() - t) * 1000
+
+
+def synthetic_rendered(detector: Detector, scenes: int, seed: int = VAL_SEED) -> Report:
+    """Scenes rendered now from held-out seeds (needs the tile art)."""
+    from .art import TileArt
+    from .synth.dataset import scene_for
+
+    art, report = TileArt(), Report(f"synthetic held-out (seeds {seed}..{seed + scenes - 1})")
+    for i in range(seed, seed + scenes):
+        s = scene_for(i, art, (960, 720))
+        found, ms = _timed(detector, s.image)
+        report.add(found, [t.to_dict() for t in s.tiles], ms)
+    return report
+
+
+def synthetic_folder(detector: Detector, folder: Path, split: str) -> Report:
+    """A dataset written by ``python -m vision synth`` (its truth JSON files)."""
+    files = sorted((folder / "truth" / split).glob("*.json"))
+    if not files:
+        raise ValueError(f"{folder}: no truth/{split}/*.json files (write one with python -m vision synth)")
+    report = Report(f"synthetic {folder}/{split}")
+    for f in files:
+        truth = json.loads(f.read_text())
+        image = cv2.imread(str(folder / truth["image"]))
+        found, ms = _timed(detector, image)
+        report.add(found, truth["tiles"], ms)
+    return report
+
+
+def real_photo(detector: Detector, labels_path: Path, photos: Path) -> Report:
+    """A hand-labelled real photo. Its rotation is scored only where the labels say it can be told."""
+    labels = load_labels(labels_path)
+    path = photos / labels["image"]
+    image = cv2.imread(str(path))
+    if image is None:
+        raise FileNotFoundError(f"photo {path} not found or unreadable (set TOUTENKOU_PHOTOS or --photos)")
+    report = Report(f"real {labels['image']}")
+    found, ms = _timed(detector, image)
+    report.add(found, labels["tiles"], ms, ambiguous_rotation=labels.get("rotation_ambiguous", ()))
+    return report
+
+
+def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "val",
+                   real: list[Path] | None = None, photos: Path | None = None,
+                   detector: Detector | None = None) -> list[Report]:
+    """Reports for the synthetic set and each real labels file (the shared photo's when none is named;
+    skipped quietly when that photo is absent, an error when a named one is)."""
+    detector = detector or Detector()
+    reports = []
+    if synth is not None:
+        reports.append(synthetic_folder(detector, synth, split))
+    elif scenes > 0:
+        reports.append(synthetic_rendered(detector, scenes))
+    photos = photos or photos_dir()
+    explicit = real is not None
+    for lp in real if explicit else [REAL_LABELS]:
+        try:
+            reports.append(real_photo(detector, lp, photos))
+        except FileNotFoundError:
+            if explicit:
+                raise
+    return reports

@@ -1,0 +1,354 @@
+"""Reading the table after a win: tiles in table millimetres grouped into a hand record, with warnings.
+
+Input: ``Piece`` s (a detected tile placed on the table plane by the
+calibration's homography: class, box in table mm, score) and the table's zones
+(``calibration.zones``: per seat ``hand``, ``melds``, ``gari``, ``discards``,
+and the ``dead_wall``). A seat's own frame is read off its hand zone: the
+polygon's first edge runs along the player's edge to the player's right (u),
+its last edge runs from the player towards the centre (v).
+
+The rules, each a small function below:
+
+- **winner**: the seat whose hand zone holds the most face-up tiles.
+- **hand and winning tile**: that row sorted left to right (the player's view);
+  the winning tile is the last one when a gap of at least ``WIN_GAP`` of a tile's
+  width sets it apart, else the last one with a warning.
+- **melds**: tiles in the winner's meld zone, split where a gap of
+  ``MELD_GAP`` of a tile's width opens; a tile lying on top of its neighbour's
+  span (kakan's added tile) stays in that group. Two backs among four make an
+  ankan; one sideways tile a pon (3) or minkan (4); two sideways tiles stacked
+  a kakan. The sideways tile's place says from whom: at the left end from the
+  player's left, in the middle from across, at the right end from the right.
+- **gari**: the face-up tiles in the winner's gari zone; a kind that is no gari
+  is warned about.
+- **dora and ura**: face-up tiles in the dead wall: the row nearest the rim is
+  dora indicators, a second row towards the centre ura indicators.
+- **discards**: face-up tiles in the winner's discard zone.
+
+Warnings rather than silent guesses: a low-confidence tile, more copies of a
+kind than the set holds, a hand of the wrong size, a non-gari tile in the gari
+zone, a sideways tile pointing at the empty side, tsumo or ron (which no
+camera can see).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+BACK = "back"
+WIN_GAP = 0.3               # a gap of 30% of a tile's width sets the winning tile apart
+MELD_GAP = 0.25             # tiles of one meld touch; 25% of a width between them starts another meld
+LOW_SCORE = 0.6
+DEFAULT_GARI = ("1m", "5m", "9m", "4z")     # the union over the presets; the reader passes the preset's
+MAX_COPIES = 4
+MAX_REDS = 2                # 三人花: two each of 0m 0p 0s
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A tile on the table: class (mpsz or ``back``), box in table mm (x1, y1, x2, y2), detector score."""
+
+    tile: str
+    box: tuple[float, float, float, float]
+    score: float = 1.0
+
+    @property
+    def centre(self) -> np.ndarray:
+        x1, y1, x2, y2 = self.box
+        return np.array([(x1 + x2) / 2, (y1 + y2) / 2])
+
+    @property
+    def face_up(self) -> bool:
+        return self.tile != BACK
+
+
+@dataclass(frozen=True)
+class SeatFrame:
+    """A seat's own axes on the table: origin, u (to the player's right), v (towards the centre)."""
+
+    origin: np.ndarray
+    u: np.ndarray
+    v: np.ndarray
+
+    @classmethod
+    def of_zone(cls, polygon: Sequence[Sequence[float]]) -> "SeatFrame":
+        p = np.asarray(polygon, float)
+        u, v = p[1] - p[0], p[-1] - p[0]
+        return cls(p[0], u / np.linalg.norm(u), v / np.linalg.norm(v))
+
+    def local(self, point) -> tuple[float, float]:
+        d = np.asarray(point, float) - self.origin
+        return float(d @ self.u), float(d @ self.v)
+
+    def span(self, piece: Piece, axis: str = "u") -> tuple[float, float]:
+        """The piece's extent along one of the seat's axes."""
+        x1, y1, x2, y2 = piece.box
+        a = self.u if axis == "u" else self.v
+        proj = [float(np.dot((x, y), a)) - float(self.origin @ a) for x, y in ((x1, y1), (x2, y1), (x2, y2), (x1, y2))]
+        return min(proj), max(proj)
+
+    def sideways(self, piece: Piece) -> bool:
+        """Longer across the player's view than deep: a tile turned a quarter (a called tile)."""
+        a, b = self.span(piece, "u")
+        c, d = self.span(piece, "v")
+        return (b - a) > (d - c)
+
+
+@dataclass
+class Reading:
+    """What the layout stage read: the hand record (a dict in the documented format) and warnings."""
+
+    record: dict
+    warnings: list[str] = field(default_factory=list)
+    pieces: list[Piece] = field(default_factory=list)      # the tiles it was read from (table mm)
+
+    def key(self) -> str:
+        return json.dumps(self.record, sort_keys=True)
+
+
+def _mpsz(tiles: Iterable[str]) -> str:
+    """Tiles as one mpsz string, grouped by suit in the order given (``123p0s``)."""
+    out, run, suit = [], [], None
+    for t in tiles:
+        if suit is not None and t[1] != suit:
+            out.append("".join(run) + suit)
+            run = []
+        run.append(t[0])
+        suit = t[1]
+    if run:
+        out.append("".join(run) + suit)
+    return "".join(out)
+
+
+def _kind(tile: str) -> str:
+    """A red five counts as its five for copies and meld sameness."""
+    return "5" + tile[1] if tile[0] == "0" else tile
+
+
+def _in_zone(pieces: Sequence[Piece], zone) -> list[Piece]:
+    return [p for p in pieces if zone.contains(p.centre)]
+
+
+def _zones(zones, seat: str | None, kind: str):
+    return next((z for z in zones if z.kind == kind and z.seat == seat), None)
+
+
+def find_winner(pieces: Sequence[Piece], zones) -> tuple[str | None, list[str]]:
+    """The seat whose hand zone holds the most face-up tiles (a revealed hand)."""
+    counts = {z.seat: sum(p.face_up for p in _in_zone(pieces, z)) for z in zones if z.kind == "hand"}
+    if not counts or max(counts.values()) < 2:
+        return None, ["no revealed hand: no hand zone holds two face-up tiles"]
+    best = max(counts.values())
+    seats = [s for s, n in counts.items() if n == best]
+    warn = [f"two hands revealed ({', '.join(seats)}): took {seats[0]}"] if len(seats) > 1 else []
+    return seats[0], warn
+
+
+def split_hand(row: Sequence[Piece], frame: SeatFrame) -> tuple[list[Piece], Piece | None, list[str]]:
+    """The revealed row left to right, and the winning tile: the last one, set apart by a gap."""
+    row = sorted(row, key=lambda p: frame.span(p)[0])
+    if not row:
+        return [], None, ["the winner's hand zone is empty"]
+    widths = [frame.span(p)[1] - frame.span(p)[0] for p in row]
+    width = float(np.median(widths))
+    if len(row) >= 2:
+        gap = frame.span(row[-1])[0] - frame.span(row[-2])[1]
+        if gap >= WIN_GAP * width:
+            return row[:-1], row[-1], []
+    return row[:-1], row[-1], ["the winning tile is not set apart: took the last tile of the row"]
+
+
+def group_melds(pieces: Sequence[Piece], frame: SeatFrame) -> list[list[Piece]]:
+    """Pieces of the meld zone in groups, left to right: a gap of ``MELD_GAP`` widths starts a new one."""
+    pieces = sorted(pieces, key=lambda p: (frame.span(p)[0], frame.span(p, "v")[0]))
+    if not pieces:
+        return []
+    narrow = float(np.median([min(frame.span(p)[1] - frame.span(p)[0], frame.span(p, "v")[1] -
+                                  frame.span(p, "v")[0]) for p in pieces]))
+    groups: list[list[Piece]] = [[pieces[0]]]
+    right = frame.span(pieces[0])[1]
+    for p in pieces[1:]:
+        a, b = frame.span(p)
+        if a - right >= MELD_GAP * narrow:
+            groups.append([p])
+        else:
+            groups[-1].append(p)
+        right = max(right, b)
+    return groups
+
+
+def _neighbours(frame: SeatFrame, seat: str, zones) -> dict[str, str | None]:
+    """Which seat sits on the player's left, across and right (None: the empty side)."""
+    out: dict[str, str | None] = {"left": None, "across": None, "right": None}
+    own = next(z for z in zones if z.kind == "hand" and z.seat == seat)
+    middle = np.mean(np.asarray(own.polygon, float), axis=0)
+    for z in zones:
+        if z.kind != "hand" or z.seat == seat:
+            continue
+        d = np.mean(np.asarray(z.polygon, float), axis=0) - middle
+        u, v = float(d @ frame.u), float(d @ frame.v)
+        # a neighbour's hand lies about 45 degrees off to one side; the player across, straight ahead
+        side = "across" if abs(u) < 0.5 * v else "right" if u > 0 else "left"
+        out[side] = z.seat
+    return out
+
+
+def read_meld(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tuple[dict | None, list[str]]:
+    """One group as a hand-record meld ``{kind, tiles, from}``, or None with the reason."""
+    faces = [p.tile for p in group if p.face_up]
+    backs = len(group) - len(faces)
+    kinds = {_kind(t) for t in faces}
+    if not faces:
+        return None, [f"a group of {len(group)} backs in the meld zone: not read"]
+    if len(kinds) > 1:
+        return None, [f"meld tiles differ ({' '.join(faces)}): not read"]
+    if backs:
+        if len(group) == 4 and backs == 2:
+            tiles = faces + [_kind(faces[0])] * 2
+            return {"kind": "ankan", "tiles": _mpsz(sorted(tiles))}, []
+        return None, [f"a meld of {len(group)} tiles with {backs} back(s): not read"]
+    # the row is what lies on the near line; kakan's added tile lies beyond its partner
+    sideways = [p for p in group if frame.sideways(p)]
+    row = sorted(group, key=lambda p: frame.span(p)[0])
+    kind = {(3, 1): "pon", (4, 1): "minkan", (4, 2): "kakan"}.get((len(group), len(sideways)))
+    if kind is None:
+        return None, [f"a meld of {len(group)} tiles with {len(sideways)} sideways: not read"]
+    near = min(sideways, key=lambda p: -frame.span(p, "v")[0]) if kind != "kakan" else \
+        min(sideways, key=lambda p: frame.span(p, "v")[0])
+    line = [p for p in row if p is near or not frame.sideways(p)]
+    at = line.index(near)
+    side = "left" if at == 0 else "right" if at == len(line) - 1 else "across"
+    source = neighbours.get(side)
+    meld = {"kind": kind, "tiles": _mpsz(sorted(faces))}
+    if source is None:
+        return meld, [f"{kind} of {_kind(faces[0])}: its sideways tile points at the empty side ({side})"]
+    meld["from"] = source
+    return meld, []
+
+
+def dead_wall_rows(pieces: Sequence[Piece], zone) -> tuple[list[str], list[str]]:
+    """(dora indicators, ura indicators): face-up rows of the dead wall, nearest the rim first."""
+    frame = SeatFrame.of_zone(zone.polygon)
+    faces = sorted((p for p in _in_zone(pieces, zone) if p.face_up), key=lambda p: frame.local(p.centre)[1])
+    if not faces:
+        return [], []
+    depth = float(np.median([frame.span(p, "v")[1] - frame.span(p, "v")[0] for p in faces]))
+    first = frame.local(faces[0].centre)[1]
+    dora = [p for p in faces if frame.local(p.centre)[1] - first < 0.6 * depth]
+    ura = [p for p in faces if p not in dora]
+    by_u = lambda ps: [p.tile for p in sorted(ps, key=lambda p: frame.local(p.centre)[0])]  # noqa: E731
+    return by_u(dora), by_u(ura)
+
+
+def table_warnings(pieces: Sequence[Piece]) -> list[str]:
+    """Copies beyond what a set holds, and tiles the detector was unsure of."""
+    out = []
+    faces = [p.tile for p in pieces if p.face_up]
+    for kind, n in sorted(Counter(_kind(t) for t in faces).items()):
+        if n > MAX_COPIES:
+            out.append(f"{n} copies of {kind} on the table (a set has {MAX_COPIES})")
+    for red, n in sorted(Counter(t for t in faces if t[0] == "0").items()):
+        if n > MAX_REDS:
+            out.append(f"{n} copies of {red} on the table (a set has {MAX_REDS})")
+    for p in pieces:
+        if p.score < LOW_SCORE:
+            x, y = p.centre
+            out.append(f"unsure of the {p.tile} at ({x:.0f}, {y:.0f}) mm (score {p.score:.2f})")
+    return out
+
+
+def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable[str] = DEFAULT_GARI
+                ) -> Reading:
+    """The hand record of a table after a win (``rules``: the table's preset), with warnings."""
+    warnings = table_warnings(pieces)
+    seat, w = find_winner(pieces, zones)
+    warnings += w
+    if seat is None:
+        return Reading({}, warnings, list(pieces))
+    hand_zone = _zones(zones, seat, "hand")
+    frame = SeatFrame.of_zone(hand_zone.polygon)
+    row = [p for p in _in_zone(pieces, hand_zone)]
+    backs = [p for p in row if not p.face_up]
+    if backs:
+        warnings.append(f"{len(backs)} back(s) in {seat}'s hand row: not read")
+    concealed, win, w = split_hand([p for p in row if p.face_up], frame)
+    warnings += w
+    melds = []
+    meld_zone = _zones(zones, seat, "melds")
+    if meld_zone is not None:
+        neighbours = _neighbours(frame, seat, zones)
+        for group in group_melds(_in_zone(pieces, meld_zone), frame):
+            meld, w = read_meld(group, frame, neighbours)
+            warnings += w
+            if meld:
+                melds.append(meld)
+    gari_zone = _zones(zones, seat, "gari")
+    gari = [p.tile for p in _in_zone(pieces, gari_zone) if p.face_up] if gari_zone else []
+    allowed = {_kind(g) for g in gari_kinds}
+    warnings += [f"{t} in the gari zone is no gari" for t in gari if _kind(t) not in allowed]
+    dead = _zones(zones, None, "dead_wall")
+    dora, ura = dead_wall_rows(pieces, dead) if dead else ([], [])
+    discard_zone = _zones(zones, seat, "discards")
+    discards = [p.tile for p in _in_zone(pieces, discard_zone) if p.face_up] if discard_zone else []
+    tiles = [p.tile for p in concealed] + ([win.tile] if win else [])
+    if len(tiles) + 3 * len(melds) != 14:
+        warnings.append(f"the hand has {len(tiles)} concealed tiles and {len(melds)} meld(s): "
+                        f"{len(tiles) + 3 * len(melds)}, not 14")
+    record = {"rules": rules, "seat": seat, "win": "tsumo", "concealed": _mpsz(tiles),
+              "win_tile": win.tile if win else ""}
+    if melds:
+        record["melds"] = melds
+    for key, value in (("gari", gari), ("dora_indicators", dora), ("ura_indicators", ura),
+                       ("discards", discards)):
+        if value:
+            record[key] = _mpsz(value)
+    if ura:
+        record["riichi"] = True
+    warnings.append("tsumo or ron cannot be seen on the table: check it")
+    return Reading(record, warnings, list(pieces))
+
+
+def vote(readings: Sequence[Reading], quorum: float = 0.5) -> Reading:
+    """One reading from several frames: the record most frames agree on (a hand reaching in is outvoted)."""
+    if not readings:
+        raise ValueError("no frames to vote on")
+    counts = Counter(r.key() for r in readings)
+    key, n = counts.most_common(1)[0]
+    chosen = next(r for r in readings if r.key() == key)
+    warnings = list(chosen.warnings)
+    if n / len(readings) <= quorum:
+        warnings.append(f"frames disagree: {n} of {len(readings)} read this hand")
+    return Reading(chosen.record, warnings, chosen.pieces)
+
+
+def tiles_of(mpsz: str) -> list[str]:
+    """``"123p0s"`` -> ``["1p", "2p", "3p", "0s"]`` (order kept)."""
+    out, digits = [], []
+    for ch in mpsz.replace(" ", ""):
+        if ch.isdigit():
+            digits.append(ch)
+        else:
+            out += [d + ch for d in digits]
+            digits = []
+    return out
+
+
+RECORD_FIELDS = ("seat", "concealed", "win_tile", "melds", "gari", "dora_indicators", "ura_indicators",
+                 "discards")
+
+
+def record_diff(truth: dict, read: dict) -> list[str]:
+    """The fields where a reading differs from the truth (tile order aside): [] when exact."""
+    def norm(rec: dict, key: str):
+        v = rec.get(key)
+        if key == "melds":
+            return sorted((m["kind"], tuple(sorted(tiles_of(m["tiles"]))), m.get("from")) for m in v or [])
+        if key in ("seat", "win_tile"):
+            return v
+        return sorted(tiles_of(v or ""))
+    return [k for k in RECORD_FIELDS if norm(truth, k) != norm(read, k)]

@@ -1,0 +1,121 @@
+"""One camera frame (or several) of a table after a win, to the hand record: the whole vision pipeline.
+
+    frame -> calibration (markers -> homography, else the stored one; white balance)
+          -> rectified top-down table -> one image per seat region and the dead wall
+          -> detector -> tiles in table mm -> layout rules -> hand record + warnings
+
+Each seat region is the bounding box of that seat's zones (hand, melds, gari,
+discards) padded by ``PAD_MM``; detecting per region keeps each image near the
+size the detector was trained at. Only the winner's region and the dead wall
+are detected: the winner is the seat whose hand zone shows the most ivory (a
+revealed row of faces; the other hands show backs), found from pixels in a
+millisecond, which halves the detector's work. ``all_seats=True`` detects all. With ``debug`` set, every stage writes its
+image there (``debug.write(name, image)``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from calibration.homography import rectify
+from calibration.store import TableFile
+from calibration.tracker import Tracker
+from calibration.whitebalance import apply_gains
+
+from .detect import Detector
+from .layout import DEFAULT_GARI, Piece, Reading, read_layout, vote
+
+PX_PER_MM = 1.2
+PAD_MM = 25.0
+
+
+@dataclass(frozen=True)
+class Region:
+    name: str
+    box_mm: tuple[float, float, float, float]
+
+
+def regions(table: TableFile) -> list[Region]:
+    """One region per seat (all its zones) and one for the dead wall, in table mm."""
+    groups: dict[str, list] = {}
+    for z in table.zones:
+        groups.setdefault(z.seat or z.kind, []).append(z.polygon)
+    out = []
+    w, h = table.layout.table_mm
+    for name, polys in groups.items():
+        pts = np.vstack([np.asarray(p, float) for p in polys])
+        x1, y1 = pts.min(axis=0) - PAD_MM
+        x2, y2 = pts.max(axis=0) + PAD_MM
+        out.append(Region(name, (max(0.0, x1), max(0.0, y1), min(w, x2), min(h, y2))))
+    return out
+
+
+def pieces_in(top: np.ndarray, region: Region, detector: Detector, px_per_mm: float, debug=None) -> list[Piece]:
+    """The tiles of one region of the rectified table, boxes in table mm."""
+    x1, y1, x2, y2 = (int(round(v * px_per_mm)) for v in region.box_mm)
+    crop = top[y1:y2, x1:x2]
+    found = detector.detect(crop)
+    if debug is not None:
+        from .draw import draw_detections
+        debug.write(f"region-{region.name}", draw_detections(crop, found))
+    return [Piece(d.tile, tuple(float(v) for v in (np.array(d.box) + (x1, y1, x1, y1)) / px_per_mm), d.score)
+            for d in found]
+
+
+def ivory_share(top: np.ndarray, polygon, px_per_mm: float, felt_value: float = 0.0) -> float:
+    """The share of a zone's pixels that look like tile faces: unsaturated, and brighter than the felt."""
+    import cv2
+
+    mask = np.zeros(top.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(np.asarray(polygon) * px_per_mm).astype(np.int32)], 1)
+    hsv = cv2.cvtColor(top, cv2.COLOR_BGR2HSV)
+    ivory = (hsv[..., 1] < 70) & (hsv[..., 2] > max(150.0, felt_value + 40))
+    n = int(mask.sum())
+    return float((ivory & (mask > 0)).sum()) / n if n else 0.0
+
+
+def revealing_seats(top: np.ndarray, zones, px_per_mm: float, keep: float = 0.6) -> set[str]:
+    """The seat(s) whose hand zone shows a revealed row: the most ivory, and any within ``keep`` of it."""
+    import cv2
+
+    felt = float(np.median(cv2.cvtColor(top, cv2.COLOR_BGR2HSV)[..., 2]))    # mostly felt: the table's own value
+    shares = {z.seat: ivory_share(top, z.polygon, px_per_mm, felt) for z in zones if z.kind == "hand"}
+    best = max(shares.values(), default=0.0)
+    if best < 0.01:                 # nothing ivory anywhere (an odd light or set): look at every seat
+        return set(shares)
+    return {s for s, v in shares.items() if v >= keep * best}
+
+
+class TableReader:
+    """Holds a table's calibration, its tracker (the last good homography) and the detector."""
+
+    def __init__(self, table: TableFile, rules: str, detector: Detector | None = None,
+                 px_per_mm: float = PX_PER_MM, gari_kinds: Iterable[str] = DEFAULT_GARI):
+        self.table = table
+        self.rules = rules
+        self.detector = detector or Detector()
+        self.tracker = Tracker(table.layout, table.lens, last_good=table.fit)
+        self.px_per_mm = px_per_mm
+        self.gari_kinds = tuple(gari_kinds)
+        self.regions = regions(table)
+
+    def read(self, frame: np.ndarray, debug=None, all_seats: bool = False) -> Reading:
+        """One frame's reading. Raises calibration's NoHomography when there are no markers and no fit."""
+        fit = self.tracker.update(frame, debug)
+        if self.table.white_balance is not None:
+            frame = apply_gains(frame, self.table.white_balance, debug)
+        top = rectify(frame, fit, self.table.layout, self.px_per_mm, self.table.lens, debug)
+        seats = None if all_seats else revealing_seats(top, self.table.zones, self.px_per_mm)
+        chosen = [r for r in self.regions if seats is None or r.name in seats or r.name == "dead_wall"]
+        pieces = [p for r in chosen for p in pieces_in(top, r, self.detector, self.px_per_mm, debug)]
+        reading = read_layout(pieces, self.table.zones, self.rules, self.gari_kinds)
+        if not fit.fresh:
+            reading.warnings.append("no markers seen in this frame: used the last good homography")
+        return reading
+
+    def read_frames(self, frames: Sequence[np.ndarray], debug=None) -> Reading:
+        """Several frames of the same still table voted into one reading."""
+        return vote([self.read(f, debug) for f in frames])

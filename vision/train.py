@@ -1,0 +1,120 @@
+"""Training both stages with ultralytics and exporting them to ONNX (the ``train`` extra; never at run time).
+
+    python -m vision train [--data DIR] [--stage data|locator|classifier|export|all] ...
+
+One command, resumable at every step: scenes already rendered are kept, a
+stage whose run stopped resumes from its ``last.pt``, a finished stage is
+skipped. The sizes default to what fits about two hours of a 2-core CPU; on a
+machine with a CUDA GPU the same command trains bigger (more scenes, epochs
+and a larger input), see ``Plan``.
+
+Augmentation is chosen for tiles: no flips (a mirrored glyph is no tile, and
+the classifier must tell upright from upside down), no hue shift (red fives
+must stay red), mild crops only (the cut is the whole tile).
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .detect import CLASSIFIER, LOCATOR
+from .crop import CLS_SIZE
+
+VAL_SEED = 1_000_000        # held-out scenes start here; training seeds stay below
+
+
+@dataclass(frozen=True)
+class Plan:
+    scenes: int = 3200
+    val_scenes: int = 200
+    locator_model: str = "yolov8n.yaml"
+    locator_imgsz: int = 640
+    locator_epochs: int = 12
+    locator_batch: int = 16
+    classifier_model: str = "yolov8n-cls.yaml"
+    classifier_epochs: int = 12
+    classifier_batch: int = 256
+    device: str = "cpu"
+    workers: int = 2
+
+
+CPU_PLAN = Plan()
+GPU_PLAN = Plan(scenes=12000, val_scenes=400, locator_model="yolov8s.yaml", locator_imgsz=960,
+                locator_epochs=60, locator_batch=32, classifier_model="yolov8s-cls.yaml",
+                classifier_epochs=40, classifier_batch=512, device="0", workers=8)
+
+
+def default_plan() -> Plan:
+    import torch
+
+    return GPU_PLAN if torch.cuda.is_available() else CPU_PLAN
+
+
+def make_data(data: Path, plan: Plan) -> None:
+    from .synth.dataset import write_dataset
+
+    write_dataset(data, plan.scenes, 0, "train", crops=True)
+    write_dataset(data, plan.val_scenes, VAL_SEED, "val", crops=True)
+
+
+def _run(runs: Path, name: str, model: str, **train_args) -> Path:
+    """Train (or resume, or skip when done) one ultralytics run; returns its best weights."""
+    from ultralytics import YOLO
+
+    wdir = runs / name / "weights"
+    best, last = wdir / "best.pt", wdir / "last.pt"
+    if (runs / name / "done").exists() and best.exists():
+        return best
+    if last.exists():
+        YOLO(str(last)).train(resume=True)
+    else:
+        YOLO(model).train(project=str(runs), name=name, exist_ok=True, pretrained=False, plots=False,
+                          **train_args)
+    (runs / name / "done").write_text("finished\n")
+    return best
+
+
+def train_locator(data: Path, runs: Path, plan: Plan) -> Path:
+    return _run(runs, "locator", plan.locator_model, data=str(data / "data.yaml"), imgsz=plan.locator_imgsz,
+                epochs=plan.locator_epochs, batch=plan.locator_batch, device=plan.device, workers=plan.workers,
+                single_cls=True, fliplr=0.0, flipud=0.0, hsv_h=0.0, mosaic=0.5, close_mosaic=2,
+                degrees=0.0, scale=0.3, translate=0.1, patience=100)
+
+
+def train_classifier(data: Path, runs: Path, plan: Plan) -> Path:
+    return _run(runs, "classifier", plan.classifier_model, data=str(data / "cls"), imgsz=CLS_SIZE,
+                epochs=plan.classifier_epochs, batch=plan.classifier_batch, device=plan.device,
+                workers=plan.workers, fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3, erasing=0.0,
+                auto_augment=None, scale=0.1, patience=100,
+                # from scratch on a short budget: a real learning rate at once, not 3 epochs of warm-up
+                optimizer="AdamW", lr0=0.003, warmup_epochs=0.3, cos_lr=True)
+
+
+def export(weights: Path, to: Path, imgsz: int, dynamic: bool) -> Path:
+    """ONNX export (needs ``onnx`` and ``onnxslim`` installed: ultralytics cannot fetch them offline)."""
+    from ultralytics import YOLO
+
+    onnx = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, dynamic=dynamic, simplify=True,
+                                          opset=17, device="cpu"))
+    to.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(onnx, to)
+    return to
+
+
+def train(data: Path, runs: Path, stage: str = "all", plan: Plan | None = None, **overrides) -> list[Path]:
+    """Run ``stage`` (data, locator, classifier, export or all); returns the files it wrote."""
+    plan = replace(plan or default_plan(), **{k: v for k, v in overrides.items() if v is not None})
+    written: list[Path] = []
+    if stage in ("data", "all"):
+        make_data(data, plan)
+        written.append(data)
+    if stage in ("locator", "all"):
+        written.append(train_locator(data, runs, plan))
+    if stage in ("classifier", "all"):
+        written.append(train_classifier(data, runs, plan))
+    if stage in ("export", "all"):
+        written.append(export(runs / "locator" / "weights" / "best.pt", LOCATOR, plan.locator_imgsz, False))
+        written.append(export(runs / "classifier" / "weights" / "best.pt", CLASSIFIER, CLS_SIZE, True))
+    return written
