@@ -170,8 +170,20 @@ class Detector:
             if k not in best or rank > (best[k][0] != NONE, best[k][1]):
                 best[k] = (tile, score, flipped, turn)
         out = []
-        for k, (tile, score, flipped, turn) in sorted(best.items()):
-            if tile == NONE:
-                continue
+        for k, (tile, score, flipped, turn) in sorted(best.items(), key=lambda kv: -kv[1][1]):
+            if tile == NONE or any(inside_share(boxes[k], d.box) > NESTED for d in out):
+                continue            # NMS keeps a box inside another when their IoU is low: one tile, once
             out.append(Detection(tile, boxes[k], 0 if tile == BACK else rotation_of(turn, flipped), score))
         return sorted(out, key=lambda d: (round(d.box[1] / 20), d.box[0]))
+
+
+NESTED = 0.6     # a box whose area lies this much inside a surer one is the same tile
+
+
+def inside_share(a, b) -> float:
+    """Intersection over the smaller box's area."""
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    return iw * ih / min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))

@@ -34,22 +34,29 @@ PAD_MM = 25.0
 
 @dataclass(frozen=True)
 class Region:
+    """A part of the table detected as one image: a box in table mm and the zones it answers for."""
+
     name: str
     box_mm: tuple[float, float, float, float]
+    zones: tuple = ()
+
+    def owns(self, point) -> bool:
+        return any(z.contains(point) for z in self.zones)
 
 
 def regions(table: TableFile) -> list[Region]:
-    """One region per seat (all its zones) and one for the dead wall, in table mm."""
+    """One region per seat (all its zones) and one for the dead wall, in table mm, inside the felt
+    (the rim is no place for tiles, and an orange rim looks like a row of backs)."""
     groups: dict[str, list] = {}
     for z in table.zones:
-        groups.setdefault(z.seat or z.kind, []).append(z.polygon)
+        groups.setdefault(z.seat or z.kind, []).append(z)
     out = []
-    w, h = table.layout.table_mm
-    for name, polys in groups.items():
-        pts = np.vstack([np.asarray(p, float) for p in polys])
+    fx1, fy1, fx2, fy2 = table.layout.felt
+    for name, zones in groups.items():
+        pts = np.vstack([np.asarray(z.polygon, float) for z in zones])
         x1, y1 = pts.min(axis=0) - PAD_MM
         x2, y2 = pts.max(axis=0) + PAD_MM
-        out.append(Region(name, (max(0.0, x1), max(0.0, y1), min(w, x2), min(h, y2))))
+        out.append(Region(name, (max(fx1, x1), max(fy1, y1), min(fx2, x2), min(fy2, y2)), tuple(zones)))
     return out
 
 
@@ -61,8 +68,10 @@ def pieces_in(top: np.ndarray, region: Region, detector: Detector, px_per_mm: fl
     if debug is not None:
         from .draw import draw_detections
         debug.write(f"region-{region.name}", draw_detections(crop, found))
-    return [Piece(d.tile, tuple(float(v) for v in (np.array(d.box) + (x1, y1, x1, y1)) / px_per_mm), d.score)
-            for d in found]
+    pieces = [Piece(d.tile, tuple(float(v) for v in (np.array(d.box) + (x1, y1, x1, y1)) / px_per_mm), d.score)
+              for d in found]
+    # regions overlap: each answers only for tiles inside its own zones, so none is counted twice
+    return [p for p in pieces if region.owns(p.centre)]
 
 
 def ivory_share(top: np.ndarray, polygon, px_per_mm: float, felt_value: float = 0.0) -> float:

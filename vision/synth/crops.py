@@ -15,6 +15,7 @@ import numpy as np
 
 from ..classes import BACK
 from ..crop import cut_tile, upside_down
+from ..detect import inside_share
 from .scene import Scene
 
 CROP_W, CROP_H = 48, 64
@@ -50,15 +51,6 @@ def _jitter(rng: np.random.Generator, box, spread: float) -> tuple[float, ...]:
     return (x1 + d[0], y1 + d[1], x2 + d[2], y2 + d[3])
 
 
-def _overlap(a, b) -> float:
-    """Intersection over the smaller box's area."""
-    iw = min(a[2], b[2]) - max(a[0], b[0])
-    ih = min(a[3], b[3]) - max(a[1], b[1])
-    if iw <= 0 or ih <= 0:
-        return 0.0
-    return iw * ih / min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-
-
 def classifier_samples(scene: Scene, rng: np.random.Generator, spread: float = 0.04,
                        n_none: int = 4, quarter_none: float = 0.12) -> list[tuple[str, np.ndarray]]:
     """(label, square crop) for every tile of the scene, and refusals: ``n_none`` boxes off the tiles,
@@ -82,12 +74,12 @@ def classifier_samples(scene: Scene, rng: np.random.Generator, spread: float = 0
             shift = float(rng.choice([-1, 1]) * rng.uniform(0.45, 0.6))
             dx, dy = (shift * bw, 0.0) if rng.random() < 0.5 else (0.0, shift * bh)
             box = (ref[0] + dx, ref[1] + dy, ref[2] + dx, ref[3] + dy)
-            if max(_overlap(box, b) for b in boxes) > 0.6:
+            if max(inside_share(box, b) for b in boxes) > 0.6:
                 continue
         else:                       # felt, sticks, chips
             x, y = rng.uniform(0, w - bw), rng.uniform(0, h - bh)
             box = (x, y, x + bw, y + bh)
-            if max(_overlap(box, b) for b in boxes) > 0.15:
+            if max(inside_share(box, b) for b in boxes) > 0.15:
                 continue
         if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
             continue

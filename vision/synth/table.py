@@ -34,6 +34,11 @@ TW, TH = 26.0, 35.0               # a tile's face in mm
 STEP = TW + 1.0                   # neighbours in a row
 GARI = ("1m", "5m", "9m", "4z")
 CAMERA_HEIGHT_MM = 1300.0
+MELD_START_MM = 207.0             # melds from just past the hand zone to the felt's corner (u 200..420)
+MELD_ROOM_MM = 418.0 - MELD_START_MM
+MELD_GAP_MM = 10.0
+MELD_WIDTH = {"pon": 2 * STEP + TH + 1, "kakan": 2 * STEP + TH + 1, "minkan": 3 * STEP + TH + 1,
+              "ankan": 4 * STEP}
 TILE_HEIGHT_MM = 20.0
 
 
@@ -91,8 +96,13 @@ def deal(rng: np.random.Generator) -> dict:
     pool = wall(rng)
     seat = SEATS[int(rng.integers(3))]
     melds = []
-    for _ in range(int(rng.choice([0, 0, 1, 1, 2, 3]))):
+    room = MELD_ROOM_MM
+    for _ in range(int(rng.choice([0, 0, 1, 1, 2, 2]))):
         kind = str(rng.choice(["pon", "pon", "minkan", "kakan", "ankan"]))
+        width = MELD_WIDTH[kind]
+        if width > room:             # the meld zone runs out at the felt's corner
+            continue
+        room -= width + MELD_GAP_MM
         n = 3 if kind == "pon" else 4
         counts = {}
         for t in pool:
@@ -168,7 +178,7 @@ def lay_out(d: dict, layout: MarkerLayout, rng: np.random.Generator) -> list[Lai
         put(seat, t, u, 40.0)
         u += STEP
     put(seat, d["concealed"][-1], u + float(rng.uniform(10, 16)), 40.0)
-    u = 212.0
+    u = MELD_START_MM
     for m in d["melds"]:
         n = len(m["tiles"])
         if m["kind"] == "ankan":
@@ -191,7 +201,7 @@ def lay_out(d: dict, layout: MarkerLayout, rng: np.random.Generator) -> list[Lai
                 else:
                     put(seat, t, u + TW / 2, 40.0)
                     u += STEP
-        u += float(rng.uniform(8, 14))
+        u += MELD_GAP_MM + float(rng.uniform(-1, 1))
     u = -150.0
     for t in d["gari"]:
         put(seat, t, u, 115.0)

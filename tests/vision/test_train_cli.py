@@ -1,0 +1,29 @@
+"""python -m vision train needs the training extra; without it, it says so (the runtime never needs torch)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+
+import pytest
+
+from vision.train import CPU_PLAN, GPU_PLAN
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ultralytics") is not None, reason="ultralytics is installed here")
+def test_training_without_the_extra_exits_2_naming_it(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "vision", "train", "--data", str(tmp_path)],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "train extra" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_runtime_imports_no_torch():
+    code = "import sys, vision.detect, vision.read, vision.layout; print('torch' in sys.modules)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr
+
+
+def test_a_gpu_trains_bigger_than_the_cpu():
+    assert GPU_PLAN.scenes > CPU_PLAN.scenes and GPU_PLAN.locator_epochs > CPU_PLAN.locator_epochs
+    assert GPU_PLAN.device == "0" and CPU_PLAN.device == "cpu"
