@@ -171,13 +171,21 @@ class Detector:
                 best[k] = (tile, score, flipped, turn)
         out = []
         for k, (tile, score, flipped, turn) in sorted(best.items(), key=lambda kv: -kv[1][1]):
-            if tile == NONE or any(inside_share(boxes[k], d.box) > NESTED for d in out):
-                continue            # NMS keeps a box inside another when their IoU is low: one tile, once
+            if tile == NONE or any(_same_tile(boxes[k], score, d) for d in out):
+                continue
             out.append(Detection(tile, boxes[k], 0 if tile == BACK else rotation_of(turn, flipped), score))
         return sorted(out, key=lambda d: (round(d.box[1] / 20), d.box[0]))
 
 
 NESTED = 0.6     # a box whose area lies this much inside a surer one is the same tile
+STRADDLE = 0.25  # ... or this much, when it is itself unsure: a box straddling a tile and its neighbour
+UNSURE = 0.9
+
+
+def _same_tile(box, score: float, surer: Detection) -> bool:
+    """NMS keeps a box inside another, or half over two tiles, when their IoU is low: one tile, once."""
+    share = inside_share(box, surer.box)
+    return share > NESTED or (share > STRADDLE and score < UNSURE)
 
 
 def inside_share(a, b) -> float:

@@ -43,6 +43,8 @@ import numpy as np
 BACK = "back"
 WIN_GAP = 0.3               # a gap of 30% of a tile's width sets the winning tile apart
 MELD_GAP = 0.25             # tiles of one meld touch; 25% of a width between them starts another meld
+TILE_MM = (26.0, 35.0)      # a tile's face, width x height; gaps are measured between nominal faces
+                            # placed on the box centres, since a box also holds the tile's side
 LOW_SCORE = 0.6
 DEFAULT_GARI = ("1m", "5m", "9m", "4z")     # the union over the presets; the reader passes the preset's
 MAX_COPIES = 4
@@ -91,6 +93,15 @@ class SeatFrame:
         a = self.u if axis == "u" else self.v
         proj = [float(np.dot((x, y), a)) - float(self.origin @ a) for x, y in ((x1, y1), (x2, y1), (x2, y2), (x1, y2))]
         return min(proj), max(proj)
+
+    def half_width(self, piece: Piece) -> float:
+        """Half the nominal face along the row: a sideways tile shows its height."""
+        return TILE_MM[1 if self.sideways(piece) else 0] / 2
+
+    def gap(self, left: Piece, right: Piece) -> float:
+        """Felt between two tiles along the row, from their centres and nominal faces (mm)."""
+        return (self.local(right.centre)[0] - self.local(left.centre)[0]
+                - self.half_width(left) - self.half_width(right))
 
     def sideways(self, piece: Piece) -> bool:
         """Longer across the player's view than deep: a tile turned a quarter (a called tile)."""
@@ -151,34 +162,27 @@ def find_winner(pieces: Sequence[Piece], zones) -> tuple[str | None, list[str]]:
 
 def split_hand(row: Sequence[Piece], frame: SeatFrame) -> tuple[list[Piece], Piece | None, list[str]]:
     """The revealed row left to right, and the winning tile: the last one, set apart by a gap."""
-    row = sorted(row, key=lambda p: frame.span(p)[0])
+    row = sorted(row, key=lambda p: frame.local(p.centre)[0])
     if not row:
         return [], None, ["the winner's hand zone is empty"]
-    widths = [frame.span(p)[1] - frame.span(p)[0] for p in row]
-    width = float(np.median(widths))
-    if len(row) >= 2:
-        gap = frame.span(row[-1])[0] - frame.span(row[-2])[1]
-        if gap >= WIN_GAP * width:
-            return row[:-1], row[-1], []
+    if len(row) >= 2 and frame.gap(row[-2], row[-1]) >= WIN_GAP * TILE_MM[0]:
+        return row[:-1], row[-1], []
     return row[:-1], row[-1], ["the winning tile is not set apart: took the last tile of the row"]
 
 
 def group_melds(pieces: Sequence[Piece], frame: SeatFrame) -> list[list[Piece]]:
-    """Pieces of the meld zone in groups, left to right: a gap of ``MELD_GAP`` widths starts a new one."""
-    pieces = sorted(pieces, key=lambda p: (frame.span(p)[0], frame.span(p, "v")[0]))
+    """Pieces of the meld zone in groups, left to right: a gap of ``MELD_GAP`` widths starts a new one.
+    A tile stacked on its neighbour (kakan) overlaps it along the row and stays in its group."""
+    pieces = sorted(pieces, key=lambda p: (frame.local(p.centre)[0], frame.local(p.centre)[1]))
     if not pieces:
         return []
-    narrow = float(np.median([min(frame.span(p)[1] - frame.span(p)[0], frame.span(p, "v")[1] -
-                                  frame.span(p, "v")[0]) for p in pieces]))
     groups: list[list[Piece]] = [[pieces[0]]]
-    right = frame.span(pieces[0])[1]
     for p in pieces[1:]:
-        a, b = frame.span(p)
-        if a - right >= MELD_GAP * narrow:
+        reach = max(groups[-1], key=lambda q: frame.local(q.centre)[0] + frame.half_width(q))
+        if frame.gap(reach, p) >= MELD_GAP * TILE_MM[0]:
             groups.append([p])
         else:
             groups[-1].append(p)
-        right = max(right, b)
     return groups
 
 

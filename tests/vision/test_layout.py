@@ -72,7 +72,7 @@ def test_the_sideways_tile_says_from_whom_a_pon_came(seat, position, source):
     for i in range(3):
         side = i == position
         w = H if side else W
-        pieces.append(at(seat, "5z", u + w / 2, 40.0 + (W - H) / 2 * -side, sideways=side))
+        pieces.append(at(seat, "5z", u + w / 2, 40.0 - (H - W) / 2 * side, sideways=side))
         u += w + 1
     reading = read_layout(pieces, ZONES, "dunhill")
     assert reading.record["melds"] == [{"kind": "pon", "tiles": "555z", "from": source}]
@@ -102,13 +102,13 @@ def test_a_kakan_is_two_sideways_tiles_stacked_and_melds_split_at_a_gap():
     for t in ("9s", "9s"):
         pieces.append(at("east", t, u + W / 2, 40))
         u += W + 1
-    pieces.append(at("east", "9s", u + H / 2, 40 + (H - W) / 2, sideways=True))
-    pieces.append(at("east", "9s", u + H / 2, 40 + (H - W) / 2 - W - 1, sideways=True))
+    pieces.append(at("east", "9s", u + H / 2, 40 - (H - W) / 2, sideways=True))
+    pieces.append(at("east", "9s", u + H / 2, 40 - (H - W) / 2 + W + 1, sideways=True))   # added beyond it
     u += H + 1 + 12                                    # the gap between melds
     for i in range(3):
         side = i == 1
         w = H if side else W
-        pieces.append(at("east", "5z", u + w / 2, 40 + ((H - W) / 2 if side else 0), sideways=side))
+        pieces.append(at("east", "5z", u + w / 2, 40 - ((H - W) / 2 if side else 0), sideways=side))
         u += w + 1
     reading = read_layout(pieces, ZONES, "dunhill")
     assert reading.record["melds"] == [{"kind": "kakan", "tiles": "9999s", "from": "south"},

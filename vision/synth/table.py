@@ -193,10 +193,10 @@ def lay_out(d: dict, layout: MarkerLayout, rng: np.random.Generator) -> list[Lai
             turn = float(rng.choice([-1.0, 1.0]))
             for k, t in enumerate(row):
                 if k == at:
-                    vc = 40.0 + (TH - TW) / 2                 # the sideways tile lies on the near line
+                    vc = 40.0 - (TH - TW) / 2                 # the sideways tile lies on the near line
                     put(seat, t, u + TH / 2, vc, True, turn)
-                    if m["kind"] == "kakan":                  # the added tile on top of it, towards the centre
-                        put(seat, m["tiles"][3], u + TH / 2, vc - TW - 1.0, True, turn)
+                    if m["kind"] == "kakan":                  # the added tile beyond it, towards the centre
+                        put(seat, m["tiles"][3], u + TH / 2, vc + TW + 1.0, True, turn)
                     u += TH + 1.0
                 else:
                     put(seat, t, u + TW / 2, 40.0)
