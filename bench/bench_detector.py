@@ -51,6 +51,20 @@ class TheirDetector:
                  "score": float(d.confidence)} for d in predict(img, pad)]
 
 
+def _dicts(found) -> list[dict]:
+    return [d.to_dict() for d in found]
+
+
+class _Windows:
+    """Our detector over N x N overlapping windows (for a large photo)."""
+
+    def __init__(self, detector: Detector, grid: int):
+        self.detector, self.grid = detector, grid
+
+    def detect(self, image):
+        return self.detector.detect(image, grid=self.grid)
+
+
 def _plain(tiles: list[dict]) -> list[dict]:
     """Face-up tiles only, red fives as plain fives: the classes mahjong-detector has."""
     return [{**t, "tile": "5" + t["tile"][1] if t["tile"].startswith("0") else t["tile"]}
@@ -82,6 +96,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=50)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--real-grid", type=int, default=3, help="our windows per side on the real photo")
     args = ap.parse_args()
     ours = Detector(threads=args.threads)
     try:
@@ -91,8 +106,12 @@ def main() -> int:
         return 2
     data = images(args.scenes)
     rows = []
-    for name, det, to_dicts in (("ours", ours, lambda r: [d.to_dict() for d in r]), ("mahjong-detector", theirs, list)):
-        for kind in ("synthetic", "real"):
+    windows = _Windows(ours, args.real_grid)
+    runs = (("ours", ours, _dicts, ("synthetic", "real")),
+            (f"ours {args.real_grid}x{args.real_grid}", windows, _dicts, ("real",)),
+            ("mahjong-detector", theirs, list, ("synthetic", "real")))
+    for name, det, to_dicts, kinds in runs:
+        for kind in kinds:
             full, plain, ms = Report(f"{name} {kind}"), Report(f"{name} {kind} (its own classes)"), []
             for k, image, truth in data:
                 if k != kind:

@@ -1,7 +1,7 @@
 """python -m vision: the tile detector and its data.
 
-    python -m vision detect IMAGE [--json] [--draw OUT.png]
-    python -m vision evaluate [--scenes N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--json]
+    python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N]
+    python -m vision evaluate [--scenes N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR]
@@ -48,6 +48,8 @@ def _parser() -> _Parser:
     d.add_argument("image", type=Path)
     d.add_argument("--json", action="store_true", help="print the detections as JSON")
     d.add_argument("--draw", type=Path, metavar="OUT.png", help="write the image with boxes and labels")
+    d.add_argument("--grid", type=int, default=1, choices=range(1, 7), metavar="N",
+                   help="detect in N x N overlapping windows (large photos; default 1)")
 
     e = sub.add_parser("evaluate", help="precision, recall, per-class accuracy, red vs plain fives")
     e.add_argument("--scenes", type=int, default=100, help="held-out synthetic scenes rendered now (0: none)")
@@ -56,6 +58,8 @@ def _parser() -> _Parser:
     e.add_argument("--real", type=Path, action="append", default=None,
                    help="a labels file of a real photo (default: the shared AMOS photo's labels)")
     e.add_argument("--photos", type=Path, help="folder holding the labelled photos (default ../shared/photos)")
+    e.add_argument("--real-grid", type=int, default=3, choices=range(1, 7), metavar="N",
+                   help="windows per side on the real photos (default 3, see models/README.md)")
     e.add_argument("--json", action="store_true")
 
     s = sub.add_parser("synth", help="render table scenes with ground truth (YOLO labels, truth JSON, crops)")
@@ -119,7 +123,7 @@ def _detect(a: argparse.Namespace) -> int:
     from .draw import draw_detections
 
     image = _read_image(a.image)
-    found = Detector().detect(image)
+    found = Detector().detect(image, grid=a.grid)
     if a.draw:
         import cv2
 
@@ -141,7 +145,8 @@ def _evaluate(a: argparse.Namespace) -> int:
     from .evaluate_run import run_evaluation
 
     try:
-        reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos)
+        reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos,
+                                 real_grid=a.real_grid)
     except (FileNotFoundError, ValueError) as e:
         raise UsageError(str(e)) from None
     if a.json:

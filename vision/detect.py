@@ -156,10 +156,16 @@ class Detector:
         flipped = bool(self._flipped[cols[int(np.argmax(p[cols]))]]) and tile != BACK
         return tile, totals[tile], flipped
 
-    def detect(self, image: np.ndarray) -> list[Detection]:
-        """Every tile in a BGR image, as ``Detection`` s in reading order (top to bottom, left to right)."""
+    def detect(self, image: np.ndarray, grid: int = 1) -> list[Detection]:
+        """Every tile in a BGR image, as ``Detection`` s in reading order (top to bottom, left to right).
+
+        ``grid`` > 1 detects in grid x grid overlapping windows and merges them: for a large
+        photo whose tiles would shrink below the locator's training sizes when the whole
+        image is letterboxed to its input (a 4096 px photo at 512 px makes a tile ~15 px)."""
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise ValueError("expected a BGR colour image")
+        if grid > 1:
+            return self._detect_windows(image, grid)
         boxes = [b for b, _ in self.locate(image)]
         cuts, owners = self._cuts(image, boxes)
         best: dict[int, tuple[str, float, bool, bool]] = {}
@@ -175,6 +181,22 @@ class Detector:
                 continue
             out.append(Detection(tile, boxes[k], 0 if tile == BACK else rotation_of(turn, flipped), score))
         return sorted(out, key=lambda d: (round(d.box[1] / 20), d.box[0]))
+
+
+    def _detect_windows(self, image: np.ndarray, grid: int, overlap: float = 0.15) -> list[Detection]:
+        h, w = image.shape[:2]
+        ww, wh = int(w / (grid - (grid - 1) * overlap)), int(h / (grid - (grid - 1) * overlap))
+        found = []
+        for y0 in np.linspace(0, h - wh, grid).astype(int):
+            for x0 in np.linspace(0, w - ww, grid).astype(int):
+                for d in self.detect(image[y0:y0 + wh, x0:x0 + ww]):
+                    x1, y1, x2, y2 = d.box
+                    found.append(Detection(d.tile, (x1 + x0, y1 + y0, x2 + x0, y2 + y0), d.rotation, d.score))
+        kept: list[Detection] = []
+        for d in sorted(found, key=lambda d: -d.score):    # a tile in two windows' overlap: once
+            if all(inside_share(d.box, k.box) < 0.5 for k in kept):
+                kept.append(d)
+        return sorted(kept, key=lambda d: (round(d.box[1] / 20), d.box[0]))
 
 
 NESTED = 0.6     # a box whose area lies this much inside a surer one is the same tile

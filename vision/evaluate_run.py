@@ -15,9 +15,9 @@ from .evaluate import REAL_LABELS, Report, load_labels, photos_dir
 VAL_SEED = 1_000_000        # the first held-out scene (training renders seeds below it)
 
 
-def _timed(detector: Detector, image: np.ndarray) -> tuple[list[dict], float]:
+def _timed(detector: Detector, image: np.ndarray, grid: int = 1) -> tuple[list[dict], float]:
     t = time.perf_counter()
-    found = detector.detect(image)
+    found = detector.detect(image, grid=grid)
     return [d.to_dict() for d in found], (time.perf_counter() - t) * 1000
 
 
@@ -48,22 +48,22 @@ def synthetic_folder(detector: Detector, folder: Path, split: str) -> Report:
     return report
 
 
-def real_photo(detector: Detector, labels_path: Path, photos: Path) -> Report:
+def real_photo(detector: Detector, labels_path: Path, photos: Path, grid: int = 1) -> Report:
     """A hand-labelled real photo. Its rotation is scored only where the labels say it can be told."""
     labels = load_labels(labels_path)
     path = photos / labels["image"]
     image = cv2.imread(str(path))
     if image is None:
         raise FileNotFoundError(f"photo {path} not found or unreadable (set TOUTENKOU_PHOTOS or --photos)")
-    report = Report(f"real {labels['image']}")
-    found, ms = _timed(detector, image)
+    report = Report(f"real {labels['image']}" + (f" ({grid}x{grid} windows)" if grid > 1 else ""))
+    found, ms = _timed(detector, image, grid)
     report.add(found, labels["tiles"], ms, ambiguous_rotation=labels.get("rotation_ambiguous", ()))
     return report
 
 
 def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "val",
                    real: list[Path] | None = None, photos: Path | None = None,
-                   detector: Detector | None = None) -> list[Report]:
+                   detector: Detector | None = None, real_grid: int = 1) -> list[Report]:
     """Reports for the synthetic set and each real labels file (the shared photo's when none is named;
     skipped quietly when that photo is absent, an error when a named one is)."""
     detector = detector or Detector()
@@ -76,7 +76,7 @@ def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "v
     explicit = real is not None
     for lp in real if explicit else [REAL_LABELS]:
         try:
-            reports.append(real_photo(detector, lp, photos))
+            reports.append(real_photo(detector, lp, photos, real_grid))
         except FileNotFoundError:
             if explicit:
                 raise

@@ -129,3 +129,12 @@ def test_cli_evaluate_scores_a_dataset_folder():
     (synthetic,) = json.loads(r.stdout)
     assert synthetic["images"] == 4 and synthetic["recall"] >= 0.95
     assert {"precision", "accuracy", "red_plain", "per_class", "confusions"} <= set(synthetic)
+
+
+def test_detecting_in_windows_finds_each_tile_once(detector):
+    # A tile in the overlap of two windows is found by both; the merge keeps it once.
+    truth = json.loads(SCENES[2].read_text())
+    image = cv2.imread(str(DATA / truth["image"]))
+    r = Report("2x2 windows")
+    r.add([d.to_dict() for d in detector.detect(image, grid=2)], truth["tiles"])
+    assert r.recall >= 0.9 and r.precision >= 0.95, r.text()
