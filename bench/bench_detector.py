@@ -3,7 +3,7 @@
     .venv/bin/pip install mahjong-detector==0.0.6      # the bench extra: .[bench]
     .venv/bin/python bench/bench_detector.py [--scenes 50] [--threads 2]
 
-Images: held-out synthetic scenes (960x720, seeds from 1,000,000, rendered now
+Images: held-out synthetic scenes (960x720, seeds from 1,100,000, rendered now
 from ../shared/tiles) and the hand-labelled real photo (../shared/photos), when
 present. For each detector it prints recall, found-and-named-right (a labelled
 tile matched by a box of IoU >= 0.5 carrying the right class) and the median
@@ -28,6 +28,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from vision.detect import Detector  # noqa: E402
+from vision.evaluate_run import TEST_SEED  # noqa: E402
 from vision.evaluate import REAL_LABELS, Report, load_labels, photos_dir  # noqa: E402
 
 THEIR_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
@@ -78,7 +79,7 @@ def images(scenes: int) -> list[tuple[str, np.ndarray, list[dict]]]:
         from vision.synth.dataset import scene_for
 
         art = TileArt()
-        for i in range(1_000_000, 1_000_000 + scenes):
+        for i in range(TEST_SEED, TEST_SEED + scenes):
             s = scene_for(i, art, (960, 720))
             out.append(("synthetic", s.image, [t.to_dict() for t in s.tiles]))
     except Exception as e:            # the art lives outside the project
