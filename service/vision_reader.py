@@ -13,7 +13,9 @@ import os
 import numpy as np
 
 from calibration.errors import CalibrationError
+from calibration.homography import table_to_image
 from calibration.store import load
+from vision.read import TableReader
 
 from .reader import Detection, ReadContext, Reading
 
@@ -24,16 +26,13 @@ class VisionReader:
     name = "vision"
 
     def __init__(self, table: str):
-        from vision.read import TableReader
-
         self.table = load(table)
-        self._readers: dict[str, TableReader] = {}
-        self._make = TableReader
+        self._readers: dict[str, TableReader] = {}      # one per house rule (the record names it)
 
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
         reader = self._readers.get(context.rules)
         if reader is None:
-            reader = self._readers[context.rules] = self._make(self.table, context.rules)
+            reader = self._readers[context.rules] = TableReader(self.table, context.rules)
         try:
             reading = reader.read(frame)
         except CalibrationError as e:
@@ -47,8 +46,6 @@ class VisionReader:
 
 def _frame_box(reader, box_mm) -> tuple[int, int, int, int]:
     """A tile's box in table mm as an (x, y, w, h) box on the camera frame."""
-    from calibration.homography import table_to_image
-
     x1, y1, x2, y2 = box_mm
     pts = table_to_image(reader.tracker.last_good, [[x1, y1], [x2, y1], [x2, y2], [x1, y2]], reader.table.lens)
     (a, b), (c, d) = pts.min(axis=0), pts.max(axis=0)

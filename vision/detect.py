@@ -28,8 +28,8 @@ from .crop import CLS_SIZE, cut_tile, is_ambiguous, is_sideways, rotation_of
 MODELS = Path(__file__).resolve().parent.parent / "models"
 LOCATOR = MODELS / "tile-locator.onnx"
 CLASSIFIER = MODELS / "tile-classifier.onnx"
-NONE = "none"
-FLIP_SUFFIX = "_ud"
+NONE = "none"                # the classifier's "no tile here"
+FLIP_SUFFIX = "_ud"          # an upside-down cut's class: "5m_ud" (the training folders use the same names)
 
 
 class ModelMissing(FileNotFoundError):

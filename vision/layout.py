@@ -136,7 +136,7 @@ def _mpsz(tiles: Iterable[str]) -> str:
     return "".join(out)
 
 
-def _kind(tile: str) -> str:
+def plain_kind(tile: str) -> str:
     """A red five counts as its five for copies and meld sameness."""
     return "5" + tile[1] if tile[0] == "0" else tile
 
@@ -206,14 +206,14 @@ def read_meld(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tup
     """One group as a hand-record meld ``{kind, tiles, from}``, or None with the reason."""
     faces = [p.tile for p in group if p.face_up]
     backs = len(group) - len(faces)
-    kinds = {_kind(t) for t in faces}
+    kinds = {plain_kind(t) for t in faces}
     if not faces:
         return None, [f"a group of {len(group)} backs in the meld zone: not read"]
     if len(kinds) > 1:
         return None, [f"meld tiles differ ({' '.join(faces)}): not read"]
     if backs:
         if len(group) == 4 and backs == 2:
-            tiles = faces + [_kind(faces[0])] * 2
+            tiles = faces + [plain_kind(faces[0])] * 2
             return {"kind": "ankan", "tiles": _mpsz(sorted(tiles))}, []
         return None, [f"a meld of {len(group)} tiles with {backs} back(s): not read"]
     # the row is what lies on the near line; kakan's added tile lies beyond its partner
@@ -230,7 +230,7 @@ def read_meld(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tup
     source = neighbours.get(side)
     meld = {"kind": kind, "tiles": _mpsz(sorted(faces))}
     if source is None:
-        return meld, [f"{kind} of {_kind(faces[0])}: its sideways tile points at the empty side ({side})"]
+        return meld, [f"{kind} of {plain_kind(faces[0])}: its sideways tile points at the empty side ({side})"]
     meld["from"] = source
     return meld, []
 
@@ -253,7 +253,7 @@ def table_warnings(pieces: Sequence[Piece]) -> list[str]:
     """Copies beyond what a set holds, and tiles the detector was unsure of."""
     out = []
     faces = [p.tile for p in pieces if p.face_up]
-    for kind, n in sorted(Counter(_kind(t) for t in faces).items()):
+    for kind, n in sorted(Counter(plain_kind(t) for t in faces).items()):
         if n > MAX_COPIES:
             out.append(f"{n} copies of {kind} on the table (a set has {MAX_COPIES})")
     for red, n in sorted(Counter(t for t in faces if t[0] == "0").items()):
@@ -293,8 +293,8 @@ def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable
                 melds.append(meld)
     gari_zone = _zones(zones, seat, "gari")
     gari = [p.tile for p in _in_zone(pieces, gari_zone) if p.face_up] if gari_zone else []
-    allowed = {_kind(g) for g in gari_kinds}
-    warnings += [f"{t} in the gari zone is no gari" for t in gari if _kind(t) not in allowed]
+    allowed = {plain_kind(g) for g in gari_kinds}
+    warnings += [f"{t} in the gari zone is no gari" for t in gari if plain_kind(t) not in allowed]
     dead = _zones(zones, None, "dead_wall")
     dora, ura = dead_wall_rows(pieces, dead) if dead else ([], [])
     discard_zone = _zones(zones, seat, "discards")

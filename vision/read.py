@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+import cv2
 import numpy as np
 
 from calibration.homography import rectify
@@ -74,13 +75,11 @@ def pieces_in(top: np.ndarray, region: Region, detector: Detector, px_per_mm: fl
     return [p for p in pieces if region.owns(p.centre)]
 
 
-def ivory_share(top: np.ndarray, polygon, px_per_mm: float, felt_value: float = 0.0) -> float:
-    """The share of a zone's pixels that look like tile faces: unsaturated, and brighter than the felt."""
-    import cv2
-
-    mask = np.zeros(top.shape[:2], np.uint8)
+def ivory_share(hsv: np.ndarray, polygon, px_per_mm: float, felt_value: float = 0.0) -> float:
+    """The share of a zone's pixels (``hsv``: the rectified table in HSV) that look like tile faces:
+    unsaturated, and brighter than the felt."""
+    mask = np.zeros(hsv.shape[:2], np.uint8)
     cv2.fillPoly(mask, [np.round(np.asarray(polygon) * px_per_mm).astype(np.int32)], 1)
-    hsv = cv2.cvtColor(top, cv2.COLOR_BGR2HSV)
     ivory = (hsv[..., 1] < 70) & (hsv[..., 2] > max(150.0, felt_value + 40))
     n = int(mask.sum())
     return float((ivory & (mask > 0)).sum()) / n if n else 0.0
@@ -88,10 +87,9 @@ def ivory_share(top: np.ndarray, polygon, px_per_mm: float, felt_value: float = 
 
 def revealing_seats(top: np.ndarray, zones, px_per_mm: float, keep: float = 0.6) -> set[str]:
     """The seat(s) whose hand zone shows a revealed row: the most ivory, and any within ``keep`` of it."""
-    import cv2
-
-    felt = float(np.median(cv2.cvtColor(top, cv2.COLOR_BGR2HSV)[..., 2]))    # mostly felt: the table's own value
-    shares = {z.seat: ivory_share(top, z.polygon, px_per_mm, felt) for z in zones if z.kind == "hand"}
+    hsv = cv2.cvtColor(top, cv2.COLOR_BGR2HSV)
+    felt = float(np.median(hsv[..., 2]))        # mostly felt: the table's own value
+    shares = {z.seat: ivory_share(hsv, z.polygon, px_per_mm, felt) for z in zones if z.kind == "hand"}
     best = max(shares.values(), default=0.0)
     if best < 0.01:                 # nothing ivory anywhere (an odd light or set): look at every seat
         return set(shares)

@@ -15,12 +15,10 @@ import numpy as np
 
 from ..classes import BACK
 from ..crop import cut_tile, upside_down
-from ..detect import inside_share
+from ..detect import FLIP_SUFFIX, NONE, inside_share
 from .scene import Scene
 
 CROP_W, CROP_H = 48, 64
-NONE = "none"
-FLIP_SUFFIX = "_ud"          # the class folder of an upside-down cut: "5m_ud"
 
 
 def upright_crop(image: np.ndarray, face, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:

@@ -26,6 +26,7 @@ from calibration.zones import SEATS, side_frame
 
 from ..art import TileArt
 from ..classes import BACK, SANMA_KINDS
+from ..layout import plain_kind
 from .scene import felt
 from .tile import draw_tile, face_image, random_style, rect_corners
 
@@ -58,10 +59,6 @@ class TableScene:
     record: dict                            # the hand record the table shows
     tiles: list[Laid] = field(default_factory=list)
     H: np.ndarray | None = None             # table mm -> image px (before lens distortion)
-
-
-def _kind(t: str) -> str:
-    return "5" + t[1] if t[0] == "0" else t
 
 
 def wall(rng: np.random.Generator) -> list[str]:
@@ -106,15 +103,15 @@ def deal(rng: np.random.Generator) -> dict:
         n = 3 if kind == "pon" else 4
         counts = {}
         for t in pool:
-            counts[_kind(t)] = counts.get(_kind(t), 0) + 1
+            counts[plain_kind(t)] = counts.get(plain_kind(t), 0) + 1
         kinds = [k for k, c in counts.items() if c >= n]
         k = kinds[int(rng.integers(len(kinds)))]
-        tiles = [_take(pool, lambda t, k=k: _kind(t) == k) for _ in range(n)]
+        tiles = [_take(pool, lambda t, k=k: plain_kind(t) == k) for _ in range(n)]
         open_sides = [k for k, v in neighbour_side(default_layout(), seat).items() if v]   # not the empty side
         side = None if kind == "ankan" else str(rng.choice(open_sides))
         melds.append({"kind": kind, "tiles": tiles, "side": side})
     concealed = [pool.pop() for _ in range(14 - 3 * len(melds))]
-    gari = [t for t in (_take(pool, lambda t: _kind(t) in GARI) for _ in range(int(rng.integers(0, 6)))) if t]
+    gari = [t for t in (_take(pool, lambda t: plain_kind(t) in GARI) for _ in range(int(rng.integers(0, 6)))) if t]
     dora = [pool.pop() for _ in range(int(rng.integers(1, 3)))]
     ura = [pool.pop() for _ in dora] if rng.random() < 0.4 else []
     discards = {s: [pool.pop() for _ in range(int(rng.integers(5, 13)))] for s in SEATS}
