@@ -167,21 +167,49 @@ class Detector:
         if grid > 1:
             return self._detect_windows(image, grid)
         boxes = [b for b, _ in self.locate(image)]
+        out: list[Detection] = []
+        for d in sorted(self._split_pairs(image, self.name_boxes(image, boxes)), key=lambda d: -d.score):
+            if d.tile == NONE or any(_same_tile(d.box, d.score, k) for k in out):
+                continue
+            out.append(d)
+        return sorted(out, key=lambda d: (round(d.box[1] / 20), d.box[0]))
+
+    def name_boxes(self, image: np.ndarray, boxes) -> list[Detection]:
+        """The classifier's reading of each given box (image pixels), one ``Detection`` per box, in
+        order; a box that holds no tile reads ``none``. Of a nearly square box's two cuts, the one
+        read as a tile (not none) and surer wins."""
         cuts, owners = self._cuts(image, boxes)
         best: dict[int, tuple[str, float, bool, bool]] = {}
         for (k, turn), p in zip(owners, self.classify(cuts)):
             tile, score, flipped = self._name(p)
-            # of a square box's two cuts, the one read as a tile (not none) and surer wins
             rank = (tile != NONE, score)
             if k not in best or rank > (best[k][0] != NONE, best[k][1]):
                 best[k] = (tile, score, flipped, turn)
-        out = []
-        for k, (tile, score, flipped, turn) in sorted(best.items(), key=lambda kv: -kv[1][1]):
-            if tile == NONE or any(_same_tile(boxes[k], score, d) for d in out):
-                continue
-            out.append(Detection(tile, boxes[k], 0 if tile == BACK else rotation_of(turn, flipped), score))
-        return sorted(out, key=lambda d: (round(d.box[1] / 20), d.box[0]))
+        return [Detection(tile, tuple(boxes[k]), 0 if tile in (BACK, NONE) else rotation_of(turn, flipped), score)
+                for k, (tile, score, flipped, turn) in sorted(best.items())]
 
+    def _split_pairs(self, image: np.ndarray, named: list[Detection]) -> list[Detection]:
+        """A box twice a tile's size around two touching tiles (kakan's added tile stacked on the
+        called one) reads as no tile or a muddle: read its two halves (split across its long side)
+        instead, when both are surely tiles. A tile's size is the median of the boxes read as tiles."""
+        areas = [_area(d.box) for d in named if d.tile != NONE]
+        if len(areas) < 3:
+            return named
+        typical = float(np.median(areas))
+        big = [d for d in named if _area(d.box) > PAIR_AREA * typical and d.score < PAIR_SURE]
+        big += [d for d in named if d.tile == NONE and _area(d.box) > PAIR_AREA * typical and d not in big]
+        if not big:
+            return named
+        halves = [h for d in big for h in _halves(d.box)]
+        read = self.name_boxes(image, halves)
+        out = [d for d in named if d not in big]
+        for k, d in enumerate(big):
+            a, b = read[2 * k], read[2 * k + 1]
+            if min(a.score, b.score) >= PAIR_SURE and NONE not in (a.tile, b.tile):
+                out += [a, b]
+            else:
+                out.append(d)
+        return out
 
     def _detect_windows(self, image: np.ndarray, grid: int, overlap: float = 0.15) -> list[Detection]:
         h, w = image.shape[:2]
@@ -202,6 +230,24 @@ class Detector:
 NESTED = 0.6     # a box whose area lies this much inside a surer one is the same tile
 STRADDLE = 0.25  # ... or this much, when it is itself unsure: a box straddling a tile and its neighbour
 UNSURE = 0.6      # (both chosen on the validation scenes, seeds 1,000,000-1,000,059)
+
+
+PAIR_AREA = 1.6   # a box this many typical tiles large may hold two
+PAIR_SURE = 0.9   # a pair box read less surely than this is read as two halves
+
+
+def _area(box) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def _halves(box) -> list[tuple[float, float, float, float]]:
+    """The two halves of a box, cut across its longer side."""
+    x1, y1, x2, y2 = box
+    if x2 - x1 > y2 - y1:
+        xm = (x1 + x2) / 2
+        return [(x1, y1, xm, y2), (xm, y1, x2, y2)]
+    ym = (y1 + y2) / 2
+    return [(x1, y1, x2, ym), (x1, ym, x2, y2)]
 
 
 def _same_tile(box, score: float, surer: Detection) -> bool:

@@ -46,6 +46,7 @@ MELD_GAP = 0.25             # tiles of one meld touch; 25% of a width between th
 TILE_MM = (26.0, 35.0)      # a tile's face, width x height; gaps are measured between nominal faces
                             # placed on the box centres, since a box also holds the tile's side
 LOW_SCORE = 0.6
+SQUARE = 1.15               # a box within this ratio of square may be a tile either way: its rotation decides
 DEFAULT_GARI = ("1m", "5m", "9m", "4z")     # the union over the presets; the reader passes the preset's
 MAX_COPIES = 4
 MAX_REDS = 2                # 三人花: two each of 0m 0p 0s
@@ -53,11 +54,13 @@ MAX_REDS = 2                # 三人花: two each of 0m 0p 0s
 
 @dataclass(frozen=True)
 class Piece:
-    """A tile on the table: class (mpsz or ``back``), box in table mm (x1, y1, x2, y2), detector score."""
+    """A tile on the table: class (mpsz or ``back``), box in table mm (x1, y1, x2, y2), detector score,
+    and the face's rotation in the rectified table image (clockwise turn of its top; None: unknown)."""
 
     tile: str
     box: tuple[float, float, float, float]
     score: float = 1.0
+    rotation: int | None = None
 
     @property
     def centre(self) -> np.ndarray:
@@ -104,10 +107,18 @@ class SeatFrame:
                 - self.half_width(left) - self.half_width(right))
 
     def sideways(self, piece: Piece) -> bool:
-        """Longer across the player's view than deep: a tile turned a quarter (a called tile)."""
+        """A tile turned a quarter to the player (a called tile): its face's top points along the row.
+        Its box says so when longer across the player's view than deep by ``SQUARE``; a nearly square
+        box goes by the detector's rotation, when it read a face. (A box alone misleads when the body
+        strip seen aslant makes a sideways tile's box as deep as wide.) A plain box shape wins over
+        the rotation, which a face like haku cannot show."""
         a, b = self.span(piece, "u")
         c, d = self.span(piece, "v")
-        return (b - a) > (d - c)
+        along, deep = b - a, d - c
+        if piece.rotation is None or not piece.face_up or not 1 / SQUARE < along / deep < SQUARE:
+            return along > deep
+        top_along_x = piece.rotation % 180 == 90          # 90 / 270: the face's top points along x
+        return top_along_x == (abs(float(self.u[0])) > abs(float(self.u[1])))
 
 
 @dataclass
@@ -139,6 +150,16 @@ def _mpsz(tiles: Iterable[str]) -> str:
 def plain_kind(tile: str) -> str:
     """A red five counts as its five for copies and meld sameness."""
     return "5" + tile[1] if tile[0] == "0" else tile
+
+
+def hidden_pair(faces: Sequence[str]) -> list[str]:
+    """The two tiles an ankan's backs hide: of a five, what the set's four fives leave after the two shown
+    (三人花 holds ``MAX_REDS`` red and the rest plain of each five); of any other kind, two more of it."""
+    kind = plain_kind(faces[0])
+    if kind[0] != "5" or kind[1] == "z":
+        return [kind, kind]
+    reds = MAX_REDS - sum(t[0] == "0" for t in faces)
+    return ["0" + kind[1]] * reds + [kind] * (2 - reds)
 
 
 def _in_zone(pieces: Sequence[Piece], zone) -> list[Piece]:
@@ -213,7 +234,7 @@ def read_meld(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tup
         return None, [f"meld tiles differ ({' '.join(faces)}): not read"]
     if backs:
         if len(group) == 4 and backs == 2:
-            tiles = faces + [plain_kind(faces[0])] * 2
+            tiles = faces + hidden_pair(faces)
             return {"kind": "ankan", "tiles": _mpsz(sorted(tiles))}, []
         return None, [f"a meld of {len(group)} tiles with {backs} back(s): not read"]
     # the row is what lies on the near line; kakan's added tile lies beyond its partner

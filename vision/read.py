@@ -27,10 +27,14 @@ from calibration.tracker import Tracker
 from calibration.whitebalance import apply_gains
 
 from .detect import Detector
-from .layout import DEFAULT_GARI, Piece, Reading, read_layout, vote
+from .detect import NONE
+from .layout import DEFAULT_GARI, BACK, TILE_MM, Piece, Reading, SeatFrame, read_layout, vote
 
 PX_PER_MM = 1.2
 PAD_MM = 25.0
+WINDOW_MM = 650.0   # a region is detected on a canvas at least this wide: the locator sees its tiles at the
+                    # size it learnt (a seat region's own span); a small region (the dead wall) would
+                    # otherwise be blown up to the locator's input and its tiles grow past what it knows
 
 
 @dataclass(frozen=True)
@@ -64,15 +68,63 @@ def regions(table: TableFile) -> list[Region]:
 def pieces_in(top: np.ndarray, region: Region, detector: Detector, px_per_mm: float, debug=None) -> list[Piece]:
     """The tiles of one region of the rectified table, boxes in table mm."""
     x1, y1, x2, y2 = (int(round(v * px_per_mm)) for v in region.box_mm)
-    crop = top[y1:y2, x1:x2]
+    crop = on_canvas(top[y1:y2, x1:x2], int(round(WINDOW_MM * px_per_mm)))
     found = detector.detect(crop)
     if debug is not None:
         from .draw import draw_detections
         debug.write(f"region-{region.name}", draw_detections(crop, found))
-    pieces = [Piece(d.tile, tuple(float(v) for v in (np.array(d.box) + (x1, y1, x1, y1)) / px_per_mm), d.score)
-              for d in found]
+    pieces = [Piece(d.tile, tuple(float(v) for v in (np.array(d.box) + (x1, y1, x1, y1)) / px_per_mm), d.score,
+                    d.rotation) for d in found]
     # regions overlap: each answers only for tiles inside its own zones, so none is counted twice
     return [p for p in pieces if region.owns(p.centre)]
+
+
+PROBE_SCORE = 0.9   # how sure the classifier must be of a face where the locator saw nothing
+
+
+def added_tile_spots(pieces: Sequence[Piece], zones, seats) -> list[tuple[float, float, float, float]]:
+    """Where a kakan's added tile would lie (table mm) with no tile seen there: one tile's depth beyond
+    each sideways face in a meld zone of ``seats``, towards the centre. The locator saw few such stacked
+    tiles when it learnt, so these spots get a second look by the classifier alone."""
+    spots = []
+    for z in zones:
+        if z.kind != "melds" or z.seat not in seats:
+            continue
+        hand = next((h for h in zones if h.kind == "hand" and h.seat == z.seat), None)
+        if hand is None:
+            continue
+        frame = SeatFrame.of_zone(hand.polygon)
+        for p in pieces:
+            if not (p.face_up and z.contains(p.centre) and frame.sideways(p)):
+                continue
+            dx, dy = frame.v * (TILE_MM[0] + 1.0)          # a sideways face is a tile's width deep
+            x1, y1, x2, y2 = p.box
+            spot = (x1 + dx, y1 + dy, x2 + dx, y2 + dy)
+            centre = ((spot[0] + spot[2]) / 2, (spot[1] + spot[3]) / 2)
+            taken = any(q.box[0] <= centre[0] <= q.box[2] and q.box[1] <= centre[1] <= q.box[3] for q in pieces)
+            if not taken and z.contains(centre):
+                spots.append(spot)
+    return spots
+
+
+def probe(top: np.ndarray, spots, detector: Detector, px_per_mm: float) -> list[Piece]:
+    """The faces the classifier reads surely at the given spots (table mm) of the rectified table."""
+    boxes = [tuple(v * px_per_mm for v in spot) for spot in spots]
+    h, w = top.shape[:2]
+    boxes = [b for b in boxes if b[0] >= 0 and b[1] >= 0 and b[2] <= w and b[3] <= h]
+    return [Piece(d.tile, tuple(v / px_per_mm for v in d.box), d.score, d.rotation)
+            for d in detector.name_boxes(top, boxes) if d.tile not in (NONE, BACK) and d.score >= PROBE_SCORE]
+
+
+def on_canvas(image: np.ndarray, side: int) -> np.ndarray:
+    """The image with its longer side padded out to ``side`` px in grey (114, the locator's letterbox
+    grey), so that letterboxing scales it as it scales a ``side``-px region; pixel coordinates stay."""
+    h, w = image.shape[:2]
+    if max(h, w) >= side:
+        return image
+    canvas = np.full((side if h >= w else h, side if w > h else w, 3), 114, np.uint8)
+    canvas[:h, :w] = image
+    return canvas
 
 
 def ivory_share(hsv: np.ndarray, polygon, px_per_mm: float, felt_value: float = 0.0) -> float:
@@ -118,6 +170,8 @@ class TableReader:
         seats = None if all_seats else revealing_seats(top, self.table.zones, self.px_per_mm)
         chosen = [r for r in self.regions if seats is None or r.name in seats or r.name == "dead_wall"]
         pieces = [p for r in chosen for p in pieces_in(top, r, self.detector, self.px_per_mm, debug)]
+        open_seats = {z.seat for z in self.table.zones} if seats is None else seats
+        pieces += probe(top, added_tile_spots(pieces, self.table.zones, open_seats), self.detector, self.px_per_mm)
         reading = read_layout(pieces, self.table.zones, self.rules, self.gari_kinds)
         if not fit.fresh:
             reading.warnings.append("no markers seen in this frame: used the last good homography")

@@ -155,3 +155,36 @@ def test_frames_are_voted_and_a_hand_reaching_in_is_outvoted():
     with pytest.raises(ValueError):
         vote([])
     assert isinstance(split, Reading)
+
+
+@pytest.mark.parametrize("shown, hidden", [
+    (["0s", "5s"], "0055s"),        # the set's four fives are two red and two plain: the backs hide one of each
+    (["0s", "0s"], "0055s"),
+    (["5s", "5s"], "0055s"),
+    (["7z", "7z"], "7777z"),
+])
+def test_an_ankan_of_fives_holds_the_sets_two_reds(shown, hidden):
+    pieces = revealed("west", HAND[:10], "9p")
+    pieces += [at("west", t, 240 + i * (W + 1), 40) for i, t in enumerate(["back", *shown, "back"])]
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert reading.record["melds"] == [{"kind": "ankan", "tiles": hidden}]
+
+
+def test_a_nearly_square_box_is_turned_as_its_face_reads():
+    # A sideways tile whose body strip, seen aslant, makes its box as deep as wide: the face's
+    # rotation decides. East's row runs along the image x axis: a face at 90/270 lies sideways.
+    f = frame("east")
+    square = at("east", "4p", 0, 40).box
+    x1, y1, x2, y2 = square
+    square = (x1, y1, x1 + (y2 - y1), y2)               # as wide as deep
+    assert f.sideways(Piece("4p", square, 0.99, 270))
+    assert not f.sideways(Piece("4p", square, 0.99, 0))
+    # a plainly long box is believed over a rotation (haku shows none to read)
+    assert f.sideways(Piece("5z", at("east", "5z", 0, 40, sideways=True).box, 0.99, 0))
+    assert not f.sideways(Piece("5z", at("east", "5z", 0, 40).box, 0.99, 90))
+    # South's row runs along the image y axis: there a face at 0/180 lies sideways
+    s = frame("south")
+    x1, y1, x2, y2 = at("south", "4p", 0, 40).box
+    side = min(x2 - x1, y2 - y1)
+    assert s.sideways(Piece("4p", (x1, y1, x1 + side, y1 + side), 0.99, 180))
+    assert not s.sideways(Piece("4p", (x1, y1, x1 + side, y1 + side), 0.99, 90))

@@ -48,3 +48,54 @@ def test_an_empty_table_reads_no_hand_with_a_warning(tmp_path, tables):
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["record"] == {} and any("no revealed hand" in w for w in out["warnings"])
+
+
+def test_a_small_region_is_padded_not_blown_up_and_keeps_its_pixels():
+    from vision.read import on_canvas
+    small = np.random.default_rng(0).integers(0, 255, (420, 174, 3), np.uint8)
+    out = on_canvas(small, 780)
+    assert out.shape == (780, 174, 3)                      # the long side padded out to a seat region's
+    assert (out[:420] == small).all() and (out[420:] == 114).all()
+    big = np.zeros((426, 780, 3), np.uint8)
+    assert on_canvas(big, 780) is big
+
+
+def test_a_second_look_goes_beyond_each_sideways_meld_tile_with_nothing_there():
+    from calibration.zones import default_zones
+    from vision.layout import Piece, SeatFrame
+    from vision.read import added_tile_spots
+    zones = default_zones(default_layout())
+    hand = next(z for z in zones if z.kind == "hand" and z.seat == "east")
+    f = SeatFrame.of_zone(hand.polygon)
+
+    def piece(u, v, du, dv, tile="9s"):
+        c = f.origin + u * f.u + v * f.v
+        half = np.abs(f.u) * du / 2 + np.abs(f.v) * dv / 2
+        return Piece(tile, (c[0] - half[0], c[1] - half[1], c[0] + half[0], c[1] + half[1]), 0.99)
+
+    called = piece(460, 31, 35, 26)                         # sideways, on the meld zone's near line
+    upright = piece(420, 35, 26, 35)
+    (spot,) = added_tile_spots([called, upright], zones, {"east"})
+    centre = ((spot[0] + spot[2]) / 2, (spot[1] + spot[3]) / 2)
+    assert f.local(centre)[1] == pytest.approx(f.local(called.centre)[1] + 27.0)   # a tile's width beyond
+    added = piece(460, 58, 35, 26)
+    assert added_tile_spots([called, upright, added], zones, {"east"}) == [
+        s for s in added_tile_spots([added], zones, {"east"})]                     # only beyond the added one
+    assert added_tile_spots([called, upright], zones, {"south"}) == []
+
+
+@pytest.mark.parametrize("seed, what", [
+    (0, "a dora indicator in a small dead-wall region"),
+    (12, "a kakan's added tile the locator missed"),
+    (138, "a kakan's stacked pair in one box"),
+    (151, "a kakan's stacked pair read as no tile"),
+    (132, "an ankan of red fives"),
+])
+def test_whole_table_frames_read_exactly(art, seed, what):
+    # Frames of the fixed test set (bench/bench_read.py) that each need one of the reader's rules.
+    from vision.layout import record_diff
+    from vision.read import TableReader
+    from vision.synth.table import render_table
+    scene = render_table(seed, art)
+    reading = TableReader(TableFile("synthetic"), "dunhill").read(scene.image)
+    assert record_diff(scene.record, reading.record) == [], (what, reading.record, scene.record)
