@@ -204,8 +204,7 @@ class Detector:
         if len(areas) < 3:
             return named
         typical = float(np.median(areas))
-        big = [d for d in named if _area(d.box) > PAIR_AREA * typical and d.score < PAIR_SURE]
-        big += [d for d in named if d.tile == NONE and _area(d.box) > PAIR_AREA * typical and d not in big]
+        big = [d for d in named if _area(d.box) > PAIR_AREA * typical and (d.tile == NONE or d.score < PAIR_SURE)]
         if not big:
             return named
         halves = [h for d in big for h in _halves(d.box)]

@@ -26,8 +26,7 @@ from calibration.store import TableFile
 from calibration.tracker import Tracker
 from calibration.whitebalance import apply_gains
 
-from .detect import Detector
-from .detect import NONE
+from .detect import NONE, Detector
 from .layout import DEFAULT_GARI, BACK, TILE_MM, Piece, Reading, SeatFrame, read_layout, vote
 
 PX_PER_MM = 1.2
@@ -94,10 +93,10 @@ def added_tile_spots(pieces: Sequence[Piece], zones, seats) -> list[tuple[float,
         if hand is None:
             continue
         frame = SeatFrame.of_zone(hand.polygon)
+        dx, dy = frame.v * (TILE_MM[0] + 1.0)              # a sideways face is a tile's width deep
         for p in pieces:
             if not (p.face_up and z.contains(p.centre) and frame.sideways(p)):
                 continue
-            dx, dy = frame.v * (TILE_MM[0] + 1.0)          # a sideways face is a tile's width deep
             x1, y1, x2, y2 = p.box
             spot = (x1 + dx, y1 + dy, x2 + dx, y2 + dy)
             centre = ((spot[0] + spot[2]) / 2, (spot[1] + spot[3]) / 2)

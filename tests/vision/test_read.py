@@ -79,8 +79,8 @@ def test_a_second_look_goes_beyond_each_sideways_meld_tile_with_nothing_there():
     centre = ((spot[0] + spot[2]) / 2, (spot[1] + spot[3]) / 2)
     assert f.local(centre)[1] == pytest.approx(f.local(called.centre)[1] + 27.0)   # a tile's width beyond
     added = piece(460, 58, 35, 26)
-    assert added_tile_spots([called, upright, added], zones, {"east"}) == [
-        s for s in added_tile_spots([added], zones, {"east"})]                     # only beyond the added one
+    assert (added_tile_spots([called, upright, added], zones, {"east"})
+            == added_tile_spots([added], zones, {"east"}))                        # only beyond the added one
     assert added_tile_spots([called, upright], zones, {"south"}) == []
 
 
