@@ -1,11 +1,11 @@
 """python -m vision: the tile detector and its data.
 
-    python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N]
-    python -m vision evaluate [--scenes N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
+    python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique]
+    python -m vision evaluate [--view V] [--scenes N] [--oblique N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR]
-    python -m vision train [--data DIR] [--runs DIR] [--stage data|locator|classifier|export|all]
+    python -m vision train [--data DIR] [--runs DIR] [--stage data|locator|classifier|export|all] [--finetune]
 
 Bad input exits 2 with one line saying what is wrong.
 """
@@ -50,9 +50,15 @@ def _parser() -> _Parser:
     d.add_argument("--draw", type=Path, metavar="OUT.png", help="write the image with boxes and labels")
     d.add_argument("--grid", type=int, default=1, choices=range(1, 7), metavar="N",
                    help="detect in N x N overlapping windows (large photos; default 1)")
+    d.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
+                   help="the camera's view: over the table (default) or beside it, looking across")
 
     e = sub.add_parser("evaluate", help="precision, recall, per-class accuracy, red vs plain fives")
     e.add_argument("--scenes", type=int, default=100, help="held-out synthetic scenes rendered now (0: none)")
+    e.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
+                   help="which models to evaluate: the overhead ones (default) or the oblique ones")
+    e.add_argument("--oblique", type=int, default=0,
+                   help="also this many held-out scenes seen by a slanted camera, as in the real photo")
     e.add_argument("--synth", type=Path, help="a dataset folder (python -m vision synth) to score instead")
     e.add_argument("--split", default="val", help="its split (default val)")
     e.add_argument("--real", type=Path, action="append", default=None,
@@ -88,6 +94,8 @@ def _parser() -> _Parser:
     t.add_argument("--locator-epochs", type=int)
     t.add_argument("--classifier-epochs", type=int)
     t.add_argument("--locator-imgsz", type=int)
+    t.add_argument("--finetune", action="store_true",
+                   help="fine-tune the shipped models on overhead and oblique scenes (FINETUNE_PLAN)")
     return p
 
 
@@ -123,7 +131,7 @@ def _detect(a: argparse.Namespace) -> int:
     from .draw import draw_detections
 
     image = _read_image(a.image)
-    found = Detector().detect(image, grid=a.grid)
+    found = Detector.for_view(a.view).detect(image, grid=a.grid)
     if a.draw:
         import cv2
 
@@ -146,7 +154,7 @@ def _evaluate(a: argparse.Namespace) -> int:
 
     try:
         reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos,
-                                 real_grid=a.real_grid)
+                                 real_grid=a.real_grid, oblique=a.oblique, view=a.view)
     except (FileNotFoundError, ValueError) as e:
         raise UsageError(str(e)) from None
     if a.json:
@@ -199,9 +207,10 @@ def _train(a: argparse.Namespace) -> int:
     except ImportError:
         raise UsageError("training needs the train extra: see models/README.md (torch, ultralytics, onnx, "
                          "onnxslim in a separate venv)") from None
-    from .train import train
+    from .train import FINETUNE_PLAN, train
 
-    for path in train(a.data, a.runs.resolve(), a.stage, scenes=a.scenes, locator_epochs=a.locator_epochs,
+    plan = FINETUNE_PLAN if a.finetune else None
+    for path in train(a.data, a.runs.resolve(), a.stage, plan, scenes=a.scenes, locator_epochs=a.locator_epochs,
                       classifier_epochs=a.classifier_epochs, locator_imgsz=a.locator_imgsz):
         print(path)
     return 0

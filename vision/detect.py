@@ -28,6 +28,9 @@ from .crop import CLS_SIZE, cut_tile, is_ambiguous, is_sideways, rotation_of
 MODELS = Path(__file__).resolve().parent.parent / "models"
 LOCATOR = MODELS / "tile-locator.onnx"
 CLASSIFIER = MODELS / "tile-classifier.onnx"
+# the models for each camera view: over the table (the rig) or beside it (a phone, the real photo)
+VIEWS = {"overhead": (LOCATOR, CLASSIFIER),
+         "oblique": (MODELS / "oblique" / "tile-locator.onnx", MODELS / "oblique" / "tile-classifier.onnx")}
 NONE = "none"                # the classifier's "no tile here"
 FLIP_SUFFIX = "_ud"          # an upside-down cut's class: "5m_ud" (the training folders use the same names)
 
@@ -103,6 +106,14 @@ class Detector:
         self._columns = {c: [i for i, n in enumerate(self.class_names) if n in (c, c + FLIP_SUFFIX)]
                          for c in (*CLASSES, NONE)}
         self._flipped = np.array([n.endswith(FLIP_SUFFIX) for n in self.class_names])
+
+    @classmethod
+    def for_view(cls, view: str = "overhead", **kwargs) -> "Detector":
+        """The detector for a camera's view: ``overhead`` (over the table: the shipped default) or
+        ``oblique`` (beside it, looking across: fine-tuned on oblique scenes, see models/README.md)."""
+        if view not in VIEWS:
+            raise ValueError(f"view must be one of {', '.join(VIEWS)}, not {view!r}")
+        return cls(*VIEWS[view], **kwargs)
 
     def locate(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
         """Boxes around tiles (image pixels) with the locator's score, after non-maximum suppression."""

@@ -19,10 +19,11 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .detect import CLASSIFIER, LOCATOR
+from .detect import VIEWS
 from .crop import CLS_SIZE
 
 VAL_SEED = 1_000_000        # held-out scenes start here; training seeds stay below
+OBLIQUE_VAL = 500_000       # an oblique scene's validation seeds: OBLIQUE_SEED + this
 
 
 @dataclass(frozen=True)
@@ -40,12 +41,22 @@ class Plan:
     classifier_batch: int = 256
     device: str = "cpu"
     workers: int = 2
+    oblique_scenes: int = 0           # scenes seen by a slanted camera, as in the real photo
+    oblique_val: int = 0
+    start: str = "scratch"            # or "shipped": fine-tune the overhead ONNX models in models/
+    view: str = "overhead"            # which models/ pair the export writes (detect.VIEWS)
 
 
 CPU_PLAN = Plan()
 GPU_PLAN = Plan(scenes=12000, val_scenes=400, locator_model="yolov8s.yaml", locator_imgsz=640,
                 locator_epochs=60, locator_batch=32, classifier_model="yolov8s-cls.yaml",
                 classifier_epochs=40, classifier_batch=512, device="0", workers=8)
+
+
+# Fine-tuning the shipped models on half overhead, half oblique scenes: what trained the shipped
+# models' second round in about 75 minutes of a 2-core CPU (see models/README.md).
+FINETUNE_PLAN = Plan(scenes=1000, val_scenes=40, oblique_scenes=900, oblique_val=40, locator_epochs=4,
+                     classifier_epochs=3, start="shipped", view="oblique")
 
 
 def default_plan() -> Plan:
@@ -57,8 +68,28 @@ def default_plan() -> Plan:
 def make_data(data: Path, plan: Plan) -> None:
     from .synth.dataset import write_dataset
 
+    from .synth.dataset import OBLIQUE_SEED
+
     write_dataset(data, plan.scenes, 0, "train", crops=True)
+    write_dataset(data, plan.oblique_scenes, OBLIQUE_SEED, "train", crops=True)
     write_dataset(data, plan.val_scenes, VAL_SEED, "val", crops=True)
+    write_dataset(data, plan.oblique_val, OBLIQUE_SEED + OBLIQUE_VAL, "val", crops=True)
+
+
+def _start(runs: Path, plan: Plan, shipped: Path, yaml: str) -> tuple[str, dict]:
+    """What a stage trains from, and the settings that go with it: its yaml from scratch, or the shipped
+    ONNX model turned back into a checkpoint, fine-tuned at a tenth of the learning rate."""
+    if plan.start == "scratch":
+        return yaml, {}
+    if plan.start != "shipped":
+        raise ValueError(f"start must be 'scratch' or 'shipped', not {plan.start!r}")
+    from .warmstart import checkpoint
+
+    pt = runs / "start" / (shipped.stem + ".pt")
+    if not pt.exists():
+        checkpoint(shipped, yaml, pt)
+    return str(pt), {"optimizer": "AdamW", "lr0": 0.0003, "warmup_epochs": 0.1, "cos_lr": True,
+                     "pretrained": True}
 
 
 def _run(runs: Path, name: str, model: str, **train_args) -> Path:
@@ -72,26 +103,28 @@ def _run(runs: Path, name: str, model: str, **train_args) -> Path:
     if last.exists():
         YOLO(str(last)).train(resume=True)
     else:
-        YOLO(model).train(project=str(runs), name=name, exist_ok=True, pretrained=False, plots=False,
-                          **train_args)
+        YOLO(model).train(**{"project": str(runs), "name": name, "exist_ok": True, "pretrained": False,
+                             "plots": False, **train_args})
     (runs / name / "done").write_text("finished\n")
     return best
 
 
 def train_locator(data: Path, runs: Path, plan: Plan) -> Path:
-    return _run(runs, "locator", plan.locator_model, data=str(data / "data.yaml"), imgsz=plan.locator_imgsz,
+    model, tune = _start(runs, plan, VIEWS["overhead"][0], plan.locator_model)
+    return _run(runs, "locator", model, data=str(data / "data.yaml"), imgsz=plan.locator_imgsz,
                 epochs=plan.locator_epochs, batch=plan.locator_batch, device=plan.device, workers=plan.workers,
                 single_cls=True, fliplr=0.0, flipud=0.0, hsv_h=0.0, mosaic=0.5, close_mosaic=2,
-                degrees=0.0, scale=0.3, translate=0.1, patience=100)
+                degrees=0.0, scale=0.3, translate=0.1, patience=100, **tune)
 
 
 def train_classifier(data: Path, runs: Path, plan: Plan) -> Path:
-    return _run(runs, "classifier", plan.classifier_model, data=str(data / "cls"), imgsz=CLS_SIZE,
+    model, tune = _start(runs, plan, VIEWS["overhead"][1], plan.classifier_model)
+    # from scratch on a short budget: a real learning rate at once, not 3 epochs of warm-up
+    settings = {"optimizer": "AdamW", "lr0": 0.003, "warmup_epochs": 0.3, "cos_lr": True, **tune}
+    return _run(runs, "classifier", model, data=str(data / "cls"), imgsz=CLS_SIZE,
                 epochs=plan.classifier_epochs, batch=plan.classifier_batch, device=plan.device,
                 workers=plan.workers, fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3, erasing=0.0,
-                auto_augment=None, scale=0.1, patience=100,
-                # from scratch on a short budget: a real learning rate at once, not 3 epochs of warm-up
-                optimizer="AdamW", lr0=0.003, warmup_epochs=0.3, cos_lr=True)
+                auto_augment=None, scale=0.1, patience=100, **settings)
 
 
 def export(weights: Path, to: Path, imgsz: int, dynamic: bool) -> Path:
@@ -117,6 +150,7 @@ def train(data: Path, runs: Path, stage: str = "all", plan: Plan | None = None, 
     if stage in ("classifier", "all"):
         written.append(train_classifier(data, runs, plan))
     if stage in ("export", "all"):
-        written.append(export(runs / "locator" / "weights" / "best.pt", LOCATOR, plan.locator_imgsz, False))
-        written.append(export(runs / "classifier" / "weights" / "best.pt", CLASSIFIER, CLS_SIZE, True))
+        locator, classifier = VIEWS[plan.view]
+        written.append(export(runs / "locator" / "weights" / "best.pt", locator, plan.locator_imgsz, False))
+        written.append(export(runs / "classifier" / "weights" / "best.pt", classifier, CLS_SIZE, True))
     return written

@@ -138,3 +138,34 @@ def test_detecting_in_windows_finds_each_tile_once(detector):
     r = Report("2x2 windows")
     r.add([d.to_dict() for d in detector.detect(image, grid=2)], truth["tiles"])
     assert r.recall >= 0.9 and r.precision >= 0.95, r.text()
+
+
+# --- the oblique models (a camera beside the table) ---
+
+OBLIQUE = sorted((DATA / "truth" / "oblique").glob("*.json"))
+
+
+def _oblique_report(detector: Detector) -> Report:
+    r = Report("oblique test scenes")
+    for path in OBLIQUE:
+        truth = json.loads(path.read_text())
+        r.add([d.to_dict() for d in detector.detect(cv2.imread(str(DATA / truth["image"])))], truth["tiles"])
+    return r
+
+
+def test_the_oblique_models_read_a_table_seen_from_one_side():
+    assert len(OBLIQUE) == 3
+    report = _oblique_report(Detector.for_view("oblique"))
+    assert report.recall >= 0.7 and report.precision >= 0.85, report.text()
+    assert report.accuracy >= 0.9, report.text()
+
+
+def test_the_oblique_models_find_more_there_than_the_overhead_ones(detector):
+    oblique = _oblique_report(Detector.for_view("oblique"))
+    overhead = _oblique_report(detector)
+    assert oblique.found_and_named > overhead.found_and_named + 0.05, (oblique.text(), overhead.text())
+
+
+def test_an_unknown_view_names_the_views():
+    with pytest.raises(ValueError, match="overhead, oblique"):
+        Detector.for_view("fisheye")

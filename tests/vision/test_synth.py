@@ -106,3 +106,56 @@ def test_cli_without_art_says_where_it_looked(tmp_path):
     env = dict(os.environ, TOUTENKOU_TILE_ART=str(tmp_path / "nowhere"))
     r = _cli("synth", str(tmp_path / "out"), "--scenes", "1", env=env)
     assert r.returncode == 2 and "no tile art at" in r.stderr and "Traceback" not in r.stderr
+
+
+# --- the oblique view (a camera beside the table, as in the real photo) ---
+
+def test_seeds_from_the_oblique_range_are_seen_from_one_side():
+    from vision.synth.dataset import OBLIQUE_SEED, view_for
+    assert view_for(0) == view_for(1_100_000) == view_for(2_000_000) == "overhead"
+    assert view_for(OBLIQUE_SEED) == view_for(OBLIQUE_SEED + 600_000) == "oblique"
+
+
+def test_an_unknown_view_is_refused(art):
+    with pytest.raises(ValueError, match="view must be"):
+        render_scene(np.random.default_rng(0), art, view="fisheye")
+
+
+def test_oblique_faces_are_squeezed_and_labelled_in_the_frame(art):
+    # a slanted camera squeezes depth: an upright face (26 x 35 mm) looks about as wide as tall or wider
+    ratios, seen = [], set()
+    for seed in range(3_000_000, 3_000_004):
+        s = render_scene(np.random.default_rng(seed), art, view="oblique")
+        h, w = s.image.shape[:2]
+        assert len(s.tiles) >= 5
+        for t in s.tiles:
+            x1, y1, x2, y2 = t.box
+            assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h and t.cls in CLASSES
+            seen.add(t.rotation)
+            if t.rotation == 0:
+                f = np.float32(t.face)
+                ratios.append(np.linalg.norm(f[3] - f[0]) / np.linalg.norm(f[1] - f[0]))
+    assert seen == {0, 90, 180, 270}
+    assert np.median(ratios) < 1.1, f"faces still stand tall ({np.median(ratios):.2f})"
+
+
+def test_overhead_scenes_are_unchanged_by_the_oblique_view(art):
+    # the held-out and test seeds must render what they always did
+    a = render_scene(np.random.default_rng(1_100_000), art)
+    b = render_scene(np.random.default_rng(1_100_000), art, view="overhead")
+    assert np.array_equal(a.image, b.image) and a.tiles == b.tiles
+
+
+def test_a_tile_behind_another_is_boxed_around_what_is_seen_of_it():
+    from vision.synth.oblique import visible_boxes
+    ids = np.zeros((100, 100), np.int32)
+    ids[10:50, 20:40] = 1          # far tile, its lower part hidden by the near one
+    ids[30:70, 20:40] = 2          # near tile, drawn last
+    ids[80:82, 80:82] = 3          # a tile almost wholly hidden
+    outline = lambda x1, y1, x2, y2: np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
+    m = np.eye(3, dtype=np.float64)
+    boxes = visible_boxes(ids, m, 100, 100, [outline(20, 10, 40, 50), outline(20, 30, 40, 70),
+                                             outline(80, 80, 90, 90)])
+    assert boxes[0] == (20.0, 10.0, 40.0, 30.0)
+    assert boxes[1] == (20.0, 30.0, 40.0, 70.0)
+    assert boxes[2] is None

@@ -27,3 +27,17 @@ def test_the_runtime_imports_no_torch():
 def test_a_gpu_trains_bigger_than_the_cpu():
     assert GPU_PLAN.scenes > CPU_PLAN.scenes and GPU_PLAN.locator_epochs > CPU_PLAN.locator_epochs
     assert GPU_PLAN.device == "0" and CPU_PLAN.device == "cpu"
+
+
+def test_fine_tuning_starts_from_the_shipped_models_on_both_views():
+    from vision.train import FINETUNE_PLAN
+    assert FINETUNE_PLAN.start == "shipped" and CPU_PLAN.start == "scratch"
+    assert FINETUNE_PLAN.oblique_scenes > 0 and FINETUNE_PLAN.scenes > 0, "half of each view, not one"
+
+
+def test_an_unknown_starting_point_is_refused(tmp_path):
+    from dataclasses import replace
+
+    from vision.train import _start
+    with pytest.raises(ValueError, match="start must be"):
+        _start(tmp_path, replace(CPU_PLAN, start="yesterday"), tmp_path / "x.onnx", "yolov8n.yaml")

@@ -30,10 +30,17 @@ from .crops import classifier_samples
 from .scene import Annotation, Scene, draw_annotations, render_scene
 
 LOCATE_NAMES = ("tile",)
+OBLIQUE_SEED = 3_000_000     # scenes from this seed up are seen by a slanted camera (``oblique.py``)
+
+
+def view_for(seed: int) -> str:
+    """The camera of scene ``seed``: overhead below ``OBLIQUE_SEED``, oblique from it (its own
+    training, validation and test ranges: +0, +500,000, +600,000)."""
+    return "oblique" if seed >= OBLIQUE_SEED else "overhead"
 
 
 def scene_for(seed: int, art: TileArt, size: tuple[int, int]) -> Scene:
-    return render_scene(np.random.default_rng(seed), art, size=size)
+    return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed))
 
 
 def yolo_rows(scene: Scene, classes: str) -> list[str]:

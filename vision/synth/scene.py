@@ -15,7 +15,7 @@ import numpy as np
 
 from ..art import TileArt
 from ..classes import BACK
-from . import layouts
+from . import layouts, oblique
 from .tile import FACE_ASPECT, TileStyle, draw_tile, face_image, random_style, rect_corners
 
 FELTS = [(120, 115, 40), (150, 140, 60), (160, 150, 135), (70, 110, 40), (110, 90, 50), (90, 80, 70)]
@@ -82,8 +82,12 @@ def _clutter(rng: np.random.Generator, img: np.ndarray, occupied: np.ndarray, u:
         occupied |= mask
 
 
-def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups):
-    """Groups at random places and turns where they fit; returns (cls, face quad, hull, rotation) per tile."""
+def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups, body_length=None, ids=None):
+    """Groups at random places and turns where they fit; returns (cls, face quad, hull, rotation) per tile.
+
+    A tile's side shows towards ``centre`` (the camera's foot): a strip proportional to its distance
+    (overhead), or ``body_length`` deep (a slanted camera). ``ids``, when given, gets each tile's
+    index + 1 where it is the tile drawn last (what the camera sees of it)."""
     h, w = img.shape[:2]
     placed = []                  # (tile, face quad, rotation on the table) of every tile that fits
     groups = 0
@@ -123,10 +127,16 @@ def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups):
     out = []
     for t, q, rotation in sorted(placed, key=lambda p: float(p[1][:, 1].mean())):   # far rows first
         c = q.mean(axis=0)
-        body = (centre - c) * float(rng.uniform(0.035, 0.06))
-        body *= min(1.0, u * 0.45 / max(float(np.linalg.norm(body)), 1e-6))
+        if body_length is None:
+            body = (centre - c) * float(rng.uniform(0.035, 0.06))
+            body *= min(1.0, u * 0.45 / max(float(np.linalg.norm(body)), 1e-6))
+        else:
+            body = (centre - c) / max(float(np.linalg.norm(centre - c)), 1e-6) * body_length
+            body *= float(rng.uniform(0.9, 1.1))
         face = face_image(art, t.cls, style, max(8, int(round(u * 1.5))), rng)
         hull = draw_tile(img, face, q, body.astype(np.float32), style, t.face_down)
+        if ids is not None:
+            cv2.fillConvexPoly(ids, np.round(hull).astype(np.int32), len(out) + 1)
         out.append((t.cls, q, hull, rotation))
     return out
 
@@ -159,8 +169,15 @@ def _photo(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 
 def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] = (960, 720),
-                 unit: tuple[float, float] = (24, 52), max_groups: int = 12) -> Scene:
-    """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane."""
+                 unit: tuple[float, float] = (24, 52), max_groups: int = 12, view: str = "overhead") -> Scene:
+    """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane.
+
+    ``view`` is ``overhead`` (a camera a little off straight-down) or ``oblique``
+    (a camera beside the table, as in the real photo: see ``oblique.py``)."""
+    if view == "oblique":
+        return _render_oblique(rng, art, size, unit, max_groups)
+    if view != "overhead":
+        raise ValueError(f"view must be 'overhead' or 'oblique', not {view!r}")
     w, h = size
     style = random_style(rng)
     u = float(rng.uniform(*unit))
@@ -171,9 +188,9 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     tiles = _place_groups(rng, art, style, plane, occupied, u, centre, light, max_groups)
     _clutter(rng, plane, occupied, u)
     m = _camera(rng, plane, w, h)
-    view = cv2.warpPerspective((plane * 255).astype(np.uint8), m, (w, h), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REFLECT)
-    image = _photo(rng, view)
+    view_img = cv2.warpPerspective((plane * 255).astype(np.uint8), m, (w, h), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REFLECT)
+    image = _photo(rng, view_img)
     anns = []
     for cls, quad, hull, rot in tiles:
         face = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), m).reshape(-1, 2)
@@ -185,6 +202,41 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
             continue            # mostly outside the frame: not a readable tile
         anns.append(Annotation(cls, (float(cx1), float(cy1), float(cx2), float(cy2)), rot,
                                tuple((float(x), float(y)) for x, y in face)))
+    return Scene(image, anns, style)
+
+
+def _render_oblique(rng, art, size, unit, max_groups) -> Scene:
+    """The table seen from one side: a taller plane squeezed by the camera, a rim, what lies beyond it,
+    and each tile's box around what is seen of it."""
+    w, h = size
+    style = random_style(rng)
+    u = float(rng.uniform(*unit))
+    ph = oblique.plane_height(rng, h)
+    plane = felt(rng, w, ph)
+    if rng.random() < 0.5:             # the photo's grey-blue felt, often
+        tint = np.array(oblique.PHOTO_FELTS[int(rng.integers(len(oblique.PHOTO_FELTS)))], np.float32) / 255
+        plane = np.clip(plane - plane.mean(axis=(0, 1)) + tint, 0, 1)
+    occupied = np.zeros((ph, w), np.uint8)
+    oblique.rim(rng, plane, occupied, u)
+    centre = oblique.nadir(rng, w, ph)
+    light = np.float32([rng.normal(0, 0.5), abs(rng.normal(0, 1))]) * u * 0.12
+    ids = np.zeros((ph, w), np.int32)
+    tiles = _place_groups(rng, art, style, plane, occupied, u, centre, light, max_groups,
+                          body_length=oblique.body_length(rng, u, h / ph), ids=ids)
+    _clutter(rng, plane, occupied, u)
+    m = oblique.camera(rng, w, ph, w, h)
+    view_img = oblique.backdrop(rng, w, h)
+    cv2.warpPerspective((plane * 255).astype(np.uint8), m, (w, h), dst=view_img, flags=cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+    image = _photo(rng, view_img)
+    outlines = [cv2.perspectiveTransform(hull.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
+                for _, _, hull, _ in tiles]
+    anns = []
+    for (cls, quad, _, rot), box in zip(tiles, oblique.visible_boxes(ids, m, w, h, outlines)):
+        if box is None:
+            continue
+        face = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), m).reshape(-1, 2)
+        anns.append(Annotation(cls, box, rot, tuple((float(x), float(y)) for x, y in face)))
     return Scene(image, anns, style)
 
 
