@@ -30,13 +30,17 @@ def detector() -> Detector:
     return Detector()
 
 
-@pytest.fixture(scope="module")
-def report(detector) -> Report:
+def _score(detector: Detector, scenes: list[Path]) -> Report:
     r = Report("test scenes")
-    for path in SCENES:
+    for path in scenes:
         truth = json.loads(path.read_text())
         r.add([d.to_dict() for d in detector.detect(cv2.imread(str(DATA / truth["image"])))], truth["tiles"])
     return r
+
+
+@pytest.fixture(scope="module")
+def report(detector) -> Report:
+    return _score(detector, SCENES)
 
 
 def test_the_test_scenes_are_there():
@@ -146,11 +150,7 @@ OBLIQUE = sorted((DATA / "truth" / "oblique").glob("*.json"))
 
 
 def _oblique_report(detector: Detector) -> Report:
-    r = Report("oblique test scenes")
-    for path in OBLIQUE:
-        truth = json.loads(path.read_text())
-        r.add([d.to_dict() for d in detector.detect(cv2.imread(str(DATA / truth["image"])))], truth["tiles"])
-    return r
+    return _score(detector, OBLIQUE)
 
 
 def test_the_oblique_models_read_a_table_seen_from_one_side():
