@@ -19,7 +19,7 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .detect import VIEWS
+from .detect import CLASSIFIER, LOCATOR, VIEWS
 from .crop import CLS_SIZE
 
 VAL_SEED = 1_000_000        # held-out scenes start here; training seeds stay below
@@ -66,9 +66,7 @@ def default_plan() -> Plan:
 
 
 def make_data(data: Path, plan: Plan) -> None:
-    from .synth.dataset import write_dataset
-
-    from .synth.dataset import OBLIQUE_SEED
+    from .synth.dataset import OBLIQUE_SEED, write_dataset
 
     write_dataset(data, plan.scenes, 0, "train", crops=True)
     write_dataset(data, plan.oblique_scenes, OBLIQUE_SEED, "train", crops=True)
@@ -110,7 +108,7 @@ def _run(runs: Path, name: str, model: str, **train_args) -> Path:
 
 
 def train_locator(data: Path, runs: Path, plan: Plan) -> Path:
-    model, tune = _start(runs, plan, VIEWS["overhead"][0], plan.locator_model)
+    model, tune = _start(runs, plan, LOCATOR, plan.locator_model)
     return _run(runs, "locator", model, data=str(data / "data.yaml"), imgsz=plan.locator_imgsz,
                 epochs=plan.locator_epochs, batch=plan.locator_batch, device=plan.device, workers=plan.workers,
                 single_cls=True, fliplr=0.0, flipud=0.0, hsv_h=0.0, mosaic=0.5, close_mosaic=2,
@@ -118,7 +116,7 @@ def train_locator(data: Path, runs: Path, plan: Plan) -> Path:
 
 
 def train_classifier(data: Path, runs: Path, plan: Plan) -> Path:
-    model, tune = _start(runs, plan, VIEWS["overhead"][1], plan.classifier_model)
+    model, tune = _start(runs, plan, CLASSIFIER, plan.classifier_model)
     # from scratch on a short budget: a real learning rate at once, not 3 epochs of warm-up
     settings = {"optimizer": "AdamW", "lr0": 0.003, "warmup_epochs": 0.3, "cos_lr": True, **tune}
     return _run(runs, "classifier", model, data=str(data / "cls"), imgsz=CLS_SIZE,

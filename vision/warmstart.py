@@ -35,7 +35,9 @@ def rebuild(path: Path, yaml: str):
     kind = ClassificationModel if meta.get("task") == "classify" else DetectionModel
     model = kind(yaml, nc=len(names), verbose=False)
     model.names = names
+    model.task = "classify" if kind is ClassificationModel else "detect"   # ultralytics picks its trainer by it
     state = model.state_dict()
+    modules = dict(model.named_modules())
     new = {}
     for name, value in weights.items():
         t = torch.from_numpy(value.copy())
@@ -49,7 +51,7 @@ def rebuild(path: Path, yaml: str):
         new[target] = t
         if folded:                                     # the folded batch norm: its bias, the rest identity
             bn = target[: -len(".bias")]
-            eps = dict(model.named_modules())[bn].eps
+            eps = modules[bn].eps
             new[bn + ".weight"] = torch.ones_like(t)
             new[bn + ".running_mean"] = torch.zeros_like(t)
             new[bn + ".running_var"] = torch.full_like(t, 1 - eps)
@@ -66,8 +68,7 @@ def checkpoint(path: Path, yaml: str, out: Path) -> Path:
     import torch
 
     model = rebuild(path, yaml)
-    task = "classify" if "-cls" in yaml else "detect"
-    model.task = task                                  # ultralytics picks its trainer by the task
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": model, "train_args": {"task": task}, "epoch": -1, "optimizer": None, "ema": None}, out)
+    torch.save({"model": model, "train_args": {"task": model.task}, "epoch": -1, "optimizer": None, "ema": None},
+               out)
     return out

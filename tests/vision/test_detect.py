@@ -149,20 +149,16 @@ def test_detecting_in_windows_finds_each_tile_once(detector):
 OBLIQUE = sorted((DATA / "truth" / "oblique").glob("*.json"))
 
 
-def _oblique_report(detector: Detector) -> Report:
-    return _score(detector, OBLIQUE)
-
-
 def test_the_oblique_models_read_a_table_seen_from_one_side():
     assert len(OBLIQUE) == 3
-    report = _oblique_report(Detector.for_view("oblique"))
+    report = _score(Detector.for_view("oblique"), OBLIQUE)
     assert report.recall >= 0.7 and report.precision >= 0.85, report.text()
     assert report.accuracy >= 0.9, report.text()
 
 
 def test_the_oblique_models_find_more_there_than_the_overhead_ones(detector):
-    oblique = _oblique_report(Detector.for_view("oblique"))
-    overhead = _oblique_report(detector)
+    oblique = _score(Detector.for_view("oblique"), OBLIQUE)
+    overhead = _score(detector, OBLIQUE)
     assert oblique.found_and_named > overhead.found_and_named + 0.05, (oblique.text(), overhead.text())
 
 

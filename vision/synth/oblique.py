@@ -48,16 +48,9 @@ def rim(rng: np.random.Generator, plane: np.ndarray, occupied: np.ndarray, u: fl
     colour = base[None, None] * (1 + 0.12 * marble[..., None]) + streak[..., None]
     colour[..., 1] -= np.clip(marble, 0, None) * 25 * (base[1] < 150)      # red veins in orange plastic
     band = np.zeros((h, w), np.uint8)
-    sides = [s for s in range(4) if rng.random() < 0.75] or [0]
-    for s in sides:
-        if s == 0:
-            band[:b] = 1
-        elif s == 1:
-            band[-b:] = 1
-        elif s == 2:
-            band[:, :b] = 1
-        else:
-            band[:, -b:] = 1
+    edges = (np.s_[:b], np.s_[-b:], np.s_[:, :b], np.s_[:, -b:])       # far, near, left, right
+    for s in [s for s in range(4) if rng.random() < 0.75] or [0]:
+        band[edges[s]] = 1
     inner = cv2.erode(band, np.ones((3, 3), np.uint8), iterations=max(1, b // 5))
     m = band.astype(bool)
     plane[m] = np.clip(colour[m], 0, 255) / 255

@@ -150,6 +150,11 @@ def _camera(rng, img, w_out, h_out):
     return cv2.getPerspectiveTransform(src, dst)
 
 
+def _seen(points: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """Points of the table plane where the camera (homography ``m``) sees them."""
+    return cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
+
+
 def _photo(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     """Light falloff, a highlight, a colour cast, blur, sensor noise, JPEG."""
     h, w = img.shape[:2]
@@ -193,8 +198,7 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     image = _photo(rng, view_img)
     anns = []
     for cls, quad, hull, rot in tiles:
-        face = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), m).reshape(-1, 2)
-        outline = cv2.perspectiveTransform(hull.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
+        face, outline = _seen(quad, m), _seen(hull, m)
         x1, y1 = outline.min(axis=0)
         x2, y2 = outline.max(axis=0)
         cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, w), min(y2, h)
@@ -229,14 +233,12 @@ def _render_oblique(rng, art, size, unit, max_groups) -> Scene:
     cv2.warpPerspective((plane * 255).astype(np.uint8), m, (w, h), dst=view_img, flags=cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_TRANSPARENT)
     image = _photo(rng, view_img)
-    outlines = [cv2.perspectiveTransform(hull.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
-                for _, _, hull, _ in tiles]
+    outlines = [_seen(hull, m) for _, _, hull, _ in tiles]
     anns = []
     for (cls, quad, _, rot), box in zip(tiles, oblique.visible_boxes(ids, m, w, h, outlines)):
         if box is None:
             continue
-        face = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), m).reshape(-1, 2)
-        anns.append(Annotation(cls, box, rot, tuple((float(x), float(y)) for x, y in face)))
+        anns.append(Annotation(cls, box, rot, tuple((float(x), float(y)) for x, y in _seen(quad, m))))
     return Scene(image, anns, style)
 
 
