@@ -53,9 +53,9 @@ GPU_PLAN = Plan(scenes=12000, val_scenes=400, locator_model="yolov8s.yaml", loca
                 classifier_epochs=40, classifier_batch=512, device="0", workers=8)
 
 
-# Fine-tuning the shipped models on half overhead, half oblique scenes: what trained the shipped
-# models' second round in about 75 minutes of a 2-core CPU (see models/README.md).
-FINETUNE_PLAN = Plan(scenes=1000, val_scenes=40, oblique_scenes=900, oblique_val=40, locator_epochs=4,
+# Fine-tuning the shipped models on half overhead, half oblique scenes: what trained models/oblique/
+# on a 2-core CPU, about 12 minutes of rendering and 25 of training (see models/README.md).
+FINETUNE_PLAN = Plan(scenes=1000, val_scenes=40, oblique_scenes=900, oblique_val=40, locator_epochs=3,
                      classifier_epochs=3, start="shipped", view="oblique")
 
 
