@@ -67,52 +67,52 @@ class Standard(NamedTuple):
 # Per group (man, pin, sou, honours): its counts -> its readings with global
 # kinds, as (seqs, trips, pair or -1, number of sets). Filled as hands come.
 _GROUP_READINGS: tuple[dict, ...] = ({}, {}, {}, {})
-_NOTHING = (((), (), -1, 0),)
 _EMPTY = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)   # a group with no tiles reads as nothing
 
 
 def _group_readings(chunk: tuple[int, ...], g: int) -> tuple[tuple, ...]:
-    found = _GROUP_READINGS[g].get(chunk)
-    if found is None:
-        base = 9 * g
-        found = tuple(
-            (tuple(base + x for x in sets if x < 10), tuple(base + x - 10 for x in sets if x >= 10),
-             base + pair if pair >= 0 else -1, len(sets))
-            for sets, pair in suit_readings(chunk if g < 3 else chunk + (0, 0), g < 3))
-        _GROUP_READINGS[g][chunk] = found
+    base = 9 * g
+    found = tuple(
+        (tuple(base + x for x in sets if x < 10), tuple(base + x - 10 for x in sets if x >= 10),
+         base + pair if pair >= 0 else -1, len(sets))
+        for sets, pair in suit_readings(chunk if g < 3 else chunk + (0, 0), g < 3))
+    _GROUP_READINGS[g][chunk] = found
     return found
+
+
+_GROUPS = ((0, 0, 9), (1, 9, 18), (2, 18, 27), (3, 27, 34))   # (group, first kind, end)
 
 
 def standard_readings(counts: list[int] | tuple[int, ...], sets_needed: int) -> list[Standard]:
     """Readings of 34 concealed counts as ``sets_needed`` sets plus one pair."""
     counts = tuple(counts)
     per_group = []
-    for g, lo, hi in ((0, 0, 9), (1, 9, 18), (2, 18, 27), (3, 27, 34)):
+    for g, lo, hi in _GROUPS:
         chunk = counts[lo:hi]
-        rs = _NOTHING if chunk == _EMPTY[g] else _group_readings(chunk, g)
+        if chunk == _EMPTY[g]:  # a group with no tiles reads as nothing
+            continue
+        rs = _GROUP_READINGS[g].get(chunk)
+        if rs is None:
+            rs = _group_readings(chunk, g)
         if not rs:
             return []
-        if rs is not _NOTHING:
-            per_group.append(rs)
+        per_group.append(rs)
     out = []
     for combo in product(*per_group):
+        seqs = trips = ()
         pair = -1
         n_sets = 0
-        for _, _, p, n in combo:
-            n_sets += n
+        for part_seqs, part_trips, p, n in combo:
             if p >= 0:
                 if pair >= 0:
                     break
                 pair = p
+            n_sets += n
+            seqs += part_seqs
+            trips += part_trips
         else:
-            if pair < 0 or n_sets != sets_needed:
-                continue
-            if len(combo) == 1:
-                seqs, trips = combo[0][0], combo[0][1]
-            else:
-                seqs = tuple(k for part in combo for k in part[0])
-                trips = tuple(k for part in combo for k in part[1])
-            out.append(Standard(seqs, trips, pair))
+            if pair >= 0 and n_sets == sets_needed:
+                out.append(Standard(seqs, trips, pair))
     return out
 
 
@@ -122,6 +122,8 @@ def chiitoitsu_pairs(counts: list[int] | tuple[int, ...], max_use: int) -> tuple
     ``max_use`` is how many copies of one kind a preset lets count as pairs:
     2 in the ordinary game, 4, 6 or 8 where the preset allows it.
     """
+    if 1 in counts or 3 in counts:  # the usual hand: an odd count, no seven pairs
+        return None
     pairs: list[int] = []
     for k, n in enumerate(counts):
         if n:

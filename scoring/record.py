@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import ScoringError
-from .tiles import format_mpsz, kind, parse_mpsz, parse_tile, tile_name
+from .tiles import KIND_OF, format_mpsz, kind, parse_mpsz, parse_tile, tile_name
 
 SEATS = ("east", "south", "west")
 WIN_KINDS = ("tsumo", "ron")
@@ -39,15 +39,17 @@ class Meld:
     tiles: tuple[int, ...]
     source: str | None = None
 
-    @property
+    # Cached: the engine asks these of every meld several times per hand
+    # (from_dict fills them in when it builds the meld).
+    @cached_property
     def tile_kind(self) -> int:
         return kind(self.tiles[0])
 
-    @property
+    @cached_property
     def is_kan(self) -> bool:
         return self.kind != "pon"
 
-    @property
+    @cached_property
     def is_open(self) -> bool:
         return self.kind != "ankan"
 
@@ -68,7 +70,7 @@ class Meld:
         if k not in MELD_KINDS:
             raise ScoringError(f"melds[{index}].kind must be one of {', '.join(MELD_KINDS)}, got {k!r}")
         tiles = parse_mpsz(data.get("tiles", ""))
-        if len({kind(t) for t in tiles}) != 1:
+        if len(set(map(KIND_OF.__getitem__, tiles))) != 1:
             raise ScoringError(f"melds[{index}]: a {k} is tiles of one kind, got {format_mpsz(tiles) or 'none'}")
         if (k == "pon" and len(tiles) != 3) or (k != "pon" and len(tiles) < 4):
             want = "3" if k == "pon" else "4 or more"
@@ -82,7 +84,11 @@ class Meld:
                 raise ScoringError(f"melds[{index}].from must be one of {', '.join(SEATS)}, got {src!r}")
             if src == winner:
                 raise ScoringError(f"melds[{index}].from is the winner's own seat")
-        return cls(k, tuple(sorted(tiles)), src)
+        # Filled in one step, as HandRecord.from_dict does, with the cached properties.
+        meld = object.__new__(cls)
+        meld.__dict__.update(kind=k, tiles=tuple(sorted(tiles)), source=src, tile_kind=KIND_OF[tiles[0]],
+                             is_kan=k != "pon", is_open=k != "ankan")
+        return meld
 
 
 @dataclass(frozen=True)

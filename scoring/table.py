@@ -13,16 +13,24 @@ from .tiles import CHUN, EAST, HAKU, NORTH, kind, parse_tile
 from .yaku import CHIITOI, KOKUSHI, REPLACED_BY, STANDARD, YAKU, YAKUMAN, Yaku
 
 _NEEDS = ("reading", "seqs", "three_trips", "honor_trips")
+SIDES = (0, 1)   # index of a yaku's value: closed, open
 
 
 def _kind(text: str) -> int:
     return kind(parse_tile(text))
 
 
-def _by_need(units: tuple, form: str) -> tuple[tuple, ...]:
-    """Units of one reading form that look at the reading, grouped as _NEEDS."""
-    return tuple(tuple((y, v) for y, v in units if y.needs == need and form in y.forms)
-                 for need in _NEEDS)
+def reading_asks(r) -> int:
+    """Which of the _NEEDS past "reading" a reading meets, as bits: 1 it has
+    sequences, 2 three or more triplets, 4 an honour triplet."""
+    return (1 if r.seqs else 0) | (2 if len(r.trip_kinds) >= 3 else 0) | (4 if r.honor_trips else 0)
+
+
+def _asked(units: tuple, form: str, asks: int) -> tuple:
+    """Units of one reading form that a reading with these asks bits is asked,
+    in _NEEDS order (the order of the count's lines)."""
+    return tuple((y, v) for need, bit in zip(_NEEDS, (0, 1, 2, 4)) if not bit or asks & bit
+                 for y, v in units if y.needs == need and form in y.forms)
 
 
 class Table:
@@ -79,16 +87,26 @@ class Table:
         ym = preset.section("yakuman")
         self.yakuman: tuple[tuple[Yaku, int], ...] = tuple(
             (y, int(ym[y.id])) for y in YAKUMAN if ym.get(y.id) and y.id != "nagashi")
-        # Units asked once per hand, and per reading form the units asked per
-        # reading, grouped by what they need (see Yaku.needs).
-        # Hand units keep their order (it is the order of the count's lines);
-        # the "flags" ones are left out for a record with no flag set.
-        self.hand_yaku = tuple((y, v) for y, v in self.yaku if y.needs in ("hand", "flags"))
-        self.hand_yakuman = tuple((y, m) for y, m in self.yakuman if y.needs in ("hand", "flags"))
-        self.hand_yaku_no_flags = tuple((y, v) for y, v in self.hand_yaku if y.needs == "hand")
-        self.hand_yakuman_no_flags = tuple((y, m) for y, m in self.hand_yakuman if y.needs == "hand")
-        self.reading_yaku = {form: _by_need(self.yaku, form) for form in (STANDARD, CHIITOI, KOKUSHI)}
-        self.reading_yakuman = {form: _by_need(self.yakuman, form) for form in (STANDARD, CHIITOI, KOKUSHI)}
+        # The units asked once per hand and, per reading, the units a reading can
+        # meet (see Yaku.needs), looked up ahead so that a hand asks nothing else.
+        # Units keep their order (it is the order of the count's lines). Yaku
+        # come with their value on the hand's side, and one worth nothing on
+        # that side is never asked: it would not be counted.
+        # hand_yaku[flags set?][side], hand_yakuman[flags set?]: "flags" units
+        # are left out for a record with no flag set.
+        hand_needs = (("hand",), ("hand", "flags"))
+        self.hand_yaku = tuple(tuple(tuple((y, v[side]) for y, v in self.yaku
+                                           if y.needs in needs and v[side] != 0) for side in SIDES)
+                               for needs in hand_needs)
+        self.hand_yakuman = tuple(tuple((y, m) for y, m in self.yakuman if y.needs in needs)
+                                  for needs in hand_needs)
+        # reading_yaku[form][side][asks], reading_yakuman[form][asks] (asks: reading_asks)
+        self.reading_yaku = {form: tuple(tuple(tuple((y, v[side]) for y, v in _asked(self.yaku, form, asks)
+                                                     if v[side] != 0) for asks in range(8))
+                                         for side in SIDES)
+                             for form in (STANDARD, CHIITOI, KOKUSHI)}
+        self.reading_yakuman = {form: tuple(_asked(self.yakuman, form, asks) for asks in range(8))
+                                for form in (STANDARD, CHIITOI, KOKUSHI)}
         self.yakuman_value = int(ym.get("value", 50))
         self.yakuman_stack = bool(ym.get("stack", True))
         self.with_yaku = ym.get("with_yaku", "none")
@@ -163,6 +181,11 @@ class Table:
             ("dealer", "親", "Dealer", self.dealer, 1, 1, "dealer") if dealer else None,
             ("menzen", "門前", "Menzen", self.menzen, 1, 1, "yaku") if closed else None,
         ) if line and line[3]) for dealer in (False, True) for closed in (False, True)}
+        self._standing_points = {key: sum(line[3] for line in lines) for key, lines in self._standing.items()}
+        self.gari_sorted = tuple(sorted(self.gari))
+        # dora_of[indicator code]: the dora kind, or None for the wildcard (it depends on the hand)
+        self.dora_of = tuple(None if k == self.wildcard and k not in self.dora_next else self.dora_kind(k, [])
+                             for k in map(kind, range(37)))
         self._kokushi: dict[int | None, tuple[int, ...]] = {}
         self._limits: dict[int | None, tuple[int, ...]] = {}
 
@@ -173,6 +196,10 @@ class Table:
     def standing_lines(self, dealer: bool, closed: bool) -> tuple[tuple, ...]:
         """The count's opening lines after honba: banban, dealer, menzen (those worth something)."""
         return self._standing[dealer, closed]
+
+    def standing_points(self, dealer: bool, closed: bool) -> int:
+        """What standing_lines add up to."""
+        return self._standing_points[dealer, closed]
 
     def copy_limits(self, suit_in_play: int | None) -> tuple[int, ...]:
         """Copies of each kind in this hand's wall (0: not in the wall)."""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import ScoringError
 from .record import HandRecord
-from .tiles import _RED_KIND, format_mpsz, kind, suit, tile_name
+from .tiles import KIND_OF, _RED_KIND, format_mpsz, kind, suit, tile_name
 
 if TYPE_CHECKING:
     from .table import Table
@@ -71,28 +71,44 @@ def _kinds(by_code: list[int]) -> list[int]:
     return c
 
 
+_NONE = [0] * 34   # the counts of no tiles, shared: a Tally's lists are only read
+
+
 def tally(rec: HandRecord) -> Tally:
+    # Most records have no melds and few gari or indicators: what they would
+    # add is skipped rather than added as zeros, and unchanged lists are shared.
     conc_codes = _by_code(rec.concealed)
     conc = _kinds(conc_codes)
-    hand = conc[:]
     reds = conc_codes[34:]
-    for m in rec.melds:
-        hand[m.tile_kind] += len(m.tiles)
-        for t in m.tiles:
-            if t >= 34:
-                reds[t - 34] += 1
-    gari_codes = _by_code(rec.gari)
-    gari = _kinds(gari_codes)
-    red_gari = tuple(gari_codes[34:])
-    allc = list(map(add, hand, gari))
-    reds = tuple(map(add, reds, red_gari))
+    hand = conc
+    if rec.melds:
+        hand = conc[:]
+        for m in rec.melds:
+            hand[m.tile_kind] += len(m.tiles)
+            if m.tile_kind in (4, 13, 22):
+                for t in m.tiles:
+                    if t >= 34:
+                        reds[t - 34] += 1
+    if rec.gari:
+        gari_codes = _by_code(rec.gari)
+        gari = _kinds(gari_codes)
+        red_gari = tuple(gari_codes[34:])
+        allc = list(map(add, hand, gari))
+        reds = tuple(map(add, reds, red_gari))
+    else:
+        gari, red_gari, allc, reds = _NONE, (0, 0, 0), hand, tuple(reds)
     seen = allc
     reds_seen = reds
     indicators = rec.dora_indicators + rec.ura_indicators
     if indicators:
-        shown = _by_code(indicators)
-        seen = list(map(add, allc, _kinds(shown)))
-        reds_seen = tuple(map(add, reds, shown[34:]))
+        seen = allc[:]
+        reds_seen = list(reds)
+        for t in indicators:
+            if t >= 34:
+                reds_seen[t - 34] += 1
+                t = KIND_OF[t]
+            seen[t] += 1
+        reds_seen = tuple(reds_seen)
     return Tally(tuple(conc), hand, gari, allc, seen, reds, red_gari, reds_seen)
 
 
@@ -102,19 +118,22 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
     limits = t.copy_limits(one_suit)
     if any(map(gt, c.seen, limits)):
         _too_many(rec, t, c, limits, one_suit)
-    for s, n in enumerate(c.reds_seen):
-        if n > t.red_limit[s]:
-            raise ScoringError(f"too many red fives 0{'mps'[s]}: {n} seen, {rec.rules} has {t.red_limit[s]}")
-    if rec.gari and not t.gari.issuperset(map(kind, rec.gari)):
+    # Each check asks its question of all tiles at once; the loops that name the culprit run on failure.
+    if any(map(gt, c.reds_seen, t.red_limit)):
+        for s, n in enumerate(c.reds_seen):
+            if n > t.red_limit[s]:
+                raise ScoringError(f"too many red fives 0{'mps'[s]}: {n} seen, {rec.rules} has {t.red_limit[s]}")
+    if rec.gari and not t.gari.issuperset(map(KIND_OF.__getitem__, rec.gari)):
         for k, n in enumerate(c.gari):
             if n and k not in t.gari:
                 raise ScoringError(f"{tile_name(k)} in gari is not a gari under {rec.rules} "
                                    f"(gari: {format_mpsz(sorted(t.gari))})")
     hand = c.hand
-    for k in t.gari_not_in_hand:
-        if hand[k]:
-            raise ScoringError(f"{tile_name(k)} is a gari under {rec.rules}: it is set aside in gari, "
-                               "never part of the hand")
+    if any(map(hand.__getitem__, t.gari_not_in_hand)):
+        for k in t.gari_not_in_hand:
+            if hand[k]:
+                raise ScoringError(f"{tile_name(k)} is a gari under {rec.rules}: it is set aside in gari, "
+                                   "never part of the hand")
     size = len(rec.concealed) + 3 * len(rec.melds)
     if rec.nagashi:
         if rec.melds:

@@ -79,14 +79,16 @@ class Reading(NamedTuple):
     honor_trips: bool = False
 
 
-def standard_reading(seqs, trips, pair, wait) -> Reading:
+def readings_by_wait(seqs, trips, pair, waits) -> list[Reading]:
+    """Standard readings of one set of sets and pair, one per wait (their facts are shared)."""
     kinds = tuple([k for k, _, _ in trips])
     n_concealed = n_kans = 0
     for _, concealed, kan in trips:
         n_concealed += concealed
         n_kans += kan
-    return Reading(STANDARD, seqs, trips, pair, (), wait, kinds, n_concealed, n_kans,
-                   bool(kinds) and max(kinds) >= 27)
+    honor_trips = bool(kinds) and max(kinds) >= 27
+    return [Reading(STANDARD, seqs, trips, pair, (), wait, kinds, n_concealed, n_kans, honor_trips)
+            for wait in waits]
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,8 @@ def pinfu(h: Hand, r: Reading) -> int:
 
 
 def _peikou(r: Reading) -> int:
+    if len(set(r.seqs)) == len(r.seqs):  # the usual case: no sequence twice
+        return 0
     seen: dict[int, int] = {}
     for s in r.seqs:
         seen[s] = seen.get(s, 0) + 1
@@ -225,6 +229,8 @@ def honroutou(h: Hand, r: Reading) -> int:
 
 def ittsu(h: Hand, r: Reading) -> int:
     """Ittsu (一気通貫): 123, 456 and 789 of one suit."""
+    if len(r.seqs) < 3:
+        return 0
     s = set(r.seqs)
     return int(any(b in s and b + 3 in s and b + 6 in s for b in (0, 9, 18)))
 
