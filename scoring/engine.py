@@ -18,7 +18,7 @@ from .record import SEATS, HandRecord
 from .table import Table, reading_asks
 from .tiles import EAST, KIND_OF, NORTH, format_mpsz, is_red, kind, tile_name
 from .validate import Tally, tally, validate
-from .yaku import BY_ID, CHIITOI, KIND_BITS, KOKUSHI, SUIT_MASKS, Hand, Reading, Yaku, readings_by_wait
+from .yaku import BY_ID, CHIITOI, KIND_BITS, KOKUSHI, SIMPLE_MASK, SUIT_MASKS, Hand, Reading, Yaku, readings_by_wait
 
 
 
@@ -252,9 +252,10 @@ def _placements(std: decompose.Standard, meld_trips, w: int, tsumo: bool) -> lis
 def _hand_hits(hand: Hand, t: Table) -> tuple[list, list]:
     """Units that look only at the whole hand, asked once: (unit, times, value) and
     (unit, times) for yakuman. The value is the closed or open one, as the hand is."""
-    flags = 1 if hand.flags else 0
-    yaku = [(y, n, v) for y, v in t.hand_yaku[flags][0 if hand.closed else 1] if (n := y.test(hand, None))]
-    yakuman = [(y, n * m) for y, m in t.hand_yakuman[flags] if (n := y.test(hand, None))]
+    yaku_units, yakuman_units = t.hand_units(hand.flags, hand.closed, hand.suit is not None,
+                                             not hand.mask & SIMPLE_MASK)
+    yaku = [(y, n, v) for y, v in yaku_units if (n := y.test(hand, None))]
+    yakuman = [(y, n * m) for y, m in yakuman_units if (n := y.test(hand, None))]
     return yaku, yakuman
 
 

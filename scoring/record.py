@@ -121,11 +121,12 @@ class HandRecord:
     discards: tuple[int, ...] | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
 
-    @property
+    # Cached, and filled in by from_dict: the engine asks these many times per hand.
+    @cached_property
     def is_dealer(self) -> bool:
         return self.seat == "east"
 
-    @property
+    @cached_property
     def is_tsumo(self) -> bool:
         return self.win == "tsumo"
 
@@ -134,7 +135,7 @@ class HandRecord:
         """No open meld (an ankan keeps a hand closed)."""
         return all(m.kind == "ankan" for m in self.melds)
 
-    @property
+    @cached_property
     def any_riichi(self) -> bool:
         return self.riichi or self.double_riichi or self.open_riichi
 
@@ -200,9 +201,12 @@ class HandRecord:
         values["options"] = dict(options)
         if data.get("discards") is None:
             values["discards"] = None
-        # true_flags and is_closed (cached properties) are known here already: no flag set is the usual case.
+        # The cached properties are known here already: no flag set is the usual case.
         values["true_flags"] = _flags_on(on, values["double_riichi"]) if on else _NO_FLAGS
-        values["is_closed"] = all(m.kind == "ankan" for m in melds)
+        values["is_closed"] = all(m.kind == "ankan" for m in melds) if melds else True
+        values["is_dealer"] = seat == "east"
+        values["is_tsumo"] = win == "tsumo"
+        values["any_riichi"] = values["riichi"] or values["double_riichi"] or values["open_riichi"]
         rec = object.__new__(cls)
         rec.__dict__.update(values)
         return rec

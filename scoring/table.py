@@ -87,19 +87,12 @@ class Table:
         ym = preset.section("yakuman")
         self.yakuman: tuple[tuple[Yaku, int], ...] = tuple(
             (y, int(ym[y.id])) for y in YAKUMAN if ym.get(y.id) and y.id != "nagashi")
-        # The units asked once per hand and, per reading, the units a reading can
-        # meet (see Yaku.needs), looked up ahead so that a hand asks nothing else.
-        # Units keep their order (it is the order of the count's lines). Yaku
-        # come with their value on the hand's side, and one worth nothing on
-        # that side is never asked: it would not be counted.
-        # hand_yaku[flags set?][side], hand_yakuman[flags set?]: "flags" units
-        # are left out for a record with no flag set.
-        hand_needs = (("hand",), ("hand", "flags"))
-        self.hand_yaku = tuple(tuple(tuple((y, v[side]) for y, v in self.yaku
-                                           if y.needs in needs and v[side] != 0) for side in SIDES)
-                               for needs in hand_needs)
-        self.hand_yakuman = tuple(tuple((y, m) for y, m in self.yakuman if y.needs in needs)
-                                  for needs in hand_needs)
+        # The units a hand is asked, looked up ahead (reading units) or once per
+        # kind of hand (hand units, hand_units()), so that a hand asks nothing
+        # else (see Yaku.needs). Units keep their order (it is the order of the
+        # count's lines). Yaku come with their value on the hand's side, and one
+        # worth nothing on that side is never asked: it would not be counted.
+        self._hand_units: dict[tuple, tuple[tuple, tuple]] = {}
         # reading_yaku[form][side][asks], reading_yakuman[form][asks] (asks: reading_asks)
         self.reading_yaku = {form: tuple(tuple(tuple((y, v[side]) for y, v in _asked(self.yaku, form, asks)
                                                      if v[side] != 0) for asks in range(8))
@@ -196,6 +189,22 @@ class Table:
     def standing_lines(self, dealer: bool, closed: bool) -> tuple[tuple, ...]:
         """The count's opening lines after honba: banban, dealer, menzen (those worth something)."""
         return self._standing[dealer, closed]
+
+    def hand_units(self, flags: frozenset[str], closed: bool, one_suit: bool,
+                   no_simples: bool) -> tuple[tuple, tuple]:
+        """(yaku, value) and (yakuman, multiplier) asked once of a hand with these facts."""
+        key = (flags, closed, one_suit, no_simples)
+        units = self._hand_units.get(key)
+        if units is None:
+            asked = {"hand": True, "one_suit": one_suit, "no_simples": no_simples}
+            side = 0 if closed else 1
+
+            def ask(y: Yaku) -> bool:
+                return asked.get(y.needs, False) or (y.needs == "flags" and not flags.isdisjoint(y.flags))
+            units = self._hand_units[key] = (
+                tuple((y, v[side]) for y, v in self.yaku if ask(y) and v[side] != 0),
+                tuple((y, m) for y, m in self.yakuman if ask(y)))
+        return units
 
     def standing_points(self, dealer: bool, closed: bool) -> int:
         """What standing_lines add up to."""

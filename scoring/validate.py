@@ -173,23 +173,32 @@ def _too_many(rec: HandRecord, t: "Table", c: Tally, limits: tuple[int, ...], on
 
 
 def _check_flags(rec: HandRecord, rinshan_on_gari: bool = True) -> None:
+    """The set flags against the hand and each other; the first misfit, in this order, is the error."""
     tsumo = rec.is_tsumo
-    need = [
-        (rec.ippatsu and not rec.any_riichi, "ippatsu needs riichi"),
-        (rec.any_riichi and not rec.is_closed, "riichi needs a closed hand (ankan only)"),
-        (rec.rinshan and not tsumo, "rinshan is a tsumo win"),
-        (rec.rinshan and rinshan_on_gari and not (any(m.is_kan for m in rec.melds) or rec.gari),
-         "rinshan needs a kan or a gari replacement draw"),
-        (rec.rinshan and not rinshan_on_gari and not any(m.is_kan for m in rec.melds),
-         f"rinshan needs a kan under {rec.rules} (a gari replacement draw is not rinshan)"),
-        (rec.chankan and tsumo, "chankan is a ron win"),
-        (rec.haitei and not tsumo, "haitei is a tsumo win (houtei is the ron)"),
-        (rec.houtei and tsumo, "houtei is a ron win (haitei is the tsumo)"),
-        (rec.tenhou and not (rec.is_dealer and tsumo and not rec.melds), "tenhou is the dealer's closed tsumo"),
-        (rec.chiihou and (rec.is_dealer or not tsumo or rec.melds), "chiihou is a non-dealer's closed tsumo"),
-        (rec.renhou and (rec.is_dealer or tsumo or rec.melds), "renhou is a non-dealer's closed ron"),
-        (bool(rec.ura_indicators) and not rec.any_riichi, "ura_indicators are only turned for a riichi"),
-    ]
-    for bad, msg in need:
-        if bad:
-            raise ScoringError(msg)
+    riichi = rec.any_riichi
+    if rec.ippatsu and not riichi:
+        raise ScoringError("ippatsu needs riichi")
+    if riichi and not rec.is_closed:
+        raise ScoringError("riichi needs a closed hand (ankan only)")
+    if rec.rinshan:
+        if not tsumo:
+            raise ScoringError("rinshan is a tsumo win")
+        kan = any(m.is_kan for m in rec.melds)
+        if rinshan_on_gari and not (kan or rec.gari):
+            raise ScoringError("rinshan needs a kan or a gari replacement draw")
+        if not rinshan_on_gari and not kan:
+            raise ScoringError(f"rinshan needs a kan under {rec.rules} (a gari replacement draw is not rinshan)")
+    if rec.chankan and tsumo:
+        raise ScoringError("chankan is a ron win")
+    if rec.haitei and not tsumo:
+        raise ScoringError("haitei is a tsumo win (houtei is the ron)")
+    if rec.houtei and tsumo:
+        raise ScoringError("houtei is a ron win (haitei is the tsumo)")
+    if rec.tenhou and not (rec.is_dealer and tsumo and not rec.melds):
+        raise ScoringError("tenhou is the dealer's closed tsumo")
+    if rec.chiihou and (rec.is_dealer or not tsumo or rec.melds):
+        raise ScoringError("chiihou is a non-dealer's closed tsumo")
+    if rec.renhou and (rec.is_dealer or tsumo or rec.melds):
+        raise ScoringError("renhou is a non-dealer's closed ron")
+    if rec.ura_indicators and not riichi:
+        raise ScoringError("ura_indicators are only turned for a riichi")

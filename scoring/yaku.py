@@ -26,6 +26,7 @@ def _mask(kinds) -> int:
 
 
 TERMINAL_MASK = _mask(k for k in range(27) if k % 9 in (0, 8))
+SIMPLE_MASK = _mask(k for k in range(27) if k % 9 not in (0, 8))
 HONOR_MASK = _mask(range(27, 34))
 GREEN_MASK = _mask(_GREEN)
 SUIT_MASKS = tuple(_mask(range(9 * s, 9 * s + 9)) for s in range(3))
@@ -100,12 +101,14 @@ class Yaku:
     forms: tuple[str, ...] = (STANDARD,)
     implies: tuple[str, ...] = ()   # yaku always present with this one (not added beside a yakuman)
     value_key: str = ""             # preset key holding its value, when not its id
-    # What the condition looks at, so the engine asks it only when it can hold:
-    # "hand" (the whole hand: asked once per hand), "flags" (the record's flags:
-    # asked once per hand, only when a flag is set), "seqs", "three_trips",
-    # "honor_trips" (a reading with sequences / three or more triplets / honour
-    # triplets), or "reading".
+    # What the condition looks at, so the engine asks it only when it can hold.
+    # Asked once per hand: "hand" (the whole hand), "flags" (the record's flags:
+    # only when one of ``flags`` is set), "one_suit" (only a hand of one suit and
+    # honours), "no_simples" (only a hand without simples). Asked per reading:
+    # "seqs", "three_trips", "honor_trips" (a reading with sequences / three or
+    # more triplets / honour triplets), or "reading".
     needs: str = "reading"
+    flags: tuple[str, ...] = ()     # for needs "flags": the flags the condition reads
 
     @property
     def key(self) -> str:
@@ -378,15 +381,20 @@ def all_gari(h: Hand, r: Reading) -> int:
     return int(h.all_gari)
 
 
-def _y(id, ja, en, test, forms=(STANDARD,), implies=(), value_key="", needs="reading"):
-    return Yaku(id, ja, en, test, forms, implies, value_key, needs)
+def _y(id, ja, en, test, forms=(STANDARD,), implies=(), value_key="", needs="reading", flags=()):
+    return Yaku(id, ja, en, test, forms, implies, value_key, needs, flags)
+
+
+def _flag_unit(id, ja, en):
+    """A yaku that is its record flag of the same name, whatever the hand."""
+    return _y(id, ja, en, _flag(id), ALL_FORMS, needs="flags", flags=(id,))
 
 
 YAKU: tuple[Yaku, ...] = (
-    _y("riichi", "立直", "Riichi", riichi, ALL_FORMS, needs="flags"),
-    _y("double_riichi", "ダブル立直", "Double riichi", _flag("double_riichi"), ALL_FORMS, needs="flags"),
-    _y("open_riichi", "オープン立直", "Open riichi", _flag("open_riichi"), ALL_FORMS, needs="flags"),
-    _y("ippatsu", "一発", "Ippatsu", _flag("ippatsu"), ALL_FORMS, needs="flags"),
+    _y("riichi", "立直", "Riichi", riichi, ALL_FORMS, needs="flags", flags=("riichi", "open_riichi")),
+    _flag_unit("double_riichi", "ダブル立直", "Double riichi"),
+    _flag_unit("open_riichi", "オープン立直", "Open riichi"),
+    _flag_unit("ippatsu", "一発", "Ippatsu"),
     _y("menzen_tsumo", "門前清自摸和", "Menzen tsumo", menzen_tsumo, ALL_FORMS, needs="hand"),
     _y("pinfu", "平和", "Pinfu", pinfu, needs="seqs"),
     _y("tanyao", "断么九", "Tanyao", tanyao, NOT_KOKUSHI, needs="hand"),
@@ -397,23 +405,23 @@ YAKU: tuple[Yaku, ...] = (
     _y("yakuhai_chun", "役牌 中", "Yakuhai: chun", _yakuhai(CHUN), value_key="yakuhai", needs="honor_trips"),
     _y("yakuhai_seat_wind", "自風", "Seat wind", yakuhai_seat, value_key="yakuhai", needs="honor_trips"),
     _y("yakuhai_round_wind", "場風", "Round wind", yakuhai_round, value_key="yakuhai", needs="honor_trips"),
-    _y("rinshan", "嶺上開花", "Rinshan kaihou", _flag("rinshan"), ALL_FORMS, needs="flags"),
-    _y("chankan", "槍槓", "Chankan", _flag("chankan"), ALL_FORMS, needs="flags"),
-    _y("haitei", "海底摸月", "Haitei", _flag("haitei"), ALL_FORMS, needs="flags"),
-    _y("houtei", "河底撈魚", "Houtei", _flag("houtei"), ALL_FORMS, needs="flags"),
+    _flag_unit("rinshan", "嶺上開花", "Rinshan kaihou"),
+    _flag_unit("chankan", "槍槓", "Chankan"),
+    _flag_unit("haitei", "海底摸月", "Haitei"),
+    _flag_unit("houtei", "河底撈魚", "Houtei"),
     _y("chiitoitsu", "七対子", "Chiitoitsu", chiitoitsu, (CHIITOI,)),
     _y("toitoi", "対々和", "Toitoi", toitoi, needs="three_trips"),
     _y("sanankou", "三暗刻", "Sanankou", sanankou, needs="three_trips"),
     _y("sankantsu", "三槓子", "Sankantsu", sankantsu, needs="three_trips"),
     _y("shousangen", "小三元", "Shousangen", shousangen,
        implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="honor_trips"),
-    _y("honroutou", "混老頭", "Honroutou", honroutou, NOT_KOKUSHI, needs="hand"),
+    _y("honroutou", "混老頭", "Honroutou", honroutou, NOT_KOKUSHI, needs="no_simples"),
     _y("ittsu", "一気通貫", "Ittsu", ittsu, needs="seqs"),
     _y("sanshoku_doukou", "三色同刻", "Sanshoku doukou", sanshoku_doukou, needs="three_trips"),
     _y("chanta", "混全帯么九", "Chanta", chanta, needs="seqs"),
     _y("junchan", "純全帯么九", "Junchan", junchan, needs="seqs"),
-    _y("honitsu", "混一色", "Honitsu", honitsu, NOT_KOKUSHI, needs="hand"),
-    _y("chinitsu", "清一色", "Chinitsu", chinitsu, NOT_KOKUSHI, needs="hand"),
+    _y("honitsu", "混一色", "Honitsu", honitsu, NOT_KOKUSHI, needs="one_suit"),
+    _y("chinitsu", "清一色", "Chinitsu", chinitsu, NOT_KOKUSHI, needs="one_suit"),
     _y("sanrenkou", "三連刻", "Sanrenkou", sanrenkou, needs="three_trips"),
 )
 
@@ -425,20 +433,22 @@ YAKUMAN: tuple[Yaku, ...] = (
     _y("shousuushii", "小四喜", "Shousuushii", shousuushii, needs="honor_trips"),
     _y("daisuushii", "大四喜", "Daisuushii", daisuushii,
        implies=("toitoi", "yakuhai_seat_wind", "yakuhai_round_wind"), needs="honor_trips"),
-    _y("tsuuiisou", "字一色", "Tsuuiisou", tsuuiisou, NOT_KOKUSHI, implies=("honroutou",), needs="hand"),
+    _y("tsuuiisou", "字一色", "Tsuuiisou", tsuuiisou, NOT_KOKUSHI, implies=("honroutou",), needs="no_simples"),
     _y("chinroutou", "清老頭", "Chinroutou", chinroutou, NOT_KOKUSHI,
-       implies=("toitoi", "honroutou", "junchan", "chanta"), needs="hand"),
+       implies=("toitoi", "honroutou", "junchan", "chanta"), needs="no_simples"),
     _y("ryuuiisou", "緑一色", "Ryuuiisou", ryuuiisou, NOT_KOKUSHI, needs="hand"),
-    _y("chuuren", "九蓮宝燈", "Chuuren poutou", chuuren, implies=("chinitsu",), needs="hand"),
+    _y("chuuren", "九蓮宝燈", "Chuuren poutou", chuuren, implies=("chinitsu",), needs="one_suit"),
     _y("suukantsu", "四槓子", "Suukantsu", suukantsu, implies=("sankantsu", "toitoi"), needs="three_trips"),
     _y("suurenkou", "四連刻", "Suurenkou", suurenkou, implies=("toitoi", "sanrenkou"), needs="three_trips"),
     _y("daisharin", "大車輪", "Daisharin", daisharin, (CHIITOI,),
        implies=("chiitoitsu", "tanyao", "chinitsu")),
-    _y("tenhou", "天和", "Tenhou", tenhou, ALL_FORMS, implies=("menzen_tsumo",), needs="flags"),
-    _y("chiihou", "地和", "Chiihou", chiihou, ALL_FORMS, implies=("menzen_tsumo",), needs="flags"),
-    _y("renhou", "人和", "Renhou", renhou, ALL_FORMS, needs="flags"),
+    _y("tenhou", "天和", "Tenhou", tenhou, ALL_FORMS, implies=("menzen_tsumo",), needs="flags",
+       flags=("tenhou",)),
+    _y("chiihou", "地和", "Chiihou", chiihou, ALL_FORMS, implies=("menzen_tsumo",), needs="flags",
+       flags=("chiihou",)),
+    _y("renhou", "人和", "Renhou", renhou, ALL_FORMS, needs="flags", flags=("renhou",)),
     _y("open_riichi_deal_in", "オープン立直放銃", "Deal-in to open riichi", open_riichi_deal_in,
-       ALL_FORMS, needs="flags"),
+       ALL_FORMS, needs="flags", flags=("open_riichi",)),
     _y("all_reds", "赤6枚", "All six reds", all_reds, ALL_FORMS, needs="hand"),
     _y("all_gari", "ガリ全部", "All gari", all_gari, ALL_FORMS, needs="hand"),
     # Scored apart from the hand's shape (engine._nagashi); listed for its names.

@@ -66,7 +66,7 @@ def test_units_asked_only_when_they_can_hold():
     from scoring import decompose, load_preset
     from scoring.table import Table
     from scoring.validate import tally
-    from scoring.yaku import YAKU, YAKUMAN
+    from scoring.yaku import SIMPLE_MASK, YAKU, YAKUMAN
     t = Table.of(load_preset("dunhill"))
     rng = random.Random(11)
     for _ in range(400):
@@ -82,6 +82,16 @@ def test_units_asked_only_when_they_can_hold():
         for y in YAKU + YAKUMAN:
             if y.needs == "flags":
                 assert y.test(hand, None) == 0, y.id
+            if (y.needs == "one_suit" and hand.suit is None
+                    or y.needs == "no_simples" and hand.mask & SIMPLE_MASK):
+                assert y.test(hand, None) == 0, y.id
+        # A flag unit says 0 unless one of the flags it names is set.
+        for flag in ("riichi", "double_riichi", "open_riichi", "ippatsu", "rinshan", "chankan",
+                     "haitei", "houtei", "tenhou", "chiihou", "renhou"):
+            flagged = hand._replace(flags=frozenset({flag}))
+            for y in YAKU + YAKUMAN:
+                if y.needs == "flags" and flag not in y.flags:
+                    assert y.test(flagged, None) == 0, (y.id, flag)
         meld_trips = tuple((m.tile_kind, not m.is_open, m.is_kan) for m in rec.melds)
         w = rec.win_tile if rec.win_tile < 34 else (4, 13, 22)[rec.win_tile - 34]
         for std in decompose.standard_readings(c.concealed, 4 - len(rec.melds)):
