@@ -24,36 +24,39 @@ def suit_readings(counts: tuple[int, ...], allow_seq: bool) -> tuple[tuple[tuple
     >>> suit_readings((1, 1, 1, 0, 0, 0, 0, 0, 0), True)
     (((0,), -1),)
     """
-    found: set[tuple[tuple[int, ...], int]] = set()
+    total = sum(counts)
+    if total % 3 == 1:  # a suit holds sets (3n) or sets and the pair (3n+2)
+        return ()
+    return tuple(sorted({(tuple(sorted(sets)), pair) for sets, pair in _ways(counts, allow_seq, total % 3 == 2)}))
+
+
+@lru_cache(maxsize=None)
+def _ways(counts: tuple[int, ...], allow_seq: bool, with_pair: bool) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every (sets, pair) reading of counts, with exactly one pair if with_pair.
+
+    The lowest tile left is a triplet, starts a sequence or is the pair; what
+    remains is read the same way. Remembered per remainder: hands that differ
+    in a few sets share the rest of the work.
+    """
+    i = 0
+    while i < 9 and counts[i] == 0:
+        i += 1
+    if i == 9:
+        return () if with_pair else (((), -1),)
+    out = []
     c = list(counts)
-    sets: list[int] = []
-
-    def walk(i: int, pair: int) -> None:
-        while i < 9 and c[i] == 0:
-            i += 1
-        if i == 9:
-            found.add((tuple(sorted(sets)), pair))
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            sets.append(10 + i)
-            walk(i, pair)
-            sets.pop()
-            c[i] += 3
-        if allow_seq and i <= 6 and c[i + 1] and c[i + 2]:
-            c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
-            sets.append(i)
-            walk(i, pair)
-            sets.pop()
-            c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
-        if pair < 0 and c[i] >= 2:
-            c[i] -= 2
-            walk(i, i)
-            c[i] += 2
-
-    if sum(counts) % 3 != 1:  # a suit holds sets (3n) or sets and the pair (3n+2)
-        walk(0, -1)
-    return tuple(sorted(found))
+    if c[i] >= 3:
+        c[i] -= 3
+        out += [((10 + i,) + sets, pair) for sets, pair in _ways(tuple(c), allow_seq, with_pair)]
+        c[i] += 3
+    if allow_seq and i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+        out += [((i,) + sets, pair) for sets, pair in _ways(tuple(c), allow_seq, with_pair)]
+        c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+    if with_pair and c[i] >= 2:
+        c[i] -= 2
+        out += [(sets, i) for sets, _ in _ways(tuple(c), allow_seq, False)]
+    return tuple(out)
 
 
 class Standard(NamedTuple):

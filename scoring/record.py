@@ -208,7 +208,7 @@ class HandRecord:
         values["is_tsumo"] = win == "tsumo"
         values["any_riichi"] = values["riichi"] or values["double_riichi"] or values["open_riichi"]
         rec = object.__new__(cls)
-        rec.__dict__.update(values)
+        object.__setattr__(rec, "__dict__", values)  # values becomes the record's own: no copy
         return rec
 
     @cached_property

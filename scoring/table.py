@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .presets import Preset
-from .tiles import CHUN, EAST, HAKU, NORTH, kind, parse_tile
+from .tiles import CHUN, EAST, HAKU, HATSU, NORTH, SOUTH, WEST, kind, parse_tile
 from .yaku import CHIITOI, KOKUSHI, REPLACED_BY, STANDARD, YAKU, YAKUMAN, Yaku
 
-_NEEDS = ("reading", "seqs", "three_trips", "honor_trips")
+_NEEDS = ("reading", "seqs", "three_trips", "dragon_trips", "wind_trips")
+_ASKS = (0, 1, 2, 4, 8)   # the bit of each of _NEEDS in reading_asks (0: always asked)
 SIDES = (0, 1)   # index of a yaku's value: closed, open
 
 
@@ -22,14 +23,24 @@ def _kind(text: str) -> int:
 
 def reading_asks(r) -> int:
     """Which of the _NEEDS past "reading" a reading meets, as bits: 1 it has
-    sequences, 2 three or more triplets, 4 an honour triplet."""
-    return (1 if r.seqs else 0) | (2 if len(r.trip_kinds) >= 3 else 0) | (4 if r.honor_trips else 0)
+    sequences, 2 three or more triplets, 4 a dragon triplet, 8 a wind triplet."""
+    asks = 1 if r.seqs else 0
+    if r.trip_kinds:
+        kinds = r.trip_kinds
+        if len(kinds) >= 3:
+            asks |= 2
+        if r.honor_trips:
+            if HAKU in kinds or HATSU in kinds or CHUN in kinds:
+                asks |= 4
+            if EAST in kinds or SOUTH in kinds or WEST in kinds or NORTH in kinds:
+                asks |= 8
+    return asks
 
 
 def _asked(units: tuple, form: str, asks: int) -> tuple:
     """Units of one reading form that a reading with these asks bits is asked,
     in _NEEDS order (the order of the count's lines)."""
-    return tuple((y, v) for need, bit in zip(_NEEDS, (0, 1, 2, 4)) if not bit or asks & bit
+    return tuple((y, v) for need, bit in zip(_NEEDS, _ASKS) if not bit or asks & bit
                  for y, v in units if y.needs == need and form in y.forms)
 
 
@@ -95,10 +106,10 @@ class Table:
         self._hand_units: dict[tuple, tuple[tuple, tuple]] = {}
         # reading_yaku[form][side][asks], reading_yakuman[form][asks] (asks: reading_asks)
         self.reading_yaku = {form: tuple(tuple(tuple((y, v[side]) for y, v in _asked(self.yaku, form, asks)
-                                                     if v[side] != 0) for asks in range(8))
+                                                     if v[side] != 0) for asks in range(16))
                                          for side in SIDES)
                              for form in (STANDARD, CHIITOI, KOKUSHI)}
-        self.reading_yakuman = {form: tuple(_asked(self.yakuman, form, asks) for asks in range(8))
+        self.reading_yakuman = {form: tuple(_asked(self.yakuman, form, asks) for asks in range(16))
                                 for form in (STANDARD, CHIITOI, KOKUSHI)}
         self.yakuman_value = int(ym.get("value", 50))
         self.yakuman_stack = bool(ym.get("stack", True))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
-from .tiles import CHUN, DRAGONS, EAST, HAKU, HATSU, NORTH, WINDS, is_honor, is_terminal
+from .tiles import CHUN, DRAGONS, EAST, HAKU, HATSU, NORTH, WINDS
 
 STANDARD, CHIITOI, KOKUSHI = "standard", "chiitoitsu", "kokushi"
 _GREEN = frozenset({19, 20, 21, 23, 25, HATSU})  # 2s 3s 4s 6s 8s and hatsu
@@ -105,8 +105,9 @@ class Yaku:
     # Asked once per hand: "hand" (the whole hand), "flags" (the record's flags:
     # only when one of ``flags`` is set), "one_suit" (only a hand of one suit and
     # honours), "no_simples" (only a hand without simples). Asked per reading:
-    # "seqs", "three_trips", "honor_trips" (a reading with sequences / three or
-    # more triplets / honour triplets), or "reading".
+    # "seqs", "three_trips", "dragon_trips", "wind_trips" (a reading with
+    # sequences / three or more triplets / a dragon triplet / a wind triplet),
+    # or "reading".
     needs: str = "reading"
     flags: tuple[str, ...] = ()     # for needs "flags": the flags the condition reads
 
@@ -123,16 +124,18 @@ def _flag(name: str) -> Callable[[Hand, Reading], int]:
     return lambda h, r: int(name in h.flags)
 
 
-def _blocks_all(r: Reading, ok: Callable[[int], bool]) -> bool:
-    """Every set and the pair contain a tile for which ok() holds."""
+def _blocks_all(r: Reading, ok: tuple[bool, ...]) -> bool:
+    """Every set and the pair contain a kind k for which ok[k] holds."""
     if r.form == CHIITOI:
-        return all(ok(k) for k in r.pairs)
-    return (all(ok(s) or ok(s + 2) for s in r.seqs) and all(ok(k) for k in r.trip_kinds)
-            and ok(r.pair))
+        return all(map(ok.__getitem__, r.pairs))
+    # The pair first: it is the likeliest to fail.
+    return (ok[r.pair] and all([ok[s] or ok[s + 2] for s in r.seqs])
+            and all(map(ok.__getitem__, r.trip_kinds)))
 
 
-def _terminal_or_honor(k: int) -> bool:
-    return k >= 27 or k % 9 in (0, 8)
+# ok tables for _blocks_all, per kind 0-33
+_TERMINAL_OR_HONOR = tuple(k >= 27 or k % 9 in (0, 8) for k in range(34))
+_TERMINAL = tuple(k < 27 and k % 9 in (0, 8) for k in range(34))
 
 
 # --- situational yaku -----------------------------------------------------
@@ -216,7 +219,8 @@ def sankantsu(h: Hand, r: Reading) -> int:
 
 
 def _dragon_trips(r: Reading) -> int:
-    return sum(1 for k in r.trip_kinds if k >= HAKU)
+    kinds = r.trip_kinds  # a kind can make two triplets where a wildcard adds copies
+    return kinds.count(HAKU) + kinds.count(HATSU) + kinds.count(CHUN)
 
 
 def shousangen(h: Hand, r: Reading) -> int:
@@ -246,22 +250,22 @@ def sanshoku_doukou(h: Hand, r: Reading) -> int:
 
 def chanta(h: Hand, r: Reading) -> int:
     """Chanta (混全帯么九): every set and the pair hold a terminal or honour; a sequence; an honour."""
-    return int(bool(r.seqs) and h.any_honor and _blocks_all(r, _terminal_or_honor))
+    return int(bool(r.seqs) and bool(h.mask & HONOR_MASK) and _blocks_all(r, _TERMINAL_OR_HONOR))
 
 
 def junchan(h: Hand, r: Reading) -> int:
     """Junchan (純全帯么九): every set and the pair hold a terminal; a sequence; no honours."""
-    return int(bool(r.seqs) and not h.any_honor and _blocks_all(r, is_terminal))
+    return int(bool(r.seqs) and not h.mask & HONOR_MASK and _blocks_all(r, _TERMINAL))
 
 
 def honitsu(h: Hand, r: Reading) -> int:
     """Honitsu (混一色): one suit and honours (chinitsu when no honours)."""
-    return int(h.suit is not None and h.any_honor)
+    return int(h.suit is not None and bool(h.mask & HONOR_MASK))
 
 
 def chinitsu(h: Hand, r: Reading) -> int:
     """Chinitsu (清一色): one suit only."""
-    return int(h.suit is not None and not h.any_honor)
+    return int(h.suit is not None and not h.mask & HONOR_MASK)
 
 
 def _runs(r: Reading) -> int:
@@ -300,7 +304,8 @@ def daisangen(h: Hand, r: Reading) -> int:
 
 
 def _wind_trips(r: Reading) -> int:
-    return sum(1 for k in r.trip_kinds if EAST <= k <= NORTH)
+    kinds = r.trip_kinds
+    return kinds.count(EAST) + kinds.count(EAST + 1) + kinds.count(EAST + 2) + kinds.count(NORTH)
 
 
 def shousuushii(h: Hand, r: Reading) -> int:
@@ -330,7 +335,7 @@ def ryuuiisou(h: Hand, r: Reading) -> int:
 
 def chuuren(h: Hand, r: Reading) -> int:
     """Chuuren poutou (九蓮宝燈): closed 1112345678999 of one suit plus any tile of it."""
-    if not h.closed or h.n_kans or h.suit is None or h.any_honor:
+    if not h.closed or h.n_kans or h.suit is None or h.mask & HONOR_MASK:
         return 0
     c = h.counts[9 * h.suit: 9 * h.suit + 9]
     return int(all(n >= need for n, need in zip(c, (3, 1, 1, 1, 1, 1, 1, 1, 3))))
@@ -400,11 +405,11 @@ YAKU: tuple[Yaku, ...] = (
     _y("tanyao", "断么九", "Tanyao", tanyao, NOT_KOKUSHI, needs="hand"),
     _y("iipeikou", "一盃口", "Iipeikou", iipeikou, needs="seqs"),
     _y("ryanpeikou", "二盃口", "Ryanpeikou", ryanpeikou, needs="seqs"),
-    _y("yakuhai_haku", "役牌 白", "Yakuhai: haku", _yakuhai(HAKU), value_key="yakuhai", needs="honor_trips"),
-    _y("yakuhai_hatsu", "役牌 發", "Yakuhai: hatsu", _yakuhai(HATSU), value_key="yakuhai", needs="honor_trips"),
-    _y("yakuhai_chun", "役牌 中", "Yakuhai: chun", _yakuhai(CHUN), value_key="yakuhai", needs="honor_trips"),
-    _y("yakuhai_seat_wind", "自風", "Seat wind", yakuhai_seat, value_key="yakuhai", needs="honor_trips"),
-    _y("yakuhai_round_wind", "場風", "Round wind", yakuhai_round, value_key="yakuhai", needs="honor_trips"),
+    _y("yakuhai_haku", "役牌 白", "Yakuhai: haku", _yakuhai(HAKU), value_key="yakuhai", needs="dragon_trips"),
+    _y("yakuhai_hatsu", "役牌 發", "Yakuhai: hatsu", _yakuhai(HATSU), value_key="yakuhai", needs="dragon_trips"),
+    _y("yakuhai_chun", "役牌 中", "Yakuhai: chun", _yakuhai(CHUN), value_key="yakuhai", needs="dragon_trips"),
+    _y("yakuhai_seat_wind", "自風", "Seat wind", yakuhai_seat, value_key="yakuhai", needs="wind_trips"),
+    _y("yakuhai_round_wind", "場風", "Round wind", yakuhai_round, value_key="yakuhai", needs="wind_trips"),
     _flag_unit("rinshan", "嶺上開花", "Rinshan kaihou"),
     _flag_unit("chankan", "槍槓", "Chankan"),
     _flag_unit("haitei", "海底摸月", "Haitei"),
@@ -414,7 +419,7 @@ YAKU: tuple[Yaku, ...] = (
     _y("sanankou", "三暗刻", "Sanankou", sanankou, needs="three_trips"),
     _y("sankantsu", "三槓子", "Sankantsu", sankantsu, needs="three_trips"),
     _y("shousangen", "小三元", "Shousangen", shousangen,
-       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="honor_trips"),
+       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="dragon_trips"),
     _y("honroutou", "混老頭", "Honroutou", honroutou, NOT_KOKUSHI, needs="no_simples"),
     _y("ittsu", "一気通貫", "Ittsu", ittsu, needs="seqs"),
     _y("sanshoku_doukou", "三色同刻", "Sanshoku doukou", sanshoku_doukou, needs="three_trips"),
@@ -429,10 +434,10 @@ YAKUMAN: tuple[Yaku, ...] = (
     _y("kokushi", "国士無双", "Kokushi musou", kokushi, (KOKUSHI,)),
     _y("suuankou", "四暗刻", "Suuankou", suuankou, implies=("sanankou", "toitoi"), needs="three_trips"),
     _y("daisangen", "大三元", "Daisangen", daisangen,
-       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="honor_trips"),
-    _y("shousuushii", "小四喜", "Shousuushii", shousuushii, needs="honor_trips"),
+       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="dragon_trips"),
+    _y("shousuushii", "小四喜", "Shousuushii", shousuushii, needs="wind_trips"),
     _y("daisuushii", "大四喜", "Daisuushii", daisuushii,
-       implies=("toitoi", "yakuhai_seat_wind", "yakuhai_round_wind"), needs="honor_trips"),
+       implies=("toitoi", "yakuhai_seat_wind", "yakuhai_round_wind"), needs="wind_trips"),
     _y("tsuuiisou", "字一色", "Tsuuiisou", tsuuiisou, NOT_KOKUSHI, implies=("honroutou",), needs="no_simples"),
     _y("chinroutou", "清老頭", "Chinroutou", chinroutou, NOT_KOKUSHI,
        implies=("toitoi", "honroutou", "junchan", "chanta"), needs="no_simples"),

@@ -99,5 +99,6 @@ def test_units_asked_only_when_they_can_hold():
                 for y in YAKU + YAKUMAN:
                     if (y.needs == "three_trips" and len(r.trip_kinds) < 3
                             or y.needs == "seqs" and not r.seqs
-                            or y.needs == "honor_trips" and not r.honor_trips):
+                            or y.needs == "dragon_trips" and not {31, 32, 33} & set(r.trip_kinds)
+                            or y.needs == "wind_trips" and not {27, 28, 29, 30} & set(r.trip_kinds)):
                         assert y.test(hand, r) == 0, y.id
