@@ -213,7 +213,8 @@ def _readings(hand: Hand, rec: HandRecord, t: Table, w: int,
         pairs = decompose.chiitoitsu_pairs(counts, t.chiitoitsu_max_use)
         if pairs is not None:
             out.append(Reading(CHIITOI, pairs=pairs, wait="tanki"))
-        if decompose.is_kokushi(counts, t.kokushi_required(suit_in_play)):
+        # kokushi holds no simple: most hands are not asked
+        if not hand.mask & SIMPLE_MASK and decompose.is_kokushi(counts, t.kokushi_required(suit_in_play)):
             out.append(Reading(KOKUSHI, wait="kokushi"))
     return out
 
@@ -223,21 +224,17 @@ def _placements(std: decompose.Standard, meld_trips, w: int, tsumo: bool) -> lis
     in this order: each sequence it is in (ascending), a triplet (shanpon), the pair (tanki)."""
     seqs, pair = std.seqs, std.pair
     waits = []
-    last = -1
-    for s in seqs:  # ascending: each distinct sequence once
-        if s != last and s <= w <= s + 2:
-            pos = w - s
-            if pos == 1:
-                waits.append("kanchan")
-            elif (pos == 2 and s % 9 == 0) or (pos == 0 and s % 9 == 6):
-                waits.append("penchan")
-            else:
-                waits.append("ryanmen")
-        last = s
+    # The sequences that hold w start at w-2, w-1 or w (each read once).
+    if w - 2 in seqs:
+        waits.append("penchan" if (w - 2) % 9 == 0 else "ryanmen")
+    if w - 1 in seqs:
+        waits.append("kanchan")
+    if w in seqs:
+        waits.append("penchan" if w % 9 == 6 else "ryanmen")
     if pair == w:
         waits.append("tanki")
     # Every wait but shanpon reads the concealed triplets as concealed: one set of facts.
-    out = readings_by_wait(seqs, tuple([(k, True, False) for k in std.trips]) + meld_trips, pair, waits)
+    out = readings_by_wait(seqs, tuple(map(_CONCEALED_TRIP.__getitem__, std.trips)) + meld_trips, pair, waits)
     if w in std.trips:
         # A triplet completed by ron counts as open for sanankou and suuankou.
         first = std.trips.index(w)
@@ -245,6 +242,9 @@ def _placements(std: decompose.Standard, meld_trips, w: int, tsumo: bool) -> lis
         shanpon = readings_by_wait(seqs, trips + meld_trips, pair, ("shanpon",))[0]
         out.insert(len(out) - 1 if pair == w else len(out), shanpon)  # before tanki
     return out
+
+
+_CONCEALED_TRIP = tuple((k, True, False) for k in range(34))   # kind -> a concealed triplet's (kind, concealed, kan)
 
 
 # --- yaku -------------------------------------------------------------------
@@ -330,8 +330,7 @@ class _Fixed(NamedTuple):
 def _fixed_items(rec: HandRecord, t: Table, c: Tally) -> _Fixed:
     # Only lines that add something are kept; the lines every hand of a kind
     # shares (banban, dealer, menzen) come ready-made from the table.
-    before = t.standing_lines(rec.is_dealer, rec.is_closed)
-    points = t.standing_points(rec.is_dealer, rec.is_closed)
+    before, points = t.standing(rec.is_dealer, rec.is_closed)
     honba = rec.honba * t.honba_points
     if honba:
         before = (("honba", "本場", "Honba", honba, rec.honba, 1, "table"),) + before
@@ -416,7 +415,7 @@ def _gari(rec: HandRecord, t: Table, c: Tally) -> tuple[list, list]:
     mults = []
     mode = t.gari_set_mode
     gari = c.gari
-    for k in t.gari_sorted:
+    for k in t.gari_sorted if len(rec.gari) >= 4 else ():  # a set is four of a kind
         if gari[k] < 4:
             continue
         name = tile_name(k)

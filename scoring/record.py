@@ -86,8 +86,9 @@ class Meld:
                 raise ScoringError(f"melds[{index}].from is the winner's own seat")
         # Filled in one step, as HandRecord.from_dict does, with the cached properties.
         meld = object.__new__(cls)
-        meld.__dict__.update(kind=k, tiles=tuple(sorted(tiles)), source=src, tile_kind=KIND_OF[tiles[0]],
-                             is_kan=k != "pon", is_open=k != "ankan")
+        object.__setattr__(meld, "__dict__", {"kind": k, "tiles": tuple(sorted(tiles)), "source": src,
+                                              "tile_kind": KIND_OF[tiles[0]], "is_kan": k != "pon",
+                                              "is_open": k != "ankan"})
         return meld
 
 
@@ -147,9 +148,10 @@ class HandRecord:
         if not _KNOWN_FIELDS.issuperset(data):
             unknown = set(data) - _KNOWN_FIELDS
             raise ScoringError(f"unknown field(s) in hand record: {', '.join(sorted(unknown))}")
-        for name in _REQUIRED:
-            if name not in data:
-                raise ScoringError(f"hand record is missing {name!r}")
+        if not data.keys() >= _REQUIRED_SET:
+            for name in _REQUIRED:
+                if name not in data:
+                    raise ScoringError(f"hand record is missing {name!r}")
         rules = data["rules"]
         if not isinstance(rules, str) or not rules:
             raise ScoringError("rules must be a preset id such as 'dunhill'")
@@ -242,6 +244,7 @@ class HandRecord:
 
 _KNOWN_FIELDS = frozenset(f.name for f in fields(HandRecord))
 _REQUIRED = ("rules", "seat", "win", "concealed", "win_tile")
+_REQUIRED_SET = frozenset(_REQUIRED)
 _DEFAULTS = {f.name: f.default for f in fields(HandRecord) if f.default is not MISSING}
 _FLAG_SET = frozenset(FLAGS)
 _MELD_FIELDS = frozenset({"kind", "tiles", "from"})

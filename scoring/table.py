@@ -180,12 +180,15 @@ class Table:
         self.bounty_dealer = int(b.get("dealer", 0))
         self.bounty_nondealer = int(b.get("nondealer", 0))
         self.bounty_before_multiplier = bool(b.get("before_multiplier", False))
-        self._standing = {(dealer, closed): tuple(line for line in (
-            ("banban", self.banban_ja, self.banban_en, self.banban, 1, 1, "table"),
-            ("dealer", "親", "Dealer", self.dealer, 1, 1, "dealer") if dealer else None,
-            ("menzen", "門前", "Menzen", self.menzen, 1, 1, "yaku") if closed else None,
-        ) if line and line[3]) for dealer in (False, True) for closed in (False, True)}
-        self._standing_points = {key: sum(line[3] for line in lines) for key, lines in self._standing.items()}
+        self._standing = {}
+        for dealer in (False, True):
+            for closed in (False, True):
+                lines = tuple(line for line in (
+                    ("banban", self.banban_ja, self.banban_en, self.banban, 1, 1, "table"),
+                    ("dealer", "親", "Dealer", self.dealer, 1, 1, "dealer") if dealer else None,
+                    ("menzen", "門前", "Menzen", self.menzen, 1, 1, "yaku") if closed else None,
+                ) if line and line[3])
+                self._standing[dealer, closed] = (lines, sum(line[3] for line in lines))
         self.gari_sorted = tuple(sorted(self.gari))
         # dora_of[indicator code]: the dora kind, or None for the wildcard (it depends on the hand)
         self.dora_of = tuple(None if k == self.wildcard and k not in self.dora_next else self.dora_kind(k, [])
@@ -196,10 +199,6 @@ class Table:
     def seat_winds(self, seat: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
         """(seat wind, round winds that count as yakuhai, winds whose pair has value)."""
         return self._winds[seat]
-
-    def standing_lines(self, dealer: bool, closed: bool) -> tuple[tuple, ...]:
-        """The count's opening lines after honba: banban, dealer, menzen (those worth something)."""
-        return self._standing[dealer, closed]
 
     def hand_units(self, flags: frozenset[str], closed: bool, one_suit: bool,
                    no_simples: bool) -> tuple[tuple, tuple]:
@@ -217,9 +216,10 @@ class Table:
                 tuple((y, m) for y, m in self.yakuman if ask(y)))
         return units
 
-    def standing_points(self, dealer: bool, closed: bool) -> int:
-        """What standing_lines add up to."""
-        return self._standing_points[dealer, closed]
+    def standing(self, dealer: bool, closed: bool) -> tuple[tuple[tuple, ...], int]:
+        """The count's opening lines after honba: banban, dealer, menzen (those worth
+        something), and what they add up to."""
+        return self._standing[dealer, closed]
 
     def copy_limits(self, suit_in_play: int | None) -> tuple[int, ...]:
         """Copies of each kind in this hand's wall (0: not in the wall)."""

@@ -82,6 +82,8 @@ class Reading(NamedTuple):
 
 def readings_by_wait(seqs, trips, pair, waits) -> list[Reading]:
     """Standard readings of one set of sets and pair, one per wait (their facts are shared)."""
+    if not trips:  # all sequences
+        return [Reading(STANDARD, seqs, trips, pair, (), wait, (), 0, 0, False) for wait in waits]
     kinds = tuple([k for k, _, _ in trips])
     n_concealed = n_kans = 0
     for _, concealed, kan in trips:
