@@ -75,10 +75,10 @@ _EMPTY = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)   # a group with no tiles read
 
 def _group_readings(chunk: tuple[int, ...], g: int) -> tuple[tuple, ...]:
     base = 9 * g
-    found = tuple(
-        (tuple(base + x for x in sets if x < 10), tuple(base + x - 10 for x in sets if x >= 10),
+    found = tuple([
+        (tuple([base + x for x in sets if x < 10]), tuple([base + x - 10 for x in sets if x >= 10]),
          base + pair if pair >= 0 else -1, len(sets))
-        for sets, pair in suit_readings(chunk if g < 3 else chunk + (0, 0), g < 3))
+        for sets, pair in suit_readings(chunk if g < 3 else chunk + (0, 0), g < 3)])
     _GROUP_READINGS[g][chunk] = found
     return found
 

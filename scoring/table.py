@@ -195,6 +195,7 @@ class Table:
                              for k in map(kind, range(37)))
         self._kokushi: dict[int | None, tuple[int, ...]] = {}
         self._limits: dict[int | None, tuple[int, ...]] = {}
+        self._floors: dict[int | None, tuple[int, tuple[int, ...]]] = {}
 
     def seat_winds(self, seat: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
         """(seat wind, round winds that count as yakuhai, winds whose pair has value)."""
@@ -220,6 +221,15 @@ class Table:
         """The count's opening lines after honba: banban, dealer, menzen (those worth
         something), and what they add up to."""
         return self._standing[dealer, closed]
+
+    def copy_floor(self, suit_in_play: int | None) -> tuple[int, tuple[int, ...]]:
+        """(the fewest copies of any kind in this hand's wall, the kinds not in it)."""
+        floor = self._floors.get(suit_in_play)
+        if floor is None:
+            limits = self.copy_limits(suit_in_play)
+            floor = self._floors[suit_in_play] = (min(n for n in limits if n),
+                                                  tuple(k for k, n in enumerate(limits) if not n))
+        return floor
 
     def copy_limits(self, suit_in_play: int | None) -> tuple[int, ...]:
         """Copies of each kind in this hand's wall (0: not in the wall)."""

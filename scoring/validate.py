@@ -93,7 +93,9 @@ def tally(rec: HandRecord) -> Tally:
         gari_codes = _by_code(rec.gari)
         gari = _kinds(gari_codes)
         red_gari = tuple(gari_codes[34:])
-        allc = list(map(add, hand, gari))
+        allc = hand[:]
+        for t in rec.gari:  # a few tiles: cheaper than adding 34 counts
+            allc[KIND_OF[t]] += 1
         reds = tuple(map(add, reds, red_gari))
     else:
         gari, red_gari, allc, reds = _NONE, (0, 0, 0), hand, tuple(reds)
@@ -116,8 +118,13 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
     """Raise ScoringError for an illegal record; return the suit in play (one-suit walls)."""
     one_suit = suit_in_play(rec, t) if t.single_suit else None
     limits = t.copy_limits(one_suit)
-    if any(map(gt, c.seen, limits)):
-        _too_many(rec, t, c, limits, one_suit)
+    # Fast check: no kind over the fewest copies any kind in the wall has, and no
+    # kind the wall lacks. Else the exact check, kind by kind.
+    least, absent = t.copy_floor(one_suit)
+    seen = c.seen
+    if max(seen) > least or any(map(seen.__getitem__, absent)):
+        if any(map(gt, seen, limits)):
+            _too_many(rec, t, c, limits, one_suit)
     # Each check asks its question of all tiles at once; the loops that name the culprit run on failure.
     if any(map(gt, c.reds_seen, t.red_limit)):
         for s, n in enumerate(c.reds_seen):
