@@ -10,7 +10,7 @@ tile set, gari) is checked by the engine, which knows the preset.
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
-from functools import cached_property
+from functools import cached_property, lru_cache
 from collections.abc import Mapping
 from typing import Any
 
@@ -66,30 +66,41 @@ class Meld:
         if not _MELD_FIELDS.issuperset(data):
             unknown = set(data) - _MELD_FIELDS
             raise ScoringError(f"melds[{index}] has unknown field(s): {', '.join(sorted(unknown))}")
-        k = data.get("kind")
-        if k not in MELD_KINDS:
-            raise ScoringError(f"melds[{index}].kind must be one of {', '.join(MELD_KINDS)}, got {k!r}")
-        tiles = parse_mpsz(data.get("tiles", ""))
-        if len(set(map(KIND_OF.__getitem__, tiles))) != 1:
-            raise ScoringError(f"melds[{index}]: a {k} is tiles of one kind, got {format_mpsz(tiles) or 'none'}")
-        if (k == "pon" and len(tiles) != 3) or (k != "pon" and len(tiles) < 4):
-            want = "3" if k == "pon" else "4 or more"
-            raise ScoringError(f"melds[{index}]: a {k} has {want} tiles, got {len(tiles)}")
-        src = data.get("from")
-        if k == "ankan":
-            if src is not None:
-                raise ScoringError(f"melds[{index}]: an ankan is not called from anyone, drop 'from'")
-        elif src is not None:
-            if src not in SEATS:
-                raise ScoringError(f"melds[{index}].from must be one of {', '.join(SEATS)}, got {src!r}")
-            if src == winner:
-                raise ScoringError(f"melds[{index}].from is the winner's own seat")
-        # Filled in one step, as HandRecord.from_dict does, with the cached properties.
-        meld = object.__new__(cls)
-        object.__setattr__(meld, "__dict__", {"kind": k, "tiles": tuple(sorted(tiles)), "source": src,
-                                              "tile_kind": KIND_OF[tiles[0]], "is_kan": k != "pon",
-                                              "is_open": k != "ankan"})
+        k, text, src = data.get("kind"), data.get("tiles", ""), data.get("from")
+        if type(k) is str and type(text) is str and (src is None or type(src) is str):
+            meld = _checked_meld(k, text, src, index)  # the same meld text comes again and again
+        else:
+            meld = _check_meld(k, text, src, index)
+        if src is not None and src == winner:  # the last check, the one that needs the winner
+            raise ScoringError(f"melds[{index}].from is the winner's own seat")
         return meld
+
+
+def _check_meld(k: Any, text: Any, src: Any, index: int) -> Meld:
+    """The meld of a JSON meld's kind, tiles and from, checked but for the winner's seat."""
+    if k not in MELD_KINDS:
+        raise ScoringError(f"melds[{index}].kind must be one of {', '.join(MELD_KINDS)}, got {k!r}")
+    tiles = parse_mpsz(text)
+    if len(set(map(KIND_OF.__getitem__, tiles))) != 1:
+        raise ScoringError(f"melds[{index}]: a {k} is tiles of one kind, got {format_mpsz(tiles) or 'none'}")
+    if (k == "pon" and len(tiles) != 3) or (k != "pon" and len(tiles) < 4):
+        want = "3" if k == "pon" else "4 or more"
+        raise ScoringError(f"melds[{index}]: a {k} has {want} tiles, got {len(tiles)}")
+    if k == "ankan":
+        if src is not None:
+            raise ScoringError(f"melds[{index}]: an ankan is not called from anyone, drop 'from'")
+    elif src is not None and src not in SEATS:
+        raise ScoringError(f"melds[{index}].from must be one of {', '.join(SEATS)}, got {src!r}")
+    # Filled in one step, as HandRecord.from_dict does, with the cached properties.
+    meld = object.__new__(Meld)
+    object.__setattr__(meld, "__dict__", {"kind": k, "tiles": tuple(sorted(tiles)), "source": src,
+                                          "tile_kind": KIND_OF[tiles[0]], "is_kan": k != "pon",
+                                          "is_open": k != "ankan"})
+    return meld
+
+
+# A meld is immutable: one parsed from the same text is shared (refusals are not remembered).
+_checked_meld = lru_cache(maxsize=4096)(_check_meld)
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,10 @@ from .presets import Preset
 from .tiles import CHUN, EAST, HAKU, HATSU, NORTH, SOUTH, WEST, kind, parse_tile
 from .yaku import CHIITOI, KOKUSHI, REPLACED_BY, STANDARD, YAKU, YAKUMAN, Yaku
 
-_NEEDS = ("reading", "seqs", "three_trips", "dragon_trips", "wind_trips")
-_ASKS = (0, 1, 2, 4, 8)   # the bit of each of _NEEDS in reading_asks (0: always asked)
+# The reading needs, as (group, bit): units are asked group by group, in this
+# order, and in preset order within a group (the order of the count's lines);
+# dragon and wind triplets are one group. bit: the reading_asks bit (0: always).
+_NEEDS = {"reading": (0, 0), "seqs": (1, 1), "three_trips": (2, 2), "dragon_trips": (3, 4), "wind_trips": (3, 8)}
 SIDES = (0, 1)   # index of a yaku's value: closed, open
 
 
@@ -22,7 +24,7 @@ def _kind(text: str) -> int:
 
 
 def reading_asks(r) -> int:
-    """Which of the _NEEDS past "reading" a reading meets, as bits: 1 it has
+    """Which of the reading _NEEDS a reading meets, as bits: 1 it has
     sequences, 2 three or more triplets, 4 a dragon triplet, 8 a wind triplet."""
     asks = 1 if r.seqs else 0
     if r.trip_kinds:
@@ -38,10 +40,10 @@ def reading_asks(r) -> int:
 
 
 def _asked(units: tuple, form: str, asks: int) -> tuple:
-    """Units of one reading form that a reading with these asks bits is asked,
-    in _NEEDS order (the order of the count's lines)."""
-    return tuple((y, v) for need, bit in zip(_NEEDS, _ASKS) if not bit or asks & bit
-                 for y, v in units if y.needs == need and form in y.forms)
+    """Units of one reading form that a reading with these asks bits is asked, in _NEEDS order."""
+    picked = [(y, v) for y, v in units if y.needs in _NEEDS and form in y.forms
+              and (not _NEEDS[y.needs][1] or asks & _NEEDS[y.needs][1])]
+    return tuple(sorted(picked, key=lambda unit: _NEEDS[unit[0].needs][0]))  # stable: preset order kept
 
 
 class Table:

@@ -102,3 +102,12 @@ def test_units_asked_only_when_they_can_hold():
                             or y.needs == "dragon_trips" and not {31, 32, 33} & set(r.trip_kinds)
                             or y.needs == "wind_trips" and not {27, 28, 29, 30} & set(r.trip_kinds)):
                         assert y.test(hand, r) == 0, y.id
+
+
+def test_split_needs_keep_the_preset_order_of_lines():
+    """Dragon and wind triplet units are asked apart but counted in the preset's order."""
+    from scoring import score
+    r = score({"rules": "balance", "seat": "south", "win": "ron", "concealed": "999p55566677z",
+               "win_tile": "9p", "melds": [{"kind": "pon", "tiles": "222z", "from": "east"}],
+               "discarder": "west", "gari": "9m", "dora_indicators": "56p", "honba": 2})
+    assert r.yaku == ("honitsu", "toitoi", "yakuhai_haku", "yakuhai_hatsu", "yakuhai_seat_wind", "shousangen")
