@@ -16,7 +16,7 @@ from .errors import ScoringError
 from .presets import load
 from .record import SEATS, HandRecord
 from .table import Table, reading_asks
-from .tiles import EAST, KIND_OF, NORTH, format_mpsz, is_red, kind, tile_name
+from .tiles import KIND_OF, NORTH, format_mpsz, is_red, kind, tile_name
 from .validate import Tally, tally, validate
 from .yaku import BY_ID, CHIITOI, KIND_BITS, KOKUSHI, SIMPLE_MASK, SUIT_MASKS, Hand, Reading, Yaku, readings_by_wait
 

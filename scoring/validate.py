@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import ScoringError
 from .record import HandRecord
-from .tiles import KIND_OF, _RED_KIND, format_mpsz, kind, suit, tile_name
+from .tiles import KIND_OF, format_mpsz, kind, suit, tile_name
 
 if TYPE_CHECKING:
     from .table import Table
