@@ -24,36 +24,39 @@ def suit_readings(counts: tuple[int, ...], allow_seq: bool) -> tuple[tuple[tuple
     >>> suit_readings((1, 1, 1, 0, 0, 0, 0, 0, 0), True)
     (((0,), -1),)
     """
-    found: set[tuple[tuple[int, ...], int]] = set()
+    total = sum(counts)
+    if total % 3 == 1:  # a suit holds sets (3n) or sets and the pair (3n+2)
+        return ()
+    return tuple(sorted({(tuple(sorted(sets)), pair) for sets, pair in _ways(counts, allow_seq, total % 3 == 2)}))
+
+
+@lru_cache(maxsize=None)
+def _ways(counts: tuple[int, ...], allow_seq: bool, with_pair: bool) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every (sets, pair) reading of counts, with exactly one pair if with_pair.
+
+    The lowest tile left is a triplet, starts a sequence or is the pair; what
+    remains is read the same way. Remembered per remainder: hands that differ
+    in a few sets share the rest of the work.
+    """
+    i = 0
+    while i < 9 and counts[i] == 0:
+        i += 1
+    if i == 9:
+        return () if with_pair else (((), -1),)
+    out = []
     c = list(counts)
-    sets: list[int] = []
-
-    def walk(i: int, pair: int) -> None:
-        while i < 9 and c[i] == 0:
-            i += 1
-        if i == 9:
-            found.add((tuple(sorted(sets)), pair))
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            sets.append(10 + i)
-            walk(i, pair)
-            sets.pop()
-            c[i] += 3
-        if allow_seq and i <= 6 and c[i + 1] and c[i + 2]:
-            c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
-            sets.append(i)
-            walk(i, pair)
-            sets.pop()
-            c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
-        if pair < 0 and c[i] >= 2:
-            c[i] -= 2
-            walk(i, i)
-            c[i] += 2
-
-    if sum(counts) % 3 != 1:  # a suit holds sets (3n) or sets and the pair (3n+2)
-        walk(0, -1)
-    return tuple(sorted(found))
+    if c[i] >= 3:
+        c[i] -= 3
+        out += [((10 + i,) + sets, pair) for sets, pair in _ways(tuple(c), allow_seq, with_pair)]
+        c[i] += 3
+    if allow_seq and i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+        out += [((i,) + sets, pair) for sets, pair in _ways(tuple(c), allow_seq, with_pair)]
+        c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+    if with_pair and c[i] >= 2:
+        c[i] -= 2
+        out += [(sets, i) for sets, _ in _ways(tuple(c), allow_seq, False)]
+    return tuple(out)
 
 
 class Standard(NamedTuple):
@@ -67,52 +70,52 @@ class Standard(NamedTuple):
 # Per group (man, pin, sou, honours): its counts -> its readings with global
 # kinds, as (seqs, trips, pair or -1, number of sets). Filled as hands come.
 _GROUP_READINGS: tuple[dict, ...] = ({}, {}, {}, {})
-_NOTHING = (((), (), -1, 0),)
 _EMPTY = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)   # a group with no tiles reads as nothing
 
 
 def _group_readings(chunk: tuple[int, ...], g: int) -> tuple[tuple, ...]:
-    found = _GROUP_READINGS[g].get(chunk)
-    if found is None:
-        base = 9 * g
-        found = tuple(
-            (tuple(base + x for x in sets if x < 10), tuple(base + x - 10 for x in sets if x >= 10),
-             base + pair if pair >= 0 else -1, len(sets))
-            for sets, pair in suit_readings(chunk if g < 3 else chunk + (0, 0), g < 3))
-        _GROUP_READINGS[g][chunk] = found
+    base = 9 * g
+    found = tuple([
+        (tuple([base + x for x in sets if x < 10]), tuple([base + x - 10 for x in sets if x >= 10]),
+         base + pair if pair >= 0 else -1, len(sets))
+        for sets, pair in suit_readings(chunk if g < 3 else chunk + (0, 0), g < 3)])
+    _GROUP_READINGS[g][chunk] = found
     return found
+
+
+_GROUPS = ((0, 0, 9), (1, 9, 18), (2, 18, 27), (3, 27, 34))   # (group, first kind, end)
 
 
 def standard_readings(counts: list[int] | tuple[int, ...], sets_needed: int) -> list[Standard]:
     """Readings of 34 concealed counts as ``sets_needed`` sets plus one pair."""
     counts = tuple(counts)
     per_group = []
-    for g, lo, hi in ((0, 0, 9), (1, 9, 18), (2, 18, 27), (3, 27, 34)):
+    for g, lo, hi in _GROUPS:
         chunk = counts[lo:hi]
-        rs = _NOTHING if chunk == _EMPTY[g] else _group_readings(chunk, g)
+        if chunk == _EMPTY[g]:  # a group with no tiles reads as nothing
+            continue
+        rs = _GROUP_READINGS[g].get(chunk)
+        if rs is None:
+            rs = _group_readings(chunk, g)
         if not rs:
             return []
-        if rs is not _NOTHING:
-            per_group.append(rs)
+        per_group.append(rs)
     out = []
     for combo in product(*per_group):
+        seqs = trips = ()
         pair = -1
         n_sets = 0
-        for _, _, p, n in combo:
-            n_sets += n
+        for part_seqs, part_trips, p, n in combo:
             if p >= 0:
                 if pair >= 0:
                     break
                 pair = p
+            n_sets += n
+            seqs += part_seqs
+            trips += part_trips
         else:
-            if pair < 0 or n_sets != sets_needed:
-                continue
-            if len(combo) == 1:
-                seqs, trips = combo[0][0], combo[0][1]
-            else:
-                seqs = tuple(k for part in combo for k in part[0])
-                trips = tuple(k for part in combo for k in part[1])
-            out.append(Standard(seqs, trips, pair))
+            if pair >= 0 and n_sets == sets_needed:
+                out.append(Standard(seqs, trips, pair))
     return out
 
 
@@ -122,6 +125,8 @@ def chiitoitsu_pairs(counts: list[int] | tuple[int, ...], max_use: int) -> tuple
     ``max_use`` is how many copies of one kind a preset lets count as pairs:
     2 in the ordinary game, 4, 6 or 8 where the preset allows it.
     """
+    if 1 in counts or 3 in counts:  # the usual hand: an odd count, no seven pairs
+        return None
     pairs: list[int] = []
     for k, n in enumerate(counts):
         if n:

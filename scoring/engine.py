@@ -9,16 +9,16 @@ per preset into a ``Table`` (table.py).
 from __future__ import annotations
 
 from itertools import combinations_with_replacement, compress, repeat
-from typing import Any, Iterator, Mapping, NamedTuple
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 
 from . import decompose
 from .errors import ScoringError
 from .presets import load
 from .record import SEATS, HandRecord
-from .table import Table
-from .tiles import EAST, NORTH, format_mpsz, is_red, kind, tile_name
+from .table import Table, reading_asks
+from .tiles import KIND_OF, NORTH, format_mpsz, is_red, kind, tile_name
 from .validate import Tally, tally, validate
-from .yaku import BY_ID, CHIITOI, KIND_BITS, KOKUSHI, SUIT_MASKS, Hand, Reading, Yaku, standard_reading
+from .yaku import BY_ID, CHIITOI, KIND_BITS, KOKUSHI, SIMPLE_MASK, SUIT_MASKS, Hand, Reading, Yaku, readings_by_wait
 
 
 
@@ -116,12 +116,14 @@ def score(record: HandRecord | Mapping[str, Any]) -> Result:
     if best is None:
         raise ScoringError(reason)
     lines, reading, hits = best
+    # Positional, in Result's field order (rules, unit, total, payments, items,
+    # yaku, yakuman, bounty, shape, record): keywords cost a NamedTuple a dict.
     return Result(
-        rules=rec.rules, unit=t.unit, total=best_total, payments=_payments(rec, best_total, bounty),
-        items=tuple(map(_new_tuple, repeat(Item), lines)),
-        yaku=tuple([y.id for y, n, _ in hits for _ in range(n)]),
-        yakuman=sum([n for _, n, v in hits if v == "yakuman"]),
-        bounty=bounty, shape=reading, record=rec,
+        rec.rules, t.unit, best_total, _payments(rec, best_total, bounty),
+        tuple(map(_new_tuple, repeat(Item), lines)),
+        tuple([y.id for y, n, _ in hits for _ in range(n)]),
+        sum([n for _, n, v in hits if v == "yakuman"]),
+        bounty, reading, rec,
     )
 
 
@@ -147,14 +149,19 @@ def _gari_in_hand_allowed(hits: list[tuple[Yaku, int, Any]], t: Table) -> bool:
 # --- hand variants (chinton's haku wildcard) and readings -----------------
 
 def _variants(rec: HandRecord, t: Table, counted: Tally,
-              suit_in_play: int | None) -> Iterator[tuple[Hand, int]]:
-    """Each way of reading wildcards, as (hand facts, winning kind)."""
+              suit_in_play: int | None) -> Iterable[tuple[Hand, int]]:
+    """Each way of reading wildcards, as (hand facts, winning kind); a hand with none has one."""
     counts = counted.concealed
-    w = kind(rec.win_tile)
+    w = KIND_OF[rec.win_tile]
     wild = t.wildcard
     if wild is None or not counts[wild]:
-        yield _hand(rec, t, counts, counted), w
-        return
+        return [(_hand(rec, t, counts, counted), w)]
+    return _wildcard_variants(rec, t, counted, suit_in_play, w, wild)
+
+
+def _wildcard_variants(rec: HandRecord, t: Table, counted: Tally, suit_in_play: int | None,
+                       w: int, wild: int) -> Iterator[tuple[Hand, int]]:
+    counts = counted.concealed
     n = counts[wild]
     # On a riichi ippatsu tsumo a drawn haku stands for any tile of the wall.
     any_tile = w == wild and rec.is_tsumo and rec.ippatsu and rec.any_riichi
@@ -180,56 +187,64 @@ def _variants(rec: HandRecord, t: Table, counted: Tally,
 
 def _hand(rec: HandRecord, t: Table, counts: tuple[int, ...], counted: Tally) -> Hand:
     mask = sum(compress(KIND_BITS, counts))
+    n_kans = 0
     for m in rec.melds:
-        mask |= 1 << m.tile_kind
-    in_suits = [s for s in (0, 1, 2) if mask & SUIT_MASKS[s]]
+        mask |= KIND_BITS[m.tile_kind]
+        n_kans += m.is_kan
+    in_suits = [s for s, bits in enumerate(SUIT_MASKS) if mask & bits]
     seat_wind, round_winds, value_winds = t.seat_winds(rec.seat)
+    # Positional, in Hand's field order: keywords cost a NamedTuple a dict per call.
     return Hand(
-        counts=counts, mask=mask, closed=rec.is_closed, tsumo=rec.is_tsumo,
-        n_kans=sum(1 for m in rec.melds if m.is_kan) if rec.melds else 0, seat_wind=seat_wind,
-        round_winds=round_winds, value_winds=value_winds, flags=rec.true_flags,
-        suit=in_suits[0] if len(in_suits) == 1 else None, dealer=rec.is_dealer,
-        green_needs_hatsu=t.green_needs_hatsu, deal_in_to_open_riichi=t.deal_in_to_open_riichi,
-        six_reds=t.red_total > 0 and sum(counted.reds) == t.red_total,
-        all_gari=t.gari_total > 0 and len(rec.gari) == t.gari_total,
+        counts, mask, rec.is_closed, rec.is_tsumo, n_kans, seat_wind, round_winds, value_winds,
+        rec.true_flags, in_suits[0] if len(in_suits) == 1 else None, rec.is_dealer,
+        t.green_needs_hatsu, t.deal_in_to_open_riichi,
+        t.red_total > 0 and sum(counted.reds) == t.red_total,
+        t.gari_total > 0 and len(rec.gari) == t.gari_total,
     )
 
 
 def _readings(hand: Hand, rec: HandRecord, t: Table, w: int,
-              suit_in_play: int | None, meld_trips: tuple) -> Iterator[Reading]:
+              suit_in_play: int | None, meld_trips: tuple) -> list[Reading]:
     counts = hand.counts
+    out: list[Reading] = []
     for std in decompose.standard_readings(counts, 4 - len(rec.melds)):
-        yield from _placements(std, meld_trips, w, hand.tsumo)
+        out += _placements(std, meld_trips, w, hand.tsumo)
     if not rec.melds:
         pairs = decompose.chiitoitsu_pairs(counts, t.chiitoitsu_max_use)
         if pairs is not None:
-            yield Reading(CHIITOI, pairs=pairs, wait="tanki")
-        if decompose.is_kokushi(counts, t.kokushi_required(suit_in_play)):
-            yield Reading(KOKUSHI, wait="kokushi")
+            out.append(Reading(CHIITOI, pairs=pairs, wait="tanki"))
+        # kokushi holds no simple: most hands are not asked
+        if not hand.mask & SIMPLE_MASK and decompose.is_kokushi(counts, t.kokushi_required(suit_in_play)):
+            out.append(Reading(KOKUSHI, wait="kokushi"))
+    return out
 
 
-def _placements(std: decompose.Standard, meld_trips, w: int, tsumo: bool) -> Iterator[Reading]:
-    """One reading per place the winning tile can have completed (it decides the wait)."""
-    conc = tuple([(k, True, False) for k in std.trips])
-    last = -1
-    for s in std.seqs:  # ascending: each distinct sequence once
-        if s != last and s <= w <= s + 2:
-            pos = w - s
-            if pos == 1:
-                wait = "kanchan"
-            elif (pos == 2 and s % 9 == 0) or (pos == 0 and s % 9 == 6):
-                wait = "penchan"
-            else:
-                wait = "ryanmen"
-            yield standard_reading(std.seqs, conc + meld_trips, std.pair, wait)
-        last = s
+def _placements(std: decompose.Standard, meld_trips, w: int, tsumo: bool) -> list[Reading]:
+    """One reading per place the winning tile can have completed (it decides the wait),
+    in this order: each sequence it is in (ascending), a triplet (shanpon), the pair (tanki)."""
+    seqs, pair = std.seqs, std.pair
+    waits = []
+    # The sequences that hold w start at w-2, w-1 or w (each read once).
+    if w - 2 in seqs:
+        waits.append("penchan" if (w - 2) % 9 == 0 else "ryanmen")
+    if w - 1 in seqs:
+        waits.append("kanchan")
+    if w in seqs:
+        waits.append("penchan" if w % 9 == 6 else "ryanmen")
+    if pair == w:
+        waits.append("tanki")
+    # Every wait but shanpon reads the concealed triplets as concealed: one set of facts.
+    out = readings_by_wait(seqs, tuple(map(_CONCEALED_TRIP.__getitem__, std.trips)) + meld_trips, pair, waits)
     if w in std.trips:
         # A triplet completed by ron counts as open for sanankou and suuankou.
         first = std.trips.index(w)
-        trips = tuple((k, tsumo or i != first, False) for i, k in enumerate(std.trips))
-        yield standard_reading(std.seqs, trips + meld_trips, std.pair, "shanpon")
-    if std.pair == w:
-        yield standard_reading(std.seqs, conc + meld_trips, std.pair, "tanki")
+        trips = tuple([(k, tsumo or i != first, False) for i, k in enumerate(std.trips)])
+        shanpon = readings_by_wait(seqs, trips + meld_trips, pair, ("shanpon",))[0]
+        out.insert(len(out) - 1 if pair == w else len(out), shanpon)  # before tanki
+    return out
+
+
+_CONCEALED_TRIP = tuple((k, True, False) for k in range(34))   # kind -> a concealed triplet's (kind, concealed, kan)
 
 
 # --- yaku -------------------------------------------------------------------
@@ -237,30 +252,24 @@ def _placements(std: decompose.Standard, meld_trips, w: int, tsumo: bool) -> Ite
 def _hand_hits(hand: Hand, t: Table) -> tuple[list, list]:
     """Units that look only at the whole hand, asked once: (unit, times, value) and
     (unit, times) for yakuman. The value is the closed or open one, as the hand is."""
-    if hand.flags:
-        yaku_units, yakuman_units = t.hand_yaku, t.hand_yakuman
-    else:
-        yaku_units, yakuman_units = t.hand_yaku_no_flags, t.hand_yakuman_no_flags
-    side = 0 if hand.closed else 1
-    yaku = [(y, n, v[side]) for y, v in yaku_units if (n := y.test(hand, None))]
+    yaku_units, yakuman_units = t.hand_units(hand.flags, hand.closed, hand.suit is not None,
+                                             not hand.mask & SIMPLE_MASK)
+    yaku = [(y, n, v) for y, v in yaku_units if (n := y.test(hand, None))]
     yakuman = [(y, n * m) for y, m in yakuman_units if (n := y.test(hand, None))]
     return yaku, yakuman
 
 
 def _yaku_hits(hand: Hand, r: Reading, t: Table, pre: tuple[list, list]) -> list[tuple[Yaku, int, Any]]:
     """(unit, times, value) for each yaku that counts; value is points or "yakuman"."""
-    side = 0 if hand.closed else 1
     form = r.form
-    hits: list[tuple[Yaku, int, Any]] = [h for h in pre[0] if h[2] != 0 and form in h[0].forms]
-    for group in _asked(t.reading_yaku[form], r):
-        for y, values in group:
-            n = y.test(hand, r)
-            if n:
-                value = values[side]
-                if value != 0:
-                    if y.id == "chiitoitsu":
-                        value = t.chiitoitsu_value(r.pairs, value)
-                    hits.append((y, n, value))
+    asks = reading_asks(r)
+    hits: list[tuple[Yaku, int, Any]] = [h for h in pre[0] if form in h[0].forms]
+    for y, value in t.reading_yaku[form][0 if hand.closed else 1][asks]:
+        n = y.test(hand, r)
+        if n:
+            if y.id == "chiitoitsu":
+                value = t.chiitoitsu_value(r.pairs, value)
+            hits.append((y, n, value))
     if len(hits) > 1:
         drops = t.drops
         drop: set[str] = set()
@@ -275,27 +284,14 @@ def _yaku_hits(hand: Hand, r: Reading, t: Table, pre: tuple[list, list]) -> list
         if form in y.forms:
             hits.append((y, n, "yakuman"))
             yakuman = True
-    for group in _asked(t.reading_yakuman[form], r):
-        for y, mult in group:
-            n = y.test(hand, r)
-            if n:
-                hits.append((y, n * mult, "yakuman"))
-                yakuman = True
+    for y, mult in t.reading_yakuman[form][asks]:
+        n = y.test(hand, r)
+        if n:
+            hits.append((y, n * mult, "yakuman"))
+            yakuman = True
     if yakuman or (t.yaku_can_be_yakuman and any(v == "yakuman" for _, _, v in hits)):
         hits = _with_yakuman(hits, t)
     return hits
-
-
-def _asked(groups: tuple[tuple, ...], r: Reading) -> list[tuple]:
-    """The unit groups (Table._NEEDS order) whose condition can hold for this reading."""
-    asked = [groups[0]]
-    if r.seqs:
-        asked.append(groups[1])
-    if len(r.trip_kinds) >= 3:
-        asked.append(groups[2])
-    if r.honor_trips:
-        asked.append(groups[3])
-    return asked
 
 
 def _with_yakuman(hits: list[tuple[Yaku, int, Any]], t: Table) -> list[tuple[Yaku, int, Any]]:
@@ -334,11 +330,11 @@ class _Fixed(NamedTuple):
 def _fixed_items(rec: HandRecord, t: Table, c: Tally) -> _Fixed:
     # Only lines that add something are kept; the lines every hand of a kind
     # shares (banban, dealer, menzen) come ready-made from the table.
-    closed = rec.is_closed
-    before = t.standing_lines(rec.is_dealer, closed)
+    before, points = t.standing(rec.is_dealer, rec.is_closed)
     honba = rec.honba * t.honba_points
     if honba:
         before = (("honba", "本場", "Honba", honba, rec.honba, 1, "table"),) + before
+        points += honba
     after = []
     kan_points = 0
     if rec.melds:
@@ -350,24 +346,28 @@ def _fixed_items(rec: HandRecord, t: Table, c: Tally) -> _Fixed:
             elif m.is_kan:
                 minkan += 1
                 extra_min += len(m.tiles) - 4
-        for line in (
-            ("ankan", "暗槓", "Ankan", ankan * t.ankan, ankan, 1, "kan"),
-            ("minkan", "明槓", "Minkan", minkan * t.minkan, minkan, 1, "kan"),
-            ("ankan_extra", "暗加槓", "Added concealed kan", extra_an * t.ankan_extra, extra_an, 1, "kan"),
-            ("minkan_extra", "明加槓", "Added open kan", extra_min * t.minkan_extra, extra_min, 1, "kan"),
-        ):
-            if line[3]:
-                after.append(line)
-                kan_points += line[3]
+        if ankan or minkan:
+            for line in (
+                ("ankan", "暗槓", "Ankan", ankan * t.ankan, ankan, 1, "kan"),
+                ("minkan", "明槓", "Minkan", minkan * t.minkan, minkan, 1, "kan"),
+                ("ankan_extra", "暗加槓", "Added concealed kan", extra_an * t.ankan_extra, extra_an, 1, "kan"),
+                ("minkan_extra", "明加槓", "Added open kan", extra_min * t.minkan_extra, extra_min, 1, "kan"),
+            ):
+                if line[3]:
+                    after.append(line)
+                    kan_points += line[3]
     if rec.ippatsu and t.ippatsu_item:
         after.append(("ippatsu_bonus", *t.ippatsu_item_names, t.ippatsu_item, 1, 1, "yaku"))
-    dora = _dora_count(rec.dora_indicators, rec, t, c) * t.dora if rec.dora_indicators else 0
-    ura = _dora_count(rec.ura_indicators, rec, t, c) * t.ura if rec.any_riichi and rec.ura_indicators else 0
+        points += t.ippatsu_item
+    dora = _dora_count(rec.dora_indicators, t, c) * t.dora if rec.dora_indicators else 0
+    ura = _dora_count(rec.ura_indicators, t, c) * t.ura if rec.any_riichi and rec.ura_indicators else 0
     north = c.gari[NORTH] * t.north
     held = c.all
-    fives = held[4] * t.five[0] + held[13] * t.five[1] + held[22] * t.five[2]
+    five = t.five
+    fives = held[4] * five[0] + held[13] * five[1] + held[22] * five[2]
     reds = c.reds
-    red = reds[0] * t.red[0] + reds[1] * t.red[1] + reds[2] * t.red[2]
+    red_pts = t.red
+    red = reds[0] * red_pts[0] + reds[1] * red_pts[1] + reds[2] * red_pts[2]
     if dora:
         after.append(("dora", "ドラ", "Dora", dora, max(dora // max(t.dora, 1), 1), 1, "dora"))
     if ura:
@@ -379,19 +379,27 @@ def _fixed_items(rec: HandRecord, t: Table, c: Tally) -> _Fixed:
     factors: list = []
     if rec.gari:
         gari_lines, factors = _gari(rec, t, c)
-        after += [x for x in gari_lines if x[3]]
+        for x in gari_lines:
+            if x[3]:
+                after.append(x)
+                points += x[3]
     if red:
         after.append(("red", "赤", "Red fives", red, 1, 1, "red"))
-    points = sum(x[3] for x in before) + sum(x[3] for x in after)
-    return _Fixed(before, tuple(after), points, dora + ura + fives + red + kan_points,
-                  tuple(factors), not rec.gari)
+    tile_points = dora + ura + fives + red + kan_points
+    points += tile_points + north
+    return _Fixed(before, tuple(after), points, tile_points, tuple(factors), not rec.gari)
 
 
-def _dora_count(indicators: tuple[int, ...], rec: HandRecord, t: Table, c: Tally) -> int:
+def _dora_count(indicators: tuple[int, ...], t: Table, c: Tally) -> int:
     n = 0
+    dora_of = t.dora_of
+    hand = c.hand
+    gari = c.gari if t.dora_counts_gari else None
     for ind in indicators:
-        dk = t.dora_kind(kind(ind), c.all)
-        n += c.hand[dk] + (c.gari[dk] if t.dora_counts_gari else 0)
+        dk = dora_of[ind]
+        if dk is None:  # the wildcard names an honour: it looks at the hand
+            dk = t.dora_kind(KIND_OF[ind], c.all)
+        n += hand[dk] + gari[dk] if gari is not None else hand[dk]
     return n
 
 
@@ -406,8 +414,9 @@ def _gari(rec: HandRecord, t: Table, c: Tally) -> tuple[list, list]:
     adds = [("gari", "ガリ", "Gari", pts, len(rec.gari), 1, "gari")]
     mults = []
     mode = t.gari_set_mode
-    for k in sorted(t.gari):
-        if c.gari[k] < 4:
+    gari = c.gari
+    for k in t.gari_sorted if len(rec.gari) >= 4 else ():  # a set is four of a kind
+        if gari[k] < 4:
             continue
         name = tile_name(k)
         if mode == "multiply":
@@ -417,7 +426,7 @@ def _gari(rec: HandRecord, t: Table, c: Tally) -> tuple[list, list]:
             five_suit = (4, 13, 22).index(k) if k in (4, 13, 22) else None
             red_bonus = 0 if five_suit is None else c.red_gari[five_suit] * t.red[five_suit]
             adds.append(("gari_set", f"ガリセット {name}", f"Gari set {name} (doubled)",
-                         c.gari[k] * t.gari_points + red_bonus, 1, 1, "gari"))
+                         gari[k] * t.gari_points + red_bonus, 1, 1, "gari"))
         elif mode == "add":
             p = t.gari_set_points(name)
             adds.append(("gari_set", f"セット {name}", f"Gari set {name}", p, 1, 1, "gari"))

@@ -10,12 +10,12 @@ tile set, gari) is checked by the engine, which knows the preset.
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
-from functools import cached_property
+from functools import cached_property, lru_cache
 from collections.abc import Mapping
 from typing import Any
 
 from .errors import ScoringError
-from .tiles import format_mpsz, kind, parse_mpsz, parse_tile, tile_name
+from .tiles import KIND_OF, format_mpsz, kind, parse_mpsz, parse_tile, tile_name
 
 SEATS = ("east", "south", "west")
 WIN_KINDS = ("tsumo", "ron")
@@ -39,15 +39,17 @@ class Meld:
     tiles: tuple[int, ...]
     source: str | None = None
 
-    @property
+    # Cached: the engine asks these of every meld several times per hand
+    # (from_dict fills them in when it builds the meld).
+    @cached_property
     def tile_kind(self) -> int:
         return kind(self.tiles[0])
 
-    @property
+    @cached_property
     def is_kan(self) -> bool:
         return self.kind != "pon"
 
-    @property
+    @cached_property
     def is_open(self) -> bool:
         return self.kind != "ankan"
 
@@ -64,25 +66,41 @@ class Meld:
         if not _MELD_FIELDS.issuperset(data):
             unknown = set(data) - _MELD_FIELDS
             raise ScoringError(f"melds[{index}] has unknown field(s): {', '.join(sorted(unknown))}")
-        k = data.get("kind")
-        if k not in MELD_KINDS:
-            raise ScoringError(f"melds[{index}].kind must be one of {', '.join(MELD_KINDS)}, got {k!r}")
-        tiles = parse_mpsz(data.get("tiles", ""))
-        if len({kind(t) for t in tiles}) != 1:
-            raise ScoringError(f"melds[{index}]: a {k} is tiles of one kind, got {format_mpsz(tiles) or 'none'}")
-        if (k == "pon" and len(tiles) != 3) or (k != "pon" and len(tiles) < 4):
-            want = "3" if k == "pon" else "4 or more"
-            raise ScoringError(f"melds[{index}]: a {k} has {want} tiles, got {len(tiles)}")
-        src = data.get("from")
-        if k == "ankan":
-            if src is not None:
-                raise ScoringError(f"melds[{index}]: an ankan is not called from anyone, drop 'from'")
-        elif src is not None:
-            if src not in SEATS:
-                raise ScoringError(f"melds[{index}].from must be one of {', '.join(SEATS)}, got {src!r}")
-            if src == winner:
-                raise ScoringError(f"melds[{index}].from is the winner's own seat")
-        return cls(k, tuple(sorted(tiles)), src)
+        k, text, src = data.get("kind"), data.get("tiles", ""), data.get("from")
+        if type(k) is str and type(text) is str and (src is None or type(src) is str):
+            meld = _checked_meld(k, text, src, index)  # the same meld text comes again and again
+        else:
+            meld = _check_meld(k, text, src, index)
+        if src is not None and src == winner:  # the last check, the one that needs the winner
+            raise ScoringError(f"melds[{index}].from is the winner's own seat")
+        return meld
+
+
+def _check_meld(k: Any, text: Any, src: Any, index: int) -> Meld:
+    """The meld of a JSON meld's kind, tiles and from, checked but for the winner's seat."""
+    if k not in MELD_KINDS:
+        raise ScoringError(f"melds[{index}].kind must be one of {', '.join(MELD_KINDS)}, got {k!r}")
+    tiles = parse_mpsz(text)
+    if len(set(map(KIND_OF.__getitem__, tiles))) != 1:
+        raise ScoringError(f"melds[{index}]: a {k} is tiles of one kind, got {format_mpsz(tiles) or 'none'}")
+    if (k == "pon" and len(tiles) != 3) or (k != "pon" and len(tiles) < 4):
+        want = "3" if k == "pon" else "4 or more"
+        raise ScoringError(f"melds[{index}]: a {k} has {want} tiles, got {len(tiles)}")
+    if k == "ankan":
+        if src is not None:
+            raise ScoringError(f"melds[{index}]: an ankan is not called from anyone, drop 'from'")
+    elif src is not None and src not in SEATS:
+        raise ScoringError(f"melds[{index}].from must be one of {', '.join(SEATS)}, got {src!r}")
+    # Filled in one step, as HandRecord.from_dict does, with the cached properties.
+    meld = object.__new__(Meld)
+    object.__setattr__(meld, "__dict__", {"kind": k, "tiles": tuple(sorted(tiles)), "source": src,
+                                          "tile_kind": KIND_OF[tiles[0]], "is_kan": k != "pon",
+                                          "is_open": k != "ankan"})
+    return meld
+
+
+# A meld is immutable: one parsed from the same text is shared (refusals are not remembered).
+_checked_meld = lru_cache(maxsize=4096)(_check_meld)
 
 
 @dataclass(frozen=True)
@@ -115,11 +133,12 @@ class HandRecord:
     discards: tuple[int, ...] | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
 
-    @property
+    # Cached, and filled in by from_dict: the engine asks these many times per hand.
+    @cached_property
     def is_dealer(self) -> bool:
         return self.seat == "east"
 
-    @property
+    @cached_property
     def is_tsumo(self) -> bool:
         return self.win == "tsumo"
 
@@ -128,7 +147,7 @@ class HandRecord:
         """No open meld (an ankan keeps a hand closed)."""
         return all(m.kind == "ankan" for m in self.melds)
 
-    @property
+    @cached_property
     def any_riichi(self) -> bool:
         return self.riichi or self.double_riichi or self.open_riichi
 
@@ -140,9 +159,10 @@ class HandRecord:
         if not _KNOWN_FIELDS.issuperset(data):
             unknown = set(data) - _KNOWN_FIELDS
             raise ScoringError(f"unknown field(s) in hand record: {', '.join(sorted(unknown))}")
-        for name in _REQUIRED:
-            if name not in data:
-                raise ScoringError(f"hand record is missing {name!r}")
+        if not data.keys() >= _REQUIRED_SET:
+            for name in _REQUIRED:
+                if name not in data:
+                    raise ScoringError(f"hand record is missing {name!r}")
         rules = data["rules"]
         if not isinstance(rules, str) or not rules:
             raise ScoringError("rules must be a preset id such as 'dunhill'")
@@ -194,11 +214,14 @@ class HandRecord:
         values["options"] = dict(options)
         if data.get("discards") is None:
             values["discards"] = None
-        # true_flags and is_closed (cached properties) are known here already: no flag set is the usual case.
+        # The cached properties are known here already: no flag set is the usual case.
         values["true_flags"] = _flags_on(on, values["double_riichi"]) if on else _NO_FLAGS
-        values["is_closed"] = all(m.kind == "ankan" for m in melds)
+        values["is_closed"] = all(m.kind == "ankan" for m in melds) if melds else True
+        values["is_dealer"] = seat == "east"
+        values["is_tsumo"] = win == "tsumo"
+        values["any_riichi"] = values["riichi"] or values["double_riichi"] or values["open_riichi"]
         rec = object.__new__(cls)
-        rec.__dict__.update(values)
+        object.__setattr__(rec, "__dict__", values)  # values becomes the record's own: no copy
         return rec
 
     @cached_property
@@ -232,6 +255,7 @@ class HandRecord:
 
 _KNOWN_FIELDS = frozenset(f.name for f in fields(HandRecord))
 _REQUIRED = ("rules", "seat", "win", "concealed", "win_tile")
+_REQUIRED_SET = frozenset(_REQUIRED)
 _DEFAULTS = {f.name: f.default for f in fields(HandRecord) if f.default is not MISSING}
 _FLAG_SET = frozenset(FLAGS)
 _MELD_FIELDS = frozenset({"kind", "tiles", "from"})

@@ -9,20 +9,41 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .presets import Preset
-from .tiles import CHUN, EAST, HAKU, NORTH, kind, parse_tile
+from .tiles import CHUN, EAST, HAKU, HATSU, NORTH, SOUTH, WEST, kind, parse_tile
 from .yaku import CHIITOI, KOKUSHI, REPLACED_BY, STANDARD, YAKU, YAKUMAN, Yaku
 
-_NEEDS = ("reading", "seqs", "three_trips", "honor_trips")
+# The reading needs, as (group, bit): units are asked group by group, in this
+# order, and in preset order within a group (the order of the count's lines);
+# dragon and wind triplets are one group. bit: the reading_asks bit (0: always).
+_NEEDS = {"reading": (0, 0), "seqs": (1, 1), "three_trips": (2, 2), "dragon_trips": (3, 4), "wind_trips": (3, 8)}
+SIDES = (0, 1)   # index of a yaku's value: closed, open
 
 
 def _kind(text: str) -> int:
     return kind(parse_tile(text))
 
 
-def _by_need(units: tuple, form: str) -> tuple[tuple, ...]:
-    """Units of one reading form that look at the reading, grouped as _NEEDS."""
-    return tuple(tuple((y, v) for y, v in units if y.needs == need and form in y.forms)
-                 for need in _NEEDS)
+def reading_asks(r) -> int:
+    """Which of the reading _NEEDS a reading meets, as bits: 1 it has
+    sequences, 2 three or more triplets, 4 a dragon triplet, 8 a wind triplet."""
+    asks = 1 if r.seqs else 0
+    if r.trip_kinds:
+        kinds = r.trip_kinds
+        if len(kinds) >= 3:
+            asks |= 2
+        if r.honor_trips:
+            if HAKU in kinds or HATSU in kinds or CHUN in kinds:
+                asks |= 4
+            if EAST in kinds or SOUTH in kinds or WEST in kinds or NORTH in kinds:
+                asks |= 8
+    return asks
+
+
+def _asked(units: tuple, form: str, asks: int) -> tuple:
+    """Units of one reading form that a reading with these asks bits is asked, in _NEEDS order."""
+    picked = [(y, v) for y, v in units if y.needs in _NEEDS and form in y.forms
+              and (not _NEEDS[y.needs][1] or asks & _NEEDS[y.needs][1])]
+    return tuple(sorted(picked, key=lambda unit: _NEEDS[unit[0].needs][0]))  # stable: preset order kept
 
 
 class Table:
@@ -79,16 +100,19 @@ class Table:
         ym = preset.section("yakuman")
         self.yakuman: tuple[tuple[Yaku, int], ...] = tuple(
             (y, int(ym[y.id])) for y in YAKUMAN if ym.get(y.id) and y.id != "nagashi")
-        # Units asked once per hand, and per reading form the units asked per
-        # reading, grouped by what they need (see Yaku.needs).
-        # Hand units keep their order (it is the order of the count's lines);
-        # the "flags" ones are left out for a record with no flag set.
-        self.hand_yaku = tuple((y, v) for y, v in self.yaku if y.needs in ("hand", "flags"))
-        self.hand_yakuman = tuple((y, m) for y, m in self.yakuman if y.needs in ("hand", "flags"))
-        self.hand_yaku_no_flags = tuple((y, v) for y, v in self.hand_yaku if y.needs == "hand")
-        self.hand_yakuman_no_flags = tuple((y, m) for y, m in self.hand_yakuman if y.needs == "hand")
-        self.reading_yaku = {form: _by_need(self.yaku, form) for form in (STANDARD, CHIITOI, KOKUSHI)}
-        self.reading_yakuman = {form: _by_need(self.yakuman, form) for form in (STANDARD, CHIITOI, KOKUSHI)}
+        # The units a hand is asked, looked up ahead (reading units) or once per
+        # kind of hand (hand units, hand_units()), so that a hand asks nothing
+        # else (see Yaku.needs). Units keep their order (it is the order of the
+        # count's lines). Yaku come with their value on the hand's side, and one
+        # worth nothing on that side is never asked: it would not be counted.
+        self._hand_units: dict[tuple, tuple[tuple, tuple]] = {}
+        # reading_yaku[form][side][asks], reading_yakuman[form][asks] (asks: reading_asks)
+        self.reading_yaku = {form: tuple(tuple(tuple((y, v[side]) for y, v in _asked(self.yaku, form, asks)
+                                                     if v[side] != 0) for asks in range(16))
+                                         for side in SIDES)
+                             for form in (STANDARD, CHIITOI, KOKUSHI)}
+        self.reading_yakuman = {form: tuple(_asked(self.yakuman, form, asks) for asks in range(16))
+                                for form in (STANDARD, CHIITOI, KOKUSHI)}
         self.yakuman_value = int(ym.get("value", 50))
         self.yakuman_stack = bool(ym.get("stack", True))
         self.with_yaku = ym.get("with_yaku", "none")
@@ -158,21 +182,56 @@ class Table:
         self.bounty_dealer = int(b.get("dealer", 0))
         self.bounty_nondealer = int(b.get("nondealer", 0))
         self.bounty_before_multiplier = bool(b.get("before_multiplier", False))
-        self._standing = {(dealer, closed): tuple(line for line in (
-            ("banban", self.banban_ja, self.banban_en, self.banban, 1, 1, "table"),
-            ("dealer", "親", "Dealer", self.dealer, 1, 1, "dealer") if dealer else None,
-            ("menzen", "門前", "Menzen", self.menzen, 1, 1, "yaku") if closed else None,
-        ) if line and line[3]) for dealer in (False, True) for closed in (False, True)}
+        self._standing = {}
+        for dealer in (False, True):
+            for closed in (False, True):
+                lines = tuple(line for line in (
+                    ("banban", self.banban_ja, self.banban_en, self.banban, 1, 1, "table"),
+                    ("dealer", "親", "Dealer", self.dealer, 1, 1, "dealer") if dealer else None,
+                    ("menzen", "門前", "Menzen", self.menzen, 1, 1, "yaku") if closed else None,
+                ) if line and line[3])
+                self._standing[dealer, closed] = (lines, sum(line[3] for line in lines))
+        self.gari_sorted = tuple(sorted(self.gari))
+        # dora_of[indicator code]: the dora kind, or None for the wildcard (it depends on the hand)
+        self.dora_of = tuple(None if k == self.wildcard and k not in self.dora_next else self.dora_kind(k, [])
+                             for k in map(kind, range(37)))
         self._kokushi: dict[int | None, tuple[int, ...]] = {}
         self._limits: dict[int | None, tuple[int, ...]] = {}
+        self._floors: dict[int | None, tuple[int, tuple[int, ...]]] = {}
 
     def seat_winds(self, seat: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
         """(seat wind, round winds that count as yakuhai, winds whose pair has value)."""
         return self._winds[seat]
 
-    def standing_lines(self, dealer: bool, closed: bool) -> tuple[tuple, ...]:
-        """The count's opening lines after honba: banban, dealer, menzen (those worth something)."""
+    def hand_units(self, flags: frozenset[str], closed: bool, one_suit: bool,
+                   no_simples: bool) -> tuple[tuple, tuple]:
+        """(yaku, value) and (yakuman, multiplier) asked once of a hand with these facts."""
+        key = (flags, closed, one_suit, no_simples)
+        units = self._hand_units.get(key)
+        if units is None:
+            asked = {"hand": True, "one_suit": one_suit, "no_simples": no_simples}
+            side = 0 if closed else 1
+
+            def ask(y: Yaku) -> bool:
+                return asked.get(y.needs, False) or (y.needs == "flags" and not flags.isdisjoint(y.flags))
+            units = self._hand_units[key] = (
+                tuple((y, v[side]) for y, v in self.yaku if ask(y) and v[side] != 0),
+                tuple((y, m) for y, m in self.yakuman if ask(y)))
+        return units
+
+    def standing(self, dealer: bool, closed: bool) -> tuple[tuple[tuple, ...], int]:
+        """The count's opening lines after honba: banban, dealer, menzen (those worth
+        something), and what they add up to."""
         return self._standing[dealer, closed]
+
+    def copy_floor(self, suit_in_play: int | None) -> tuple[int, tuple[int, ...]]:
+        """(the fewest copies of any kind in this hand's wall, the kinds not in it)."""
+        floor = self._floors.get(suit_in_play)
+        if floor is None:
+            limits = self.copy_limits(suit_in_play)
+            floor = self._floors[suit_in_play] = (min(n for n in limits if n),
+                                                  tuple(k for k, n in enumerate(limits) if not n))
+        return floor
 
     def copy_limits(self, suit_in_play: int | None) -> tuple[int, ...]:
         """Copies of each kind in this hand's wall (0: not in the wall)."""

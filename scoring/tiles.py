@@ -36,6 +36,9 @@ def kind(tile: int) -> int:
     return tile if tile < 34 else _RED_KIND[tile]
 
 
+KIND_OF = tuple(kind(t) for t in range(37))   # kind() as a table, for map() over many tiles
+
+
 def is_red(tile: int) -> bool:
     return tile >= 34
 
@@ -76,6 +79,9 @@ def tile_name(tile: int) -> str:
 
 def parse_tile(text: str) -> int:
     """One tile from its two-character mpsz name."""
+    code = _TILE_CODE.get(text) if type(text) is str else None
+    if code is not None:
+        return code
     tiles = parse_mpsz(text)
     if len(tiles) != 1:
         raise ScoringError(f"{text!r} is not one tile")
@@ -97,6 +103,7 @@ def parse_mpsz(text: str) -> tuple[int, ...]:
     return _parse(text)
 
 
+_TILE_CODE = {d + letter: c for (d, letter), c in _CODE.items()}   # "5p" -> 13: the usual one-tile text
 _SEGMENT = re.compile(r"([0-9]+)([mpsz])")
 _SUIT_CODES = {ch: {d: c for (d, letter), c in _CODE.items() if letter == ch} for ch in "mpsz"}
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import ScoringError
 from .record import HandRecord
-from .tiles import _RED_KIND, format_mpsz, kind, suit, tile_name
+from .tiles import KIND_OF, format_mpsz, kind, suit, tile_name
 
 if TYPE_CHECKING:
     from .table import Table
@@ -71,28 +71,46 @@ def _kinds(by_code: list[int]) -> list[int]:
     return c
 
 
+_NONE = [0] * 34   # the counts of no tiles, shared: a Tally's lists are only read
+
+
 def tally(rec: HandRecord) -> Tally:
+    # Most records have no melds and few gari or indicators: what they would
+    # add is skipped rather than added as zeros, and unchanged lists are shared.
     conc_codes = _by_code(rec.concealed)
     conc = _kinds(conc_codes)
-    hand = conc[:]
     reds = conc_codes[34:]
-    for m in rec.melds:
-        hand[m.tile_kind] += len(m.tiles)
-        for t in m.tiles:
-            if t >= 34:
-                reds[t - 34] += 1
-    gari_codes = _by_code(rec.gari)
-    gari = _kinds(gari_codes)
-    red_gari = tuple(gari_codes[34:])
-    allc = list(map(add, hand, gari))
-    reds = tuple(map(add, reds, red_gari))
+    hand = conc
+    if rec.melds:
+        hand = conc[:]
+        for m in rec.melds:
+            hand[m.tile_kind] += len(m.tiles)
+            if m.tile_kind in (4, 13, 22):
+                for t in m.tiles:
+                    if t >= 34:
+                        reds[t - 34] += 1
+    if rec.gari:
+        gari_codes = _by_code(rec.gari)
+        gari = _kinds(gari_codes)
+        red_gari = tuple(gari_codes[34:])
+        allc = hand[:]
+        for t in rec.gari:  # a few tiles: cheaper than adding 34 counts
+            allc[KIND_OF[t]] += 1
+        reds = tuple(map(add, reds, red_gari))
+    else:
+        gari, red_gari, allc, reds = _NONE, (0, 0, 0), hand, tuple(reds)
     seen = allc
     reds_seen = reds
     indicators = rec.dora_indicators + rec.ura_indicators
     if indicators:
-        shown = _by_code(indicators)
-        seen = list(map(add, allc, _kinds(shown)))
-        reds_seen = tuple(map(add, reds, shown[34:]))
+        seen = allc[:]
+        reds_seen = list(reds)
+        for t in indicators:
+            if t >= 34:
+                reds_seen[t - 34] += 1
+                t = KIND_OF[t]
+            seen[t] += 1
+        reds_seen = tuple(reds_seen)
     return Tally(tuple(conc), hand, gari, allc, seen, reds, red_gari, reds_seen)
 
 
@@ -100,21 +118,29 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
     """Raise ScoringError for an illegal record; return the suit in play (one-suit walls)."""
     one_suit = suit_in_play(rec, t) if t.single_suit else None
     limits = t.copy_limits(one_suit)
-    if any(map(gt, c.seen, limits)):
-        _too_many(rec, t, c, limits, one_suit)
-    for s, n in enumerate(c.reds_seen):
-        if n > t.red_limit[s]:
-            raise ScoringError(f"too many red fives 0{'mps'[s]}: {n} seen, {rec.rules} has {t.red_limit[s]}")
-    if rec.gari and not t.gari.issuperset(map(kind, rec.gari)):
+    # Fast check: no kind over the fewest copies any kind in the wall has, and no
+    # kind the wall lacks. Else the exact check, kind by kind.
+    least, absent = t.copy_floor(one_suit)
+    seen = c.seen
+    if max(seen) > least or any(map(seen.__getitem__, absent)):
+        if any(map(gt, seen, limits)):
+            _too_many(rec, t, c, limits, one_suit)
+    # Each check asks its question of all tiles at once; the loops that name the culprit run on failure.
+    if any(map(gt, c.reds_seen, t.red_limit)):
+        for s, n in enumerate(c.reds_seen):
+            if n > t.red_limit[s]:
+                raise ScoringError(f"too many red fives 0{'mps'[s]}: {n} seen, {rec.rules} has {t.red_limit[s]}")
+    if rec.gari and not t.gari.issuperset(map(KIND_OF.__getitem__, rec.gari)):
         for k, n in enumerate(c.gari):
             if n and k not in t.gari:
                 raise ScoringError(f"{tile_name(k)} in gari is not a gari under {rec.rules} "
                                    f"(gari: {format_mpsz(sorted(t.gari))})")
     hand = c.hand
-    for k in t.gari_not_in_hand:
-        if hand[k]:
-            raise ScoringError(f"{tile_name(k)} is a gari under {rec.rules}: it is set aside in gari, "
-                               "never part of the hand")
+    if any(map(hand.__getitem__, t.gari_not_in_hand)):
+        for k in t.gari_not_in_hand:
+            if hand[k]:
+                raise ScoringError(f"{tile_name(k)} is a gari under {rec.rules}: it is set aside in gari, "
+                                   "never part of the hand")
     size = len(rec.concealed) + 3 * len(rec.melds)
     if rec.nagashi:
         if rec.melds:
@@ -154,23 +180,32 @@ def _too_many(rec: HandRecord, t: "Table", c: Tally, limits: tuple[int, ...], on
 
 
 def _check_flags(rec: HandRecord, rinshan_on_gari: bool = True) -> None:
+    """The set flags against the hand and each other; the first misfit, in this order, is the error."""
     tsumo = rec.is_tsumo
-    need = [
-        (rec.ippatsu and not rec.any_riichi, "ippatsu needs riichi"),
-        (rec.any_riichi and not rec.is_closed, "riichi needs a closed hand (ankan only)"),
-        (rec.rinshan and not tsumo, "rinshan is a tsumo win"),
-        (rec.rinshan and rinshan_on_gari and not (any(m.is_kan for m in rec.melds) or rec.gari),
-         "rinshan needs a kan or a gari replacement draw"),
-        (rec.rinshan and not rinshan_on_gari and not any(m.is_kan for m in rec.melds),
-         f"rinshan needs a kan under {rec.rules} (a gari replacement draw is not rinshan)"),
-        (rec.chankan and tsumo, "chankan is a ron win"),
-        (rec.haitei and not tsumo, "haitei is a tsumo win (houtei is the ron)"),
-        (rec.houtei and tsumo, "houtei is a ron win (haitei is the tsumo)"),
-        (rec.tenhou and not (rec.is_dealer and tsumo and not rec.melds), "tenhou is the dealer's closed tsumo"),
-        (rec.chiihou and (rec.is_dealer or not tsumo or rec.melds), "chiihou is a non-dealer's closed tsumo"),
-        (rec.renhou and (rec.is_dealer or tsumo or rec.melds), "renhou is a non-dealer's closed ron"),
-        (bool(rec.ura_indicators) and not rec.any_riichi, "ura_indicators are only turned for a riichi"),
-    ]
-    for bad, msg in need:
-        if bad:
-            raise ScoringError(msg)
+    riichi = rec.any_riichi
+    if rec.ippatsu and not riichi:
+        raise ScoringError("ippatsu needs riichi")
+    if riichi and not rec.is_closed:
+        raise ScoringError("riichi needs a closed hand (ankan only)")
+    if rec.rinshan:
+        if not tsumo:
+            raise ScoringError("rinshan is a tsumo win")
+        kan = any(m.is_kan for m in rec.melds)
+        if rinshan_on_gari and not (kan or rec.gari):
+            raise ScoringError("rinshan needs a kan or a gari replacement draw")
+        if not rinshan_on_gari and not kan:
+            raise ScoringError(f"rinshan needs a kan under {rec.rules} (a gari replacement draw is not rinshan)")
+    if rec.chankan and tsumo:
+        raise ScoringError("chankan is a ron win")
+    if rec.haitei and not tsumo:
+        raise ScoringError("haitei is a tsumo win (houtei is the ron)")
+    if rec.houtei and tsumo:
+        raise ScoringError("houtei is a ron win (haitei is the tsumo)")
+    if rec.tenhou and not (rec.is_dealer and tsumo and not rec.melds):
+        raise ScoringError("tenhou is the dealer's closed tsumo")
+    if rec.chiihou and (rec.is_dealer or not tsumo or rec.melds):
+        raise ScoringError("chiihou is a non-dealer's closed tsumo")
+    if rec.renhou and (rec.is_dealer or tsumo or rec.melds):
+        raise ScoringError("renhou is a non-dealer's closed ron")
+    if rec.ura_indicators and not riichi:
+        raise ScoringError("ura_indicators are only turned for a riichi")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
-from .tiles import CHUN, DRAGONS, EAST, HAKU, HATSU, NORTH, WINDS, is_honor, is_terminal
+from .tiles import CHUN, DRAGONS, EAST, HAKU, HATSU, NORTH, WINDS
 
 STANDARD, CHIITOI, KOKUSHI = "standard", "chiitoitsu", "kokushi"
 _GREEN = frozenset({19, 20, 21, 23, 25, HATSU})  # 2s 3s 4s 6s 8s and hatsu
@@ -26,6 +26,7 @@ def _mask(kinds) -> int:
 
 
 TERMINAL_MASK = _mask(k for k in range(27) if k % 9 in (0, 8))
+SIMPLE_MASK = _mask(k for k in range(27) if k % 9 not in (0, 8))
 HONOR_MASK = _mask(range(27, 34))
 GREEN_MASK = _mask(_GREEN)
 SUIT_MASKS = tuple(_mask(range(9 * s, 9 * s + 9)) for s in range(3))
@@ -79,14 +80,18 @@ class Reading(NamedTuple):
     honor_trips: bool = False
 
 
-def standard_reading(seqs, trips, pair, wait) -> Reading:
+def readings_by_wait(seqs, trips, pair, waits) -> list[Reading]:
+    """Standard readings of one set of sets and pair, one per wait (their facts are shared)."""
+    if not trips:  # all sequences
+        return [Reading(STANDARD, seqs, trips, pair, (), wait, (), 0, 0, False) for wait in waits]
     kinds = tuple([k for k, _, _ in trips])
     n_concealed = n_kans = 0
     for _, concealed, kan in trips:
         n_concealed += concealed
         n_kans += kan
-    return Reading(STANDARD, seqs, trips, pair, (), wait, kinds, n_concealed, n_kans,
-                   bool(kinds) and max(kinds) >= 27)
+    honor_trips = bool(kinds) and max(kinds) >= 27
+    return [Reading(STANDARD, seqs, trips, pair, (), wait, kinds, n_concealed, n_kans, honor_trips)
+            for wait in waits]
 
 
 @dataclass(frozen=True)
@@ -98,12 +103,15 @@ class Yaku:
     forms: tuple[str, ...] = (STANDARD,)
     implies: tuple[str, ...] = ()   # yaku always present with this one (not added beside a yakuman)
     value_key: str = ""             # preset key holding its value, when not its id
-    # What the condition looks at, so the engine asks it only when it can hold:
-    # "hand" (the whole hand: asked once per hand), "flags" (the record's flags:
-    # asked once per hand, only when a flag is set), "seqs", "three_trips",
-    # "honor_trips" (a reading with sequences / three or more triplets / honour
-    # triplets), or "reading".
+    # What the condition looks at, so the engine asks it only when it can hold.
+    # Asked once per hand: "hand" (the whole hand), "flags" (the record's flags:
+    # only when one of ``flags`` is set), "one_suit" (only a hand of one suit and
+    # honours), "no_simples" (only a hand without simples). Asked per reading:
+    # "seqs", "three_trips", "dragon_trips", "wind_trips" (a reading with
+    # sequences / three or more triplets / a dragon triplet / a wind triplet),
+    # or "reading".
     needs: str = "reading"
+    flags: tuple[str, ...] = ()     # for needs "flags": the flags the condition reads
 
     @property
     def key(self) -> str:
@@ -118,16 +126,18 @@ def _flag(name: str) -> Callable[[Hand, Reading], int]:
     return lambda h, r: int(name in h.flags)
 
 
-def _blocks_all(r: Reading, ok: Callable[[int], bool]) -> bool:
-    """Every set and the pair contain a tile for which ok() holds."""
+def _blocks_all(r: Reading, ok: tuple[bool, ...]) -> bool:
+    """Every set and the pair contain a kind k for which ok[k] holds."""
     if r.form == CHIITOI:
-        return all(ok(k) for k in r.pairs)
-    return (all(ok(s) or ok(s + 2) for s in r.seqs) and all(ok(k) for k in r.trip_kinds)
-            and ok(r.pair))
+        return all(map(ok.__getitem__, r.pairs))
+    # The pair first: it is the likeliest to fail.
+    return (ok[r.pair] and all([ok[s] or ok[s + 2] for s in r.seqs])
+            and all(map(ok.__getitem__, r.trip_kinds)))
 
 
-def _terminal_or_honor(k: int) -> bool:
-    return k >= 27 or k % 9 in (0, 8)
+# ok tables for _blocks_all, per kind 0-33
+_TERMINAL_OR_HONOR = tuple(k >= 27 or k % 9 in (0, 8) for k in range(34))
+_TERMINAL = tuple(k < 27 and k % 9 in (0, 8) for k in range(34))
 
 
 # --- situational yaku -----------------------------------------------------
@@ -151,6 +161,8 @@ def pinfu(h: Hand, r: Reading) -> int:
 
 
 def _peikou(r: Reading) -> int:
+    if len(set(r.seqs)) == len(r.seqs):  # the usual case: no sequence twice
+        return 0
     seen: dict[int, int] = {}
     for s in r.seqs:
         seen[s] = seen.get(s, 0) + 1
@@ -209,7 +221,8 @@ def sankantsu(h: Hand, r: Reading) -> int:
 
 
 def _dragon_trips(r: Reading) -> int:
-    return sum(1 for k in r.trip_kinds if k >= HAKU)
+    kinds = r.trip_kinds  # a kind can make two triplets where a wildcard adds copies
+    return kinds.count(HAKU) + kinds.count(HATSU) + kinds.count(CHUN)
 
 
 def shousangen(h: Hand, r: Reading) -> int:
@@ -225,6 +238,8 @@ def honroutou(h: Hand, r: Reading) -> int:
 
 def ittsu(h: Hand, r: Reading) -> int:
     """Ittsu (一気通貫): 123, 456 and 789 of one suit."""
+    if len(r.seqs) < 3:
+        return 0
     s = set(r.seqs)
     return int(any(b in s and b + 3 in s and b + 6 in s for b in (0, 9, 18)))
 
@@ -237,22 +252,22 @@ def sanshoku_doukou(h: Hand, r: Reading) -> int:
 
 def chanta(h: Hand, r: Reading) -> int:
     """Chanta (混全帯么九): every set and the pair hold a terminal or honour; a sequence; an honour."""
-    return int(bool(r.seqs) and h.any_honor and _blocks_all(r, _terminal_or_honor))
+    return int(bool(r.seqs) and bool(h.mask & HONOR_MASK) and _blocks_all(r, _TERMINAL_OR_HONOR))
 
 
 def junchan(h: Hand, r: Reading) -> int:
     """Junchan (純全帯么九): every set and the pair hold a terminal; a sequence; no honours."""
-    return int(bool(r.seqs) and not h.any_honor and _blocks_all(r, is_terminal))
+    return int(bool(r.seqs) and not h.mask & HONOR_MASK and _blocks_all(r, _TERMINAL))
 
 
 def honitsu(h: Hand, r: Reading) -> int:
     """Honitsu (混一色): one suit and honours (chinitsu when no honours)."""
-    return int(h.suit is not None and h.any_honor)
+    return int(h.suit is not None and bool(h.mask & HONOR_MASK))
 
 
 def chinitsu(h: Hand, r: Reading) -> int:
     """Chinitsu (清一色): one suit only."""
-    return int(h.suit is not None and not h.any_honor)
+    return int(h.suit is not None and not h.mask & HONOR_MASK)
 
 
 def _runs(r: Reading) -> int:
@@ -291,7 +306,8 @@ def daisangen(h: Hand, r: Reading) -> int:
 
 
 def _wind_trips(r: Reading) -> int:
-    return sum(1 for k in r.trip_kinds if EAST <= k <= NORTH)
+    kinds = r.trip_kinds
+    return kinds.count(EAST) + kinds.count(EAST + 1) + kinds.count(EAST + 2) + kinds.count(NORTH)
 
 
 def shousuushii(h: Hand, r: Reading) -> int:
@@ -321,7 +337,7 @@ def ryuuiisou(h: Hand, r: Reading) -> int:
 
 def chuuren(h: Hand, r: Reading) -> int:
     """Chuuren poutou (九蓮宝燈): closed 1112345678999 of one suit plus any tile of it."""
-    if not h.closed or h.n_kans or h.suit is None or h.any_honor:
+    if not h.closed or h.n_kans or h.suit is None or h.mask & HONOR_MASK:
         return 0
     c = h.counts[9 * h.suit: 9 * h.suit + 9]
     return int(all(n >= need for n, need in zip(c, (3, 1, 1, 1, 1, 1, 1, 1, 3))))
@@ -372,42 +388,47 @@ def all_gari(h: Hand, r: Reading) -> int:
     return int(h.all_gari)
 
 
-def _y(id, ja, en, test, forms=(STANDARD,), implies=(), value_key="", needs="reading"):
-    return Yaku(id, ja, en, test, forms, implies, value_key, needs)
+def _y(id, ja, en, test, forms=(STANDARD,), implies=(), value_key="", needs="reading", flags=()):
+    return Yaku(id, ja, en, test, forms, implies, value_key, needs, flags)
+
+
+def _flag_unit(id, ja, en):
+    """A yaku that is its record flag of the same name, whatever the hand."""
+    return _y(id, ja, en, _flag(id), ALL_FORMS, needs="flags", flags=(id,))
 
 
 YAKU: tuple[Yaku, ...] = (
-    _y("riichi", "立直", "Riichi", riichi, ALL_FORMS, needs="flags"),
-    _y("double_riichi", "ダブル立直", "Double riichi", _flag("double_riichi"), ALL_FORMS, needs="flags"),
-    _y("open_riichi", "オープン立直", "Open riichi", _flag("open_riichi"), ALL_FORMS, needs="flags"),
-    _y("ippatsu", "一発", "Ippatsu", _flag("ippatsu"), ALL_FORMS, needs="flags"),
+    _y("riichi", "立直", "Riichi", riichi, ALL_FORMS, needs="flags", flags=("riichi", "open_riichi")),
+    _flag_unit("double_riichi", "ダブル立直", "Double riichi"),
+    _flag_unit("open_riichi", "オープン立直", "Open riichi"),
+    _flag_unit("ippatsu", "一発", "Ippatsu"),
     _y("menzen_tsumo", "門前清自摸和", "Menzen tsumo", menzen_tsumo, ALL_FORMS, needs="hand"),
     _y("pinfu", "平和", "Pinfu", pinfu, needs="seqs"),
     _y("tanyao", "断么九", "Tanyao", tanyao, NOT_KOKUSHI, needs="hand"),
     _y("iipeikou", "一盃口", "Iipeikou", iipeikou, needs="seqs"),
     _y("ryanpeikou", "二盃口", "Ryanpeikou", ryanpeikou, needs="seqs"),
-    _y("yakuhai_haku", "役牌 白", "Yakuhai: haku", _yakuhai(HAKU), value_key="yakuhai", needs="honor_trips"),
-    _y("yakuhai_hatsu", "役牌 發", "Yakuhai: hatsu", _yakuhai(HATSU), value_key="yakuhai", needs="honor_trips"),
-    _y("yakuhai_chun", "役牌 中", "Yakuhai: chun", _yakuhai(CHUN), value_key="yakuhai", needs="honor_trips"),
-    _y("yakuhai_seat_wind", "自風", "Seat wind", yakuhai_seat, value_key="yakuhai", needs="honor_trips"),
-    _y("yakuhai_round_wind", "場風", "Round wind", yakuhai_round, value_key="yakuhai", needs="honor_trips"),
-    _y("rinshan", "嶺上開花", "Rinshan kaihou", _flag("rinshan"), ALL_FORMS, needs="flags"),
-    _y("chankan", "槍槓", "Chankan", _flag("chankan"), ALL_FORMS, needs="flags"),
-    _y("haitei", "海底摸月", "Haitei", _flag("haitei"), ALL_FORMS, needs="flags"),
-    _y("houtei", "河底撈魚", "Houtei", _flag("houtei"), ALL_FORMS, needs="flags"),
+    _y("yakuhai_haku", "役牌 白", "Yakuhai: haku", _yakuhai(HAKU), value_key="yakuhai", needs="dragon_trips"),
+    _y("yakuhai_hatsu", "役牌 發", "Yakuhai: hatsu", _yakuhai(HATSU), value_key="yakuhai", needs="dragon_trips"),
+    _y("yakuhai_chun", "役牌 中", "Yakuhai: chun", _yakuhai(CHUN), value_key="yakuhai", needs="dragon_trips"),
+    _y("yakuhai_seat_wind", "自風", "Seat wind", yakuhai_seat, value_key="yakuhai", needs="wind_trips"),
+    _y("yakuhai_round_wind", "場風", "Round wind", yakuhai_round, value_key="yakuhai", needs="wind_trips"),
+    _flag_unit("rinshan", "嶺上開花", "Rinshan kaihou"),
+    _flag_unit("chankan", "槍槓", "Chankan"),
+    _flag_unit("haitei", "海底摸月", "Haitei"),
+    _flag_unit("houtei", "河底撈魚", "Houtei"),
     _y("chiitoitsu", "七対子", "Chiitoitsu", chiitoitsu, (CHIITOI,)),
     _y("toitoi", "対々和", "Toitoi", toitoi, needs="three_trips"),
     _y("sanankou", "三暗刻", "Sanankou", sanankou, needs="three_trips"),
     _y("sankantsu", "三槓子", "Sankantsu", sankantsu, needs="three_trips"),
     _y("shousangen", "小三元", "Shousangen", shousangen,
-       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="honor_trips"),
-    _y("honroutou", "混老頭", "Honroutou", honroutou, NOT_KOKUSHI, needs="hand"),
+       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="dragon_trips"),
+    _y("honroutou", "混老頭", "Honroutou", honroutou, NOT_KOKUSHI, needs="no_simples"),
     _y("ittsu", "一気通貫", "Ittsu", ittsu, needs="seqs"),
     _y("sanshoku_doukou", "三色同刻", "Sanshoku doukou", sanshoku_doukou, needs="three_trips"),
     _y("chanta", "混全帯么九", "Chanta", chanta, needs="seqs"),
     _y("junchan", "純全帯么九", "Junchan", junchan, needs="seqs"),
-    _y("honitsu", "混一色", "Honitsu", honitsu, NOT_KOKUSHI, needs="hand"),
-    _y("chinitsu", "清一色", "Chinitsu", chinitsu, NOT_KOKUSHI, needs="hand"),
+    _y("honitsu", "混一色", "Honitsu", honitsu, NOT_KOKUSHI, needs="one_suit"),
+    _y("chinitsu", "清一色", "Chinitsu", chinitsu, NOT_KOKUSHI, needs="one_suit"),
     _y("sanrenkou", "三連刻", "Sanrenkou", sanrenkou, needs="three_trips"),
 )
 
@@ -415,24 +436,26 @@ YAKUMAN: tuple[Yaku, ...] = (
     _y("kokushi", "国士無双", "Kokushi musou", kokushi, (KOKUSHI,)),
     _y("suuankou", "四暗刻", "Suuankou", suuankou, implies=("sanankou", "toitoi"), needs="three_trips"),
     _y("daisangen", "大三元", "Daisangen", daisangen,
-       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="honor_trips"),
-    _y("shousuushii", "小四喜", "Shousuushii", shousuushii, needs="honor_trips"),
+       implies=("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun"), needs="dragon_trips"),
+    _y("shousuushii", "小四喜", "Shousuushii", shousuushii, needs="wind_trips"),
     _y("daisuushii", "大四喜", "Daisuushii", daisuushii,
-       implies=("toitoi", "yakuhai_seat_wind", "yakuhai_round_wind"), needs="honor_trips"),
-    _y("tsuuiisou", "字一色", "Tsuuiisou", tsuuiisou, NOT_KOKUSHI, implies=("honroutou",), needs="hand"),
+       implies=("toitoi", "yakuhai_seat_wind", "yakuhai_round_wind"), needs="wind_trips"),
+    _y("tsuuiisou", "字一色", "Tsuuiisou", tsuuiisou, NOT_KOKUSHI, implies=("honroutou",), needs="no_simples"),
     _y("chinroutou", "清老頭", "Chinroutou", chinroutou, NOT_KOKUSHI,
-       implies=("toitoi", "honroutou", "junchan", "chanta"), needs="hand"),
+       implies=("toitoi", "honroutou", "junchan", "chanta"), needs="no_simples"),
     _y("ryuuiisou", "緑一色", "Ryuuiisou", ryuuiisou, NOT_KOKUSHI, needs="hand"),
-    _y("chuuren", "九蓮宝燈", "Chuuren poutou", chuuren, implies=("chinitsu",), needs="hand"),
+    _y("chuuren", "九蓮宝燈", "Chuuren poutou", chuuren, implies=("chinitsu",), needs="one_suit"),
     _y("suukantsu", "四槓子", "Suukantsu", suukantsu, implies=("sankantsu", "toitoi"), needs="three_trips"),
     _y("suurenkou", "四連刻", "Suurenkou", suurenkou, implies=("toitoi", "sanrenkou"), needs="three_trips"),
     _y("daisharin", "大車輪", "Daisharin", daisharin, (CHIITOI,),
        implies=("chiitoitsu", "tanyao", "chinitsu")),
-    _y("tenhou", "天和", "Tenhou", tenhou, ALL_FORMS, implies=("menzen_tsumo",), needs="flags"),
-    _y("chiihou", "地和", "Chiihou", chiihou, ALL_FORMS, implies=("menzen_tsumo",), needs="flags"),
-    _y("renhou", "人和", "Renhou", renhou, ALL_FORMS, needs="flags"),
+    _y("tenhou", "天和", "Tenhou", tenhou, ALL_FORMS, implies=("menzen_tsumo",), needs="flags",
+       flags=("tenhou",)),
+    _y("chiihou", "地和", "Chiihou", chiihou, ALL_FORMS, implies=("menzen_tsumo",), needs="flags",
+       flags=("chiihou",)),
+    _y("renhou", "人和", "Renhou", renhou, ALL_FORMS, needs="flags", flags=("renhou",)),
     _y("open_riichi_deal_in", "オープン立直放銃", "Deal-in to open riichi", open_riichi_deal_in,
-       ALL_FORMS, needs="flags"),
+       ALL_FORMS, needs="flags", flags=("open_riichi",)),
     _y("all_reds", "赤6枚", "All six reds", all_reds, ALL_FORMS, needs="hand"),
     _y("all_gari", "ガリ全部", "All gari", all_gari, ALL_FORMS, needs="hand"),
     # Scored apart from the hand's shape (engine._nagashi); listed for its names.

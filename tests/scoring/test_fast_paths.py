@@ -66,7 +66,7 @@ def test_units_asked_only_when_they_can_hold():
     from scoring import decompose, load_preset
     from scoring.table import Table
     from scoring.validate import tally
-    from scoring.yaku import YAKU, YAKUMAN
+    from scoring.yaku import SIMPLE_MASK, YAKU, YAKUMAN
     t = Table.of(load_preset("dunhill"))
     rng = random.Random(11)
     for _ in range(400):
@@ -82,6 +82,16 @@ def test_units_asked_only_when_they_can_hold():
         for y in YAKU + YAKUMAN:
             if y.needs == "flags":
                 assert y.test(hand, None) == 0, y.id
+            if (y.needs == "one_suit" and hand.suit is None
+                    or y.needs == "no_simples" and hand.mask & SIMPLE_MASK):
+                assert y.test(hand, None) == 0, y.id
+        # A flag unit says 0 unless one of the flags it names is set.
+        for flag in ("riichi", "double_riichi", "open_riichi", "ippatsu", "rinshan", "chankan",
+                     "haitei", "houtei", "tenhou", "chiihou", "renhou"):
+            flagged = hand._replace(flags=frozenset({flag}))
+            for y in YAKU + YAKUMAN:
+                if y.needs == "flags" and flag not in y.flags:
+                    assert y.test(flagged, None) == 0, (y.id, flag)
         meld_trips = tuple((m.tile_kind, not m.is_open, m.is_kan) for m in rec.melds)
         w = rec.win_tile if rec.win_tile < 34 else (4, 13, 22)[rec.win_tile - 34]
         for std in decompose.standard_readings(c.concealed, 4 - len(rec.melds)):
@@ -89,5 +99,15 @@ def test_units_asked_only_when_they_can_hold():
                 for y in YAKU + YAKUMAN:
                     if (y.needs == "three_trips" and len(r.trip_kinds) < 3
                             or y.needs == "seqs" and not r.seqs
-                            or y.needs == "honor_trips" and not r.honor_trips):
+                            or y.needs == "dragon_trips" and not {31, 32, 33} & set(r.trip_kinds)
+                            or y.needs == "wind_trips" and not {27, 28, 29, 30} & set(r.trip_kinds)):
                         assert y.test(hand, r) == 0, y.id
+
+
+def test_split_needs_keep_the_preset_order_of_lines():
+    """Dragon and wind triplet units are asked apart but counted in the preset's order."""
+    from scoring import score
+    r = score({"rules": "balance", "seat": "south", "win": "ron", "concealed": "999p55566677z",
+               "win_tile": "9p", "melds": [{"kind": "pon", "tiles": "222z", "from": "east"}],
+               "discarder": "west", "gari": "9m", "dora_indicators": "56p", "honba": 2})
+    assert r.yaku == ("honitsu", "toitoi", "yakuhai_haku", "yakuhai_hatsu", "yakuhai_seat_wind", "shousangen")
