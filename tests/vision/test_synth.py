@@ -159,3 +159,15 @@ def test_a_tile_behind_another_is_boxed_around_what_is_seen_of_it():
     assert boxes[0] == (20.0, 10.0, 40.0, 30.0)
     assert boxes[1] == (20.0, 30.0, 40.0, 70.0)
     assert boxes[2] is None
+
+
+def test_the_stored_fixture_scenes_are_what_their_seeds_render(art):
+    # the fixtures' truth was written from these seeds: a renderer change that moves them shows here
+    # (and so does one that would make the training scenes of the shipped models unrebuildable)
+    from pathlib import Path
+    from vision.synth.dataset import scene_for
+    data = Path(__file__).parent / "data" / "truth"
+    for f in [*sorted((data / "val").glob("*.json"))[:2], *sorted((data / "oblique").glob("*.json"))[:2]]:
+        seed = int(f.stem.split("-")[-1].lstrip("s"))
+        truth = json.loads(f.read_text())["tiles"]
+        assert [a.to_dict() for a in scene_for(seed, art, (960, 720)).tiles] == truth, f.name
