@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
-from .tiles import CHUN, DRAGONS, EAST, HAKU, HATSU, NORTH, WINDS
+from .tiles import CHUN, DRAGONS, HAKU, HATSU, NORTH, WINDS
 
 STANDARD, CHIITOI, KOKUSHI = "standard", "chiitoitsu", "kokushi"
 _GREEN = frozenset({19, 20, 21, 23, 25, HATSU})  # 2s 3s 4s 6s 8s and hatsu
@@ -54,14 +54,6 @@ class Hand(NamedTuple):
     deal_in_to_open_riichi: bool = False
     six_reds: bool = False
     all_gari: bool = False
-
-    @property
-    def any_honor(self) -> bool:
-        return bool(self.mask & HONOR_MASK)
-
-    @property
-    def any_terminal(self) -> bool:
-        return bool(self.mask & TERMINAL_MASK)
 
 
 class Reading(NamedTuple):
@@ -221,8 +213,8 @@ def sankantsu(h: Hand, r: Reading) -> int:
 
 
 def _dragon_trips(r: Reading) -> int:
-    kinds = r.trip_kinds  # a kind can make two triplets where a wildcard adds copies
-    return kinds.count(HAKU) + kinds.count(HATSU) + kinds.count(CHUN)
+    # a kind can make two triplets where a wildcard adds copies: count each
+    return sum(map(r.trip_kinds.count, DRAGONS))
 
 
 def shousangen(h: Hand, r: Reading) -> int:
@@ -306,8 +298,7 @@ def daisangen(h: Hand, r: Reading) -> int:
 
 
 def _wind_trips(r: Reading) -> int:
-    kinds = r.trip_kinds
-    return kinds.count(EAST) + kinds.count(EAST + 1) + kinds.count(EAST + 2) + kinds.count(NORTH)
+    return sum(map(r.trip_kinds.count, WINDS))
 
 
 def shousuushii(h: Hand, r: Reading) -> int:
