@@ -96,6 +96,8 @@ def _parser() -> _Parser:
     t.add_argument("--locator-imgsz", type=int)
     t.add_argument("--finetune", action="store_true",
                    help="fine-tune the shipped models on overhead and oblique scenes (FINETUNE_PLAN)")
+    t.add_argument("--start", choices=("scratch", "overhead", "oblique"),
+                   help="train from scratch or from a shipped pair (default: scratch; overhead with --finetune)")
     return p
 
 
@@ -211,7 +213,8 @@ def _train(a: argparse.Namespace) -> int:
 
     plan = FINETUNE_PLAN if a.finetune else None
     for path in train(a.data, a.runs.resolve(), a.stage, plan, scenes=a.scenes, locator_epochs=a.locator_epochs,
-                      classifier_epochs=a.classifier_epochs, locator_imgsz=a.locator_imgsz):
+                      classifier_epochs=a.classifier_epochs, locator_imgsz=a.locator_imgsz,
+                      start=a.start):
         print(path)
     return 0
 

@@ -19,7 +19,7 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .detect import CLASSIFIER, LOCATOR, VIEWS
+from .detect import VIEWS
 from .crop import CLS_SIZE
 
 VAL_SEED = 1_000_000        # held-out scenes start here; training seeds stay below
@@ -43,7 +43,7 @@ class Plan:
     workers: int = 2
     oblique_scenes: int = 0           # scenes seen by a slanted camera, as in the real photo
     oblique_val: int = 0
-    start: str = "scratch"            # or "shipped": fine-tune the overhead ONNX models in models/
+    start: str = "scratch"            # or a view (detect.VIEWS): fine-tune that shipped ONNX pair
     view: str = "overhead"            # which models/ pair the export writes (detect.VIEWS)
 
 
@@ -56,7 +56,7 @@ GPU_PLAN = Plan(scenes=12000, val_scenes=400, locator_model="yolov8s.yaml", loca
 # Fine-tuning the shipped models on half overhead, half oblique scenes: what trained models/oblique/
 # on a 2-core CPU, about 12 minutes of rendering and 25 of training (see models/README.md).
 FINETUNE_PLAN = Plan(scenes=1000, val_scenes=40, oblique_scenes=900, oblique_val=40, locator_epochs=3,
-                     classifier_epochs=3, start="shipped", view="oblique")
+                     classifier_epochs=3, start="overhead", view="oblique")
 
 
 def default_plan() -> Plan:
@@ -74,16 +74,18 @@ def make_data(data: Path, plan: Plan) -> None:
     write_dataset(data, plan.oblique_val, OBLIQUE_SEED + OBLIQUE_VAL, "val", crops=True)
 
 
-def _start(runs: Path, plan: Plan, shipped: Path, yaml: str) -> tuple[str, dict]:
-    """What a stage trains from, and the settings that go with it: its yaml from scratch, or the shipped
-    ONNX model turned back into a checkpoint, fine-tuned at a tenth of the learning rate."""
+def _start(runs: Path, plan: Plan, stage: int, yaml: str) -> tuple[str, dict]:
+    """What a stage (0: locator, 1: classifier) trains from, and the settings that go with it: its yaml
+    from scratch, or a shipped pair's ONNX model (``plan.start`` names the view) turned back into a
+    checkpoint, fine-tuned at a tenth of the learning rate."""
     if plan.start == "scratch":
         return yaml, {}
-    if plan.start != "shipped":
-        raise ValueError(f"start must be 'scratch' or 'shipped', not {plan.start!r}")
+    if plan.start not in VIEWS:
+        raise ValueError(f"start must be 'scratch' or one of {', '.join(VIEWS)}, not {plan.start!r}")
     from .warmstart import checkpoint
 
-    pt = runs / "start" / (shipped.stem + ".pt")
+    shipped = VIEWS[plan.start][stage]
+    pt = runs / "start" / f"{plan.start}-{shipped.stem}.pt"
     if not pt.exists():
         checkpoint(shipped, yaml, pt)
     return str(pt), {"optimizer": "AdamW", "lr0": 0.0003, "warmup_epochs": 0.1, "cos_lr": True,
@@ -108,7 +110,7 @@ def _run(runs: Path, name: str, model: str, **train_args) -> Path:
 
 
 def train_locator(data: Path, runs: Path, plan: Plan) -> Path:
-    model, tune = _start(runs, plan, LOCATOR, plan.locator_model)
+    model, tune = _start(runs, plan, 0, plan.locator_model)
     return _run(runs, "locator", model, data=str(data / "data.yaml"), imgsz=plan.locator_imgsz,
                 epochs=plan.locator_epochs, batch=plan.locator_batch, device=plan.device, workers=plan.workers,
                 single_cls=True, fliplr=0.0, flipud=0.0, hsv_h=0.0, mosaic=0.5, close_mosaic=2,
@@ -116,7 +118,7 @@ def train_locator(data: Path, runs: Path, plan: Plan) -> Path:
 
 
 def train_classifier(data: Path, runs: Path, plan: Plan) -> Path:
-    model, tune = _start(runs, plan, CLASSIFIER, plan.classifier_model)
+    model, tune = _start(runs, plan, 1, plan.classifier_model)
     # from scratch on a short budget: a real learning rate at once, not 3 epochs of warm-up
     settings = {"optimizer": "AdamW", "lr0": 0.003, "warmup_epochs": 0.3, "cos_lr": True, **tune}
     return _run(runs, "classifier", model, data=str(data / "cls"), imgsz=CLS_SIZE,

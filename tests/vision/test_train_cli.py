@@ -31,7 +31,7 @@ def test_a_gpu_trains_bigger_than_the_cpu():
 
 def test_fine_tuning_starts_from_the_shipped_models_on_both_views():
     from vision.train import FINETUNE_PLAN
-    assert FINETUNE_PLAN.start == "shipped" and CPU_PLAN.start == "scratch"
+    assert FINETUNE_PLAN.start == "overhead" and CPU_PLAN.start == "scratch"
     assert FINETUNE_PLAN.oblique_scenes > 0 and FINETUNE_PLAN.scenes > 0, "half of each view, not one"
 
 
@@ -40,4 +40,4 @@ def test_an_unknown_starting_point_is_refused(tmp_path):
 
     from vision.train import _start
     with pytest.raises(ValueError, match="start must be"):
-        _start(tmp_path, replace(CPU_PLAN, start="yesterday"), tmp_path / "x.onnx", "yolov8n.yaml")
+        _start(tmp_path, replace(CPU_PLAN, start="yesterday"), 0, "yolov8n.yaml")
