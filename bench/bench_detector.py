@@ -1,7 +1,7 @@
 """Accuracy and speed: our two-stage tile detector against the `mahjong-detector` package, same images, one run.
 
     .venv/bin/pip install mahjong-detector==0.0.6      # the bench extra: .[bench]
-    .venv/bin/python bench/bench_detector.py [--scenes 50] [--threads 2]
+    .venv/bin/python bench/bench_detector.py [--scenes 50] [--threads 2] [--no-mirror]
 
 Images: held-out synthetic scenes (960x720, seeds from 1,100,000, rendered now
 from ../shared/tiles) and the hand-labelled real photo (../shared/photos), when
@@ -98,8 +98,11 @@ def main() -> int:
     ap.add_argument("--scenes", type=int, default=50)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--real-grid", type=int, default=3, help="our windows per side on the real photo")
+    ap.add_argument("--no-mirror", dest="mirror", action="store_false",
+                    help="ours without its mirrored locator pass (vision.detect.Detector)")
     args = ap.parse_args()
-    ours = Detector(threads=args.threads)
+    ours = Detector(threads=args.threads, mirror=args.mirror)
+    print(f"ours: mirrored locator pass {'on' if args.mirror else 'off'}")
     try:
         theirs = TheirDetector()
     except ImportError:

@@ -1,6 +1,6 @@
 """Frame to hand record on the fixed synthetic test set: exact records, failures by kind, milliseconds.
 
-    .venv/bin/python bench/bench_read.py [--frames 200] [--seed 0] [--cache DIR]
+    .venv/bin/python bench/bench_read.py [--frames 200] [--seed 0] [--cache DIR] [--mirror]
 
 Frame ``seed + i`` is rendered by ``vision.synth.table.render_table`` (a whole
 1920x1080 table with rim markers, a camera pose within the mount's tolerance and
@@ -30,6 +30,7 @@ import cv2  # noqa: E402
 
 from calibration.errors import CalibrationError  # noqa: E402
 from calibration.store import TableFile  # noqa: E402
+from vision.detect import Detector  # noqa: E402
 from vision.layout import record_diff  # noqa: E402
 from vision.read import TableReader  # noqa: E402
 
@@ -60,8 +61,10 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cache", type=Path)
     ap.add_argument("--show", type=int, default=5, help="print this many failed frames in full")
+    ap.add_argument("--mirror", action="store_true",
+                    help="the detector with its mirrored locator pass (off in TableReader: see vision/read.py)")
     args = ap.parse_args()
-    reader = TableReader(TableFile("synthetic"), "dunhill")
+    reader = TableReader(TableFile("synthetic"), "dunhill", Detector(mirror=args.mirror))
     ms, failures, exact, shown = [], Counter(), 0, 0
     total = 0
     for i, image, truth in frames(args.frames, args.seed, args.cache):
@@ -83,7 +86,8 @@ def main() -> int:
             for k in diff:
                 print(f"   truth {k}: {truth.get(k)}\n   read  {k}: {reading.record.get(k)}")
     ms.sort()
-    print(f"\n{total} frames: exact hand record {exact}/{total} = {exact / total:.1%}")
+    print(f"\nmirrored locator pass: {'on' if args.mirror else 'off'}")
+    print(f"{total} frames: exact hand record {exact}/{total} = {exact / total:.1%}")
     print("failures by field: " + (", ".join(f"{k} {n}" for k, n in failures.most_common()) or "none"))
     print(f"frame -> record: median {statistics.median(ms):.0f} ms, p95 {ms[int(0.95 * (len(ms) - 1))]:.0f} ms")
     return 0

@@ -1,11 +1,12 @@
 """python -m vision: the tile detector and its data.
 
-    python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique]
-    python -m vision evaluate [--view V] [--scenes N] [--oblique N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
+    python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--no-mirror]
+    python -m vision evaluate [--view V] [--no-mirror] [--scenes N] [--oblique N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR]
     python -m vision train [--data DIR] [--runs DIR] [--stage data|locator|classifier|export|all] [--finetune]
+                           [--start scratch|overhead|oblique] [--scenes N] [--oblique-scenes N] [--...-epochs N]
 
 Bad input exits 2 with one line saying what is wrong.
 """
@@ -52,11 +53,15 @@ def _parser() -> _Parser:
                    help="detect in N x N overlapping windows (large photos; default 1)")
     d.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
                    help="the camera's view: over the table (default) or beside it, looking across")
+    d.add_argument("--no-mirror", dest="mirror", action="store_false",
+                   help="skip the locator's second, mirrored pass (faster, finds fewer; see models/README.md)")
 
     e = sub.add_parser("evaluate", help="precision, recall, per-class accuracy, red vs plain fives")
     e.add_argument("--scenes", type=int, default=100, help="held-out synthetic scenes rendered now (0: none)")
     e.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
                    help="which models to evaluate: the overhead ones (default) or the oblique ones")
+    e.add_argument("--no-mirror", dest="mirror", action="store_false",
+                   help="skip the locator's second, mirrored pass (faster, finds fewer; see models/README.md)")
     e.add_argument("--oblique", type=int, default=0,
                    help="also this many held-out scenes seen by a slanted camera, as in the real photo")
     e.add_argument("--synth", type=Path, help="a dataset folder (python -m vision synth) to score instead")
@@ -90,7 +95,8 @@ def _parser() -> _Parser:
     t.add_argument("--data", type=Path, default=Path("data/tiles"))
     t.add_argument("--runs", type=Path, default=Path("runs/vision"))
     t.add_argument("--stage", choices=("data", "locator", "classifier", "export", "all"), default="all")
-    t.add_argument("--scenes", type=int)
+    t.add_argument("--scenes", type=int, help="overhead training scenes (seeds 0 up)")
+    t.add_argument("--oblique-scenes", type=int, help="oblique training scenes (seeds 3,000,000 up)")
     t.add_argument("--locator-epochs", type=int)
     t.add_argument("--classifier-epochs", type=int)
     t.add_argument("--locator-imgsz", type=int)
@@ -133,7 +139,7 @@ def _detect(a: argparse.Namespace) -> int:
     from .draw import draw_detections
 
     image = _read_image(a.image)
-    found = Detector.for_view(a.view).detect(image, grid=a.grid)
+    found = Detector.for_view(a.view, mirror=a.mirror).detect(image, grid=a.grid)
     if a.draw:
         import cv2
 
@@ -156,7 +162,8 @@ def _evaluate(a: argparse.Namespace) -> int:
 
     try:
         reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos,
-                                 real_grid=a.real_grid, oblique=a.oblique, view=a.view)
+                                 real_grid=a.real_grid, oblique=a.oblique, view=a.view,
+                                 mirror=a.mirror)
     except (FileNotFoundError, ValueError) as e:
         raise UsageError(str(e)) from None
     if a.json:
@@ -212,7 +219,8 @@ def _train(a: argparse.Namespace) -> int:
     from .train import FINETUNE_PLAN, train
 
     plan = FINETUNE_PLAN if a.finetune else None
-    for path in train(a.data, a.runs.resolve(), a.stage, plan, scenes=a.scenes, locator_epochs=a.locator_epochs,
+    for path in train(a.data, a.runs.resolve(), a.stage, plan, scenes=a.scenes, oblique_scenes=a.oblique_scenes,
+                      locator_epochs=a.locator_epochs,
                       classifier_epochs=a.classifier_epochs, locator_imgsz=a.locator_imgsz,
                       start=a.start):
         print(path)

@@ -151,7 +151,7 @@ OBLIQUE = sorted((DATA / "truth" / "oblique").glob("*.json"))
 
 def test_the_oblique_models_read_a_table_seen_from_one_side():
     assert len(OBLIQUE) == 3
-    report = _score(Detector.for_view("oblique"), OBLIQUE)
+    report = _score(Detector.for_view("oblique", mirror=False), OBLIQUE)
     assert report.recall >= 0.7 and report.precision >= 0.85, report.text()
     assert report.accuracy >= 0.9, report.text()
 
@@ -165,3 +165,51 @@ def test_the_oblique_models_find_more_there_than_the_overhead_ones(detector):
 def test_an_unknown_view_names_the_views():
     with pytest.raises(ValueError, match="overhead, oblique"):
         Detector.for_view("fisheye")
+
+
+# --- the mirrored locator pass (on unless turned off) ---
+
+def test_both_views_run_the_mirrored_pass_unless_told_not_to():
+    assert Detector().mirror and Detector.for_view("oblique").mirror
+    assert not Detector.for_view("oblique", mirror=False).mirror and not Detector(mirror=False).mirror
+
+
+def test_the_mirrored_pass_puts_its_boxes_back_where_the_tiles_are(detector):
+    # Run on the image mirrored by hand, the plain pass's boxes mirrored back must be the
+    # mirrored pass's boxes: the same tiles, in the original image's pixels.
+    truth = json.loads(SCENES[0].read_text())
+    image = cv2.imread(str(DATA / truth["image"]))
+    w = image.shape[1]
+    boxes, scores = detector._candidates(image, mirrored=True)
+    by_hand, by_hand_scores = detector._candidates(np.ascontiguousarray(image[:, ::-1]))
+    back = np.stack([w - by_hand[:, 2], by_hand[:, 1], w - by_hand[:, 0], by_hand[:, 3]], axis=1)
+    assert len(boxes) > 20
+    np.testing.assert_allclose(boxes, back, atol=1e-3)
+    np.testing.assert_allclose(scores, by_hand_scores)
+
+
+def test_boxes_of_one_tile_from_both_passes_are_averaged_by_score():
+    from vision.detect import _fused
+
+    boxes = np.array([[10, 10, 30, 40], [12, 10, 32, 40], [60, 10, 80, 40]], float)
+    scores = np.array([0.9, 0.3, 0.8])
+    # the first two overlap by IoU 18/22 > 0.7: one tile, its edges weighted 3:1; the third is another tile
+    assert _fused(boxes[0], boxes, scores) == pytest.approx((10.5, 10, 30.5, 40))
+    assert _fused(boxes[2], boxes, scores) == pytest.approx((60, 10, 80, 40))
+    flat = np.array([[5, 5, 5, 9]], float)       # a box of no area is still its own
+    assert _fused(flat[0], flat, np.array([0.5])) == pytest.approx((5, 5, 5, 9))
+
+
+def test_without_the_mirrored_pass_the_scenes_are_still_read():
+    report = _score(Detector(mirror=False), SCENES)
+    assert report.recall >= 0.97 and report.accuracy >= 0.97, report.text()
+
+
+def test_cli_detect_takes_the_mirror_switch():
+    image = DATA / "images" / "val" / "scene-2000001.jpg"
+    plain = _cli("detect", str(image), "--json", "--no-mirror")
+    mirrored = _cli("detect", str(image), "--json")
+    assert plain.returncode == 0 and mirrored.returncode == 0, plain.stderr + mirrored.stderr
+    truth = json.loads((DATA / "truth" / "val" / "scene-2000001.json").read_text())
+    for found in (json.loads(plain.stdout), json.loads(mirrored.stdout)):
+        assert abs(len(found) - len(truth["tiles"])) <= 2

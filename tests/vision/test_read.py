@@ -84,6 +84,12 @@ def test_a_second_look_goes_beyond_each_sideways_meld_tile_with_nothing_there():
     assert added_tile_spots([called, upright], zones, {"south"}) == []
 
 
+def test_the_table_reader_runs_the_locator_once():
+    # Its layout rules were made on single-pass boxes: the mirrored pass reads fewer records exact.
+    from vision.read import TableReader
+    assert not TableReader(TableFile("synthetic"), "dunhill").detector.mirror
+
+
 @pytest.mark.parametrize("seed, what", [
     (0, "a dora indicator in a small dead-wall region"),
     (12, "a kakan's added tile the locator missed"),
