@@ -41,3 +41,9 @@ def test_an_unknown_starting_point_is_refused(tmp_path):
     from vision.train import _start
     with pytest.raises(ValueError, match="start must be"):
         _start(tmp_path, replace(CPU_PLAN, start="yesterday"), 0, "yolov8n.yaml")
+
+
+def test_the_train_command_takes_the_number_of_oblique_scenes():
+    from vision.__main__ import _parser
+    a = _parser().parse_args(["train", "--finetune", "--start", "oblique", "--oblique-scenes", "1800"])
+    assert a.oblique_scenes == 1800 and a.start == "oblique" and a.finetune
