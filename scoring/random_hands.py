@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .tiles import format_mpsz, tile_name
+from .tiles import format_mpsz, is_simple, tile_name
 
 __all__ = ["random_winning_record", "random_winning_records", "HAND_KINDS", "GARI_KINDS"]
 
@@ -77,10 +77,6 @@ def _num(k: int) -> int:
 
 def _is_term_or_honour(k: int) -> bool:
     return k >= 27 or k % 9 in (0, 8)
-
-
-def _is_simple(k: int) -> bool:
-    return k < 27 and k % 9 not in (0, 8)
 
 
 def _weighted(rng: random.Random, pairs) -> Any:
@@ -189,7 +185,7 @@ def _regular_shape(rng: random.Random, style: str):
             if rng.random() < 0.65:
                 g = _rand_seq(rng, (1, 2), 2, 6)
             else:
-                g = ("trip", rng.choice([k for k in PIN + SOU if _is_simple(k)]))
+                g = ("trip", rng.choice([k for k in PIN + SOU if is_simple(k)]))
         else:  # ittsu / peikou fill
             if rng.random() < 0.6:
                 g = _rand_seq(rng, (1, 2))
@@ -210,7 +206,7 @@ def _regular_shape(rng: random.Random, style: str):
     elif style == "terminal":
         pool = [9, 17, 18, 26] + list(HAND_HONOURS)
     elif style == "simples":
-        pool = [k for k in PIN + SOU if _is_simple(k)]
+        pool = [k for k in PIN + SOU if is_simple(k)]
     elif style == "green":
         pool = list(GREEN)
     elif style == "dragons":
@@ -247,7 +243,7 @@ def _constructed_reading_has_yaku(groups, pair, meld_kinds, win_idx, rec) -> boo
     if tsumo and closed:
         return True
     kinds = [k for g in groups for k in _group_tiles(g)] + [pair, pair]
-    if all(_is_simple(k) for k in kinds):
+    if all(is_simple(k) for k in kinds):
         return True                                            # tanyao
     seat = SEAT_WIND[rec["seat"]]
     trips = [g[1] for g in groups if g[0] == "trip"]
@@ -337,7 +333,7 @@ def _attempt(rng: random.Random, rules: str, p_tsumo: float, p_closed: float):
             s = rng.choice((1, 2))
             pool = tuple(_suit_kinds(s)) + (HAND_HONOURS if rng.random() < 0.6 else ())
         elif sub == "simples":
-            pool = tuple(k for k in PIN + SOU if _is_simple(k))
+            pool = tuple(k for k in PIN + SOU if is_simple(k))
         elif sub == "terminal":
             pool = (9, 17, 18, 26) + HAND_HONOURS
         else:

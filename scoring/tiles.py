@@ -53,14 +53,6 @@ def number(k: int) -> int:
     return k % 9 + 1 if k < 27 else k - 26
 
 
-def is_terminal(k: int) -> bool:
-    return k < 27 and k % 9 in (0, 8)
-
-
-def is_honor(k: int) -> bool:
-    return k >= 27
-
-
 def is_simple(k: int) -> bool:
     return k < 27 and k % 9 not in (0, 8)
 
