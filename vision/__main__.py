@@ -7,6 +7,8 @@
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR]
     python -m vision train [--data DIR] [--runs DIR] [--stage data|locator|classifier|export|all] [--finetune]
                            [--start scratch|overhead|oblique] [--scenes N] [--oblique-scenes N] [--...-epochs N]
+                           [--locator-scale F]
+    python -m vision soup CKPT CKPT [...] --into OUT.onnx
 
 Bad input exits 2 with one line saying what is wrong.
 """
@@ -100,10 +102,16 @@ def _parser() -> _Parser:
     t.add_argument("--locator-epochs", type=int)
     t.add_argument("--classifier-epochs", type=int)
     t.add_argument("--locator-imgsz", type=int)
+    t.add_argument("--locator-scale", type=float,
+                   help="the locator's scale augmentation (default 0.3: tiles at 0.7-1.3x)")
     t.add_argument("--finetune", action="store_true",
                    help="fine-tune the shipped models on overhead and oblique scenes (FINETUNE_PLAN)")
     t.add_argument("--start", choices=("scratch", "overhead", "oblique"),
                    help="train from scratch or from a shipped pair (default: scratch; overhead with --finetune)")
+
+    w = sub.add_parser("soup", help="average fine-tunes of one model into one ONNX file (the train extra)")
+    w.add_argument("checkpoints", type=Path, nargs="+", help="ultralytics checkpoints (.pt) from one start")
+    w.add_argument("--into", type=Path, required=True, metavar="OUT.onnx", help="the ONNX file to write")
     return p
 
 
@@ -113,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         return {"detect": _detect, "evaluate": _evaluate, "synth": _synth, "train": _train,
-                "read": _read}[a.command](a)
+                "read": _read, "soup": _soup}[a.command](a)
     except (ArtMissing, ModelMissing, UsageError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -210,20 +218,42 @@ def _synth(a: argparse.Namespace) -> int:
     return 0
 
 
-def _train(a: argparse.Namespace) -> int:
+def _need_train_extra(what: str) -> None:
     try:
         import ultralytics  # noqa: F401
     except ImportError:
-        raise UsageError("training needs the train extra: see models/README.md (torch, ultralytics, onnx, "
+        raise UsageError(f"{what} needs the train extra: see models/README.md (torch, ultralytics, onnx, "
                          "onnxslim in a separate venv)") from None
+
+
+def _train(a: argparse.Namespace) -> int:
+    _need_train_extra("training")
     from .train import FINETUNE_PLAN, train
 
     plan = FINETUNE_PLAN if a.finetune else None
     for path in train(a.data, a.runs.resolve(), a.stage, plan, scenes=a.scenes, oblique_scenes=a.oblique_scenes,
-                      locator_epochs=a.locator_epochs,
-                      classifier_epochs=a.classifier_epochs, locator_imgsz=a.locator_imgsz,
+                      locator_epochs=a.locator_epochs, classifier_epochs=a.classifier_epochs,
+                      locator_imgsz=a.locator_imgsz, locator_scale=a.locator_scale,
                       start=a.start):
         print(path)
+    return 0
+
+
+def _soup(a: argparse.Namespace) -> int:
+    missing = [str(p) for p in a.checkpoints if not p.is_file()]
+    if missing:
+        raise UsageError(f"no such checkpoint: {', '.join(missing)}")
+    if len(a.checkpoints) < 2:
+        raise UsageError("a soup needs two checkpoints or more")
+    if a.into.suffix != ".onnx":
+        raise UsageError(f"--into must name an .onnx file, not {a.into}")
+    _need_train_extra("a soup")
+    from .soup import soup
+
+    try:
+        print(soup(a.checkpoints, a.into))
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     return 0
 
 

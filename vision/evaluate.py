@@ -68,6 +68,8 @@ class Report:
     detections: int = 0
     matched: int = 0
     named: int = 0
+    face_up: int = 0             # labelled tiles that are not backs: the ones a player reads
+    face_up_named: int = 0
     rotations_known: int = 0
     rotations_right: int = 0
     confusion: Counter = field(default_factory=Counter)        # (truth class, named class) -> count
@@ -78,10 +80,12 @@ class Report:
         ambiguous = set(ambiguous_rotation)
         self.images += 1
         self.truth += len(truth)
+        self.face_up += sum(t["tile"] != BACK for t in truth)
         self.detections += len(detections)
         for t, d in match(detections, truth):
             self.matched += 1
             self.named += t["tile"] == d["tile"]
+            self.face_up_named += t["tile"] == d["tile"] != BACK
             self.confusion[(t["tile"], d["tile"])] += 1
             if t["tile"] != BACK and t["tile"] not in ambiguous and "rotation" in t:
                 self.rotations_known += 1
@@ -104,6 +108,11 @@ class Report:
     @property
     def found_and_named(self) -> float:
         return self.named / self.truth if self.truth else 0.0
+
+    @property
+    def face_up_found_and_named(self) -> float:
+        """Found and named right over the face-up tiles only (backs left out)."""
+        return self.face_up_named / self.face_up if self.face_up else 0.0
 
     def red_plain(self) -> dict[str, int]:
         """Red fives named plain, plain fives named red, and how many of each were matched."""
@@ -132,6 +141,7 @@ class Report:
             "set": self.name, "images": self.images, "tiles": self.truth, "detections": self.detections,
             "recall": round(self.recall, 4), "precision": round(self.precision, 4),
             "accuracy": round(self.accuracy, 4), "found_and_named": round(self.found_and_named, 4),
+            "face_up": self.face_up, "face_up_found_and_named": round(self.face_up_found_and_named, 4),
             "rotation": round(self.rotations_right / self.rotations_known, 4) if self.rotations_known else None,
             "red_plain": self.red_plain(),
             "per_class": {c: list(v) for c, v in self.per_class().items()},
@@ -146,7 +156,8 @@ class Report:
         lines = [
             f"{self.name}: {self.images} image(s), {self.truth} tiles, {self.detections} detections",
             f"  recall {r['recall']:.2%}  precision {r['precision']:.2%}  per-tile accuracy {r['accuracy']:.2%}"
-            f"  found and named right {r['found_and_named']:.2%}",
+            f"  found and named right {r['found_and_named']:.2%}"
+            f" (face-up tiles {r['face_up_found_and_named']:.2%}: {self.face_up_named} of {self.face_up})",
             f"  rotation right {r['rotation']:.2%}" if r["rotation"] is not None else "  rotation: none to tell",
             f"  red fives named plain {rp['red_as_plain']}/{rp['reds']}, "
             f"plain fives named red {rp['plain_as_red']}/{rp['plain_fives']}",

@@ -36,6 +36,7 @@ class Plan:
     locator_imgsz: int = 512
     locator_epochs: int = 10
     locator_batch: int = 16
+    locator_scale: float = 0.3        # scale augmentation: tiles drawn at 1 -/+ this
     classifier_model: str = "yolov8n-cls.yaml"
     classifier_epochs: int = 8
     classifier_batch: int = 256
@@ -114,7 +115,7 @@ def train_locator(data: Path, runs: Path, plan: Plan) -> Path:
     return _run(runs, "locator", model, data=str(data / "data.yaml"), imgsz=plan.locator_imgsz,
                 epochs=plan.locator_epochs, batch=plan.locator_batch, device=plan.device, workers=plan.workers,
                 single_cls=True, fliplr=0.0, flipud=0.0, hsv_h=0.0, mosaic=0.5, close_mosaic=2,
-                degrees=0.0, scale=0.3, translate=0.1, patience=100, **tune)
+                degrees=0.0, scale=plan.locator_scale, translate=0.1, patience=100, **tune)
 
 
 def train_classifier(data: Path, runs: Path, plan: Plan) -> Path:

@@ -43,6 +43,8 @@ def test_found_and_named_counts_missed_tiles_against_the_detector():
     report = Report("t")
     report.add([tile("1z", (0, 0, 10, 10), rotation=180), tile("back", (40, 0, 50, 10), rotation=90)], truth)
     assert report.recall == pytest.approx(2 / 3) and report.found_and_named == pytest.approx(2 / 3)
+    # of the two face-up tiles (the back left out) one is found and named right
+    assert (report.face_up_named, report.face_up) == (1, 2) and report.face_up_found_and_named == 0.5
     # a back's rotation is not scored; the 1z's is, and it is wrong
     assert (report.rotations_right, report.rotations_known) == (0, 1)
     assert report.to_dict()["rotation"] == 0.0
