@@ -104,6 +104,7 @@ def _parser() -> _Parser:
     t.add_argument("--locator-imgsz", type=int)
     t.add_argument("--locator-scale", type=float,
                    help="the locator's scale augmentation (default 0.3: tiles at 0.7-1.3x)")
+    t.add_argument("--seed", type=int, help="training seed (default 0): runs to average into a soup differ by it")
     t.add_argument("--finetune", action="store_true",
                    help="fine-tune the shipped models on overhead and oblique scenes (FINETUNE_PLAN)")
     t.add_argument("--start", choices=("scratch", "overhead", "oblique"),
@@ -233,7 +234,7 @@ def _train(a: argparse.Namespace) -> int:
     plan = FINETUNE_PLAN if a.finetune else None
     for path in train(a.data, a.runs.resolve(), a.stage, plan, scenes=a.scenes, oblique_scenes=a.oblique_scenes,
                       locator_epochs=a.locator_epochs, classifier_epochs=a.classifier_epochs,
-                      locator_imgsz=a.locator_imgsz, locator_scale=a.locator_scale,
+                      locator_imgsz=a.locator_imgsz, locator_scale=a.locator_scale, seed=a.seed,
                       start=a.start):
         print(path)
     return 0

@@ -37,6 +37,7 @@ class Plan:
     locator_epochs: int = 10
     locator_batch: int = 16
     locator_scale: float = 0.3        # scale augmentation: tiles drawn at 1 -/+ this
+    seed: int = 0                     # ultralytics' seed (batch order, augmentation): fine-tunes to average differ by it
     classifier_model: str = "yolov8n-cls.yaml"
     classifier_epochs: int = 8
     classifier_batch: int = 256
@@ -114,7 +115,7 @@ def train_locator(data: Path, runs: Path, plan: Plan) -> Path:
     model, tune = _start(runs, plan, 0, plan.locator_model)
     return _run(runs, "locator", model, data=str(data / "data.yaml"), imgsz=plan.locator_imgsz,
                 epochs=plan.locator_epochs, batch=plan.locator_batch, device=plan.device, workers=plan.workers,
-                single_cls=True, fliplr=0.0, flipud=0.0, hsv_h=0.0, mosaic=0.5, close_mosaic=2,
+                seed=plan.seed, single_cls=True, fliplr=0.0, flipud=0.0, hsv_h=0.0, mosaic=0.5, close_mosaic=2,
                 degrees=0.0, scale=plan.locator_scale, translate=0.1, patience=100, **tune)
 
 
@@ -124,8 +125,8 @@ def train_classifier(data: Path, runs: Path, plan: Plan) -> Path:
     settings = {"optimizer": "AdamW", "lr0": 0.003, "warmup_epochs": 0.3, "cos_lr": True, **tune}
     return _run(runs, "classifier", model, data=str(data / "cls"), imgsz=CLS_SIZE,
                 epochs=plan.classifier_epochs, batch=plan.classifier_batch, device=plan.device,
-                workers=plan.workers, fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3, erasing=0.0,
-                auto_augment=None, scale=0.1, patience=100, **settings)
+                workers=plan.workers, seed=plan.seed, fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3,
+                erasing=0.0, auto_augment=None, scale=0.1, patience=100, **settings)
 
 
 def export(weights: Path, to: Path, imgsz: int, dynamic: bool) -> Path:

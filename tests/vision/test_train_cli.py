@@ -47,3 +47,12 @@ def test_the_train_command_takes_the_number_of_oblique_scenes():
     from vision.__main__ import _parser
     a = _parser().parse_args(["train", "--finetune", "--start", "oblique", "--oblique-scenes", "1800"])
     assert a.oblique_scenes == 1800 and a.start == "oblique" and a.finetune
+
+
+def test_the_train_command_takes_a_seed_and_the_locators_scale_augmentation():
+    from vision.__main__ import _parser
+    a = _parser().parse_args(["train", "--seed", "3", "--locator-scale", "0.6"])
+    assert (a.seed, a.locator_scale) == (3, 0.6)
+    b = _parser().parse_args(["train"])
+    assert b.seed is None and b.locator_scale is None, "unset: the plan's own values stand"
+    assert (CPU_PLAN.seed, CPU_PLAN.locator_scale) == (0, 0.3)
