@@ -7,7 +7,7 @@
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR]
     python -m vision train [--data DIR] [--runs DIR] [--stage data|locator|classifier|export|all] [--finetune]
                            [--start scratch|overhead|oblique] [--scenes N] [--oblique-scenes N] [--...-epochs N]
-                           [--locator-scale F]
+                           [--locator-scale F] [--seed N]
     python -m vision soup CKPT CKPT [...] --into OUT.onnx
 
 Bad input exits 2 with one line saying what is wrong.
