@@ -69,7 +69,6 @@ class Report:
     matched: int = 0
     named: int = 0
     face_up: int = 0             # labelled tiles that are not backs: the ones a player reads
-    face_up_named: int = 0
     rotations_known: int = 0
     rotations_right: int = 0
     confusion: Counter = field(default_factory=Counter)        # (truth class, named class) -> count
@@ -85,7 +84,6 @@ class Report:
         for t, d in match(detections, truth):
             self.matched += 1
             self.named += t["tile"] == d["tile"]
-            self.face_up_named += t["tile"] == d["tile"] != BACK
             self.confusion[(t["tile"], d["tile"])] += 1
             if t["tile"] != BACK and t["tile"] not in ambiguous and "rotation" in t:
                 self.rotations_known += 1
@@ -108,6 +106,11 @@ class Report:
     @property
     def found_and_named(self) -> float:
         return self.named / self.truth if self.truth else 0.0
+
+    @property
+    def face_up_named(self) -> int:
+        """Face-up tiles found and named right (backs left out)."""
+        return sum(n for (t, d), n in self.confusion.items() if t == d != BACK)
 
     @property
     def face_up_found_and_named(self) -> float:
