@@ -253,18 +253,40 @@ class Detector:
     def _detect_windows(self, image: np.ndarray, grid: int, overlap: float = 0.15) -> list[Detection]:
         h, w = image.shape[:2]
         ww, wh = int(w / (grid - (grid - 1) * overlap)), int(h / (grid - (grid - 1) * overlap))
-        found = []
+        found: list[tuple[tuple[int, int, int, int], Detection]] = []
         for y0 in np.linspace(0, h - wh, grid).astype(int):
             for x0 in np.linspace(0, w - ww, grid).astype(int):
+                window = (int(x0), int(y0), int(x0) + ww, int(y0) + wh)
                 for d in self.detect(image[y0:y0 + wh, x0:x0 + ww]):
                     x1, y1, x2, y2 = d.box
-                    found.append(Detection(d.tile, (x1 + x0, y1 + y0, x2 + x0, y2 + y0), d.rotation, d.score))
-        kept: list[Detection] = []
-        for d in sorted(found, key=lambda d: -d.score):    # a tile in two windows' overlap: once
-            if all(inside_share(d.box, k.box) < 0.5 for k in kept):
-                kept.append(d)
-        return sorted(kept, key=lambda d: (round(d.box[1] / 20), d.box[0]))
+                    found.append((window, Detection(d.tile, (x1 + x0, y1 + y0, x2 + x0, y2 + y0), d.rotation, d.score)))
+        return merge_windows(found, (w, h))
 
+
+def merge_windows(found, size: tuple[int, int]) -> list[Detection]:
+    """Tiles found in overlapping windows (``(window x1 y1 x2 y2, detection in image pixels)``) of
+    an image of ``size`` (w, h), each tile once, in reading order. A tile in two windows' overlap
+    is found by both: the box that mostly lies inside a kept one is the same tile. A window's edge
+    cuts the tiles it crosses, and a cut tile's box is short and often misnamed (half a 2s reads
+    5z), so a box a window cut gives way to a box of the same tile that another window saw whole,
+    however sure the cut one is; among whole (or among cut) boxes the surer one is kept."""
+    kept: list[Detection] = []
+    for _, d in sorted(((cut_by_window(d.box, win, size), d) for win, d in found),
+                       key=lambda cd: (cd[0], -cd[1].score)):
+        if all(inside_share(d.box, k.box) < 0.5 for k in kept):
+            kept.append(d)
+    return sorted(kept, key=lambda d: (round(d.box[1] / 20), d.box[0]))
+
+
+def cut_by_window(box, window, size: tuple[int, int]) -> bool:
+    """Whether a box touches an edge of its window that lies inside the image (boxes are clipped
+    to their window, so a tile the edge crosses ends on it)."""
+    (x1, y1, x2, y2), (wx1, wy1, wx2, wy2), (w, h) = box, window, size
+    return ((wx1 > 0 and x1 < wx1 + CUT_EDGE) or (wy1 > 0 and y1 < wy1 + CUT_EDGE)
+            or (wx2 < w and x2 > wx2 - CUT_EDGE) or (wy2 < h and y2 > wy2 - CUT_EDGE))
+
+
+CUT_EDGE = 2      # px: a box this near a window's inner edge was cut by it
 
 NESTED = 0.6     # a box whose area lies this much inside a surer one is the same tile
 STRADDLE = 0.25  # ... or this much, when it is itself unsure: a box straddling a tile and its neighbour

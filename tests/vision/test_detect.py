@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import Detector, ModelMissing
+from vision.detect import Detection, Detector, ModelMissing, cut_by_window, merge_windows
 from vision.evaluate import Report
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -142,6 +142,37 @@ def test_detecting_in_windows_finds_each_tile_once(detector):
     r = Report("2x2 windows")
     r.add([d.to_dict() for d in detector.detect(image, grid=2)], truth["tiles"])
     assert r.recall >= 0.9 and r.precision >= 0.95, r.text()
+
+
+# --- merging windows: rules on boxes, no model needed ---
+
+IMAGE = (2000, 1000)                 # w, h; two windows side by side, overlapping over x 900-1100
+LEFT, RIGHT = (0, 0, 1100, 1000), (900, 0, 2000, 1000)
+
+
+def test_a_box_on_a_windows_inner_edge_was_cut_by_it():
+    assert cut_by_window((1020, 100, 1100, 200), LEFT, IMAGE)        # ends on the left window's right edge
+    assert not cut_by_window((1020, 100, 1090, 200), LEFT, IMAGE)    # ends short of it
+    assert not cut_by_window((0, 100, 60, 200), LEFT, IMAGE)         # the image's own edge cuts nothing
+    assert cut_by_window((900, 100, 960, 200), RIGHT, IMAGE)
+
+
+def test_a_tile_seen_whole_in_one_window_beats_its_cut_half_in_the_other():
+    half = Detection("5z", (1040, 100, 1100, 200), 0, 0.99)    # half a 2s, cut by the left window: reads 5z
+    whole = Detection("2s", (1040, 100, 1160, 200), 0, 0.80)   # the right window sees all of it
+    assert merge_windows([(LEFT, half), (RIGHT, whole)], IMAGE) == [whole]
+
+
+def test_a_tile_in_two_windows_overlap_is_kept_once_the_surer_reading():
+    a = Detection("3p", (950, 100, 1050, 200), 0, 0.9)
+    b = Detection("3p", (952, 101, 1049, 199), 0, 0.7)
+    assert merge_windows([(RIGHT, b), (LEFT, a)], IMAGE) == [a]
+
+
+def test_a_cut_box_no_other_window_saw_is_still_kept():
+    cut = Detection("back", (1060, 500, 1100, 600), 0, 0.6)
+    other = Detection("1s", (100, 100, 200, 200), 0, 0.9)
+    assert merge_windows([(LEFT, cut), (LEFT, other)], IMAGE) == [other, cut]
 
 
 # --- the oblique models (a camera beside the table) ---
