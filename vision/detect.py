@@ -217,14 +217,28 @@ class Detector:
     def name_boxes(self, image: np.ndarray, boxes, sure: list[bool] | None = None) -> list[Detection]:
         """The classifier's reading of each given box (image pixels), one ``Detection`` per box, in
         order; a box that holds no tile reads ``none`` (unless ``sure[k]``: see ``_name``). Of a nearly
-        square box's two cuts, the one read as a tile (not none) and surer wins."""
+        square box's two cuts, the one read as a tile (not none) and surer wins.
+
+        A box the locator is sure of that reads ``none`` the way its shape turns it is also read
+        turned the other way: seen from beside the table, depth is squeezed, and an upright face
+        can look wider than tall (its box then says sideways, and the cut lies on its side)."""
         cuts, owners = self._cuts(image, boxes)
         best: dict[int, tuple[str, float, bool, bool]] = {}
-        for (k, turn), p in zip(owners, self.classify(cuts)):
-            tile, score, flipped = self._name(p, bool(sure and sure[k]))
-            rank = (tile != NONE, score)
-            if k not in best or rank > (best[k][0] != NONE, best[k][1]):
-                best[k] = (tile, score, flipped, turn)
+
+        def read(owners, probs, trust_box: bool):
+            for (k, turn), p in zip(owners, probs):
+                tile, score, flipped = self._name(p, trust_box and bool(sure and sure[k]))
+                rank = (tile != NONE, score)
+                if k not in best or rank > (best[k][0] != NONE, best[k][1]):
+                    best[k] = (tile, score, flipped, turn)
+
+        read(owners, self.classify(cuts), trust_box=True)
+        other = [(k, not best[k][3]) for k in sorted(best)
+                 if best[k][0] == NONE and sure and sure[k] and not is_ambiguous(boxes[k])]
+        if other:
+            # the other turn must read as a tile outright: a sure box's benefit of the doubt is spent
+            read(other, self.classify([cut_tile(image, boxes[k], size=CLS_SIZE, turn=turn) for k, turn in other]),
+                 trust_box=False)
         return [Detection(tile, tuple(boxes[k]), 0 if tile in (BACK, NONE) else rotation_of(turn, flipped), score)
                 for k, (tile, score, flipped, turn) in sorted(best.items())]
 

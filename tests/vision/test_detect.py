@@ -144,6 +144,32 @@ def test_detecting_in_windows_finds_each_tile_once(detector):
     assert r.recall >= 0.9 and r.precision >= 0.95, r.text()
 
 
+def _squeezed_upright_faces(n: int = 12) -> list[tuple[str, np.ndarray, tuple[int, int, int, int]]]:
+    """Upright faces of a test scene, squeezed to 55% of their height on a plain felt patch, as a
+    camera beside the table squeezes depth: each face's box is now wider than tall."""
+    truth = json.loads(SCENES[0].read_text())
+    image = cv2.imread(str(DATA / truth["image"]))
+    out = []
+    for t in [t for t in truth["tiles"] if t["rotation"] == 0 and t["tile"] != "back"][:n]:
+        x1, y1, x2, y2 = (int(round(v)) for v in t["box"])
+        face = cv2.resize(image[y1:y2, x1:x2], (x2 - x1, int((y2 - y1) * 0.55)))
+        canvas = np.full((200, 200, 3), (90, 110, 60), np.uint8)
+        canvas[60:60 + face.shape[0], 60:60 + face.shape[1]] = face
+        out.append((t["tile"], canvas, (60, 60, 60 + face.shape[1], 60 + face.shape[0])))
+    return out
+
+
+def test_a_sure_box_wider_than_tall_is_also_read_upright(detector):
+    # Cut the way its shape says (sideways, turned a quarter) the squeezed face reads as no tile;
+    # a box the locator is sure of is read the other way too, and is the upright tile it holds.
+    faces = _squeezed_upright_faces()
+    sure = [detector.name_boxes(img, [box], [True])[0] for _, img, box in faces]
+    unsure = [detector.name_boxes(img, [box], [False])[0] for _, img, box in faces]
+    assert sum(u.tile == "none" for u in unsure) >= 10, [u.tile for u in unsure]
+    right = sum(d.tile == tile and d.rotation == 0 for (tile, _, _), d in zip(faces, sure))
+    assert right >= 11, [(tile, d.tile, d.rotation) for (tile, _, _), d in zip(faces, sure)]
+
+
 # --- merging windows: rules on boxes, no model needed ---
 
 IMAGE = (2000, 1000)                 # w, h; two windows side by side, overlapping over x 900-1100
