@@ -212,7 +212,7 @@ class Detector:
             if d.tile == NONE or any(_same_tile(d.box, d.score, k) for k in out):
                 continue
             out.append(d)
-        return sorted(out, key=lambda d: (round(d.box[1] / 20), d.box[0]))
+        return reading_order(out)
 
     def name_boxes(self, image: np.ndarray, boxes, sure: list[bool] | None = None) -> list[Detection]:
         """The classifier's reading of each given box (image pixels), one ``Detection`` per box, in
@@ -289,7 +289,12 @@ def merge_windows(found, size: tuple[int, int]) -> list[Detection]:
                        key=lambda cd: (cd[0], -cd[1].score)):
         if all(inside_share(d.box, k.box) < 0.5 for k in kept):
             kept.append(d)
-    return sorted(kept, key=lambda d: (round(d.box[1] / 20), d.box[0]))
+    return reading_order(kept)
+
+
+def reading_order(found: list[Detection]) -> list[Detection]:
+    """Top to bottom in bands of 20 px, then left to right."""
+    return sorted(found, key=lambda d: (round(d.box[1] / 20), d.box[0]))
 
 
 def cut_by_window(box, window, size: tuple[int, int]) -> bool:
