@@ -99,6 +99,8 @@ def _parser() -> _Parser:
     t.add_argument("--stage", choices=("data", "locator", "classifier", "export", "all"), default="all")
     t.add_argument("--scenes", type=int, help="overhead training scenes (seeds 0 up)")
     t.add_argument("--oblique-scenes", type=int, help="oblique training scenes (seeds 3,000,000 up)")
+    t.add_argument("--rim-scenes", type=int,
+                   help="oblique training scenes with tiles on the table's rim half the time (seeds 4,000,000 up)")
     t.add_argument("--locator-epochs", type=int)
     t.add_argument("--classifier-epochs", type=int)
     t.add_argument("--locator-imgsz", type=int)
@@ -233,7 +235,8 @@ def _train(a: argparse.Namespace) -> int:
 
     plan = FINETUNE_PLAN if a.finetune else None
     for path in train(a.data, a.runs.resolve(), a.stage, plan, scenes=a.scenes, oblique_scenes=a.oblique_scenes,
-                      locator_epochs=a.locator_epochs, classifier_epochs=a.classifier_epochs,
+                      rim_scenes=a.rim_scenes, locator_epochs=a.locator_epochs,
+                      classifier_epochs=a.classifier_epochs,
                       locator_imgsz=a.locator_imgsz, locator_scale=a.locator_scale, seed=a.seed,
                       start=a.start):
         print(path)

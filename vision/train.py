@@ -45,6 +45,7 @@ class Plan:
     workers: int = 2
     oblique_scenes: int = 0           # scenes seen by a slanted camera, as in the real photo
     oblique_val: int = 0
+    rim_scenes: int = 0               # oblique scenes with tiles on the rim half the time (seeds 4,000,000 up)
     start: str = "scratch"            # or a view (detect.VIEWS): fine-tune that shipped ONNX pair
     view: str = "overhead"            # which models/ pair the export writes (detect.VIEWS)
 
@@ -68,10 +69,11 @@ def default_plan() -> Plan:
 
 
 def make_data(data: Path, plan: Plan) -> None:
-    from .synth.dataset import OBLIQUE_SEED, write_dataset
+    from .synth.dataset import OBLIQUE_SEED, RIM_SEED, write_dataset
 
     write_dataset(data, plan.scenes, 0, "train", crops=True)
     write_dataset(data, plan.oblique_scenes, OBLIQUE_SEED, "train", crops=True)
+    write_dataset(data, plan.rim_scenes, RIM_SEED, "train", crops=True)
     write_dataset(data, plan.val_scenes, VAL_SEED, "val", crops=True)
     write_dataset(data, plan.oblique_val, OBLIQUE_SEED + OBLIQUE_VAL, "val", crops=True)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -36,8 +37,6 @@ def test_fine_tuning_starts_from_the_shipped_models_on_both_views():
 
 
 def test_an_unknown_starting_point_is_refused(tmp_path):
-    from dataclasses import replace
-
     from vision.train import _start
     with pytest.raises(ValueError, match="start must be"):
         _start(tmp_path, replace(CPU_PLAN, start="yesterday"), 0, "yolov8n.yaml")
@@ -56,3 +55,12 @@ def test_the_train_command_takes_a_seed_and_the_locators_scale_augmentation():
     b = _parser().parse_args(["train"])
     assert b.seed is None and b.locator_scale is None, "unset: the plan's own values stand"
     assert (CPU_PLAN.seed, CPU_PLAN.locator_scale) == (0, 0.3)
+
+
+def test_the_data_stage_renders_rim_scenes_from_their_own_seeds(tmp_path, art):
+    from vision.__main__ import _parser
+    from vision.synth.dataset import RIM_SEED
+    from vision.train import make_data
+    assert _parser().parse_args(["train", "--rim-scenes", "1000"]).rim_scenes == 1000
+    make_data(tmp_path, replace(CPU_PLAN, scenes=0, val_scenes=0, rim_scenes=1))
+    assert [p.name for p in (tmp_path / "truth" / "train").iterdir()] == [f"s{RIM_SEED:07d}.json"]

@@ -31,6 +31,8 @@ from .scene import Annotation, Scene, draw_annotations, render_scene
 
 LOCATE_NAMES = ("tile",)
 OBLIQUE_SEED = 3_000_000     # scenes from this seed up are seen by a slanted camera (``oblique.py``)
+RIM_SEED = 4_000_000         # ... and from this one up, half of them have tiles on the table's rim
+RIM_TILES = 0.5
 
 
 def view_for(seed: int) -> str:
@@ -39,8 +41,16 @@ def view_for(seed: int) -> str:
     return "oblique" if seed >= OBLIQUE_SEED else "overhead"
 
 
+def rim_tiles_for(seed: int) -> float:
+    """How likely scene ``seed``'s rim is open to tiles: ``RIM_TILES`` from ``RIM_SEED`` up (training,
+    validation and test: +0, +500,000, +600,000), never below it, so every scene rendered before the
+    rim opened (the shipped models' training data, the stored test sets) renders as it did."""
+    return RIM_TILES if seed >= RIM_SEED else 0.0
+
+
 def scene_for(seed: int, art: TileArt, size: tuple[int, int]) -> Scene:
-    return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed))
+    return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed),
+                        rim_tiles=rim_tiles_for(seed))
 
 
 def yolo_rows(scene: Scene, classes: str) -> list[str]:

@@ -38,8 +38,10 @@ def body_length(rng: np.random.Generator, u: float, squeeze: float) -> float:
     return u * THICKNESS * min(float(cot * rng.uniform(0.85, 1.15)), 1.9)
 
 
-def rim(rng: np.random.Generator, plane: np.ndarray, occupied: np.ndarray, u: float) -> None:
-    """The table's raised rim along the plane's edges: glossy, marbled, with highlights; no tile goes on it."""
+def rim(rng: np.random.Generator, plane: np.ndarray, occupied: np.ndarray, u: float, open_to_tiles: bool = False) -> None:
+    """The table's raised rim along the plane's edges: glossy, marbled, with highlights. No tile goes on
+    it unless ``open_to_tiles``: at a real table players push melds and the gari pile onto the rim,
+    and the tiles nearest a phone's camera often lie on it (the real photo's top right and bottom right)."""
     h, w = plane.shape[:2]
     b = int(u * rng.uniform(0.8, 2.2))
     base = np.array(RIM_COLOURS[int(rng.choice(len(RIM_COLOURS), p=[0.35, 0.25, 0.2, 0.1, 0.1]))], np.float32)
@@ -62,7 +64,8 @@ def rim(rng: np.random.Generator, plane: np.ndarray, occupied: np.ndarray, u: fl
                     0, 360, 1.0, -1, lineType=cv2.LINE_AA)
     shine = (cv2.GaussianBlur(shine, (0, 0), 1.5) * m)[..., None]         # on the rim only
     plane[:] = plane * (1 - shine) + 0.97 * shine
-    occupied |= cv2.dilate(band, np.ones((3, 3), np.uint8), iterations=max(1, int(u * 0.3)))
+    if not open_to_tiles:
+        occupied |= cv2.dilate(band, np.ones((3, 3), np.uint8), iterations=max(1, int(u * 0.3)))
 
 
 def camera(rng: np.random.Generator, plane_w: int, plane_h: int, w: int, h: int) -> np.ndarray:

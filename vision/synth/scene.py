@@ -174,13 +174,16 @@ def _photo(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 
 def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] = (960, 720),
-                 unit: tuple[float, float] = (24, 52), max_groups: int = 12, view: str = "overhead") -> Scene:
+                 unit: tuple[float, float] = (24, 52), max_groups: int = 12, view: str = "overhead",
+                 rim_tiles: float = 0.0) -> Scene:
     """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane.
 
     ``view`` is ``overhead`` (a camera a little off straight-down) or ``oblique``
-    (a camera beside the table, as in the real photo: see ``oblique.py``)."""
+    (a camera beside the table, as in the real photo: see ``oblique.py``). An oblique
+    scene's rim is open to tiles with probability ``rim_tiles`` (0: never, and no random
+    draw is spent on it, so scenes rendered before it existed render the same)."""
     if view == "oblique":
-        return _render_oblique(rng, art, size, unit, max_groups)
+        return _render_oblique(rng, art, size, unit, max_groups, rim_tiles)
     if view != "overhead":
         raise ValueError(f"view must be 'overhead' or 'oblique', not {view!r}")
     w, h = size
@@ -209,7 +212,7 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     return Scene(image, anns, style)
 
 
-def _render_oblique(rng, art, size, unit, max_groups) -> Scene:
+def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0) -> Scene:
     """The table seen from one side: a taller plane squeezed by the camera, a rim, what lies beyond it,
     and each tile's box around what is seen of it."""
     w, h = size
@@ -221,7 +224,7 @@ def _render_oblique(rng, art, size, unit, max_groups) -> Scene:
         tint = np.array(oblique.PHOTO_FELTS[int(rng.integers(len(oblique.PHOTO_FELTS)))], np.float32) / 255
         plane = np.clip(plane - plane.mean(axis=(0, 1)) + tint, 0, 1)
     occupied = np.zeros((ph, w), np.uint8)
-    oblique.rim(rng, plane, occupied, u)
+    oblique.rim(rng, plane, occupied, u, open_to_tiles=rim_tiles > 0 and rng.random() < rim_tiles)
     centre = oblique.nadir(rng, w, ph)
     light = np.float32([rng.normal(0, 0.5), abs(rng.normal(0, 1))]) * u * 0.12
     ids = np.zeros((ph, w), np.int32)
