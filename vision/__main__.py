@@ -66,6 +66,8 @@ def _parser() -> _Parser:
                    help="skip the locator's second, mirrored pass (faster, finds fewer; see models/README.md)")
     e.add_argument("--oblique", type=int, default=0,
                    help="also this many held-out scenes seen by a slanted camera, as in the real photo")
+    e.add_argument("--rim", type=int, default=0,
+                   help="also this many held-out slanted scenes with tiles on the table's rim half the time")
     e.add_argument("--synth", type=Path, help="a dataset folder (python -m vision synth) to score instead")
     e.add_argument("--split", default="val", help="its split (default val)")
     e.add_argument("--real", type=Path, action="append", default=None,
@@ -174,7 +176,7 @@ def _evaluate(a: argparse.Namespace) -> int:
     try:
         reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos,
                                  real_grid=a.real_grid, oblique=a.oblique, view=a.view,
-                                 mirror=a.mirror)
+                                 mirror=a.mirror, rim=a.rim)
     except (FileNotFoundError, ValueError) as e:
         raise UsageError(str(e)) from None
     if a.json:

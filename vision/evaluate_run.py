@@ -15,6 +15,7 @@ from .evaluate import REAL_LABELS, Report, load_labels, photos_dir
 TEST_SEED = 1_100_000       # the first test scene: training renders seeds below 1,000,000, and
                             # 1,000,000 up are its validation scenes (they chose the best epoch)
 OBLIQUE_TEST = 3_600_000    # the first oblique test scene (oblique training 3,000,000 up, validation 3,500,000 up)
+RIM_TEST = 4_600_000        # the first oblique test scene with tiles on the rim (training 4,000,000 up)
 
 
 def _timed(detector: Detector, image: np.ndarray, grid: int = 1) -> tuple[list[dict], float]:
@@ -28,7 +29,7 @@ def synthetic_rendered(detector: Detector, scenes: int, seed: int = TEST_SEED) -
     from .art import TileArt
     from .synth.dataset import scene_for
 
-    view = "oblique " if seed >= OBLIQUE_TEST else ""
+    view = "oblique, tiles on the rim, " if seed >= RIM_TEST else "oblique " if seed >= OBLIQUE_TEST else ""
     art, report = TileArt(), Report(f"synthetic {view}test (seeds {seed}..{seed + scenes - 1})")
     for i in range(seed, seed + scenes):
         s = scene_for(i, art, (960, 720))
@@ -67,7 +68,7 @@ def real_photo(detector: Detector, labels_path: Path, photos: Path, grid: int = 
 def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "val",
                    real: list[Path] | None = None, photos: Path | None = None,
                    detector: Detector | None = None, real_grid: int = 1, oblique: int = 0,
-                   view: str = "overhead", mirror: bool = True) -> list[Report]:
+                   view: str = "overhead", mirror: bool = True, rim: int = 0) -> list[Report]:
     """Reports for the synthetic set and each real labels file (the shared photo's when none is named;
     skipped quietly when that photo is absent, an error when a named one is). ``mirror``: the
     locator's second, mirrored pass (``detect.Detector``)."""
@@ -79,6 +80,8 @@ def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "v
         reports.append(synthetic_rendered(detector, scenes))
     if oblique > 0:
         reports.append(synthetic_rendered(detector, oblique, OBLIQUE_TEST))
+    if rim > 0:
+        reports.append(synthetic_rendered(detector, rim, RIM_TEST))
     photos = photos or photos_dir()
     explicit = real is not None
     for lp in real if explicit else [REAL_LABELS]:

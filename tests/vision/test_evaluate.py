@@ -55,3 +55,15 @@ def test_rotations_the_labels_call_ambiguous_are_not_scored():
     report.add([tile("1p", (0, 0, 10, 10), rotation=180)], [tile("1p", (0, 0, 10, 10))],
                ambiguous_rotation=["1p"])
     assert report.rotations_known == 0 and report.to_dict()["rotation"] is None
+
+
+def test_rim_test_scenes_are_their_own_held_out_set(art):
+    # evaluate --rim N: scenes from the rim test seeds, apart from every training and validation seed
+    from vision.detect import Detector
+    from vision.evaluate_run import RIM_TEST, run_evaluation
+    from vision.synth.dataset import RIM_SEED
+    from vision.train import OBLIQUE_VAL
+    assert RIM_TEST >= RIM_SEED + OBLIQUE_VAL + 100_000
+    reports = run_evaluation(scenes=0, rim=1, detector=Detector.for_view("oblique"), real=[])
+    assert len(reports) == 1 and f"seeds {RIM_TEST}..{RIM_TEST}" in reports[0].name
+    assert "rim" in reports[0].name and reports[0].truth > 0
