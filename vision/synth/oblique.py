@@ -38,7 +38,8 @@ def body_length(rng: np.random.Generator, u: float, squeeze: float) -> float:
     return u * THICKNESS * min(float(cot * rng.uniform(0.85, 1.15)), 1.9)
 
 
-def rim(rng: np.random.Generator, plane: np.ndarray, occupied: np.ndarray, u: float, open_to_tiles: bool = False) -> None:
+def rim(rng: np.random.Generator, plane: np.ndarray, occupied: np.ndarray, u: float,
+        open_to_tiles: bool = False) -> None:
     """The table's raised rim along the plane's edges: glossy, marbled, with highlights. No tile goes on
     it unless ``open_to_tiles``: at a real table players push melds and the gari pile onto the rim,
     and the tiles nearest a phone's camera often lie on it (the real photo's top right and bottom right)."""
