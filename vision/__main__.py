@@ -1,12 +1,13 @@
 """python -m vision: the tile detector and its data.
 
     python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--no-mirror]
-    python -m vision evaluate [--view V] [--no-mirror] [--scenes N] [--oblique N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
+    python -m vision evaluate [--view V] [--no-mirror] [--scenes N] [--oblique N] [--rim N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR]
     python -m vision train [--data DIR] [--runs DIR] [--stage data|locator|classifier|export|all] [--finetune]
-                           [--start scratch|overhead|oblique] [--scenes N] [--oblique-scenes N] [--...-epochs N]
+                           [--start scratch|overhead|oblique] [--scenes N] [--oblique-scenes N]
+                           [--rim-scenes N] [--...-epochs N]
                            [--locator-scale F] [--seed N]
     python -m vision soup CKPT CKPT [...] --into OUT.onnx
 

@@ -27,9 +27,10 @@ def _timed(detector: Detector, image: np.ndarray, grid: int = 1) -> tuple[list[d
 def synthetic_rendered(detector: Detector, scenes: int, seed: int = TEST_SEED) -> Report:
     """Scenes rendered now from held-out seeds (needs the tile art)."""
     from .art import TileArt
-    from .synth.dataset import scene_for
+    from .synth.dataset import rim_tiles_for, scene_for, view_for
 
-    view = "oblique, tiles on the rim, " if seed >= RIM_TEST else "oblique " if seed >= OBLIQUE_TEST else ""
+    # the set's name from what its seeds render (dataset.py owns the seed ranges)
+    view = "" if view_for(seed) == "overhead" else "oblique, tiles on the rim, " if rim_tiles_for(seed) else "oblique "
     art, report = TileArt(), Report(f"synthetic {view}test (seeds {seed}..{seed + scenes - 1})")
     for i in range(seed, seed + scenes):
         s = scene_for(i, art, (960, 720))
