@@ -1,7 +1,8 @@
 """python -m vision: the tile detector and its data.
 
     python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--no-mirror]
-    python -m vision evaluate [--view V] [--no-mirror] [--scenes N] [--oblique N] [--rim N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
+                            [--no-refine]
+    python -m vision evaluate [--view V] [--no-mirror] [--no-refine] [--scenes N] [--oblique N] [--rim N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR]
@@ -10,6 +11,7 @@
                            [--rim-scenes N] [--...-epochs N]
                            [--locator-scale F] [--seed N]
     python -m vision soup CKPT CKPT [...] --into OUT.onnx
+    python -m vision refiner [--data DIR] [--view oblique|overhead] [--epochs N] [--seed N] [--into OUT.onnx]
 
 Bad input exits 2 with one line saying what is wrong.
 """
@@ -58,6 +60,8 @@ def _parser() -> _Parser:
                    help="the camera's view: over the table (default) or beside it, looking across")
     d.add_argument("--no-mirror", dest="mirror", action="store_false",
                    help="skip the locator's second, mirrored pass (faster, finds fewer; see models/README.md)")
+    d.add_argument("--no-refine", dest="refine", action="store_false",
+                   help="leave out the view's box refiner (the oblique view has one; see models/README.md)")
 
     e = sub.add_parser("evaluate", help="precision, recall, per-class accuracy, red vs plain fives")
     e.add_argument("--scenes", type=int, default=100, help="held-out synthetic scenes rendered now (0: none)")
@@ -65,6 +69,8 @@ def _parser() -> _Parser:
                    help="which models to evaluate: the overhead ones (default) or the oblique ones")
     e.add_argument("--no-mirror", dest="mirror", action="store_false",
                    help="skip the locator's second, mirrored pass (faster, finds fewer; see models/README.md)")
+    e.add_argument("--no-refine", dest="refine", action="store_false",
+                   help="leave out the view's box refiner (the oblique view has one; see models/README.md)")
     e.add_argument("--oblique", type=int, default=0,
                    help="also this many held-out scenes seen by a slanted camera, as in the real photo")
     e.add_argument("--rim", type=int, default=0,
@@ -118,6 +124,16 @@ def _parser() -> _Parser:
     w = sub.add_parser("soup", help="average fine-tunes of one model into one ONNX file (the train extra)")
     w.add_argument("checkpoints", type=Path, nargs="+", help="ultralytics checkpoints (.pt) from one start")
     w.add_argument("--into", type=Path, required=True, metavar="OUT.onnx", help="the ONNX file to write")
+
+    f = sub.add_parser("refiner", help="train a view's box refiner on its locator's candidates (the train extra)")
+    f.add_argument("--data", type=Path, default=Path("data/tiles"),
+                   help="a training data folder (python -m vision train --stage data)")
+    f.add_argument("--view", choices=("overhead", "oblique"), default="oblique",
+                   help="whose locator's candidates to learn from (default oblique)")
+    f.add_argument("--epochs", type=int, default=6)
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--into", type=Path, metavar="OUT.onnx", help="the ONNX file to write (default: the view's "
+                   "refiner in models/)")
     return p
 
 
@@ -127,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         return {"detect": _detect, "evaluate": _evaluate, "synth": _synth, "train": _train,
-                "read": _read, "soup": _soup}[a.command](a)
+                "read": _read, "soup": _soup, "refiner": _refiner}[a.command](a)
     except (ArtMissing, ModelMissing, UsageError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -153,7 +169,7 @@ def _detect(a: argparse.Namespace) -> int:
     from .draw import draw_detections
 
     image = _read_image(a.image)
-    found = Detector.for_view(a.view, mirror=a.mirror).detect(image, grid=a.grid)
+    found = Detector.for_view(a.view, mirror=a.mirror, refine=a.refine).detect(image, grid=a.grid)
     if a.draw:
         import cv2
 
@@ -177,7 +193,7 @@ def _evaluate(a: argparse.Namespace) -> int:
     try:
         reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos,
                                  real_grid=a.real_grid, oblique=a.oblique, view=a.view,
-                                 mirror=a.mirror, rim=a.rim)
+                                 mirror=a.mirror, rim=a.rim, refine=a.refine)
     except (FileNotFoundError, ValueError) as e:
         raise UsageError(str(e)) from None
     if a.json:
@@ -261,6 +277,35 @@ def _soup(a: argparse.Namespace) -> int:
         print(soup(a.checkpoints, a.into))
     except ValueError as e:
         raise UsageError(str(e)) from None
+    return 0
+
+
+def _refiner(a: argparse.Namespace) -> int:
+    from .detect import REFINERS, Detector
+
+    into = a.into or REFINERS.get(a.view)
+    if into is None:
+        raise UsageError(f"the {a.view} view ships no refiner: name the file to write with --into")
+    if into.suffix != ".onnx":
+        raise UsageError(f"--into must name an .onnx file, not {into}")
+    if a.epochs < 1:
+        raise UsageError("--epochs must be at least 1")
+    from .refine_train import collect, fit, truth_files
+
+    files = truth_files(a.data)
+    if not files:
+        raise UsageError(f"{a.data}: no training scenes (python -m vision train --data {a.data} --stage data)")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise UsageError("training the refiner needs the train extra (torch): see models/README.md") from None
+    detector = Detector.for_view(a.view, refine=False)
+    try:
+        samples = collect(detector, a.data, files, a.seed)
+    except (FileNotFoundError, ValueError) as e:
+        raise UsageError(str(e)) from None
+    print(f"{len(samples.cuts)} samples from {len(files)} scenes", flush=True)
+    print(fit(samples, into, a.epochs, seed=a.seed, log=lambda line: print(line, flush=True)))
     return 0
 
 
