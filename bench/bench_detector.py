@@ -2,6 +2,7 @@
 
     .venv/bin/pip install mahjong-detector==0.0.6      # the bench extra: .[bench]
     .venv/bin/python bench/bench_detector.py [--scenes 50] [--threads 2] [--no-mirror]
+                                             [--view overhead|oblique] [--no-refine]
 
 Images: held-out synthetic scenes (960x720, seeds from 1,100,000, rendered now
 from ../shared/tiles) and the hand-labelled real photo (../shared/photos), when
@@ -100,9 +101,14 @@ def main() -> int:
     ap.add_argument("--real-grid", type=int, default=3, help="our windows per side on the real photo")
     ap.add_argument("--no-mirror", dest="mirror", action="store_false",
                     help="ours without its mirrored locator pass (vision.detect.Detector)")
+    ap.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
+                    help="our models for a camera over the table (default) or beside it (the real photo's)")
+    ap.add_argument("--no-refine", dest="refine", action="store_false",
+                    help="ours without the view's box refiner (the oblique view has one)")
     args = ap.parse_args()
-    ours = Detector(threads=args.threads, mirror=args.mirror)
-    print(f"ours: mirrored locator pass {'on' if args.mirror else 'off'}")
+    ours = Detector.for_view(args.view, threads=args.threads, mirror=args.mirror, refine=args.refine)
+    print(f"ours: {args.view} view, mirrored locator pass {'on' if args.mirror else 'off'}, "
+          f"box refiner {'on' if ours.refiner else 'off'}")
     try:
         theirs = TheirDetector()
     except ImportError:
