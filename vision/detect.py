@@ -12,6 +12,9 @@ A tile's class is the kind with the most probability summed over both ways up;
 its rotation comes from the box's shape and the way up (``vision.crop``). A box
 the classifier calls ``none`` is dropped.
 
+``refiner`` (the oblique view's, ``vision/refine.py``) moves each box's edges onto
+its tile; the moved box is read again and kept where it reads as a tile more surely.
+
 ``mirror`` (on unless turned off) runs the locator a second time on the image
 mirrored left to right and fuses the two passes' boxes (it has one class, so a
 mirrored glyph is still a tile to it): it finds tiles the first pass misses, at
@@ -30,7 +33,7 @@ import numpy as np
 from .classes import BACK, CLASSES
 from .crop import CLS_SIZE, cut_tile, is_ambiguous, is_sideways, rotation_of
 from .refine import Refiner
-from .runtime import ModelMissing, blob, session
+from .runtime import ModelMissing, blob, session  # noqa: F401  (callers catch detect.ModelMissing)
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 LOCATOR = MODELS / "tile-locator.onnx"
@@ -79,7 +82,8 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[in
 
 
 class Detector:
-    """Both ONNX sessions, loaded once. ``detect(image)`` returns the tiles of a BGR image."""
+    """The ONNX sessions (locator, classifier, and a box refiner where given), loaded once.
+    ``detect(image)`` returns the tiles of a BGR image."""
 
     def __init__(self, locator: Path = LOCATOR, classifier: Path = CLASSIFIER, threads: int = 2,
                  min_box_score: float = 0.25, iou: float = 0.5, mirror: bool = True,
@@ -124,15 +128,21 @@ class Detector:
                           np.clip(x2, 0, w), np.clip((cy + bh / 2 - py) / s, 0, h)], axis=1)
         return boxes, scores[keep]
 
+    def candidates(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every box the locator proposes, before suppression (both passes' with ``mirror``): boxes
+        (N x 4, image pixels) and scores."""
+        boxes, scores = self._candidates(image)
+        if self.mirror:
+            more, more_scores = self._candidates(image, mirrored=True)
+            boxes, scores = np.concatenate([boxes, more]), np.concatenate([scores, more_scores])
+        return boxes, scores
+
     def locate(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
         """Boxes around tiles (image pixels) with the locator's score, after non-maximum suppression.
         With ``mirror``, both passes' boxes compete in one suppression and each kept box becomes the
         score-weighted mean of the boxes that overlap it by IoU > ``MIRROR_FUSE`` (both passes agree
         on where a tile's edges are better than either alone)."""
-        boxes, scores = self._candidates(image)
-        if self.mirror:
-            more, more_scores = self._candidates(image, mirrored=True)
-            boxes, scores = np.concatenate([boxes, more]), np.concatenate([scores, more_scores])
+        boxes, scores = self.candidates(image)
         rects = [[float(a), float(b), float(c - a), float(d - b)] for a, b, c, d in boxes]
         idx = cv2.dnn.NMSBoxes(rects, scores.tolist(), self.min_box_score, self.iou) if rects else []
         kept = np.asarray(idx, int).reshape(-1)
@@ -320,7 +330,6 @@ REFINE_MARGIN = 0.0  # a moved box must read as a tile more surely than the loca
                      # 88.99%; margin 0 / 0.1 / 0.2: 92.16% / 90.65% / 90.49%; rim validation (4,500,000 up)
                      # 88.02% -> 91.52% / 89.95% / 89.70%. Every box moved, no reading asked: better still on
                      # rendered scenes, 8 tiles fewer on the real photo (models/README.md).
-
 
 
 MIRROR_FUSE = 0.7  # boxes this alike (IoU) are one tile's, averaged (chosen on the oblique validation

@@ -137,3 +137,22 @@ def test_cli_refiner_asks_where_to_write_a_refiner_for_the_overhead_view(tmp_pat
 def test_cli_refiner_refuses_a_file_that_is_not_onnx(tmp_path):
     r = _cli("--into", str(tmp_path / "r.pt"))
     assert r.returncode == 2 and ".onnx" in r.stderr
+
+
+def test_cli_detect_takes_the_refine_switch():
+    truth = json.loads(OBLIQUE[0].read_text())
+    image = str(DATA / truth["image"])
+    for extra in ((), ("--no-refine",)):
+        r = subprocess.run([sys.executable, "-m", "vision", "detect", image, "--view", "oblique", "--json", *extra],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        assert abs(len(json.loads(r.stdout)) - len(truth["tiles"])) <= 4
+
+
+def test_the_refiner_learns_from_every_candidate_of_both_passes():
+    truth = json.loads(OBLIQUE[0].read_text())
+    image = cv2.imread(str(DATA / truth["image"]))
+    both, one = Detector.for_view("oblique", refine=False), Detector.for_view("oblique", refine=False, mirror=False)
+    first, mirrored = both._candidates(image)[0], both._candidates(image, mirrored=True)[0]
+    np.testing.assert_allclose(both.candidates(image)[0], np.concatenate([first, mirrored]))
+    np.testing.assert_allclose(one.candidates(image)[0], first)
