@@ -77,3 +77,29 @@ def test_fitting_writes_an_onnx_refiner_the_run_time_loads(tmp_path):
     assert out.is_file() and lines and "IoU >= 0.5" in lines[0]
     boxes = Refiner(out).refine(np.zeros((200, 200, 3), np.uint8), [(50, 50, 90, 110)])
     assert len(boxes) == 1 and len(boxes[0]) == 4
+
+
+def test_samples_from_scenes_hold_cuts_edge_moves_and_their_scene():
+    from pathlib import Path
+
+    from vision.detect import Detector
+    from vision.refine import REF_SIZE
+    from vision.refine_train import collect
+
+    data = Path(__file__).resolve().parent / "data"
+    scenes = sorted((data / "truth" / "oblique").glob("*.json"))[:2]
+    samples = collect(Detector.for_view("oblique", refine=False), data, scenes)
+    n = len(samples.cuts)
+    assert 2 * PER_SCENE_SHIFTED <= n <= 2 * (PER_SCENE_HARD + PER_SCENE_GOOD + PER_SCENE_SHIFTED)
+    assert samples.cuts.shape == (n, REF_SIZE, REF_SIZE, 3) and samples.deltas.shape == (n, 4)
+    assert np.abs(samples.deltas).max() <= 1.0 and set(samples.scene) == {p.stem for p in scenes}
+    # the locator's candidates are misplaced ones mostly: IoU 0.25-0.75 with their tile
+    assert np.mean((samples.iou >= HARD[0]) & (samples.iou < HARD[1])) > 0.4
+
+
+def test_no_scenes_no_samples(tmp_path):
+    from vision.detect import Detector
+    from vision.refine_train import collect
+
+    with pytest.raises(ValueError, match="no training scenes"):
+        collect(Detector.for_view("oblique", refine=False), tmp_path, [])
