@@ -292,7 +292,7 @@ def _refiner(a: argparse.Namespace) -> int:
         raise UsageError("--epochs must be at least 1")
     from .refine_train import collect, fit, truth_files
 
-    files = truth_files(a.data)
+    files = truth_files(a.data, a.view)
     if not files:
         raise UsageError(f"{a.data}: no training scenes (python -m vision train --data {a.data} --stage data)")
     try:

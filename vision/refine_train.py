@@ -83,12 +83,15 @@ def pairs(candidates: np.ndarray, truth: np.ndarray, rng: random.Random) -> list
     return out
 
 
-def truth_files(data: Path, prefixes: Sequence[str] = ("s3", "s4"), overhead_share: int = 4) -> list[Path]:
-    """The training scenes' truth files in ``data``: those whose names start with ``prefixes`` (oblique
-    seeds 3,000,000 up and rim seeds 4,000,000 up), and every ``overhead_share``-th overhead one."""
+def truth_files(data: Path, view: str = "oblique", overhead_share: int = 4) -> list[Path]:
+    """The training scenes' truth files in ``data`` for a view's refiner: for ``oblique``, the oblique
+    (seeds 3,000,000 up) and rim (4,000,000 up) scenes and every ``overhead_share``-th overhead one;
+    for ``overhead``, every overhead scene (seeds below 1,000,000)."""
     folder = data / "truth" / "train"
-    files = sorted(f for p in prefixes for f in folder.glob(f"{p}*.json"))
-    return files + sorted(folder.glob("s0*.json"))[::overhead_share]
+    overhead = sorted(folder.glob("s0*.json"))
+    if view == "overhead":
+        return overhead
+    return sorted(f for p in ("s3", "s4") for f in folder.glob(f"{p}*.json")) + overhead[::overhead_share]
 
 
 def sample_scenes(detector, data: Path, files: Sequence[Path], seed: int = 0) -> Iterator[tuple[np.ndarray, tuple, float, str]]:

@@ -54,7 +54,7 @@ def test_the_iou_after_refinement_is_one_when_the_refiner_is_right():
     assert iou_after(np.zeros((1, 4)), np.array([[0.0, 0.5, 0.0, 0.5]]))[0] == pytest.approx(0.5 / 1.5)
 
 
-def test_the_training_scenes_are_the_oblique_and_rim_ones_and_a_quarter_of_the_overhead(tmp_path):
+def test_an_oblique_refiner_learns_oblique_rim_and_a_quarter_of_the_overhead_scenes(tmp_path):
     folder = tmp_path / "truth" / "train"
     folder.mkdir(parents=True)
     names = [f"s{seed:07d}" for seed in (*range(8), 3_000_000, 3_000_001, 4_000_000)]
@@ -62,6 +62,7 @@ def test_the_training_scenes_are_the_oblique_and_rim_ones_and_a_quarter_of_the_o
         (folder / f"{n}.json").write_text("{}")
     got = [f.stem for f in truth_files(tmp_path)]
     assert got == ["s3000000", "s3000001", "s4000000", "s0000000", "s0000004"]
+    assert [f.stem for f in truth_files(tmp_path, "overhead")] == [f"s{seed:07d}" for seed in range(8)]
 
 
 def test_fitting_writes_an_onnx_refiner_the_run_time_loads(tmp_path):
