@@ -2,7 +2,8 @@
 
     python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--no-mirror]
                             [--no-refine]
-    python -m vision evaluate [--view V] [--no-mirror] [--no-refine] [--scenes N] [--oblique N] [--rim N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
+    python -m vision evaluate [--view V] [--no-mirror] [--no-refine] [--scenes N] [--oblique N] [--rim N]
+                              [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR]

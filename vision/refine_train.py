@@ -94,7 +94,8 @@ def truth_files(data: Path, view: str = "oblique", overhead_share: int = 4) -> l
     return sorted(f for p in ("s3", "s4") for f in folder.glob(f"{p}*.json")) + overhead[::overhead_share]
 
 
-def sample_scenes(detector, data: Path, files: Sequence[Path], seed: int = 0) -> Iterator[tuple[np.ndarray, tuple, float, str]]:
+def sample_scenes(detector, data: Path, files: Sequence[Path],
+                  seed: int = 0) -> Iterator[tuple[np.ndarray, tuple, float, str]]:
     """(context cut, edge deltas, IoU, scene) for every sample of the given truth files, the
     candidates from ``detector``'s locator (both passes when it mirrors)."""
     import cv2
