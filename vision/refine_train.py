@@ -27,6 +27,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from .evaluate import iou
 from .refine import context_cut, edge_deltas
 
 HARD = (0.25, 0.75)       # candidates meeting a tile at IoU in this range: the boxes to mend
@@ -111,7 +112,7 @@ def sample_scenes(detector, data: Path, files: Sequence[Path],
         boxes = boxes[(boxes[:, 2] - boxes[:, 0] > 4) & (boxes[:, 3] - boxes[:, 1] > 4)]
         for box, tile in pairs(boxes, true_boxes, rng):
             d = np.clip(edge_deltas(box, tile), -MAX_DELTA, MAX_DELTA)
-            yield context_cut(image, box), tuple(d), float(iou_matrix(box[None], tile[None])[0, 0]), f.stem
+            yield context_cut(image, box), tuple(d), iou(box, tile), f.stem
 
 
 def collect(detector, data: Path, files: Sequence[Path], seed: int = 0) -> Samples:

@@ -106,16 +106,10 @@ def test_the_oblique_view_refines_its_boxes_unless_told_not_to():
 
 
 def test_the_refiner_finds_no_fewer_tiles_on_the_held_out_oblique_scenes():
-    from vision.evaluate import Report
+    from vision.evaluate_run import synthetic_folder
 
-    def score(detector):
-        r = Report("oblique")
-        for path in OBLIQUE:
-            truth = json.loads(path.read_text())
-            r.add([d.to_dict() for d in detector.detect(cv2.imread(str(DATA / truth["image"])))], truth["tiles"])
-        return r
-
-    with_it, without = score(Detector.for_view("oblique")), score(Detector.for_view("oblique", refine=False))
+    with_it = synthetic_folder(Detector.for_view("oblique"), DATA, "oblique")
+    without = synthetic_folder(Detector.for_view("oblique", refine=False), DATA, "oblique")
     assert with_it.named >= without.named and with_it.precision >= without.precision - 0.01, (
         with_it.text(), without.text())
 
