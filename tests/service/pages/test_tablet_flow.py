@@ -86,3 +86,34 @@ def test_a_stale_confirm_shows_the_reason_and_writes_nothing(page, server):
     page.reload()
     expect(page.locator("#next-hand")).to_have_text("2")
     assert _balance(page, "Aki") == 0
+
+
+def test_a_tap_while_the_last_is_on_its_way_is_not_lost(page, server):
+    """Every tap posts the whole draft and the answer replaces it: a tap made before the
+    answer comes would be posted from a form about to be replaced and dropped. While an
+    edit is on its way, the editor's controls (confirm included) wait, disabled."""
+    _login_and_start(page, server)
+    page.click("details.typed summary")
+    page.fill("#concealed", "234p678p234s66s777z")
+    page.fill("#win_tile", "6s")
+    page.click("#apply")
+    expect(page.locator("#total")).to_be_visible()
+
+    held = []
+    edits = re.compile(r"/edit$")
+
+    def hold(route):
+        held.append(route)                                  # the next edit stays on its way
+
+    page.route(edits, hold)
+    page.click("text=ガリ gari")
+    page.wait_for_function("document.querySelector('#work').classList.contains('htmx-request')")
+    expect(page.locator('#palette button[data-tile="1m"]')).to_be_disabled()
+    expect(page.locator("#confirm")).to_be_disabled()       # nor can the old draft be confirmed
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute(edits, hold)
+
+    page.click('#palette button[data-tile="1m"]')          # waits for the answer, then counts
+    expect(page.locator(".extra button[data-tile='1m']")).to_have_count(1)
+    expect(page.locator("#confirm")).to_be_enabled()
