@@ -59,10 +59,18 @@ class Draft:
         getlist = getlist or (lambda k: [form[k]] if k in form else [])
         text = lambda k: str(form.get(k) or "").strip()
         try:
-            melds = tuple(json.loads(text("melds") or "[]"))
+            melds = json.loads(text("melds") or "[]")
             first = json.loads(text("first")) if text("first") else None
         except json.JSONDecodeError as e:
             raise EditError(f"the editor's melds or first record are not JSON ({e.msg})") from None
+        # The page writes these hidden fields; a stale or hand-made form may not have.
+        if not isinstance(melds, list) or not all(
+                isinstance(m, dict) and isinstance(m.get("kind"), str) and isinstance(m.get("tiles"), str)
+                for m in melds):
+            raise EditError("the editor's melds must be a list of {kind, tiles, from} objects")
+        if first is not None and not isinstance(first, dict):
+            raise EditError("the editor's first record (double ron) must be an object")
+        melds = tuple(melds)
         seat = text("seat") or "east"
         return cls(seat=seat, win=text("win") or "tsumo", discarder=text("discarder"),
                    concealed=_sorted(text("concealed")), win_tile=text("win_tile"), gari=_sorted(text("gari")),

@@ -36,7 +36,8 @@ templates.env.globals["tile_face"] = tile_face
 templates.env.filters["tiles"] = tile_names
 
 
-def render(request: Request, template: str, status: int = 200, **context: Any) -> Response:
+def render(request: Request, template: str, status: int = 200, /, **context: Any) -> Response:
+    # positional-only: a template may have a ``status`` of its own (error.html shows it)
     return templates.TemplateResponse(request, template, context, status_code=status)
 
 

@@ -1,0 +1,51 @@
+"""The tablet's page routes refuse bad input as a table would want: a 4xx naming what is
+wrong, shown in the flash area to htmx and as an error page to a plain browser request,
+never a server error. (The tablet posts well-formed forms; a stale page or a hand-made
+request need not.)"""
+
+from __future__ import annotations
+
+import pytest
+
+HTMX = {"HX-Request": "true"}
+
+
+def test_an_unknown_session_is_a_404_page(client):
+    r = client.get("/s/no-such-session")
+    assert r.status_code == 404
+    assert "text/html" in r.headers["content-type"]
+    assert "<h1>404</h1>" in r.text and "no-such-session" in r.text
+
+
+BAD_EDITS = [
+    ({"op": "add:9z"}, "9z"),
+    ({"op": "del:concealed:99"}, "no tile"),
+    ({"op": "delmeld:abc"}, "abc"),
+    ({"op": "zzz"}, "zzz"),
+    ({"melds": "notjson"}, "melds"),
+    ({"melds": '[{"kind": "pon"}]'}, "melds"),
+    ({"melds": "5"}, "melds"),
+    ({"melds": '"abc"'}, "melds"),
+    ({"first": "{bad"}, "first"),
+    ({"first": "[1]"}, "first"),
+    ({"target": "nothing", "op": "add:1p"}, "nothing"),
+]
+
+
+@pytest.mark.parametrize("form, named", BAD_EDITS, ids=[next(iter(f.values())) for f, _ in BAD_EDITS])
+def test_a_bad_edit_is_refused_naming_what_is_wrong(client, session, form, named):
+    url = f"/s/{session['id']}/edit"
+    page = client.post(url, data=form)
+    assert page.status_code == 422, page.text
+    assert "<h1>422</h1>" in page.text and named in page.text
+    fragment = client.post(url, data=form, headers=HTMX)
+    assert fragment.status_code == 422
+    assert fragment.headers["HX-Retarget"] == "#flash" and named in fragment.text
+
+
+def test_confirming_a_hand_that_does_not_win_writes_nothing(client, session):
+    url = f"/s/{session['id']}/confirm"
+    r = client.post(url, data={"concealed": "123p", "win_tile": "1p", "seat": "east", "win": "tsumo",
+                               "hand": "1"}, headers=HTMX)
+    assert r.status_code == 422 and r.text.strip()
+    assert client.get(f"/api/sessions/{session['id']}").json()["hands"] == 0
