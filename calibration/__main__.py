@@ -90,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
 def read_frame(path: Path) -> np.ndarray:
     """The image at ``path`` as BGR; CalibrationError if it is none."""
     if not path.is_file():
-        raise CalibrationError(f"{path}: no such file")
+        raise CalibrationError(f"{path}: {'a folder, not an image file' if path.is_dir() else 'no such file'}")
     frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if frame is None:
         raise CalibrationError(f"{path}: not an image OpenCV can read")

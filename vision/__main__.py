@@ -155,7 +155,7 @@ def _read_image(path: Path):
     import numpy as np
 
     if not path.is_file():
-        raise UsageError(f"{path}: no such file")
+        raise UsageError(f"{path}: {'a folder, not an image file' if path.is_dir() else 'no such file'}")
     data = np.fromfile(str(path), np.uint8)
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:

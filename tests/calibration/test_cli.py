@@ -102,6 +102,7 @@ def test_fit_with_tapped_corners(tmp_path, capsys, blank_file):
 
 @pytest.mark.parametrize("make, message", [
     (lambda d: d / "none.jpg", "no such file"),
+    (lambda d: d, "a folder, not an image file"),
     (lambda d: (d / "notes.jpg").write_text("not an image") and d / "notes.jpg", "not an image OpenCV can read"),
 ])
 def test_fit_on_a_non_image_exits_2_in_one_line(tmp_path, capsys, make, message):

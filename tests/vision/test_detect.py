@@ -123,6 +123,8 @@ def test_cli_detect_refuses_a_file_that_is_not_an_image(tmp_path, content, messa
 def test_cli_detect_names_a_missing_file(tmp_path):
     r = _cli("detect", str(tmp_path / "nope.jpg"))
     assert r.returncode == 2 and "no such file" in r.stderr
+    r = _cli("detect", str(tmp_path))
+    assert r.returncode == 2 and "a folder, not an image file" in r.stderr
 
 
 def test_cli_evaluate_scores_a_dataset_folder():
