@@ -14,7 +14,7 @@ import uvicorn
 
 from .app import create_app
 from .camera import CameraError, describe
-from .reader import ReaderLoadError, load_reader
+from .reader import ReaderLoadError, reader_for
 from .settings import Settings
 
 
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings(**overrides)
     try:                                   # a bad camera or reader: one line, exit 2
         describe(settings.camera)
-        load_reader(settings.reader)
+        reader_for(settings.reader, settings.calibration, settings.demo_camera)
     except (CameraError, ReaderLoadError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

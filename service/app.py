@@ -21,7 +21,7 @@ from .deps import NotLoggedIn
 from .errors import REFUSALS, status_of
 from .ledger import Ledger
 from .pages.render import error_page, flash
-from .reader import load_reader
+from .reader import reader_for
 from .settings import Settings
 from .snapshots import SnapshotStore
 
@@ -36,7 +36,7 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         app.state.ledger = Ledger(settings.ledger_url)
         app.state.snapshots = SnapshotStore(settings.snapshot_dir)
-        app.state.reader = load_reader(settings.reader)
+        app.state.reader = reader_for(settings.reader, settings.calibration, settings.demo_camera)
         app.state.camera = Camera(settings.camera, settings.camera_fps).start() if camera and settings.camera else None
         try:
             yield

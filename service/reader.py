@@ -1,9 +1,10 @@
 """The seam for reading a hand from a frame: frame -> (hand record, detections, warnings).
 
-Vision and calibration plug in here when they land: ``TABLE_READER=module:factory``
-names a callable returning a :class:`Reader`. Until then :class:`NoReader` is
-installed: it reads nothing and says so, and the tablet falls back to the
-snapshot shown as-is plus a hand typed or picked by the players.
+``TABLE_READER=auto`` (the default, :func:`reader_for`) is the vision reader for
+the calibrated table, or for the demo table on the demo camera;
+``TABLE_READER=module:factory`` names a callable returning another :class:`Reader`.
+Without one, :class:`NoReader` reads nothing and says why, and the tablet falls
+back to the snapshot shown as-is plus a hand typed or picked by the players.
 """
 
 from __future__ import annotations
@@ -64,18 +65,43 @@ class Reader(Protocol):
 
 
 class NoReader:
-    """The reader in force while no vision is installed: it reads nothing."""
+    """The reader in force while no vision is installed: it reads nothing, and says why."""
 
     name = "none"
     MESSAGE = ("no reader installed: the snapshot is shown as taken; "
                "enter the hand with the tile picker")
+    NOT_CALIBRATED = ("no calibrated table: the snapshot is shown as taken; enter the hand with the "
+                      "tile picker (python -m calibration fit, then TABLE_CALIBRATION=<table>)")
+
+    def __init__(self, message: str = MESSAGE):
+        self.message = message
 
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
-        return Reading(self.name, None, (), (self.MESSAGE,), installed=False)
+        return Reading(self.name, None, (), (self.message,), installed=False)
 
 
 class ReaderLoadError(RuntimeError):
     pass
+
+
+AUTO = "auto"
+
+
+def reader_for(spec: str, calibration: str = "", demo_camera: bool = False) -> Reader:
+    """The reader a table runs with. ``auto`` (the default) is the vision reader for the calibrated
+    table ``calibration``, else for the demo table when the camera is the demo's frames, else
+    none (saying the table is not calibrated); anything else is :func:`load_reader`'s."""
+    if spec != AUTO:
+        return load_reader(spec)
+    if not calibration and not demo_camera:
+        return NoReader(NoReader.NOT_CALIBRATED)
+    from calibration.errors import CalibrationError
+
+    from .vision_reader import VisionReader, demo_table
+    try:
+        return VisionReader(calibration or demo_table())
+    except CalibrationError as e:       # an unknown or unreadable table file is named
+        raise ReaderLoadError(f"the vision reader could not start: {e}") from None
 
 
 def load_reader(spec: str) -> Reader:

@@ -14,6 +14,7 @@ from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEMO_FRAMES = Path(__file__).parent / "demo" / "frames"
+DEMO_HANDS = DEMO_FRAMES.parent / "hands.json"      # the hand record each demo frame shows
 
 
 class Settings(BaseSettings):
@@ -27,17 +28,25 @@ class Settings(BaseSettings):
     camera: str = Field(str(DEMO_FRAMES),
                         description="USB index (0), rtsp:// or http:// URL, a video file, or a folder of images")
     camera_fps: float = Field(2.0, gt=0, le=60, description="frames per second read from a folder or file")
-    reader: str = Field("", description="'module:factory' of a hand reader (vision); empty: none installed")
+    reader: str = Field("auto", description="'auto': the vision reader for the calibrated table (calibration), "
+                                            "or for the demo table on the demo camera, else none; "
+                                            "'module:factory' of another reader; empty: none installed")
+    calibration: str = Field("", description="the calibrated table's name (python -m calibration fit, "
+                                             "in CALIBRATION_DIR), read by the 'auto' reader")
     max_upload_bytes: int = Field(8 * 1024 * 1024, gt=0)
     max_image_side: int = Field(4096, gt=0, description="larger uploads are refused")
     host: str = "0.0.0.0"
     port: int = 8000
-    tiles_dir: Path = Field(Path("../shared/tiles"), description="tile art for rendering demo frames (never committed)")
 
     @cached_property
     def table_pin(self) -> str:
         """The PIN in force: the configured one, or one made for this run."""
         return self.pin or f"{secrets.randbelow(10**6):06d}"
+
+    @property
+    def demo_camera(self) -> bool:
+        """The camera is the demo's frames (their table is the demo table)."""
+        return Path(self.camera).resolve() == DEMO_FRAMES.resolve()
 
     @property
     def ledger_url(self) -> str:

@@ -14,7 +14,7 @@ import numpy as np
 
 from calibration.errors import CalibrationError
 from calibration.homography import table_to_image
-from calibration.store import load
+from calibration.store import TableFile, load
 from vision.read import TableReader
 
 from .reader import Detection, ReadContext, Reading
@@ -22,11 +22,17 @@ from .reader import Detection, ReadContext, Reading
 ENV_TABLE = "TABLE_CALIBRATION"
 
 
+def demo_table() -> TableFile:
+    """The table the demo camera's frames show: the default rim markers and zones, no stored fit
+    (every frame's markers place it)."""
+    return TableFile("demo")
+
+
 class VisionReader:
     name = "vision"
 
-    def __init__(self, table: str):
-        self.table = load(table)
+    def __init__(self, table: str | TableFile):
+        self.table = load(table) if isinstance(table, str) else table
         self._readers: dict[str, TableReader] = {}      # one per house rule (the record names it)
 
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:

@@ -1,92 +1,120 @@
-"""Render the demo camera's frames: a felt table seen from above with a revealed hand.
+"""Render the demo camera's frames: whole tables after a win, as the overhead camera sees them.
 
-    python -m service.demo.render [--tiles ../shared/tiles] [--out service/demo/frames]
+    python -m service.demo.render [--frames 6] [--seed 1] [--out service/demo/frames]
 
-The tile art (CC0, FluffyStuff riichi-mahjong-tiles) is read from the
-``tiles_dir`` setting and never committed; only the rendered frames are. Without
-the art, the tiles are drawn as plain blocks with their mpsz names.
+Each frame is one of scoring's random winning hands (dunhill's tile set) laid
+out by vision's table renderer: the winner's row with the winning tile set
+apart, melds, gari, dora (and ura after a riichi), the other seats' hands as
+backs, everybody's discards, the rim markers. The demo table
+(``service.vision_reader.demo_table``: the default marker layout, no stored
+fit) reads them, so ``python -m service`` counts a hand from the first tap.
+
+The tile art is read from ``TOUTENKOU_TILE_ART`` (default ../shared/tiles) and
+never committed; the frames are, with ``hands.json``: the hand record each
+frame shows, as the layout stage writes it (a tsumo: the table cannot show
+ron). The renderer prints how the demo table reads each frame.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import random
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from ..settings import DEMO_FRAMES, Settings
+from calibration.markers import default_layout
+from scoring import ScoringError, score
+from scoring.random_hands import random_winning_record
+from scoring.tiles import parse_mpsz, tile_name
+from vision.synth.table import (MELD_GAP_MM, MELD_ROOM_MM, MELD_WIDTH, neighbour_side, record_of, render_deal,
+                                wall)
 
-# A few revealed hands (mpsz), one per frame pair: what a player might lay down.
-HANDS = ("234p678p234s66s777z", "334400p667788s99s", "234p666s0s67s44z777z", "123456789p11s555z")
-SIZE = (960, 540)
-TILE = (44, 60)
-ART = {"m": "Man", "p": "Pin", "s": "Sou"}
-HONOURS = ("Ton", "Nan", "Shaa", "Pei", "Haku", "Hatsu", "Chun")
+from ..settings import DEMO_FRAMES, DEMO_HANDS
+SEATS = ("east", "south", "west")
 
 
-def tile_names(mpsz: str) -> list[str]:
-    from scoring.tiles import parse_mpsz, tile_name
+def _names(mpsz: str) -> list[str]:
     return [tile_name(t) for t in parse_mpsz(mpsz)]
 
 
-def art_file(folder: Path, name: str) -> Path:
-    n, suit = name[0], name[1]
-    if suit == "z":
-        return folder / f"{HONOURS[int(n) - 1]}.png"
-    return folder / (f"{ART[suit]}5-Dora.png" if n == "0" else f"{ART[suit]}{n}.png")
+def deal_of(record: dict, rng: np.random.Generator) -> dict | None:
+    """The table deal (vision.synth.table's form) that shows a winning hand record, the rest of
+    the wall dealt as discards; None when the melds overrun the meld zone or a tile runs out."""
+    seat = record["seat"]
+    melds = record.get("melds", [])
+    if sum(MELD_WIDTH[m["kind"]] + MELD_GAP_MM for m in melds) > MELD_ROOM_MM + MELD_GAP_MM:
+        return None
+    side_of = {s: side for side, s in neighbour_side(default_layout(), seat).items() if s}
+    pool = wall(rng)
+    concealed = _names(record["concealed"])
+    concealed.remove(record["win_tile"])             # the winning tile lies set apart, last
+    concealed.append(record["win_tile"])
+    d = {"seat": seat, "concealed": concealed,
+         "melds": [{"kind": m["kind"], "tiles": _names(m["tiles"]),
+                    "side": None if m["kind"] == "ankan" else side_of[m["from"]]} for m in melds],
+         "gari": _names(record.get("gari", "")), "dora": _names(record.get("dora_indicators", "")),
+         "ura": _names(record.get("ura_indicators", ""))}
+    shown = d["concealed"] + [t for m in d["melds"] for t in m["tiles"]] + d["gari"] + d["dora"] + d["ura"]
+    for t in shown:
+        if t not in pool:
+            return None
+        pool.remove(t)
+    if not d["dora"]:
+        d["dora"] = [pool.pop()]
+    d["discards"] = {s: [pool.pop() for _ in range(int(rng.integers(5, 13)))] for s in SEATS}
+    return d
 
 
-def _over(base: np.ndarray, rgba: np.ndarray) -> np.ndarray:
-    alpha = rgba[:, :, 3:4].astype(np.float32) / 255
-    return (rgba[:, :, :3] * alpha + base * (1 - alpha)).astype(np.uint8)
-
-
-def tile_image(name: str, art: Path | None) -> np.ndarray:
-    w, h = TILE
-    if art is not None and (art / "Front.png").is_file():
-        front = cv2.imread(str(art / "Front.png"), cv2.IMREAD_UNCHANGED)
-        face = cv2.imread(str(art_file(art, name)), cv2.IMREAD_UNCHANGED)
-        tile = _over(np.full(front.shape[:2] + (3,), 40, np.uint8), front)
-        if face is not None:
-            tile = _over(tile, face)
-        return cv2.resize(tile, (w, h), interpolation=cv2.INTER_AREA)
-    tile = np.full((h, w, 3), (225, 240, 245), np.uint8)
-    cv2.rectangle(tile, (0, 0), (w - 1, h - 1), (90, 110, 120), 2)
-    cv2.putText(tile, name, (5, h // 2 + 8), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (40, 40, 40), 2)
-    return tile
-
-
-def frame(i: int, hand: str, art: Path | None) -> np.ndarray:
-    w, h = SIZE
-    rng = np.random.default_rng(i)
-    img = np.zeros((h, w, 3), np.uint8)
-    img[:] = (59, 93, 11)                                       # BGR felt green
-    img = cv2.add(img, rng.integers(0, 6, (h, w, 1), dtype=np.uint8).repeat(3, 2))
-    cv2.putText(img, f"demo camera  frame {i + 1}", (20, 36), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (230, 230, 230), 2)
-    names = tile_names(hand)
-    x0 = (w - len(names) * (TILE[0] + 2)) // 2 + int(rng.integers(-20, 20))
-    y0 = h // 2 + int(rng.integers(-30, 30))
-    for k, name in enumerate(names):
-        t = tile_image(name, art)
-        x = x0 + k * (TILE[0] + 2)
-        img[y0:y0 + TILE[1], x:x + TILE[0]] = t
-    return img
+def demo_scenes(n: int, seed: int, art):
+    """``n`` (scene, record) pairs: winning hands whose shown record scores under dunhill."""
+    rng = random.Random(seed)
+    nrng = np.random.default_rng(seed)
+    layout = default_layout()
+    while n:
+        d = deal_of(random_winning_record(rng, "dunhill"), nrng)
+        if d is None:
+            continue
+        record = record_of(d, layout)
+        try:
+            score(record)
+        except ScoringError:            # a yaku the table cannot show (ron, haitei, ...): draw again
+            continue
+        yield render_deal(d, nrng, art, layout), record
+        n -= 1
 
 
 def main(argv: list[str] | None = None) -> int:
+    from vision.art import ArtMissing, TileArt
+    from vision.layout import record_diff
+
+    from ..reader import ReadContext
+    from ..vision_reader import VisionReader, demo_table
+
     p = argparse.ArgumentParser(prog="python -m service.demo.render", description=__doc__.splitlines()[0])
-    p.add_argument("--tiles", type=Path, default=Settings().tiles_dir, help="tile art folder (TABLE_TILES_DIR)")
     p.add_argument("--out", type=Path, default=DEMO_FRAMES)
-    p.add_argument("--frames", type=int, default=8)
+    p.add_argument("--frames", type=int, default=6)
+    p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
-    art = args.tiles / "png-regular" if (args.tiles / "png-regular").is_dir() else None
+    try:
+        art = TileArt()
+    except ArtMissing as e:
+        p.exit(2, f"error: {e}\n")
     args.out.mkdir(parents=True, exist_ok=True)
-    for i in range(args.frames):
+    for old in args.out.glob("frame-*.jpg"):
+        old.unlink()
+    reader = VisionReader(demo_table())
+    hands = {}
+    for i, (scene, record) in enumerate(demo_scenes(args.frames, args.seed, art)):
         path = args.out / f"frame-{i + 1:02d}.jpg"
-        cv2.imwrite(str(path), frame(i, HANDS[(i // 2) % len(HANDS)], art), [cv2.IMWRITE_JPEG_QUALITY, 75])
-        print(path)
-    print("tile art:", art or "none (plain blocks)")
+        cv2.imwrite(str(path), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        hands[path.name] = record
+        reading = reader.read(cv2.imread(str(path)), ReadContext("dunhill"))
+        diff = record_diff(record, dict(reading.record or {}))
+        print(f"{path}: {record['concealed']}  read: {'exact' if not diff else 'differs in ' + ', '.join(diff)}")
+    (args.out.parent / DEMO_HANDS.name).write_text(json.dumps(hands, indent=1, ensure_ascii=False) + "\n")
     return 0
 
 

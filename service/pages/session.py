@@ -75,7 +75,8 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
             draft = Draft.from_record(wins[-1]["record"], others, first)
     return render(request, "table.html", table_name=settings.table_name, s=session_view(cfg, state),
                   recorded=recorded, camera=request.app.state.camera is not None,
-                  reader=request.app.state.reader.name, oob_snapshot=False,
+                  reader=request.app.state.reader.name,
+                  reader_message=getattr(request.app.state.reader, "message", ""), oob_snapshot=False,
                   **work_context(ledger, session_id, draft, correct=correct))
 
 

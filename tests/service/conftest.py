@@ -24,6 +24,13 @@ def client(settings):
 
 
 @pytest.fixture
+def manual_client(settings):
+    """The service with no reader installed (TABLE_READER empty): Count only takes the snapshot."""
+    with TestClient(create_app(settings.model_copy(update={"reader": ""})), headers={"X-Table-PIN": PIN}) as c:
+        yield c
+
+
+@pytest.fixture
 def session(client) -> dict:
     r = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS})
     assert r.status_code == 201, r.text

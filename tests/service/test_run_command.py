@@ -40,6 +40,11 @@ def test_readme_run_command_starts_the_service(tmp_path):
                 time.sleep(0.2)
         assert r.status_code == 200 and r.content[:2] == b"\xff\xd8"      # the demo camera is running
         assert (tmp_path / "ledger.sqlite3").exists()
+        pin_header = {"X-Table-PIN": pin}
+        session = httpx.post(url + "api/sessions", headers=pin_header, timeout=10,
+                             json={"rules": "dunhill", "players": ["A", "B", "C"]}).json()
+        read = httpx.post(url + f"api/camera/read?session={session['id']}", headers=pin_header, timeout=60).json()
+        assert read["reader"] == "vision" and read["record"]["concealed"]     # and reads the demo table's hand
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -51,3 +56,11 @@ def test_a_bad_camera_is_one_line_and_exit_2(tmp_path):
                          timeout=30)
     assert out.returncode == 2 and out.stderr.strip().startswith("error: camera source")
     assert "Traceback" not in out.stderr
+
+
+def test_an_unknown_calibrated_table_is_one_line_and_exit_2(tmp_path):
+    env = {**os.environ, "TABLE_CALIBRATION": "nope", "CALIBRATION_DIR": str(tmp_path), "TABLE_DATA_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-m", "service"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert "nope" in out.stderr and "python -m calibration fit" in out.stderr and "Traceback" not in out.stderr

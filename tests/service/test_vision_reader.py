@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
+
+import cv2
 import numpy as np
 import pytest
 
 from calibration.markers import default_layout
 from calibration.store import TableFile, save
 from calibration.synth import SIZE, pose_homography, render, topdown
-from service.reader import ReadContext, ReaderLoadError, load_reader
-from service.vision_reader import ENV_TABLE
+from scoring import score
+from service.reader import AUTO, NoReader, ReadContext, ReaderLoadError, load_reader, reader_for
+from service.settings import DEMO_FRAMES, DEMO_HANDS
+from service.vision_reader import ENV_TABLE, VisionReader
+from vision.layout import record_diff
 
 
 @pytest.fixture
@@ -37,3 +43,42 @@ def test_an_empty_table_reads_no_hand(calibrated):
     reading = load_reader("service.vision_reader:from_env").read(frame, ReadContext("balance", honba=2))
     assert reading.reader == "vision" and reading.record is None
     assert any("no revealed hand" in w for w in reading.warnings)
+
+
+# --- the reader a table runs with (TABLE_READER=auto, the default) ------------------------------
+
+def test_auto_on_the_demo_camera_reads_the_demo_tables():
+    """The demo frames are whole tables after a win (service/demo/render.py); the demo table reads
+    them from their rim markers alone. Their hands are in hands.json, as the layout stage writes them."""
+    reader = reader_for(AUTO, demo_camera=True)
+    assert isinstance(reader, VisionReader)
+    hands = json.loads(DEMO_HANDS.read_text())
+    assert sorted(hands) == sorted(p.name for p in DEMO_FRAMES.glob("*.jpg"))
+    exact = 0
+    for name, shown in hands.items():
+        reading = reader.read(cv2.imread(str(DEMO_FRAMES / name)), ReadContext("dunhill", honba=1))
+        assert reading.record is not None and reading.record["honba"] == 1, (name, reading.warnings)
+        exact += record_diff(shown, dict(reading.record)) == []
+        score(shown)                                   # each shows a hand that scores
+    print(f"demo frames read exactly: {exact} of {len(hands)}")
+    assert exact >= len(hands) - 1
+
+
+def test_auto_on_an_uncalibrated_camera_reads_nothing_and_says_how_to_calibrate():
+    reader = reader_for(AUTO, calibration="", demo_camera=False)
+    reading = reader.read(np.zeros((8, 8, 3), np.uint8), ReadContext("dunhill"))
+    assert reading.record is None and not reading.installed
+    assert "python -m calibration fit" in reading.warnings[0]
+
+
+def test_auto_with_a_calibrated_table_reads_with_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path))
+    save(TableFile("t7"), tmp_path)
+    assert reader_for(AUTO, calibration="t7").table.name == "t7"
+    with pytest.raises(ReaderLoadError, match="nope"):
+        reader_for(AUTO, calibration="nope")
+
+
+def test_an_empty_reader_setting_installs_none():
+    assert reader_for("", calibration="t7", demo_camera=True).read(
+        np.zeros((8, 8, 3), np.uint8), ReadContext("dunhill")).warnings == (NoReader.MESSAGE,)

@@ -247,7 +247,13 @@ def render_table(seed: int, art: TileArt, layout: MarkerLayout | None = None, ru
     """Frame ``seed`` of the test set: 1920x1080 BGR, its hand record, its tiles and true homography."""
     rng = np.random.default_rng(seed)
     layout = layout or default_layout()
-    d = deal(rng)
+    return render_deal(deal(rng), rng, art, layout, rules, lens)
+
+
+def render_deal(d: dict, rng: np.random.Generator, art: TileArt, layout: MarkerLayout | None = None,
+                rules: str = "dunhill", lens: bool = True) -> TableScene:
+    """The frame of a given deal (as ``deal`` makes them), pose, light and lens drawn from ``rng``."""
+    layout = layout or default_layout()
     tiles = lay_out(d, layout, rng)
     top = _draw(layout, tiles, art, rng)
     H = random_pose(rng, layout)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 
+from service.settings import DEMO_HANDS
 from service.reader import NoReader
-from table_fixtures import record
+from table_fixtures import PLAYERS, record
 
 
 def _png(w: int = 320, h: int = 240) -> bytes:
@@ -20,7 +23,9 @@ def _stored(settings) -> list:
     return sorted(folder.iterdir()) if folder.exists() else []
 
 
-def test_an_uploaded_image_becomes_a_snapshot_and_no_reader_says_so(client, settings, session):
+def test_an_uploaded_image_becomes_a_snapshot_and_no_reader_says_so(manual_client, settings):
+    client = manual_client
+    session = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()
     r = client.post("/api/read", files={"image": ("t.png", _png(), "image/png")}, data={"session": session["id"]})
     assert r.status_code == 200, r.text
     out = r.json()
@@ -57,12 +62,14 @@ def test_reading_for_an_unknown_session_writes_nothing(client, settings):
     assert r.status_code == 404 and _stored(settings) == []
 
 
-def test_the_camera_frame_is_read_as_a_snapshot(client, session):
+def test_the_demo_camera_frame_is_read_by_the_vision_reader(client, session):
     r = client.post(f"/api/camera/read?session={session['id']}")
     assert r.status_code == 200, r.text
     out = r.json()
-    assert (out["width"], out["height"]) == (960, 540)       # the demo frames' size
-    assert out["reader"] == "none"
+    assert (out["width"], out["height"]) == (1920, 1080)     # the demo frames' size
+    assert out["reader"] == "vision" and out["installed"] is True
+    demo = json.loads(DEMO_HANDS.read_text()).values()
+    assert out["record"]["seat"] in {h["seat"] for h in demo} and len(out["detections"]) > 14
     frame = client.get("/api/camera/frame.jpg")
     assert frame.status_code == 200 and frame.content[:2] == b"\xff\xd8"
 

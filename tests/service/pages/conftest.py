@@ -10,6 +10,7 @@ import time
 import pytest
 import uvicorn
 
+from calibration.store import TableFile, save
 from service.app import create_app
 from service.settings import DEMO_FRAMES, Settings
 from table_fixtures import PIN
@@ -23,11 +24,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server(tmp_path):
-    """The service on 127.0.0.1 with the demo camera and a fresh SQLite file; yields its URL."""
-    settings = Settings(_env_file=None, data_dir=tmp_path / "data", pin=PIN, camera=str(DEMO_FRAMES),
-                        camera_fps=5, host="127.0.0.1", port=_free_port())
+def _serve(tmp_path, **overrides):
+    """The service on 127.0.0.1 with a fresh SQLite file; yields its URL."""
+    given = dict(data_dir=tmp_path / "data", pin=PIN, camera=str(DEMO_FRAMES), camera_fps=5, host="127.0.0.1",
+                 port=_free_port())
+    settings = Settings(_env_file=None, **{**given, **overrides})
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host=settings.host, port=settings.port,
                                            log_level="warning", timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -40,6 +41,24 @@ def server(tmp_path):
     yield f"http://127.0.0.1:{settings.port}"
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture
+def server(tmp_path):
+    """The service with no reader: Count takes a snapshot and the players enter the hand."""
+    yield from _serve(tmp_path, reader="")
+
+
+@pytest.fixture
+def reading_server(tmp_path, monkeypatch):
+    """The service as a calibrated table runs it: a camera over the demo's first table (one frame,
+    so every Count sees it) and the vision reader for that table's calibration."""
+    frames = tmp_path / "camera"
+    frames.mkdir()
+    shutil.copy(DEMO_FRAMES / "frame-01.jpg", frames)
+    monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path / "tables"))
+    save(TableFile("t1"), tmp_path / "tables")
+    yield from _serve(tmp_path, camera=str(frames), calibration="t1")
 
 
 @pytest.fixture

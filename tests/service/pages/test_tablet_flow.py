@@ -3,10 +3,14 @@ camera, enter it, change a tile, confirm, and see the balance change; then the h
 
 from __future__ import annotations
 
+import json
 import re
 
 from playwright.sync_api import expect
 
+from scoring import score
+from scoring.tiles import parse_mpsz, tile_name
+from service.settings import DEMO_HANDS
 from table_fixtures import PIN
 
 
@@ -24,6 +28,25 @@ def _login_and_start(page, server):
 
 def _balance(page, player: str) -> int:
     return int(page.locator(f'#balances [data-player="{player}"] .balance').inner_text())
+
+
+def test_count_reads_the_hand_from_the_camera_and_confirm_logs_it(page, reading_server):
+    shown = json.loads(DEMO_HANDS.read_text())["frame-01.jpg"]       # the hand the camera sees
+    _login_and_start(page, reading_server)
+    expect(page.locator("#no-reader")).to_have_count(0)
+
+    page.click("#count")
+    expect(page.locator("#snapshot-img")).to_be_visible()
+    expect(page.locator("#total")).to_be_visible()
+    read = page.locator("#hand button.tile").evaluate_all("bs => bs.map(b => b.dataset.tile)")
+    assert sorted(read) == sorted(tile_name(t) for t in parse_mpsz(shown["concealed"]))
+    assert int(page.locator("#total").inner_text()) == score(shown).total    # what scoring says of that hand
+
+    winner = {"east": "Aki", "south": "Ben", "west": "Chie"}[shown["seat"]]
+    paid = [int(x.split("→")[1]) for x in page.locator(".payers li").all_inner_texts()]
+    page.click("#confirm")
+    expect(page.locator("#flash")).to_contain_text("hand 1 recorded")
+    assert _balance(page, winner) == sum(paid) > 0
 
 
 def test_count_change_a_tile_confirm(page, server):
