@@ -34,10 +34,26 @@ def _confirmed(out: str) -> int:
     return got[-1] if got else 0
 
 
+def _killed_writer_gone(ledger, timeout=15.0):
+    """PostgreSQL goes on with a statement its client was killed during (a COMMIT may still land):
+    wait until no other backend is at work, so the checks below read one settled database."""
+    if ledger.engine.dialect.name != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    with ledger.engine.connect() as c:
+        while c.exec_driver_sql(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')").scalar():
+            assert time.monotonic() < deadline, "the killed writer's backend did not finish"
+            time.sleep(0.05)
+            c.rollback()
+
+
 def _check_reopened(url, sid, confirmed_at_least):
     """Reopen from scratch: every row whole, hands numbered 1..n, the fold consistent."""
     ledger = Ledger(url)
     try:
+        _killed_writer_gone(ledger)
         with ledger.engine.connect() as c:
             if url.startswith("sqlite"):
                 assert c.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
