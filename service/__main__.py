@@ -11,11 +11,12 @@ import socket
 import sys
 
 import uvicorn
+from pydantic import ValidationError
 
 from .app import create_app
 from .camera import CameraError, describe
 from .reader import ReaderLoadError, reader_for
-from .settings import Settings
+from .settings import Settings, settings_error
 
 
 def lan_address() -> str:
@@ -28,18 +29,33 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
+def can_listen(host: str, port: int) -> None:
+    """OSError naming the address when nothing can listen there (in use, not this machine's)."""
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)    # as uvicorn binds
+            s.bind((host, port))
+    except OSError as e:
+        raise OSError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m service", description=__doc__.splitlines()[0])
     p.add_argument("--host", help="default: TABLE_HOST or 0.0.0.0")
     p.add_argument("--port", type=int, help="default: TABLE_PORT or 8000")
     p.add_argument("--camera", help="USB index, URL, video file or image folder (default: TABLE_CAMERA, the demo)")
     args = p.parse_args(argv)
-    overrides = {k: v for k, v in {"host": args.host, "port": args.port, "camera": args.camera}.items() if v}
-    settings = Settings(**overrides)
-    try:                                   # a bad camera or reader: one line, exit 2
+    overrides = {k: v for k, v in {"host": args.host, "port": args.port, "camera": args.camera}.items()
+                 if v is not None}
+    try:                                   # a bad setting, camera, reader or port: one line, exit 2
+        settings = Settings(**overrides)
         describe(settings.camera)
         reader_for(settings.reader, settings.calibration, settings.demo_camera)
-    except (CameraError, ReaderLoadError) as e:
+        can_listen(settings.host, settings.port)
+    except ValidationError as e:
+        print(f"error: {settings_error(e)}", file=sys.stderr)
+        return 2
+    except (CameraError, ReaderLoadError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     host = lan_address() if settings.host in ("0.0.0.0", "") else settings.host

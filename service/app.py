@@ -37,7 +37,7 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
         app.state.ledger = Ledger(settings.ledger_url)
         app.state.snapshots = SnapshotStore(settings.snapshot_dir)
         app.state.reader = reader_for(settings.reader, settings.calibration, settings.demo_camera)
-        app.state.camera = Camera(settings.camera, settings.camera_fps).start() if camera and settings.camera else None
+        app.state.camera = Camera(settings.camera, settings.frame_rate).start() if camera and settings.camera else None
         try:
             yield
         finally:

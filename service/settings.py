@@ -10,7 +10,7 @@ import secrets
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEMO_FRAMES = Path(__file__).parent / "demo" / "frames"
@@ -27,7 +27,9 @@ class Settings(BaseSettings):
                         description="ledger database URL; empty: SQLite file in data_dir")
     camera: str = Field(str(DEMO_FRAMES),
                         description="USB index (0), rtsp:// or http:// URL, a video file, or a folder of images")
-    camera_fps: float = Field(2.0, gt=0, le=60, description="frames per second read from a folder or file")
+    camera_fps: float | None = Field(None, gt=0, le=60,
+                                     description="frames per second read from a folder or file; empty: a folder "
+                                                 "cycles one image every 4 s (a slideshow), a file plays at 2")
     reader: str = Field("auto", description="'auto': the vision reader for the calibrated table (calibration), "
                                             "or for the demo table on the demo camera, else none; "
                                             "'module:factory' of another reader; empty: none installed")
@@ -36,12 +38,19 @@ class Settings(BaseSettings):
     max_upload_bytes: int = Field(8 * 1024 * 1024, gt=0)
     max_image_side: int = Field(4096, gt=0, description="larger uploads are refused")
     host: str = "0.0.0.0"
-    port: int = 8000
+    port: int = Field(8000, ge=1, le=65535)
 
     @cached_property
     def table_pin(self) -> str:
         """The PIN in force: the configured one, or one made for this run."""
         return self.pin or f"{secrets.randbelow(10**6):06d}"
+
+    @property
+    def frame_rate(self) -> float:
+        """The pace of a folder or file source (live cameras pace themselves)."""
+        if self.camera_fps is not None:
+            return self.camera_fps
+        return 0.25 if Path(self.camera).is_dir() else 2.0
 
     @property
     def demo_camera(self) -> bool:
@@ -59,3 +68,10 @@ class Settings(BaseSettings):
         if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
             return Path(url[len("sqlite:///"):]).parent / "snapshots"
         return self.data_dir / "snapshots"
+
+
+def settings_error(e: ValidationError) -> str:
+    """A refused setting in one line, named as it is set: ``TABLE_PORT: Input should be ... (got '-5')``."""
+    first = e.errors()[0]
+    name = "TABLE_" + "_".join(str(p) for p in first["loc"]).upper() if first["loc"] else "settings"
+    return f"{name}: {first['msg']} (got {first.get('input')!r})"

@@ -45,3 +45,13 @@ def test_no_reader_reads_nothing_and_bad_readers_are_refused():
     for spec in ("service.reader", "nope.module:x", "service.reader:Detection"):
         with pytest.raises((ReaderLoadError, TypeError)):
             load_reader(spec)
+
+
+def test_a_folder_camera_is_a_slideshow_and_a_video_file_plays(tmp_path):
+    """A folder shows each image for 4 s (the demo's tables stay long enough to Count one);
+    a file plays at 2 frames a second; a set TABLE_CAMERA_FPS wins over both."""
+    video = tmp_path / "table.mp4"
+    video.write_bytes(b"")
+    assert Settings(_env_file=None, camera=str(tmp_path)).frame_rate == 0.25
+    assert Settings(_env_file=None, camera=str(video)).frame_rate == 2.0
+    assert Settings(_env_file=None, camera=str(tmp_path), camera_fps=5).frame_rate == 5

@@ -64,3 +64,24 @@ def test_an_unknown_calibrated_table_is_one_line_and_exit_2(tmp_path):
                          timeout=60)
     assert out.returncode == 2 and out.stderr.count("\n") == 1
     assert "nope" in out.stderr and "python -m calibration fit" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_bad_setting_is_named_in_one_line_and_exit_2(tmp_path):
+    for name, value, words in (("TABLE_CAMERA_FPS", "abc", "valid number"), ("TABLE_PORT", "-5", "greater than")):
+        env = {**os.environ, name: value, "TABLE_DATA_DIR": str(tmp_path)}
+        out = subprocess.run([sys.executable, "-m", "service"], cwd=tmp_path, env=env, capture_output=True,
+                             text=True, timeout=30)
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+        assert out.stderr.startswith(f"error: {name}:") and words in out.stderr and repr(value) in out.stderr
+
+
+def test_a_port_in_use_is_one_line_and_exit_2_before_the_url_is_printed(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        env = {**os.environ, "TABLE_HOST": "127.0.0.1", "TABLE_PORT": str(port), "TABLE_DATA_DIR": str(tmp_path)}
+        out = subprocess.run([sys.executable, "-m", "service"], cwd=tmp_path, env=env, capture_output=True,
+                             text=True, timeout=30)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
