@@ -26,6 +26,14 @@ def _login_and_start(page, server):
     expect(page).to_have_url(re.compile(r"/s/[0-9a-f-]+$"))
 
 
+def _type_a_winning_hand(page):
+    page.click("details.typed summary")
+    page.fill("#concealed", "234p678p234s66s777z")
+    page.fill("#win_tile", "6s")
+    page.click("#apply")
+    expect(page.locator("#total")).to_be_visible()
+
+
 def _balance(page, player: str) -> int:
     return int(page.locator(f'#balances [data-player="{player}"] .balance').inner_text())
 
@@ -92,11 +100,7 @@ def test_count_change_a_tile_confirm(page, server):
 
 def test_a_stale_confirm_shows_the_reason_and_writes_nothing(page, server):
     _login_and_start(page, server)
-    page.click("details.typed summary")
-    page.fill("#concealed", "234p678p234s66s777z")
-    page.fill("#win_tile", "6s")
-    page.click("#apply")
-    expect(page.locator("#total")).to_be_visible()
+    _type_a_winning_hand(page)
     # another tablet logs a draw in the meantime
     other = page.context.new_page()
     other.goto(page.url)
@@ -116,11 +120,7 @@ def test_a_tap_while_the_last_is_on_its_way_is_not_lost(page, server):
     answer comes would be posted from a form about to be replaced and dropped. While an
     edit is on its way, the editor's controls (confirm included) wait, disabled."""
     _login_and_start(page, server)
-    page.click("details.typed summary")
-    page.fill("#concealed", "234p678p234s66s777z")
-    page.fill("#win_tile", "6s")
-    page.click("#apply")
-    expect(page.locator("#total")).to_be_visible()
+    _type_a_winning_hand(page)
 
     held = []
     edits = re.compile(r"/edit$")
