@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import threading
 
 import pytest
 import sqlalchemy as sa
@@ -92,6 +93,37 @@ def test_a_second_undo_of_the_same_hand_is_stale_not_a_second_hand_gone(ledger):
         ledger.undo(s, hand=2)
     assert ledger.state(s).hands == 1
     assert [k for _, k in rows(ledger)] == ["draw", "draw", "undo"]
+
+
+def test_two_tablets_undoing_at_the_same_instant_take_one_hand(ledger):
+    """Each writer has its own connection; both wait at a barrier, then undo hand 3 at once.
+    The guard is checked inside the transaction: one undo lands, the other is stale."""
+    s = ledger.start("dunhill", PLAYERS).id
+    for tenpai in ([A], [B], [C]):
+        ledger.add_draw(s, tenpai)
+    url = ledger.engine.url.render_as_string(hide_password=False)
+    tablets = [Ledger(url), Ledger(url)]        # opened one after the other (opening migrates)
+    start = threading.Barrier(2, timeout=30)
+    outcome: list[str] = []
+
+    def undo(tablet):
+        start.wait()
+        try:
+            tablet.undo(s, hand=3)
+            outcome.append("undone")
+        except StaleState:
+            outcome.append("stale")
+    threads = [threading.Thread(target=undo, args=(t,)) for t in tablets]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    for t in tablets:
+        t.close()
+    assert sorted(outcome) == ["stale", "undone"]
+    ledger._cache.clear()                      # another writer wrote: read the log afresh
+    assert ledger.state(s).hands == 2
+    assert [k for _, k in rows(ledger)] == ["draw", "draw", "draw", "undo"]
 
 
 def test_stale_state_is_refused(ledger):
