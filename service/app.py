@@ -36,6 +36,7 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         app.state.ledger = Ledger(settings.ledger_url)
         app.state.snapshots = SnapshotStore(settings.snapshot_dir)
+        app.state.snapshots.prune(app.state.ledger.snapshots_in_use(), settings.snapshot_keep_days * 86400)
         app.state.reader = reader_for(settings.reader, settings.calibration, settings.demo_camera)
         app.state.camera = Camera(settings.camera, settings.frame_rate).start() if camera and settings.camera else None
         try:

@@ -35,6 +35,8 @@ class Settings(BaseSettings):
                                             "'module:factory' of another reader; empty: none installed")
     calibration: str = Field("", description="the calibrated table's name (python -m calibration fit, "
                                              "in CALIBRATION_DIR), read by the 'auto' reader")
+    snapshot_keep_days: float = Field(7.0, gt=0, description="a snapshot no logged hand names (a count never "
+                                                             "confirmed) is deleted at start after this many days")
     max_upload_bytes: int = Field(8 * 1024 * 1024, gt=0)
     max_image_side: int = Field(4096, gt=0, description="larger uploads are refused")
     host: str = "0.0.0.0"

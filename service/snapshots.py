@@ -10,6 +10,7 @@ import hashlib
 import os
 import re
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,3 +82,15 @@ class SnapshotStore:
             return None
         path = self.folder / name
         return path if path.is_file() else None
+
+    def prune(self, keep: set[str], older_than_s: float, now: float | None = None) -> int:
+        """Delete the snapshots not in ``keep`` (those the log names) that are older than
+        ``older_than_s`` (counts never confirmed), and leftover partial writes; how many went."""
+        cutoff = (time.time() if now is None else now) - older_than_s
+        gone = 0
+        for path in self.folder.iterdir():
+            ours = NAME.match(path.name) and path.name not in keep
+            if (ours or path.suffix == ".part") and path.is_file() and path.stat().st_mtime < cutoff:
+                path.unlink(missing_ok=True)
+                gone += 1
+        return gone

@@ -90,6 +90,13 @@ class Ledger:
         return cfg
 
     # -- reading ----------------------------------------------------------
+    def snapshots_in_use(self) -> set[str]:
+        """Every snapshot a logged event names, in any session (undone and corrected ones too:
+        the log keeps them)."""
+        with self.engine.connect() as conn:
+            return set(conn.execute(select(db.events.c.snapshot).where(db.events.c.snapshot.is_not(None))
+                                    .distinct()).scalars())
+
     def events(self, session_id: str) -> list[Event]:
         with self.engine.connect() as conn:
             self.config(session_id, conn)

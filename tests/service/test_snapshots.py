@@ -1,0 +1,53 @@
+"""Snapshots on disk: a count never confirmed is deleted after TABLE_SNAPSHOT_KEEP_DAYS, one the log names never."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+from fastapi.testclient import TestClient
+
+from service.app import create_app
+from service.snapshots import SnapshotStore
+from table_fixtures import PIN, PLAYERS, record
+
+DAY = 86400
+
+
+def _frame(shade: int) -> np.ndarray:
+    return np.full((48, 64, 3), shade, np.uint8)
+
+
+def _age(path, days: float) -> None:
+    then = time.time() - days * DAY
+    os.utime(path, (then, then))
+
+
+def test_prune_deletes_old_unnamed_snapshots_and_partial_writes_only(tmp_path):
+    store = SnapshotStore(tmp_path)
+    named, old, young = (store.save(_frame(s)).name for s in (10, 20, 30))
+    part = tmp_path / "tmpabc.part"
+    part.write_bytes(b"half")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not ours")
+    for p in (named, old, part.name, notes.name):
+        _age(tmp_path / p, 8)
+    _age(tmp_path / young, 6)
+    assert store.prune({named}, 7 * DAY) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([named, young, notes.name])
+
+
+def test_the_service_prunes_at_start_and_keeps_what_the_log_names(settings):
+    with TestClient(create_app(settings), headers={"X-Table-PIN": PIN}) as client:
+        sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+        kept = client.post(f"/api/camera/read?session={sid}").json()["snapshot"]
+        assert client.post(f"/api/sessions/{sid}/wins",
+                           json={"records": [record()], "snapshot": kept}).status_code == 201
+    folder = settings.snapshot_dir
+    dropped = SnapshotStore(folder).save(_frame(99)).name     # a count never confirmed
+    for name in (kept, dropped):
+        _age(folder / name, settings.snapshot_keep_days + 1)
+    with TestClient(create_app(settings), headers={"X-Table-PIN": PIN}) as client:
+        assert sorted(p.name for p in folder.iterdir()) == [kept]
+        assert client.get(f"/api/snapshots/{kept}").status_code == 200
