@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from calibration.markers import default_layout
+from calibration.zones import SEATS
 from scoring import ScoringError, score
 from scoring.random_hands import random_winning_record
 from scoring.tiles import parse_mpsz, tile_name
@@ -33,7 +34,6 @@ from vision.synth.table import (MELD_GAP_MM, MELD_ROOM_MM, MELD_WIDTH, neighbour
                                 wall)
 
 from ..settings import DEMO_FRAMES, DEMO_HANDS
-SEATS = ("east", "south", "west")
 
 
 def _names(mpsz: str) -> list[str]:
