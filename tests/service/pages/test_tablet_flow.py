@@ -140,3 +140,16 @@ def test_a_tap_while_the_last_is_on_its_way_is_not_lost(page, server):
     page.click('#palette button[data-tile="1m"]')          # waits for the answer, then counts
     expect(page.locator(".extra button[data-tile='1m']")).to_have_count(1)
     expect(page.locator("#confirm")).to_be_enabled()
+
+
+def test_an_upright_tablet_shows_the_count_and_confirm_within_the_screen(page, server):
+    """At 800 px wide (a tablet held upright) the page is one column: the count and Confirm
+    come under the snapshot, above the editor, and nothing runs off the right edge."""
+    page.set_viewport_size({"width": 800, "height": 1280})
+    _login_and_start(page, server)
+    _type_a_winning_hand(page)
+    confirm = page.locator("#confirm").bounding_box()
+    palette = page.locator("#palette").bounding_box()
+    assert confirm["x"] >= 0 and confirm["x"] + confirm["width"] <= 800
+    assert confirm["y"] < palette["y"]                      # the count before the tile picker
+    assert page.evaluate("document.documentElement.scrollWidth") <= 800
