@@ -8,6 +8,7 @@ preview take that frame when they want it.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from pathlib import Path
@@ -20,6 +21,11 @@ from .snapshots import encode_jpeg
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 BOUNDARY = "frame"
+log = logging.getLogger(__name__)
+
+# A lost camera is retried every second and said once, in our words (CameraError):
+# OpenCV's own warning for each failed open would fill the log.
+cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
 
 
 class CameraError(RuntimeError):
@@ -108,6 +114,8 @@ class Camera:
                     raise CameraError(f"camera {self.source!r} gave no frame")
                 self._publish(frame)
             except (CameraError, cv2.error) as e:
+                if str(e) != self._error:          # said once, not at every retry
+                    log.warning("%s (retrying every second)", e)
                 self._error = str(e)
                 if cap is not None:
                     cap.release()

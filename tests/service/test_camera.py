@@ -58,3 +58,14 @@ def test_an_empty_folder_reports_why(tmp_path):
             cam.latest(timeout=2)
     finally:
         cam.stop()
+
+
+def test_a_lost_camera_is_logged_once_not_at_every_retry(tmp_path, caplog):
+    cam = Camera(str(tmp_path), fps=10).start()          # an empty folder: no frame, retried each second
+    try:
+        with pytest.raises(CameraError):
+            cam.latest(timeout=2.5)                         # long enough for two retries
+    finally:
+        cam.stop()
+    said = [r.getMessage() for r in caplog.records if r.name == "service.camera"]
+    assert len(said) == 1 and "holds no images" in said[0] and "retrying" in said[0]
