@@ -14,8 +14,21 @@ import scoring
 
 from .derive import SEATS, SessionConfig, State, check, head_order
 from .errors import LedgerError, StaleState
+from .rules import TableRules
 
 RIICHI_KINDS = ("riichi", "open")
+
+
+def head_first(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """A double ron's two records, the head winner's (first in turn after the discarder) first."""
+    order = head_order(records[0]["discarder"])
+    return sorted(records, key=lambda r: order.index(r["seat"]))
+
+
+def scored_honba(t: TableRules, index: int, honba: int) -> int:
+    """The honba a win counts: the table's, but for a double ron's second winner where the
+    honba goes to the head winner only (double_ron_honba = "head")."""
+    return 0 if index == 1 and t.double_ron_honba == "head" else honba
 
 
 def build_win(config: SessionConfig, state: State, records: Sequence[Mapping[str, Any]],
@@ -33,9 +46,7 @@ def build_win(config: SessionConfig, state: State, records: Sequence[Mapping[str
         if any(r["win"] != "ron" for r in recs) or recs[0].get("discarder") != recs[1].get("discarder") \
                 or recs[0]["seat"] == recs[1]["seat"]:
             raise LedgerError("a double ron is two rons by the two other players off the same discarder")
-        # head winner first: it takes the pool (and the deal)
-        order = head_order(recs[0]["discarder"])
-        recs.sort(key=lambda r: order.index(r["seat"]))
+        recs = head_first(recs)       # it takes the pool (and the deal)
     names = [seats[r["seat"]] for r in recs]
     if winners is not None and sorted(winners) != sorted(names):
         raise StaleState(f"the record names {' and '.join(names)} as winner (seat "
@@ -51,9 +62,7 @@ def build_win(config: SessionConfig, state: State, records: Sequence[Mapping[str
             raise LedgerError(f"{name} is listed as in riichi but the winning record has no riichi flag")
     wins = []
     for i, (rec, name) in enumerate(zip(recs, names)):
-        scored = dict(rec)
-        if i == 1 and t.double_ron_honba == "head":
-            scored["honba"] = 0      # the honba goes to the head winner only
+        scored = dict(rec, honba=scored_honba(t, i, rec["honba"]))
         try:
             res = scoring.score(scored)
         except scoring.ScoringError as e:

@@ -15,7 +15,8 @@ from .. import table
 from ..deps import CameraDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep
 from ..editing import FLAGS, PALETTE, RARE_FLAGS, TARGETS, Draft
 from ..errors import ServiceError
-from ..ledger import Ledger
+from ..ledger import SEATS, Ledger
+from ..ledger.hands import head_first, scored_honba
 from ..reader import Reading
 from ..snapshots import decode
 from ..views import seat_names
@@ -50,17 +51,28 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     at = table_at(ledger, session_id, correct)
     cfg = at["cfg"]
     records = ([dict(draft.first, rules=cfg.rules)] if draft.first else []) + [draft.record(cfg.rules)]
+    if len(records) == 2 and _double_ron(records):
+        records = head_first(records)       # in the order, and with the honba, the ledger will count
     scores, error = [], "; ".join(draft.problems())
     if not error and not draft.concealed:
         error = "手牌を入力 enter the hand: tap tiles below, or type it"
     if not error:
         try:
-            scores = [table.score_record({**rec, "honba": at["honba"]}, at["seats"]) for rec in records]
+            scores = [table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])}, at["seats"])
+                      for i, rec in enumerate(records)]
         except ValueError as e:
             scores, error = [], str(e)
     return dict(session_id=session_id, cfg=cfg, at=at, draft=draft, seats=seat_names(at["seats"]),
                 scores=scores, error=error, correct=correct, snapshot=snapshot, reading=reading,
                 reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS, rare_flags=RARE_FLAGS, records=records)
+
+
+def _double_ron(records) -> bool:
+    """Two rons off one discarder by the two others (what the ledger will take as a double ron)."""
+    discarder = records[0].get("discarder")
+    seats = {r.get("seat") for r in records} | {discarder}
+    return (all(r.get("win") == "ron" for r in records) and records[1].get("discarder") == discarder
+            and seats == set(SEATS))
 
 
 def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, status: int = 200,
