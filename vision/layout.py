@@ -13,8 +13,17 @@ The rules, each a small function below:
 - **hand and winning tile**: that row sorted left to right (the player's view);
   the winning tile is the last one when a gap of at least ``WIN_GAP`` of a tile's
   width sets it apart, else the last one with a warning.
+- **boxes the row cannot hold**: the locator can split a run of identical
+  touching tiles (9s 9s 9s 9s) into more boxes than there are tiles, box one
+  tile twice, or box the seam between two tiles. A run of same-class boxes in
+  the concealed row holds as many tiles as its length fits at one ``PITCH``
+  each; the whole row holds no more than fit at one face width each (tiles lie
+  side by side, never on top of each other). Surplus boxes go with a warning,
+  the least sure first (in a row: of those closer than ``CROWDED`` pitches to
+  a neighbour); nothing is ever added.
 - **melds**: tiles in the winner's meld zone, split where a gap of
-  ``MELD_GAP`` of a tile's width opens; a tile lying on top of its neighbour's
+  ``MELD_GAP`` of a tile's width opens or the face changes kind (a meld is
+  one kind; an ankan's backs go with their neighbours); a tile lying on top of its neighbour's
   span (kakan's added tile) stays in that group. Two backs among four make an
   ankan; one sideways tile a pon (3) or minkan (4); two sideways tiles stacked
   a kakan. The sideways tile's place says from whom: at the left end from the
@@ -45,6 +54,8 @@ WIN_GAP = 0.3               # a gap of 30% of a tile's width sets the winning ti
 MELD_GAP = 0.25             # tiles of one meld touch; 25% of a width between them starts another meld
 TILE_MM = (26.0, 35.0)      # a tile's face, width x height; gaps are measured between nominal faces
                             # placed on the box centres, since a box also holds the tile's side
+PITCH = TILE_MM[0] + 1.0    # tiles of a row touch: one face and a hair from centre to centre
+CROWDED = 0.85              # boxes closer than this many pitches crowd each other (one may be spurious)
 LOW_SCORE = 0.6
 SQUARE = 1.15               # a box within this ratio of square may be a tile either way: its rotation decides
 DEFAULT_GARI = ("1m", "5m", "9m", "4z")     # the union over the presets; the reader passes the preset's
@@ -191,16 +202,58 @@ def split_hand(row: Sequence[Piece], frame: SeatFrame) -> tuple[list[Piece], Pie
     return row[:-1], row[-1], ["the winning tile is not set apart: took the last tile of the row"]
 
 
+def fit_runs(row: Sequence[Piece], frame: SeatFrame) -> tuple[list[Piece], list[str]]:
+    """The row (left to right) with each run of same-class boxes cut to the tiles its length holds."""
+    out: list[Piece] = []
+    warnings: list[str] = []
+    i = 0
+    while i < len(row):
+        j = i + 1
+        while j < len(row) and row[j].tile == row[i].tile:
+            j += 1
+        run = list(row[i:j])
+        length = frame.span(run[-1])[1] - frame.span(run[0])[0]
+        fits = max(1, round(length / PITCH))
+        if fits < len(run):
+            sure = set(map(id, sorted(run, key=lambda p: -p.score)[:fits]))
+            warnings.append(f"{len(run)} boxes of {run[0].tile} in {length:.0f} mm of the hand row: "
+                            f"read as {fits}")
+            run = [p for p in run if id(p) in sure]
+        out += run
+        i = j
+    return out, warnings
+
+
+def fit_row(row: Sequence[Piece], frame: SeatFrame) -> tuple[list[Piece], list[str]]:
+    """The row (left to right) cut to the tiles its length holds at one face width each."""
+    row = list(row)
+    if len(row) < 2:
+        return row, []
+    length = frame.span(row[-1])[1] - frame.span(row[0])[0]
+    fits = max(1, round(length / TILE_MM[0]))
+    warnings = []
+    while len(row) > fits:
+        us = [frame.local(p.centre)[0] for p in row]
+        crowded = {k for i in range(len(row) - 1) if us[i + 1] - us[i] < CROWDED * PITCH for k in (i, i + 1)}
+        drop = min((row[k] for k in crowded or range(len(row))), key=lambda p: p.score)
+        warnings.append(f"{len(row)} boxes in {length:.0f} mm of the hand row: dropped the {drop.tile} "
+                        f"crowding its neighbours (score {drop.score:.2f})")
+        row.remove(drop)
+    return row, warnings
+
+
 def group_melds(pieces: Sequence[Piece], frame: SeatFrame) -> list[list[Piece]]:
-    """Pieces of the meld zone in groups, left to right: a gap of ``MELD_GAP`` widths starts a new one.
-    A tile stacked on its neighbour (kakan) overlaps it along the row and stays in its group."""
+    """Pieces of the meld zone in groups, left to right: a gap of ``MELD_GAP`` widths, or a face of
+    another kind, starts a new one. A tile stacked on its neighbour (kakan) overlaps it along the
+    row and stays in its group."""
     pieces = sorted(pieces, key=lambda p: (frame.local(p.centre)[0], frame.local(p.centre)[1]))
     if not pieces:
         return []
     groups: list[list[Piece]] = [[pieces[0]]]
     for p in pieces[1:]:
         reach = max(groups[-1], key=lambda q: frame.local(q.centre)[0] + frame.half_width(q))
-        if frame.gap(reach, p) >= MELD_GAP * TILE_MM[0]:
+        kinds = {plain_kind(q.tile) for q in groups[-1] if q.face_up}
+        if frame.gap(reach, p) >= MELD_GAP * TILE_MM[0] or (p.face_up and kinds and plain_kind(p.tile) not in kinds):
             groups.append([p])
         else:
             groups[-1].append(p)
@@ -302,6 +355,10 @@ def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable
     if backs:
         warnings.append(f"{len(backs)} back(s) in {seat}'s hand row: not read")
     concealed, win, w = split_hand([p for p in row if p.face_up], frame)
+    warnings += w
+    concealed, w = fit_runs(concealed, frame)
+    warnings += w
+    concealed, w = fit_row(concealed, frame)
     warnings += w
     melds = []
     meld_zone = _zones(zones, seat, "melds")

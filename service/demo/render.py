@@ -69,12 +69,17 @@ def deal_of(record: dict, rng: np.random.Generator) -> dict | None:
 
 
 def demo_scenes(n: int, seed: int, art):
-    """``n`` (scene, record) pairs: winning hands whose shown record scores under dunhill."""
+    """``n`` (scene, record) pairs: winning hands whose shown record scores under dunhill,
+    closed and with melds in turn (the reader reads both)."""
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     layout = default_layout()
-    while n:
-        d = deal_of(random_winning_record(rng, "dunhill"), nrng)
+    made = 0
+    while made < n:
+        drawn = random_winning_record(rng, "dunhill")
+        if bool(drawn.get("melds")) != (made % 2 == 1):
+            continue
+        d = deal_of(drawn, nrng)
         if d is None:
             continue
         record = record_of(d, layout)
@@ -83,7 +88,7 @@ def demo_scenes(n: int, seed: int, art):
         except ScoringError:            # a yaku the table cannot show (ron, haitei, ...): draw again
             continue
         yield render_deal(d, nrng, art, layout), record
-        n -= 1
+        made += 1
 
 
 def main(argv: list[str] | None = None) -> int:

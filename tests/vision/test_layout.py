@@ -11,7 +11,7 @@ import pytest
 
 from calibration.markers import default_layout
 from calibration.zones import SEAT_TEMPLATE, default_zones
-from vision.layout import Piece, Reading, SeatFrame, read_layout, vote
+from vision.layout import Piece, Reading, SeatFrame, read_layout, tiles_of, vote
 
 W, H = 26.0, 35.0
 HAND_U0, HAND_V0 = SEAT_TEMPLATE["hand"][0], SEAT_TEMPLATE["hand"][2]
@@ -188,3 +188,41 @@ def test_a_nearly_square_box_is_turned_as_its_face_reads():
     side = min(x2 - x1, y2 - y1)
     assert s.sideways(Piece("4p", (x1, y1, x1 + side, y1 + side), 0.99, 180))
     assert not s.sideways(Piece("4p", (x1, y1, x1 + side, y1 + side), 0.99, 90))
+
+
+# --- runs of one kind: a row's length says how many tiles it holds ----------------------------
+
+RUN_HAND = ["1p", "2p", "3p", "7s", "8s", "9s", "9s", "9s", "9s", "2z", "2z", "3z", "3z"]
+
+
+def _boxes_over(seat: str, tile: str, u0: float, tiles: int, boxes: int, score: float) -> list[Piece]:
+    """``boxes`` boxes of ``tile`` spread evenly over the length ``tiles`` touching tiles take."""
+    pitch = (tiles * (W + 1) - W) / max(boxes - 1, 1)
+    return [at(seat, tile, u0 + k * pitch, 40.0, score=score - 0.01 * k) for k in range(boxes)]
+
+
+def test_four_identical_tiles_boxed_five_times_are_read_as_four():
+    # the locator splits a run of identical touching tiles (9s 9s 9s 9s) into five narrower boxes
+    u0 = -185.0 + 5 * (W + 1)
+    pieces = (row("west", RUN_HAND[:5], -185.0, 40.0) + _boxes_over("west", "9s", u0, 4, 5, 0.99)
+              + row("west", RUN_HAND[9:], u0 + 4 * (W + 1), 40.0)
+              + [at("west", "2z", -185.0 + 13 * (W + 1) + 14.0, 40.0)])
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert sorted(tiles_of(reading.record["concealed"])) == sorted(tiles_of("123p789999s22233z"))
+    assert any("5 boxes of 9s" in w and "read as 4" in w for w in reading.warnings)
+    assert not any("not 14" in w for w in reading.warnings)
+
+
+def test_one_tile_boxed_twice_is_read_once():
+    pieces = revealed("south")
+    twice = at("south", "7s", -185.0 + 6 * (W + 1) + 6.0, 40.0, score=0.5)   # a second box over 7s
+    reading = read_layout(pieces + [twice], ZONES, "dunhill")
+    assert reading.record["concealed"] == "123456p789s555z99p"
+    assert any("2 boxes of 7s" in w for w in reading.warnings)
+
+
+def test_a_run_of_touching_identical_tiles_boxed_right_is_kept_whole():
+    tiles = ["5z", "5z", "5z", "5z", "1p", "1p", "1p", "9s", "9s", "9s", "7z", "7z", "7z"]
+    reading = read_layout(revealed("east", tiles=tiles, win="9p"), ZONES, "dunhill")
+    assert sorted(tiles_of(reading.record["concealed"])) == sorted(tiles_of("1119p999s5555777z"))
+    assert not any("boxes of" in w for w in reading.warnings)
