@@ -23,7 +23,9 @@ The rules, each a small function below:
   a neighbour); nothing is ever added.
 - **melds**: tiles in the winner's meld zone, split where a gap of
   ``MELD_GAP`` of a tile's width opens or the face changes kind (a meld is
-  one kind; an ankan's backs go with their neighbours); a tile lying on top of its neighbour's
+  one kind; an ankan's backs go with their neighbours); a box as wide as a
+  sideways tile and deeper than ``PAIR_DEEP`` faces is a kakan's stacked pair
+  boxed as one, and is cut in two; a tile lying on top of its neighbour's
   span (kakan's added tile) stays in that group. Two backs among four make an
   ankan; one sideways tile a pon (3) or minkan (4); two sideways tiles stacked
   a kakan. The sideways tile's place says from whom: at the left end from the
@@ -56,6 +58,9 @@ TILE_MM = (26.0, 35.0)      # a tile's face, width x height; gaps are measured b
                             # placed on the box centres, since a box also holds the tile's side
 PITCH = TILE_MM[0] + 1.0    # tiles of a row touch: one face and a hair from centre to centre
 CROWDED = 0.85              # boxes closer than this many pitches crowd each other (one may be spurious)
+PAIR_ALONG = 1.1            # a meld box this many face heights along the row is a sideways tile's width ...
+PAIR_DEEP = 1.35            # ... and this many deep holds two sideways tiles stacked (kakan): upright faces
+                            # box about 1.2 deep, a stacked pair 1.45-1.7 (seen on held-out table frames)
 LOW_SCORE = 0.6
 SQUARE = 1.15               # a box within this ratio of square may be a tile either way: its rotation decides
 DEFAULT_GARI = ("1m", "5m", "9m", "4z")     # the union over the presets; the reader passes the preset's
@@ -242,6 +247,30 @@ def fit_row(row: Sequence[Piece], frame: SeatFrame) -> tuple[list[Piece], list[s
     return row, warnings
 
 
+def split_stacked_pairs(pieces: Sequence[Piece], frame: SeatFrame) -> tuple[list[Piece], list[str]]:
+    """A kakan's called tile and the one added on it, boxed as one: a face box as wide along the row
+    as a sideways tile and deeper than ``PAIR_DEEP`` faces is cut in two across the row, each half a
+    sideways tile of the box's class (both are one kind: a meld is)."""
+    out: list[Piece] = []
+    warnings: list[str] = []
+    for p in pieces:
+        a, b = frame.span(p, "u")
+        c, d = frame.span(p, "v")
+        if not (p.face_up and b - a >= PAIR_ALONG * TILE_MM[1] and d - c >= PAIR_DEEP * TILE_MM[1]):
+            out.append(p)
+            continue
+        x1, y1, x2, y2 = p.box
+        if abs(float(frame.v[0])) > abs(float(frame.v[1])):        # the seat's depth runs along x
+            xm = (x1 + x2) / 2
+            halves = [(x1, y1, xm, y2), (xm, y1, x2, y2)]
+        else:
+            ym = (y1 + y2) / 2
+            halves = [(x1, y1, x2, ym), (x1, ym, x2, y2)]
+        out += [Piece(p.tile, h, p.score, p.rotation) for h in halves]
+        warnings.append(f"a {p.tile} box {d - c:.0f} mm deep in the meld zone: read as a stacked pair (kakan)")
+    return out, warnings
+
+
 def group_melds(pieces: Sequence[Piece], frame: SeatFrame) -> list[list[Piece]]:
     """Pieces of the meld zone in groups, left to right: a gap of ``MELD_GAP`` widths, or a face of
     another kind, starts a new one. A tile stacked on its neighbour (kakan) overlaps it along the
@@ -364,7 +393,9 @@ def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable
     meld_zone = _zones(zones, seat, "melds")
     if meld_zone is not None:
         neighbours = _neighbours(frame, seat, zones)
-        for group in group_melds(_in_zone(pieces, meld_zone), frame):
+        in_zone, w = split_stacked_pairs(_in_zone(pieces, meld_zone), frame)
+        warnings += w
+        for group in group_melds(in_zone, frame):
             meld, w = read_meld(group, frame, neighbours)
             warnings += w
             if meld:

@@ -226,3 +226,56 @@ def test_a_run_of_touching_identical_tiles_boxed_right_is_kept_whole():
     reading = read_layout(revealed("east", tiles=tiles, win="9p"), ZONES, "dunhill")
     assert sorted(tiles_of(reading.record["concealed"])) == sorted(tiles_of("1119p999s5555777z"))
     assert not any("boxes of" in w for w in reading.warnings)
+
+
+# --- melds the locator boxed awkwardly ----------------------------------------------------------
+
+def boxed(seat: str, tile: str, u: float, v: float, along: float, deep: float, score: float = 0.99) -> Piece:
+    """A box of ``along`` x ``deep`` mm (along the seat's row x towards the centre) centred at (u, v)."""
+    f = frame(seat)
+    c = f.origin + (u - HAND_U0) * f.u + (v - HAND_V0) * f.v
+    half = np.abs(f.u) * along / 2 + np.abs(f.v) * deep / 2
+    return Piece(tile, (c[0] - half[0], c[1] - half[1], c[0] + half[0], c[1] + half[1]), score)
+
+
+def _kakan_with_pair_box(seat: str, along: float, deep: float) -> list[Piece]:
+    """Two upright 7p, then the called 7p and the one added on it in one box (from the right end)."""
+    pieces = revealed(seat, HAND[:10], "9p")
+    u = 215.0
+    for _ in range(2):
+        pieces.append(at(seat, "7p", u + W / 2, 40))
+        u += W + 1
+    near = 40 - (H - W) / 2                                          # the called tile's centre line
+    pieces.append(boxed(seat, "7p", u + H / 2, near + (W + 1) / 2, along, deep))
+    return pieces
+
+
+@pytest.mark.parametrize("seat, right", [("east", "south"), ("south", "west")])
+def test_a_kakans_stacked_pair_boxed_as_one_is_read_as_two_sideways_tiles(seat, right):
+    reading = read_layout(_kakan_with_pair_box(seat, along=H + 7, deep=2 * W + 5), ZONES, "dunhill")
+    assert reading.record.get("melds") == [{"kind": "kakan", "tiles": "7777p", "from": right}]
+    assert any("stacked pair" in w for w in reading.warnings)
+
+
+def test_an_upright_tile_boxed_a_little_large_is_not_cut():
+    reading = read_layout(_kakan_with_pair_box("south", along=W + 8, deep=H + 9), ZONES, "dunhill")
+    assert not any("stacked pair" in w for w in reading.warnings)
+    assert "melds" not in reading.record                              # three upright 7p: no meld
+
+
+def test_melds_of_two_kinds_with_too_small_a_gap_are_read_apart():
+    pieces = revealed("east", HAND[:7], "9p")
+    u = 215.0
+    for t in ("6z", "6z"):
+        pieces.append(at("east", t, u + W / 2, 40))
+        u += W + 1
+    pieces.append(at("east", "6z", u + H / 2, 40 - (H - W) / 2, sideways=True))
+    pieces.append(at("east", "6z", u + H / 2, 40 - (H - W) / 2 + W + 1, sideways=True))
+    u += H + 1 + 3                                     # 3 mm: under the gap that splits melds
+    pieces.append(at("east", "8s", u + H / 2, 40 - (H - W) / 2, sideways=True))
+    u += H + 1
+    for _ in range(2):
+        pieces.append(at("east", "8s", u + W / 2, 40))
+        u += W + 1
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert [(m["kind"], m["tiles"]) for m in reading.record["melds"]] == [("kakan", "6666z"), ("pon", "888s")]
