@@ -95,16 +95,23 @@ def test_two_backs_among_four_are_an_ankan():
     assert reading.record["melds"] == [{"kind": "ankan", "tiles": "1111m"}]
 
 
-def test_a_kakan_is_two_sideways_tiles_stacked_and_melds_split_at_a_gap():
-    pieces = revealed("east", HAND[:7], "9p")
-    # kakan of 9s from South (right end), then a gap, then a pon of 5z from West (middle)
-    u = 215.0
-    for t in ("9s", "9s"):
-        pieces.append(at("east", t, u + W / 2, 40))
+def kakan_from_the_right(seat: str, tile: str, u: float) -> tuple[list[Piece], float]:
+    """A kakan laid from ``u``: two upright, then the called tile sideways on the near line and the
+    added one beyond it; and the u just past it."""
+    pieces = []
+    for _ in range(2):
+        pieces.append(at(seat, tile, u + W / 2, 40))
         u += W + 1
-    pieces.append(at("east", "9s", u + H / 2, 40 - (H - W) / 2, sideways=True))
-    pieces.append(at("east", "9s", u + H / 2, 40 - (H - W) / 2 + W + 1, sideways=True))   # added beyond it
-    u += H + 1 + 12                                    # the gap between melds
+    pieces.append(at(seat, tile, u + H / 2, 40 - (H - W) / 2, sideways=True))
+    pieces.append(at(seat, tile, u + H / 2, 40 - (H - W) / 2 + W + 1, sideways=True))   # added beyond it
+    return pieces, u + H + 1
+
+
+def test_a_kakan_is_two_sideways_tiles_stacked_and_melds_split_at_a_gap():
+    # kakan of 9s from South (right end), then a gap, then a pon of 5z from West (middle)
+    kakan, u = kakan_from_the_right("east", "9s", 215.0)
+    pieces = revealed("east", HAND[:7], "9p") + kakan
+    u += 12                                            # the gap between melds
     for i in range(3):
         side = i == 1
         w = H if side else W
@@ -264,14 +271,9 @@ def test_an_upright_tile_boxed_a_little_large_is_not_cut():
 
 
 def test_melds_of_two_kinds_with_too_small_a_gap_are_read_apart():
-    pieces = revealed("east", HAND[:7], "9p")
-    u = 215.0
-    for t in ("6z", "6z"):
-        pieces.append(at("east", t, u + W / 2, 40))
-        u += W + 1
-    pieces.append(at("east", "6z", u + H / 2, 40 - (H - W) / 2, sideways=True))
-    pieces.append(at("east", "6z", u + H / 2, 40 - (H - W) / 2 + W + 1, sideways=True))
-    u += H + 1 + 3                                     # 3 mm: under the gap that splits melds
+    kakan, u = kakan_from_the_right("east", "6z", 215.0)
+    pieces = revealed("east", HAND[:7], "9p") + kakan
+    u += 3                                             # 3 mm: under the gap that splits melds
     pieces.append(at("east", "8s", u + H / 2, 40 - (H - W) / 2, sideways=True))
     u += H + 1
     for _ in range(2):
