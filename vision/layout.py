@@ -60,7 +60,7 @@ PITCH = TILE_MM[0] + 1.0    # tiles of a row touch: one face and a hair from cen
 CROWDED = 0.85              # boxes closer than this many pitches crowd each other (one may be spurious)
 PAIR_ALONG = 1.1            # a meld box this many face heights along the row is a sideways tile's width ...
 PAIR_DEEP = 1.35            # ... and this many deep holds two sideways tiles stacked (kakan): upright faces
-                            # box about 1.2 deep, a stacked pair 1.45-1.7 (seen on held-out table frames)
+                            # box about 1.2 deep, a stacked pair 1.45-1.7 (seen on table frames, seeds 1000-1199)
 LOW_SCORE = 0.6
 SQUARE = 1.15               # a box within this ratio of square may be a tile either way: its rotation decides
 DEFAULT_GARI = ("1m", "5m", "9m", "4z")     # the union over the presets; the reader passes the preset's
