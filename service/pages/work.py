@@ -56,6 +56,8 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     scores, error = [], "; ".join(draft.problems())
     if not error and not draft.concealed:
         error = "手牌を入力 enter the hand: tap tiles below, or type it"
+    if not error and not draft.win_tile:
+        error = "和了牌を選ぶ choose the winning tile: tap 和了牌 winning tile above, then the tile"
     if not error:
         try:
             scores = [table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])}, at["seats"])

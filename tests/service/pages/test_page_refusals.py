@@ -49,3 +49,9 @@ def test_confirming_a_hand_that_does_not_win_writes_nothing(client, session):
                                "hand": "1"}, headers=HTMX)
     assert r.status_code == 422 and r.text.strip()
     assert client.get(f"/api/sessions/{session['id']}").json()["hands"] == 0
+
+
+def test_a_hand_tapped_in_without_its_winning_tile_says_to_choose_it(client, session):
+    r = client.post(f"/s/{session['id']}/edit", data={"concealed": "11p", "op": "add:1p"}, headers=HTMX)
+    assert r.status_code == 200
+    assert "choose the winning tile" in r.text and "is not one tile" not in r.text
