@@ -148,7 +148,7 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
         if not rec.is_tsumo:
             raise ScoringError("nagashi is paid like a tsumo: set win to tsumo")
     elif size != 14:
-        raise ScoringError(f"the hand has {size} tiles counting 3 per meld; a win has 14 "
+        raise ScoringError(f"the hand has {size} tile{'s' if size != 1 else ''} counting 3 per meld; a win has 14 "
                            "(concealed includes the winning tile)")
     if rec.melds:
         kans = sum(1 for m in rec.melds if m.is_kan)
