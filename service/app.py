@@ -22,6 +22,7 @@ from .errors import REFUSALS, status_of
 from .ledger import Ledger
 from .pages.render import error_page, flash
 from .reader import reader_for
+from .pin_guard import PinGuard
 from .settings import Settings
 from .snapshots import SnapshotStore
 
@@ -51,6 +52,7 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
                               "Every call needs the table's PIN (header X-Table-PIN, or the tablet's cookie).")
     app.state.settings = settings
     app.state.camera = None
+    app.state.pin_guard = PinGuard(settings.pin_tries, lock_s=settings.pin_lock_s)
 
     from . import api, pages
     app.include_router(api.router)

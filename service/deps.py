@@ -47,10 +47,24 @@ def pin_ok(settings: Settings, given: str | None) -> bool:
     return bool(given) and hmac.compare_digest(given.encode(), settings.table_pin.encode())
 
 
+def checked_pin(request: Request, settings: Settings, given: str | None) -> bool:
+    """Whether ``given`` is the table's PIN, counting wrong ones per client address
+    (TooManyWrongPins once there were too many). No PIN at all is not a guess."""
+    guard = request.app.state.pin_guard
+    client = request.client.host if request.client else "?"
+    guard.check(client)
+    if pin_ok(settings, given):
+        guard.passed(client)
+        return True
+    if given:
+        guard.failed(client)
+    return False
+
+
 def require_pin(request: Request, settings: Annotated[Settings, Depends(get_settings)],
                 x_table_pin: Annotated[str | None, Header(description="the table's PIN")] = None) -> None:
     """Only the table's tablet (or a client with its PIN) reads or writes this table's log."""
-    if not pin_ok(settings, x_table_pin or request.cookies.get(PIN_COOKIE)):
+    if not checked_pin(request, settings, x_table_pin or request.cookies.get(PIN_COOKIE)):
         raise NotLoggedIn()
 
 

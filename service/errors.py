@@ -7,6 +7,7 @@ from scoring import ScoringError
 from .camera import CameraError
 from .editing import EditError
 from .ledger import LedgerError, StaleState, UnknownSession
+from .pin_guard import TooManyWrongPins
 from .snapshots import ImageError
 
 
@@ -19,11 +20,11 @@ class ServiceError(ValueError):
 # Most specific first: a StaleState is a LedgerError too.
 STATUS = ((UnknownSession, 404), (StaleState, 409), (LedgerError, 422), (ScoringError, 422),
           (EditError, 422), (CameraError, 503))
-REFUSALS = (ServiceError, ImageError, LedgerError, ScoringError, EditError, CameraError)
+REFUSALS = (ServiceError, ImageError, LedgerError, ScoringError, EditError, CameraError, TooManyWrongPins)
 
 
 def status_of(exc: Exception) -> int:
-    if isinstance(exc, (ServiceError, ImageError)):
+    if isinstance(exc, (ServiceError, ImageError, TooManyWrongPins)):
         return exc.status
     for kind, status in STATUS:
         if isinstance(exc, kind):

@@ -37,6 +37,9 @@ class Settings(BaseSettings):
                                              "in CALIBRATION_DIR), read by the 'auto' reader")
     snapshot_keep_days: float = Field(7.0, gt=0, description="a snapshot no logged hand names (a count never "
                                                              "confirmed) is deleted at start after this many days")
+    pin_tries: int = Field(10, ge=1, description="wrong PINs from one address within 10 minutes before it waits "
+                                                 "(a tablet's stale cookie after a restart counts too: not too few)")
+    pin_lock_s: float = Field(60.0, gt=0, description="how long an address with too many wrong PINs waits (429)")
     max_upload_bytes: int = Field(8 * 1024 * 1024, gt=0)
     max_image_side: int = Field(4096, gt=0, description="larger uploads are refused")
     host: str = "0.0.0.0"

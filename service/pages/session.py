@@ -10,7 +10,7 @@ import scoring
 
 from .. import table
 from ..chart import balance_chart
-from ..deps import PIN_COOKIE, LedgerDep, SettingsDep, pin_ok
+from ..deps import PIN_COOKIE, LedgerDep, SettingsDep, checked_pin
 from ..editing import Draft
 from ..errors import ServiceError
 from ..ledger import opening
@@ -36,7 +36,7 @@ def login_page(request: Request, settings: SettingsDep) -> Response:
 @public.post("/login")
 def login(request: Request, form: FormDep, settings: SettingsDep) -> Response:
     pin = text(form, "pin")
-    if not pin_ok(settings, pin):
+    if not checked_pin(request, settings, pin):
         return render(request, "login.html", 401, table_name=settings.table_name, wrong=True)
     response = RedirectResponse("/", status_code=303)
     response.set_cookie(PIN_COOKIE, pin, httponly=True, samesite="strict", max_age=60 * 60 * 24 * 30)
