@@ -19,6 +19,14 @@ from .rules import TableRules
 RIICHI_KINDS = ("riichi", "open")
 
 
+def is_double_ron(records: Sequence[Mapping[str, Any]]) -> bool:
+    """Two rons off one discarder by the two other players."""
+    discarder = records[0].get("discarder")
+    return (len(records) == 2 and all(r.get("win") == "ron" for r in records)
+            and records[1].get("discarder") == discarder
+            and {r.get("seat") for r in records} | {discarder} == set(SEATS))
+
+
 def head_first(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """A double ron's two records, the head winner's (first in turn after the discarder) first."""
     order = head_order(records[0]["discarder"])
@@ -43,8 +51,7 @@ def build_win(config: SessionConfig, state: State, records: Sequence[Mapping[str
     if len(recs) == 2:
         if not t.double_ron:
             raise LedgerError(f"{config.rules} has no double ron")
-        if any(r["win"] != "ron" for r in recs) or recs[0].get("discarder") != recs[1].get("discarder") \
-                or recs[0]["seat"] == recs[1]["seat"]:
+        if not is_double_ron(recs):
             raise LedgerError("a double ron is two rons by the two other players off the same discarder")
         recs = head_first(recs)       # it takes the pool (and the deal)
     names = [seats[r["seat"]] for r in recs]

@@ -15,8 +15,8 @@ from .. import table
 from ..deps import CameraDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep
 from ..editing import FLAGS, PALETTE, RARE_FLAGS, TARGETS, Draft
 from ..errors import ServiceError
-from ..ledger import SEATS, Ledger
-from ..ledger.hands import head_first, scored_honba
+from ..ledger import Ledger
+from ..ledger.hands import head_first, is_double_ron, scored_honba
 from ..reader import Reading
 from ..snapshots import decode
 from ..views import seat_names
@@ -51,7 +51,7 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     at = table_at(ledger, session_id, correct)
     cfg = at["cfg"]
     records = ([dict(draft.first, rules=cfg.rules)] if draft.first else []) + [draft.record(cfg.rules)]
-    if len(records) == 2 and _double_ron(records):
+    if is_double_ron(records):
         records = head_first(records)       # in the order, and with the honba, the ledger will count
     scores, error = [], "; ".join(draft.problems())
     if not error and not draft.concealed:
@@ -67,14 +67,6 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     return dict(session_id=session_id, cfg=cfg, at=at, draft=draft, seats=seat_names(at["seats"]),
                 scores=scores, error=error, correct=correct, snapshot=snapshot, reading=reading,
                 reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS, rare_flags=RARE_FLAGS, records=records)
-
-
-def _double_ron(records) -> bool:
-    """Two rons off one discarder by the two others (what the ledger will take as a double ron)."""
-    discarder = records[0].get("discarder")
-    seats = {r.get("seat") for r in records} | {discarder}
-    return (all(r.get("win") == "ron" for r in records) and records[1].get("discarder") == discarder
-            and seats == set(SEATS))
 
 
 def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, status: int = 200,
