@@ -29,15 +29,11 @@ from calibration.markers import default_layout
 from calibration.zones import SEATS
 from scoring import ScoringError, score
 from scoring.random_hands import random_winning_record
-from scoring.tiles import parse_mpsz, tile_name
+from vision.layout import tiles_of
 from vision.synth.table import (MELD_GAP_MM, MELD_ROOM_MM, MELD_WIDTH, neighbour_side, record_of, render_deal,
                                 wall)
 
 from ..settings import DEMO_FRAMES, DEMO_HANDS
-
-
-def _names(mpsz: str) -> list[str]:
-    return [tile_name(t) for t in parse_mpsz(mpsz)]
 
 
 def deal_of(record: dict, rng: np.random.Generator) -> dict | None:
@@ -49,14 +45,14 @@ def deal_of(record: dict, rng: np.random.Generator) -> dict | None:
         return None
     side_of = {s: side for side, s in neighbour_side(default_layout(), seat).items() if s}
     pool = wall(rng)
-    concealed = _names(record["concealed"])
+    concealed = tiles_of(record["concealed"])
     concealed.remove(record["win_tile"])             # the winning tile lies set apart, last
     concealed.append(record["win_tile"])
     d = {"seat": seat, "concealed": concealed,
-         "melds": [{"kind": m["kind"], "tiles": _names(m["tiles"]),
+         "melds": [{"kind": m["kind"], "tiles": tiles_of(m["tiles"]),
                     "side": None if m["kind"] == "ankan" else side_of[m["from"]]} for m in melds],
-         "gari": _names(record.get("gari", "")), "dora": _names(record.get("dora_indicators", "")),
-         "ura": _names(record.get("ura_indicators", ""))}
+         "gari": tiles_of(record.get("gari", "")), "dora": tiles_of(record.get("dora_indicators", "")),
+         "ura": tiles_of(record.get("ura_indicators", ""))}
     shown = d["concealed"] + [t for m in d["melds"] for t in m["tiles"]] + d["gari"] + d["dora"] + d["ura"]
     for t in shown:
         if t not in pool:
