@@ -121,6 +121,14 @@ def _parser() -> _Parser:
                    help="fine-tune the shipped models on overhead and oblique scenes (FINETUNE_PLAN)")
     t.add_argument("--start", choices=("scratch", "overhead", "oblique"),
                    help="train from scratch or from a shipped pair (default: scratch; overhead with --finetune)")
+    t.add_argument("--locator-model", help="the locator's ultralytics yaml (default yolov8n.yaml on a CPU, "
+                   "yolov8s.yaml on a GPU)")
+    t.add_argument("--locator-batch", type=int)
+    t.add_argument("--classifier-batch", type=int)
+    t.add_argument("--workers", type=int, help="data-loading processes per stage")
+    t.add_argument("--hours", type=float, help="stop each stage after this long (its epochs fitted to it)")
+    t.add_argument("--cache", action="store_true", help="hold the decoded training images in memory")
+    t.add_argument("--jobs", type=int, help="processes rendering the scenes side by side (default 1)")
 
     w = sub.add_parser("soup", help="average fine-tunes of one model into one ONNX file (the train extra)")
     w.add_argument("checkpoints", type=Path, nargs="+", help="ultralytics checkpoints (.pt) from one start")
@@ -250,6 +258,10 @@ def _need_train_extra(what: str) -> None:
 
 
 def _train(a: argparse.Namespace) -> int:
+    if a.jobs is not None and a.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if a.hours is not None and a.hours <= 0:
+        raise UsageError("--hours must be more than 0")
     _need_train_extra("training")
     from .train import FINETUNE_PLAN, train
 
@@ -258,7 +270,9 @@ def _train(a: argparse.Namespace) -> int:
                       rim_scenes=a.rim_scenes, locator_epochs=a.locator_epochs,
                       classifier_epochs=a.classifier_epochs,
                       locator_imgsz=a.locator_imgsz, locator_scale=a.locator_scale, seed=a.seed,
-                      start=a.start):
+                      start=a.start, locator_model=a.locator_model, locator_batch=a.locator_batch,
+                      classifier_batch=a.classifier_batch, workers=a.workers, hours=a.hours,
+                      cache=a.cache or None, jobs=a.jobs):
         print(path)
     return 0
 

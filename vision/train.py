@@ -48,6 +48,9 @@ class Plan:
     rim_scenes: int = 0               # oblique scenes with tiles on the rim half the time (seeds 4,000,000 up)
     start: str = "scratch"            # or a view (detect.VIEWS): fine-tune that shipped ONNX pair
     view: str = "overhead"            # which models/ pair the export writes (detect.VIEWS)
+    hours: float = 0.0                # > 0: each stage stops after this long (ultralytics fits its epochs to it)
+    cache: bool = False               # hold the decoded images in memory (a GPU waits on decoding otherwise)
+    jobs: int = 1                     # processes rendering the scenes side by side
 
 
 CPU_PLAN = Plan()
@@ -68,14 +71,42 @@ def default_plan() -> Plan:
     return GPU_PLAN if torch.cuda.is_available() else CPU_PLAN
 
 
-def make_data(data: Path, plan: Plan) -> None:
-    from .synth.dataset import OBLIQUE_SEED, RIM_SEED, write_dataset
+def _budget(plan: Plan) -> dict:
+    """The plan's time cap and image cache, as ultralytics' train arguments (absent when unset)."""
+    return {**({"time": plan.hours} if plan.hours > 0 else {}), **({"cache": "ram"} if plan.cache else {})}
 
-    write_dataset(data, plan.scenes, 0, "train", crops=True)
-    write_dataset(data, plan.oblique_scenes, OBLIQUE_SEED, "train", crops=True)
-    write_dataset(data, plan.rim_scenes, RIM_SEED, "train", crops=True)
-    write_dataset(data, plan.val_scenes, VAL_SEED, "val", crops=True)
-    write_dataset(data, plan.oblique_val, OBLIQUE_SEED + OBLIQUE_VAL, "val", crops=True)
+
+def _write(args: tuple) -> int:
+    from .synth.dataset import write_dataset
+
+    data, n, seed, split = args
+    return write_dataset(data, n, seed, split, crops=True)
+
+
+def _chunks(n: int, seed: int, parts: int) -> list[tuple[int, int]]:
+    """(count, first seed) of ``parts`` nearly equal runs covering seeds seed .. seed+n-1."""
+    size = -(-n // parts) if n else 0
+    return [(min(size, n - k), seed + k) for k in range(0, n, size)] if size else []
+
+
+def make_data(data: Path, plan: Plan) -> None:
+    """Render every set the plan names; with ``jobs`` > 1, in that many processes (each scene depends on
+    its seed alone, so the split into runs changes no image)."""
+    from .synth.dataset import OBLIQUE_SEED, RIM_SEED
+
+    sets = [(plan.scenes, 0, "train"), (plan.oblique_scenes, OBLIQUE_SEED, "train"),
+            (plan.rim_scenes, RIM_SEED, "train"), (plan.val_scenes, VAL_SEED, "val"),
+            (plan.oblique_val, OBLIQUE_SEED + OBLIQUE_VAL, "val")]
+    work = [(data, n, s, split) for total, first, split in sets
+            for n, s in _chunks(total, first, max(1, plan.jobs))]
+    if plan.jobs > 1:
+        from multiprocessing import get_context
+
+        with get_context("spawn").Pool(plan.jobs) as pool:
+            pool.map(_write, work, chunksize=1)
+    else:
+        for w in work:
+            _write(w)
 
 
 def _start(runs: Path, plan: Plan, stage: int, yaml: str) -> tuple[str, dict]:
@@ -118,7 +149,7 @@ def train_locator(data: Path, runs: Path, plan: Plan) -> Path:
     return _run(runs, "locator", model, data=str(data / "data.yaml"), imgsz=plan.locator_imgsz,
                 epochs=plan.locator_epochs, batch=plan.locator_batch, device=plan.device, workers=plan.workers,
                 seed=plan.seed, single_cls=True, fliplr=0.0, flipud=0.0, hsv_h=0.0, mosaic=0.5, close_mosaic=2,
-                degrees=0.0, scale=plan.locator_scale, translate=0.1, patience=100, **tune)
+                degrees=0.0, scale=plan.locator_scale, translate=0.1, patience=100, **_budget(plan), **tune)
 
 
 def train_classifier(data: Path, runs: Path, plan: Plan) -> Path:
@@ -128,7 +159,7 @@ def train_classifier(data: Path, runs: Path, plan: Plan) -> Path:
     return _run(runs, "classifier", model, data=str(data / "cls"), imgsz=CLS_SIZE,
                 epochs=plan.classifier_epochs, batch=plan.classifier_batch, device=plan.device,
                 workers=plan.workers, seed=plan.seed, fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.3,
-                erasing=0.0, auto_augment=None, scale=0.1, patience=100, **settings)
+                erasing=0.0, auto_augment=None, scale=0.1, patience=100, **_budget(plan), **settings)
 
 
 def export(weights: Path, to: Path, imgsz: int, dynamic: bool) -> Path:

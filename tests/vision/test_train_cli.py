@@ -64,3 +64,45 @@ def test_the_data_stage_renders_rim_scenes_from_their_own_seeds(tmp_path, art):
     assert _parser().parse_args(["train", "--rim-scenes", "1000"]).rim_scenes == 1000
     make_data(tmp_path, replace(CPU_PLAN, scenes=0, val_scenes=0, rim_scenes=1))
     assert [p.name for p in (tmp_path / "truth" / "train").iterdir()] == [f"s{RIM_SEED:07d}.json"]
+
+
+def test_rendering_in_runs_covers_every_seed_once():
+    from vision.train import _chunks
+    runs = _chunks(10, 100, 3)
+    assert runs == [(4, 100), (4, 104), (2, 108)]
+    assert sorted(s + k for n, s in runs for k in range(n)) == list(range(100, 110))
+    assert _chunks(0, 5, 4) == [] and _chunks(2, 0, 8) == [(1, 0), (1, 1)]
+
+
+def test_scenes_rendered_side_by_side_are_the_scenes_rendered_in_turn(tmp_path, art):
+    from vision.train import make_data
+    plan = replace(CPU_PLAN, scenes=3, val_scenes=1)
+    make_data(tmp_path / "one", plan)
+    make_data(tmp_path / "two", replace(plan, jobs=2))
+    for split, n in (("train", 3), ("val", 1)):
+        one = sorted((tmp_path / "one" / "labels" / split).iterdir())
+        two = sorted((tmp_path / "two" / "labels" / split).iterdir())
+        assert len(one) == n and [p.name for p in one] == [p.name for p in two]
+        assert [p.read_text() for p in one] == [p.read_text() for p in two]
+
+
+def test_a_time_cap_and_the_image_cache_reach_ultralytics_only_when_asked():
+    from vision.train import _budget
+    assert _budget(CPU_PLAN) == {}
+    assert _budget(replace(CPU_PLAN, hours=0.1, cache=True)) == {"time": 0.1, "cache": "ram"}
+    a = _parser_args(["train", "--hours", "0.1", "--cache", "--jobs", "16", "--locator-model", "yolov8n.yaml",
+                      "--workers", "12", "--locator-batch", "64"])
+    assert (a.hours, a.cache, a.jobs, a.locator_model, a.workers, a.locator_batch) == \
+        (0.1, True, 16, "yolov8n.yaml", 12, 64)
+
+
+def _parser_args(argv):
+    from vision.__main__ import _parser
+    return _parser().parse_args(argv)
+
+
+@pytest.mark.parametrize("flag, value", [("--jobs", "0"), ("--hours", "-1")])
+def test_a_bad_job_count_or_time_cap_exits_2_naming_it(tmp_path, flag, value):
+    r = subprocess.run([sys.executable, "-m", "vision", "train", "--data", str(tmp_path), flag, value],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and flag in r.stderr and "Traceback" not in r.stderr
