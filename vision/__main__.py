@@ -123,6 +123,8 @@ def _parser() -> _Parser:
                    help="train from scratch or from a shipped pair (default: scratch; overhead with --finetune)")
     t.add_argument("--locator-model", help="the locator's ultralytics yaml (default yolov8n.yaml on a CPU, "
                    "yolov8s.yaml on a GPU)")
+    t.add_argument("--classifier-model", help="the classifier's ultralytics yaml (default yolov8n-cls.yaml on a "
+                   "CPU, yolov8s-cls.yaml on a GPU)")
     t.add_argument("--locator-batch", type=int)
     t.add_argument("--classifier-batch", type=int)
     t.add_argument("--workers", type=int, help="data-loading processes per stage")
@@ -270,7 +272,8 @@ def _train(a: argparse.Namespace) -> int:
                       rim_scenes=a.rim_scenes, locator_epochs=a.locator_epochs,
                       classifier_epochs=a.classifier_epochs,
                       locator_imgsz=a.locator_imgsz, locator_scale=a.locator_scale, seed=a.seed,
-                      start=a.start, locator_model=a.locator_model, locator_batch=a.locator_batch,
+                      start=a.start, locator_model=a.locator_model, classifier_model=a.classifier_model,
+                      locator_batch=a.locator_batch,
                       classifier_batch=a.classifier_batch, workers=a.workers, hours=a.hours,
                       cache=a.cache or None, jobs=a.jobs):
         print(path)

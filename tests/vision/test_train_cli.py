@@ -91,9 +91,10 @@ def test_a_time_cap_and_the_image_cache_reach_ultralytics_only_when_asked():
     assert _budget(CPU_PLAN) == {}
     assert _budget(replace(CPU_PLAN, hours=0.1, cache=True)) == {"time": 0.1, "cache": "ram"}
     a = _parser_args(["train", "--hours", "0.1", "--cache", "--jobs", "16", "--locator-model", "yolov8n.yaml",
+                      "--classifier-model", "yolov8n-cls.yaml",
                       "--workers", "12", "--locator-batch", "64"])
-    assert (a.hours, a.cache, a.jobs, a.locator_model, a.workers, a.locator_batch) == \
-        (0.1, True, 16, "yolov8n.yaml", 12, 64)
+    assert (a.hours, a.cache, a.jobs, a.locator_model, a.classifier_model, a.workers, a.locator_batch) == \
+        (0.1, True, 16, "yolov8n.yaml", "yolov8n-cls.yaml", 12, 64)
 
 
 def _parser_args(argv):
