@@ -27,7 +27,8 @@ from calibration.tracker import Tracker
 from calibration.whitebalance import apply_gains
 
 from .detect import NONE, Detector
-from .layout import DEFAULT_GARI, BACK, TILE_MM, Piece, Reading, SeatFrame, read_layout, vote
+from .layout import (DEFAULT_GARI, BACK, TILE_MM, Piece, Reading, SeatFrame, read_layout, split_stacked_pairs,
+                     vote)
 
 PX_PER_MM = 1.2
 PAD_MM = 25.0
@@ -81,18 +82,22 @@ def pieces_in(top: np.ndarray, region: Region, detector: Detector, px_per_mm: fl
 PROBE_SCORE = 0.9   # how sure the classifier must be of a face where the locator saw nothing
 
 
+def meld_frames(zones, seats):
+    """(meld zone, its seat's frame) for each meld zone of ``seats`` whose seat has a hand zone."""
+    for z in zones:
+        if z.kind != "melds" or z.seat not in seats:
+            continue
+        hand = next((h for h in zones if h.kind == "hand" and h.seat == z.seat), None)
+        if hand is not None:
+            yield z, SeatFrame.of_zone(hand.polygon)
+
+
 def added_tile_spots(pieces: Sequence[Piece], zones, seats) -> list[tuple[float, float, float, float]]:
     """Where a kakan's added tile would lie (table mm) with no tile seen there: one tile's depth beyond
     each sideways face in a meld zone of ``seats``, towards the centre. The locator saw few such stacked
     tiles when it learnt, so these spots get a second look by the classifier alone."""
     spots = []
-    for z in zones:
-        if z.kind != "melds" or z.seat not in seats:
-            continue
-        hand = next((h for h in zones if h.kind == "hand" and h.seat == z.seat), None)
-        if hand is None:
-            continue
-        frame = SeatFrame.of_zone(hand.polygon)
+    for z, frame in meld_frames(zones, seats):
         dx, dy = frame.v * (TILE_MM[0] + 1.0)              # a sideways face is a tile's width deep
         for p in pieces:
             if not (p.face_up and z.contains(p.centre) and frame.sideways(p)):
@@ -104,6 +109,25 @@ def added_tile_spots(pieces: Sequence[Piece], zones, seats) -> list[tuple[float,
             if not taken and z.contains(centre):
                 spots.append(spot)
     return spots
+
+
+def name_stacked_halves(top: np.ndarray, pieces: Sequence[Piece], zones, seats, detector: Detector,
+                        px_per_mm: float) -> list[Piece]:
+    """A kakan's stacked pair boxed as one (the box ``layout.split_stacked_pairs`` cuts in two) is cut
+    here already and each half named again by the classifier: one cut holding two stacked faces can
+    read as another face (two sideways 1p as a 2p), and the meld would then split where the kind
+    seems to change. A half the classifier reads as no face keeps the box's name."""
+    out = list(pieces)
+    for z, frame in meld_frames(zones, seats):
+        for p in [q for q in out if z.contains(q.centre)]:
+            halves, _ = split_stacked_pairs([p], frame)
+            if len(halves) != 2:
+                continue
+            named = detector.name_boxes(top, [tuple(v * px_per_mm for v in h.box) for h in halves])
+            out.remove(p)
+            out += [Piece(d.tile, h.box, d.score, d.rotation) if d.tile not in (NONE, BACK) else h
+                    for h, d in zip(halves, named)]
+    return out
 
 
 def probe(top: np.ndarray, spots, detector: Detector, px_per_mm: float) -> list[Piece]:
@@ -174,6 +198,7 @@ class TableReader:
         pieces = [p for r in chosen for p in pieces_in(top, r, self.detector, self.px_per_mm, debug)]
         open_seats = {z.seat for z in self.table.zones} if seats is None else seats
         pieces += probe(top, added_tile_spots(pieces, self.table.zones, open_seats), self.detector, self.px_per_mm)
+        pieces = name_stacked_halves(top, pieces, self.table.zones, open_seats, self.detector, self.px_per_mm)
         reading = read_layout(pieces, self.table.zones, self.rules, self.gari_kinds)
         if not fit.fresh:
             reading.warnings.append("no markers seen in this frame: used the last good homography")

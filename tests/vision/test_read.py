@@ -99,6 +99,8 @@ def test_the_table_reader_runs_the_locator_once():
     (138, "a kakan's stacked pair (one box with the CPU locator)"),
     (151, "a kakan's stacked pair (read as no tile by the CPU locator)"),
     (132, "an ankan of red fives"),
+    (1142, "a kakan's stacked pair of fives, boxed as one and read as 0s until its halves were named again"),
+    (2189, "a kakan's stacked pair of 1s, boxed as one and read as 4p until its halves were named again"),
 ])
 def test_whole_table_frames_read_exactly(art, seed, what):
     # Frames of the fixed test set (bench/bench_read.py) that each need one of the reader's rules.
