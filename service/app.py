@@ -8,6 +8,8 @@ page's flash area for the tablet.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -27,6 +29,23 @@ from .settings import Settings
 from .snapshots import SnapshotStore
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger(__name__)
+
+
+def prune_snapshots(app: FastAPI) -> int:
+    """Delete the snapshots of counts never confirmed once older than TABLE_SNAPSHOT_KEEP_DAYS."""
+    keep_s = app.state.settings.snapshot_keep_days * 86400
+    return app.state.snapshots.prune(app.state.ledger.snapshots_in_use(), keep_s)
+
+
+async def _prune_every(app: FastAPI, every_s: float) -> None:
+    # A service that runs for weeks would otherwise keep every unconfirmed count until restarted.
+    while True:
+        await asyncio.sleep(every_s)
+        try:
+            await asyncio.to_thread(prune_snapshots, app)
+        except Exception as e:      # a full disk or a database gone for a moment: try again next round
+            log.warning("snapshot pruning failed: %s", e)
 
 
 def create_app(settings: Settings | None = None, *, camera: bool = True) -> FastAPI:
@@ -37,12 +56,14 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         app.state.ledger = Ledger(settings.ledger_url)
         app.state.snapshots = SnapshotStore(settings.snapshot_dir)
-        app.state.snapshots.prune(app.state.ledger.snapshots_in_use(), settings.snapshot_keep_days * 86400)
+        prune_snapshots(app)
         app.state.reader = reader_for(settings.reader, settings.calibration, settings.demo_camera)
         app.state.camera = Camera(settings.camera, settings.frame_rate).start() if camera and settings.camera else None
+        pruner = asyncio.create_task(_prune_every(app, settings.snapshot_prune_every_s))
         try:
             yield
         finally:
+            pruner.cancel()
             if app.state.camera is not None:
                 app.state.camera.stop()
             app.state.ledger.close()

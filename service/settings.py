@@ -36,7 +36,9 @@ class Settings(BaseSettings):
     calibration: str = Field("", description="the calibrated table's name (python -m calibration fit, "
                                              "in CALIBRATION_DIR), read by the 'auto' reader")
     snapshot_keep_days: float = Field(7.0, gt=0, description="a snapshot no logged hand names (a count never "
-                                                             "confirmed) is deleted at start after this many days")
+                                                             "confirmed) is deleted after this many days")
+    snapshot_prune_every_s: float = Field(6 * 3600.0, gt=0, description="how often a running service deletes "
+                                                                        "them (and once at start)")
     pin_tries: int = Field(10, ge=1, description="wrong PINs from one address within 10 minutes before it waits "
                                                  "(a tablet's stale cookie after a restart counts too: not too few)")
     pin_lock_s: float = Field(60.0, gt=0, description="how long an address with too many wrong PINs waits (429)")

@@ -51,3 +51,17 @@ def test_the_service_prunes_at_start_and_keeps_what_the_log_names(settings):
     with TestClient(create_app(settings), headers={"X-Table-PIN": PIN}) as client:
         assert sorted(p.name for p in folder.iterdir()) == [kept]
         assert client.get(f"/api/snapshots/{kept}").status_code == 200
+
+
+def test_a_running_service_prunes_again_on_its_own(settings):
+    settings = settings.model_copy(update={"snapshot_prune_every_s": 0.2})
+    with TestClient(create_app(settings), headers={"X-Table-PIN": PIN}):
+        folder = settings.snapshot_dir
+        old = SnapshotStore(folder).save(_frame(77)).name          # after the prune at start
+        young = SnapshotStore(folder).save(_frame(88)).name
+        _age(folder / old, settings.snapshot_keep_days + 1)
+        deadline = time.time() + 10
+        while (folder / old).exists() and time.time() < deadline:
+            time.sleep(0.05)
+        assert not (folder / old).exists(), "the running service never pruned"
+        assert (folder / young).exists()
