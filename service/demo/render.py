@@ -2,10 +2,11 @@
 
     python -m service.demo.render [--frames 6] [--seed 1] [--out service/demo/frames]
 
-Each frame is one of scoring's random winning hands (dunhill's tile set) laid
-out by vision's table renderer: the winner's row with the winning tile set
-apart, melds, gari, dora (and ura after a riichi), the other seats' hands as
-backs, everybody's discards, the rim markers. The demo table
+Each frame is one of scoring's random winning hands laid out by vision's
+table renderer (half of them hands every house rule scores, see
+``demo_scenes``): the winner's row with the winning tile set apart, melds,
+gari, dora (and ura after a riichi), the other seats' hands as backs,
+everybody's discards, the rim markers. The demo table
 (``service.vision_reader.demo_table``: the default marker layout, no stored
 fit) reads them, so ``python -m service`` counts a hand from the first tap.
 
@@ -64,24 +65,40 @@ def deal_of(record: dict, rng: np.random.Generator) -> dict | None:
     return d
 
 
+PRESETS = ("dunhill", "balance", "toutenkou", "isshokai", "chinton")
+
+
+def scores_under(record: dict, presets) -> bool:
+    """Whether the record is a hand every one of ``presets`` scores (none refuses it)."""
+    try:
+        for rules in presets:
+            score({**record, "rules": rules})
+    except ScoringError:
+        return False
+    return True
+
+
 def demo_scenes(n: int, seed: int, art):
-    """``n`` (scene, record) pairs: winning hands whose shown record scores under dunhill,
-    closed and with melds in turn (the reader reads both)."""
+    """``n`` (scene, record) pairs. Odd frames (1, 3, ...) show a hand every house rule scores, so a
+    demo session of any rule has tables to count: the rules' walls and gari differ (chinton plays
+    one suit, toutenkou has no 2-8m, balance and isshokai set aside other tiles), so these are
+    one-suit hands without gari, drawn as chinton draws them. Even frames show dunhill hands
+    (gari and all). Both kinds come closed and with melds (the reader reads both)."""
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     layout = default_layout()
     made = 0
     while made < n:
-        drawn = random_winning_record(rng, "dunhill")
-        if bool(drawn.get("melds")) != (made % 2 == 1):
+        every_rule = made % 2 == 0
+        drawn = random_winning_record(rng, "chinton" if every_rule else "dunhill")
+        if bool(drawn.get("melds")) != (made % 4 in (1, 2)):     # closed, melds, melds, closed, ...
             continue
         d = deal_of(drawn, nrng)
         if d is None:
             continue
         record = record_of(d, layout)
-        try:
-            score(record)
-        except ScoringError:            # a yaku the table cannot show (ron, haitei, ...): draw again
+        # a yaku the table cannot show (ron, haitei, ...) or a tile a rule refuses: draw again
+        if not scores_under(record, PRESETS if every_rule else ("dunhill",)):
             continue
         yield render_deal(d, nrng, art, layout), record
         made += 1
