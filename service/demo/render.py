@@ -28,7 +28,7 @@ import numpy as np
 
 from calibration.markers import default_layout
 from calibration.zones import SEATS
-from scoring import ScoringError, score
+from scoring import ScoringError, preset_ids, score
 from scoring.random_hands import random_winning_record
 from vision.layout import tiles_of
 from vision.synth.table import (MELD_GAP_MM, MELD_ROOM_MM, MELD_WIDTH, neighbour_side, record_of, render_deal,
@@ -65,7 +65,7 @@ def deal_of(record: dict, rng: np.random.Generator) -> dict | None:
     return d
 
 
-PRESETS = ("dunhill", "balance", "toutenkou", "isshokai", "chinton")
+PRESETS = tuple(preset_ids())      # every house rule scoring ships
 
 
 def scores_under(record: dict, presets) -> bool:
