@@ -112,22 +112,25 @@ def added_tile_spots(pieces: Sequence[Piece], zones, seats) -> list[tuple[float,
 
 
 def name_stacked_halves(top: np.ndarray, pieces: Sequence[Piece], zones, seats, detector: Detector,
-                        px_per_mm: float) -> list[Piece]:
+                        px_per_mm: float) -> tuple[list[Piece], list[str]]:
     """A kakan's stacked pair boxed as one (the box ``layout.split_stacked_pairs`` cuts in two) is cut
     here already and each half named again by the classifier: one cut holding two stacked faces can
     read as another face (two sideways 1p as a 2p), and the meld would then split where the kind
-    seems to change. A half the classifier reads as no face keeps the box's name."""
+    seems to change. A half the classifier reads as no face keeps the box's name. Returns the pieces
+    and the layout's warning for each pair cut (the layout finds nothing left to cut)."""
     out = list(pieces)
+    warnings: list[str] = []
     for z, frame in meld_frames(zones, seats):
         for p in [q for q in out if z.contains(q.centre)]:
-            halves, _ = split_stacked_pairs([p], frame)
+            halves, w = split_stacked_pairs([p], frame)
             if len(halves) != 2:
                 continue
             named = detector.name_boxes(top, [tuple(v * px_per_mm for v in h.box) for h in halves])
             out.remove(p)
             out += [Piece(d.tile, h.box, d.score, d.rotation) if d.tile not in (NONE, BACK) else h
                     for h, d in zip(halves, named)]
-    return out
+            warnings += w
+    return out, warnings
 
 
 def probe(top: np.ndarray, spots, detector: Detector, px_per_mm: float) -> list[Piece]:
@@ -198,8 +201,9 @@ class TableReader:
         pieces = [p for r in chosen for p in pieces_in(top, r, self.detector, self.px_per_mm, debug)]
         open_seats = {z.seat for z in self.table.zones} if seats is None else seats
         pieces += probe(top, added_tile_spots(pieces, self.table.zones, open_seats), self.detector, self.px_per_mm)
-        pieces = name_stacked_halves(top, pieces, self.table.zones, open_seats, self.detector, self.px_per_mm)
+        pieces, cut = name_stacked_halves(top, pieces, self.table.zones, open_seats, self.detector, self.px_per_mm)
         reading = read_layout(pieces, self.table.zones, self.rules, self.gari_kinds)
+        reading.warnings += cut
         if not fit.fresh:
             reading.warnings.append("no markers seen in this frame: used the last good homography")
         return reading

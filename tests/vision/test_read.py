@@ -110,3 +110,12 @@ def test_whole_table_frames_read_exactly(art, seed, what):
     scene = render_table(seed, art)
     reading = TableReader(TableFile("synthetic"), "dunhill").read(scene.image)
     assert record_diff(scene.record, reading.record) == [], (what, reading.record, scene.record)
+
+
+def test_a_stacked_pair_cut_by_the_reader_is_still_said(art):
+    # The reader cuts the pair before the layout (to name each half), so the layout finds nothing to cut:
+    # the players are still told that a box was read as a kakan's stacked pair.
+    from vision.read import TableReader
+    from vision.synth.table import render_table
+    reading = TableReader(TableFile("synthetic"), "dunhill").read(render_table(2189, art).image)
+    assert [w for w in reading.warnings if "stacked pair" in w] != []
