@@ -1,12 +1,14 @@
 """python -m vision: the tile detector and its data.
 
     python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--no-mirror]
-                            [--no-refine]
+                            [--no-refine] [--tileset SET]
     python -m vision evaluate [--view V] [--no-mirror] [--no-refine] [--scenes N] [--oblique N] [--rim N]
                               [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
-    python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR]
+    python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR] [--no-tileset]
+    python -m vision tileset enroll SET --crops DIR [--view V] | name SET CROP... [--json]
+                             | evaluate SET --crops DIR [--json] | rebuild SET [--view V]
     python -m vision train [--data DIR] [--runs DIR] [--stage data|locator|classifier|export|all] [--finetune]
                            [--start scratch|overhead|oblique] [--scenes N] [--oblique-scenes N]
                            [--rim-scenes N] [--...-epochs N]
@@ -24,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from . import tileset_cli
 from .art import ArtMissing
 
 
@@ -63,6 +66,8 @@ def _parser() -> _Parser:
                    help="skip the locator's second, mirrored pass (faster, finds fewer; see models/README.md)")
     d.add_argument("--no-refine", dest="refine", action="store_false",
                    help="leave out the view's box refiner (the oblique view has one; see models/README.md)")
+    d.add_argument("--tileset", type=Path, metavar="SET",
+                   help="name tiles with this tile set (python -m vision tileset enroll); its view is used")
 
     e = sub.add_parser("evaluate", help="precision, recall, per-class accuracy, red vs plain fives")
     e.add_argument("--scenes", type=int, default=100, help="held-out synthetic scenes rendered now (0: none)")
@@ -102,6 +107,10 @@ def _parser() -> _Parser:
     r.add_argument("--rules", default="dunhill", help="the table's house rule, written into the record")
     r.add_argument("--json", action="store_true", help="print {record, warnings} as JSON")
     r.add_argument("--debug", type=Path, metavar="DIR", help="write every stage's image there")
+    r.add_argument("--no-tileset", dest="tileset", action="store_false",
+                   help="name tiles with the classifier alone, not with the table's tile set")
+
+    tileset_cli.add_parser(sub)
 
     t = sub.add_parser("train", help="render data, train both stages, export ONNX to models/ (train extra)")
     t.add_argument("--data", type=Path, default=Path("data/tiles"))
@@ -151,11 +160,12 @@ def _parser() -> _Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     a = _parser().parse_args(argv)
     from .detect import ModelMissing
+    from .tileset import TileSetError
 
     try:
         return {"detect": _detect, "evaluate": _evaluate, "synth": _synth, "train": _train,
-                "read": _read, "soup": _soup, "refiner": _refiner}[a.command](a)
-    except (ArtMissing, ModelMissing, UsageError) as e:
+                "read": _read, "soup": _soup, "refiner": _refiner, "tileset": tileset_cli.run}[a.command](a)
+    except (ArtMissing, ModelMissing, UsageError, TileSetError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
 
@@ -180,7 +190,13 @@ def _detect(a: argparse.Namespace) -> int:
     from .draw import draw_detections
 
     image = _read_image(a.image)
-    found = Detector.for_view(a.view, mirror=a.mirror, refine=a.refine).detect(image, grid=a.grid)
+    tileset = None
+    if a.tileset:
+        from .tileset import TileSet
+
+        tileset = TileSet.load(a.tileset)
+        a.view = tileset.view
+    found = Detector.for_view(a.view, mirror=a.mirror, refine=a.refine, tileset=tileset).detect(image, grid=a.grid)
     if a.draw:
         import cv2
 
@@ -225,7 +241,10 @@ def _read(a: argparse.Namespace) -> int:
     try:
         from .read import TableReader
 
-        reader = TableReader(load(a.table, a.tables), a.rules)
+        from .tileset import for_table
+
+        table = load(a.table, a.tables)
+        reader = TableReader(table, a.rules, tileset=for_table(a.table, a.tables) if a.tileset else None)
         reading = reader.read_frames(frames, Debug(a.debug) if a.debug else None)
     except CalibrationError as e:
         raise UsageError(str(e)) from None
@@ -265,7 +284,7 @@ def _train(a: argparse.Namespace) -> int:
     if a.hours is not None and a.hours <= 0:
         raise UsageError("--hours must be more than 0")
     _need_train_extra("training")
-    from .train import FINETUNE_PLAN, train
+    from .build.train import FINETUNE_PLAN, train
 
     plan = FINETUNE_PLAN if a.finetune else None
     for path in train(a.data, a.runs.resolve(), a.stage, plan, scenes=a.scenes, oblique_scenes=a.oblique_scenes,
@@ -289,7 +308,7 @@ def _soup(a: argparse.Namespace) -> int:
     if a.into.suffix != ".onnx":
         raise UsageError(f"--into must name an .onnx file, not {a.into}")
     _need_train_extra("a soup")
-    from .soup import soup
+    from .build.soup import soup
 
     try:
         print(soup(a.checkpoints, a.into))
@@ -308,7 +327,7 @@ def _refiner(a: argparse.Namespace) -> int:
         raise UsageError(f"--into must name an .onnx file, not {into}")
     if a.epochs < 1:
         raise UsageError("--epochs must be at least 1")
-    from .refine_train import collect, fit, truth_files
+    from .build.refine_train import collect, fit, truth_files
 
     files = truth_files(a.data, a.view)
     if not files:

@@ -23,14 +23,14 @@ the cost of a second locator run. See models/README.md for what it gains.
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from .classes import BACK, CLASSES
+from .classes import BACK
+from .classifier import FLIP_SUFFIX, NONE, Classifier  # noqa: F401  (callers import NONE from here)
 from .crop import CLS_SIZE, cut_tile, is_ambiguous, is_sideways, rotation_of
 from .refine import Refiner
 from .runtime import ModelMissing, blob, session  # noqa: F401  (callers catch detect.ModelMissing)
@@ -43,8 +43,6 @@ VIEWS = {"overhead": (LOCATOR, CLASSIFIER),
          "oblique": (MODELS / "oblique" / "tile-locator.onnx", MODELS / "oblique" / "tile-classifier.onnx")}
 # a view's box refiner (vision/refine.py), where one was trained for it
 REFINERS = {"oblique": MODELS / "oblique" / "tile-refiner.onnx"}
-NONE = "none"                # the classifier's "no tile here"
-FLIP_SUFFIX = "_ud"          # an upside-down cut's class: "5m_ud" (the training folders use the same names)
 
 
 @dataclass(frozen=True)
@@ -62,13 +60,6 @@ class Detection:
                 "score": round(self.score, 4)}
 
 
-def _names(session) -> list[str]:
-    """The class names ultralytics writes into the ONNX metadata (``{0: 'back', 1: '0m', ...}``)."""
-    meta = session.get_modelmeta().custom_metadata_map
-    names = ast.literal_eval(meta["names"])
-    return [names[i] for i in range(len(names))]
-
-
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
     """The image scaled to fit ``size`` x ``size`` and padded grey (as ultralytics trains): (input, scale, pad)."""
     h, w = image.shape[:2]
@@ -83,24 +74,31 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[in
 
 class Detector:
     """The ONNX sessions (locator, classifier, and a box refiner where given), loaded once.
-    ``detect(image)`` returns the tiles of a BGR image."""
+    ``detect(image)`` returns the tiles of a BGR image. With a table's ``tileset``
+    (``vision.tileset``) the classifier's reading of each tile is named by that set where it is sure."""
 
     def __init__(self, locator: Path = LOCATOR, classifier: Path = CLASSIFIER, threads: int = 2,
                  min_box_score: float = 0.25, iou: float = 0.5, mirror: bool = True,
-                 refiner: Path | None = None):
+                 refiner: Path | None = None, tileset=None):
         self.locator = session(Path(locator), threads)
-        self.classifier = session(Path(classifier), threads)
+        self.classifier = Classifier(Path(classifier), threads)
+        self.tileset = None
+        if tileset is not None:
+            self.use_tileset(tileset)
         self.refiner = Refiner(refiner, threads) if refiner is not None else None
         shape = self.locator.get_inputs()[0].shape
         self.size = int(shape[-1]) if isinstance(shape[-1], int) else 640
-        self.class_names = _names(self.classifier)
+        self.class_names = self.classifier.class_names
         self.min_box_score = min_box_score
         self.iou = iou
         self.mirror = mirror
-        # columns of the classifier's output that add up to each of our 38 classes (and none)
-        self._columns = {c: [i for i, n in enumerate(self.class_names) if n in (c, c + FLIP_SUFFIX)]
-                         for c in (*CLASSES, NONE)}
-        self._flipped = np.array([n.endswith(FLIP_SUFFIX) for n in self.class_names])
+
+    def use_tileset(self, tileset) -> None:
+        """Name tiles with a table's tile set from now on (``None``: the classifier alone). Raises
+        ``vision.tileset.StaleTileSet`` when the set was built on another classifier."""
+        if tileset is not None:
+            tileset.check(self.classifier)
+        self.tileset = tileset
 
     @classmethod
     def for_view(cls, view: str = "overhead", refine: bool = True, **kwargs) -> "Detector":
@@ -152,18 +150,7 @@ class Detector:
 
     def classify(self, cuts: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (rows: cuts; columns: ``class_names``) for square BGR cuts."""
-        if not cuts:
-            return np.zeros((0, len(self.class_names)), np.float32)
-        inp = self.classifier.get_inputs()[0]
-        fixed = inp.shape[0] if isinstance(inp.shape[0], int) else None
-        rows = []
-        step = fixed or 64
-        for k in range(0, len(cuts), step):
-            batch = cuts[k:k + step]
-            pad = (fixed - len(batch)) if fixed else 0
-            x = blob(batch + [batch[-1]] * pad)
-            rows.append(self.classifier.run(None, {inp.name: x})[0][:len(batch)])
-        return np.concatenate(rows)
+        return self.classifier.read(cuts)[0]
 
     def _cuts(self, image: np.ndarray, boxes) -> tuple[list[np.ndarray], list[tuple[int, bool]]]:
         """Each box cut the way its shape says; a nearly square one also cut the other way.
@@ -176,18 +163,22 @@ class Detector:
                 owners.append((k, turn))
         return cuts, owners
 
-    def _name(self, p: np.ndarray, sure_box: bool = False) -> tuple[str, float, bool]:
+    def _name(self, p: np.ndarray, embedding: np.ndarray | None = None,
+              sure_box: bool = False) -> tuple[str, float, bool]:
         """(class, its probability summed over both ways up, upside down?) of one cut's probabilities.
         A box the locator is sure of (``sure_box``) keeps its likeliest tile over ``none`` when that
-        tile has at least ``KEEP_TILE``: it is reported with that low score, so the table warns of it."""
-        totals = {c: float(p[cols].sum()) for c, cols in self._columns.items() if cols}
+        tile has at least ``KEEP_TILE``: it is reported with that low score, so the table warns of it.
+        With a tile set, a cut read as a tile is named by the set where it is sure (``TileSet.name``)."""
+        totals = self.classifier.totals(p)
         tile = max(totals, key=totals.get)
         if tile == NONE and sure_box:
             likeliest = max((c for c in totals if c != NONE), key=totals.get)
             if totals[likeliest] >= KEEP_TILE:
                 tile = likeliest
-        cols = self._columns[tile]
-        flipped = bool(self._flipped[cols[int(np.argmax(p[cols]))]]) and tile != BACK
+        if self.tileset is not None and tile != NONE and embedding is not None:
+            named = self.tileset.name(p, embedding, self.classifier)
+            return named.tile, named.score, named.flipped and named.tile != BACK
+        flipped = self.classifier.upside_down(p, tile) and tile != BACK
         return tile, totals[tile], flipped
 
     def detect(self, image: np.ndarray, grid: int = 1) -> list[Detection]:
@@ -224,20 +215,21 @@ class Detector:
         cuts, owners = self._cuts(image, boxes)
         best: dict[int, tuple[str, float, bool, bool]] = {}
 
-        def read(owners, probs, trust_box: bool):
-            for (k, turn), p in zip(owners, probs):
-                tile, score, flipped = self._name(p, trust_box and bool(sure and sure[k]))
+        def read(owners, cuts, trust_box: bool):
+            probs, embeddings = self.classifier.read(cuts)
+            for j, ((k, turn), p) in enumerate(zip(owners, probs)):
+                e = embeddings[j] if embeddings is not None else None
+                tile, score, flipped = self._name(p, e, trust_box and bool(sure and sure[k]))
                 rank = (tile != NONE, score)
                 if k not in best or rank > (best[k][0] != NONE, best[k][1]):
                     best[k] = (tile, score, flipped, turn)
 
-        read(owners, self.classify(cuts), trust_box=True)
+        read(owners, cuts, trust_box=True)
         other = [(k, not best[k][3]) for k in sorted(best)
                  if best[k][0] == NONE and sure and sure[k] and not is_ambiguous(boxes[k])]
         if other:
             # the other turn must read as a tile outright: a sure box's benefit of the doubt is spent
-            read(other, self.classify([cut_tile(image, boxes[k], size=CLS_SIZE, turn=turn) for k, turn in other]),
-                 trust_box=False)
+            read(other, [cut_tile(image, boxes[k], size=CLS_SIZE, turn=turn) for k, turn in other], trust_box=False)
         return [Detection(tile, tuple(boxes[k]), 0 if tile in (BACK, NONE) else rotation_of(turn, flipped), score)
                 for k, (tile, score, flipped, turn) in sorted(best.items())]
 

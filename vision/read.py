@@ -27,6 +27,7 @@ from calibration.tracker import Tracker
 from calibration.whitebalance import apply_gains
 
 from .detect import NONE, Detector
+from .tileset import current
 from .layout import (DEFAULT_GARI, BACK, TILE_MM, Piece, Reading, SeatFrame, read_layout, split_stacked_pairs,
                      vote)
 
@@ -178,13 +179,15 @@ class TableReader:
     """Holds a table's calibration, its tracker (the last good homography) and the detector."""
 
     def __init__(self, table: TableFile, rules: str, detector: Detector | None = None,
-                 px_per_mm: float = PX_PER_MM, gari_kinds: Iterable[str] = DEFAULT_GARI):
+                 px_per_mm: float = PX_PER_MM, gari_kinds: Iterable[str] = DEFAULT_GARI, tileset=None):
         self.table = table
         self.rules = rules
         # without the locator's mirrored pass: the layout rules (a kakan's pair box, the second look
         # at added tiles) were made on single-pass boxes, and bench/bench_read.py on its 200 frames
         # reads 190 records exact without it, 186 with it (more melds wrong)
         self.detector = detector or Detector(mirror=False)
+        if tileset is not None:         # the table's own tiles (vision.tileset), rebuilt if the classifier changed
+            self.detector.use_tileset(current(tileset, self.detector.classifier))
         self.tracker = Tracker(table.layout, table.lens, last_good=table.fit)
         self.px_per_mm = px_per_mm
         self.gari_kinds = tuple(gari_kinds)

@@ -11,7 +11,7 @@ The refiner sees the box with context around it (``context_cut``: a quarter of
 the box's width on each side, half its height above and below) and says how
 far each edge should move, as a fraction of the box's size (``edge_deltas``).
 It learnt that from the locator's candidates on rendered scenes, where the
-true box is known (``vision/refine_train.py``).
+true box is known (``vision/build/refine_train.py``).
 
 It learnt rendered tiles only. On the real photo, moving every box lowers the
 count (the refiner takes the near-top-down tiles' thin body strip for face),

@@ -62,7 +62,7 @@ def test_rim_test_scenes_are_their_own_held_out_set(art):
     from vision.detect import Detector
     from vision.evaluate_run import RIM_TEST, run_evaluation
     from vision.synth.dataset import RIM_SEED
-    from vision.train import OBLIQUE_VAL
+    from vision.build.train import OBLIQUE_VAL
     assert RIM_TEST >= RIM_SEED + OBLIQUE_VAL + 100_000
     reports = run_evaluation(scenes=0, rim=1, detector=Detector.for_view("oblique"), real=[])
     assert len(reports) == 1 and f"seeds {RIM_TEST}..{RIM_TEST}" in reports[0].name

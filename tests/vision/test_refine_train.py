@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.refine import edge_deltas, moved
-from vision.refine_train import HARD, PER_SCENE_GOOD, PER_SCENE_HARD, PER_SCENE_SHIFTED, iou_after, iou_matrix, \
+from vision.build.refine_train import HARD, PER_SCENE_GOOD, PER_SCENE_HARD, PER_SCENE_SHIFTED, iou_after, iou_matrix, \
     pairs, shifted, truth_files
 
 TILES = np.array([[100, 100, 140, 160], [140, 100, 180, 160], [300, 50, 340, 110]], float)
@@ -68,7 +68,7 @@ def test_an_oblique_refiner_learns_oblique_rim_and_a_quarter_of_the_overhead_sce
 def test_fitting_writes_an_onnx_refiner_the_run_time_loads(tmp_path):
     pytest.importorskip("torch", reason="training needs the train extra (torch)")
     from vision.refine import Refiner
-    from vision.refine_train import Samples, fit
+    from vision.build.refine_train import Samples, fit
 
     rng = np.random.default_rng(0)
     samples = Samples(rng.integers(0, 255, (64, 64, 64, 3), dtype=np.uint8), rng.uniform(-0.2, 0.2, (64, 4)).astype(
@@ -85,7 +85,7 @@ def test_samples_from_scenes_hold_cuts_edge_moves_and_their_scene():
 
     from vision.detect import Detector
     from vision.refine import REF_SIZE
-    from vision.refine_train import collect
+    from vision.build.refine_train import collect
 
     data = Path(__file__).resolve().parent / "data"
     scenes = sorted((data / "truth" / "oblique").glob("*.json"))[:2]
@@ -100,7 +100,7 @@ def test_samples_from_scenes_hold_cuts_edge_moves_and_their_scene():
 
 def test_no_scenes_no_samples(tmp_path):
     from vision.detect import Detector
-    from vision.refine_train import collect
+    from vision.build.refine_train import collect
 
     with pytest.raises(ValueError, match="no training scenes"):
         collect(Detector.for_view("oblique", refine=False), tmp_path, [])

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from vision.soup import average
+from vision.build.soup import average
 
 
 def test_floating_weights_are_averaged_and_counters_taken_from_the_first():
@@ -53,8 +53,8 @@ def test_a_soup_of_a_model_with_itself_computes_what_the_model_does(tmp_path):
     import onnxruntime as ort
 
     from vision.detect import CLASSIFIER
-    from vision.soup import soup
-    from vision.warmstart import checkpoint
+    from vision.build.soup import soup
+    from vision.build.warmstart import checkpoint
 
     pts = [checkpoint(CLASSIFIER, "yolov8n-cls.yaml", tmp_path / f"{n}.pt") for n in "ab"]
     out = soup(pts, tmp_path / "soup.onnx")

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from vision.train import CPU_PLAN, GPU_PLAN
+from vision.build.train import CPU_PLAN, GPU_PLAN
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ultralytics") is not None, reason="ultralytics is installed here")
@@ -31,13 +31,13 @@ def test_a_gpu_trains_bigger_than_the_cpu():
 
 
 def test_fine_tuning_starts_from_the_shipped_models_on_both_views():
-    from vision.train import FINETUNE_PLAN
+    from vision.build.train import FINETUNE_PLAN
     assert FINETUNE_PLAN.start == "overhead" and CPU_PLAN.start == "scratch"
     assert FINETUNE_PLAN.oblique_scenes > 0 and FINETUNE_PLAN.scenes > 0, "half of each view, not one"
 
 
 def test_an_unknown_starting_point_is_refused(tmp_path):
-    from vision.train import _start
+    from vision.build.train import _start
     with pytest.raises(ValueError, match="start must be"):
         _start(tmp_path, replace(CPU_PLAN, start="yesterday"), 0, "yolov8n.yaml")
 
@@ -60,14 +60,14 @@ def test_the_train_command_takes_a_seed_and_the_locators_scale_augmentation():
 def test_the_data_stage_renders_rim_scenes_from_their_own_seeds(tmp_path, art):
     from vision.__main__ import _parser
     from vision.synth.dataset import RIM_SEED
-    from vision.train import make_data
+    from vision.build.train import make_data
     assert _parser().parse_args(["train", "--rim-scenes", "1000"]).rim_scenes == 1000
     make_data(tmp_path, replace(CPU_PLAN, scenes=0, val_scenes=0, rim_scenes=1))
     assert [p.name for p in (tmp_path / "truth" / "train").iterdir()] == [f"s{RIM_SEED:07d}.json"]
 
 
 def test_rendering_in_runs_covers_every_seed_once():
-    from vision.train import _chunks
+    from vision.build.train import _chunks
     runs = _chunks(10, 100, 3)
     assert runs == [(4, 100), (4, 104), (2, 108)]
     assert sorted(s + k for n, s in runs for k in range(n)) == list(range(100, 110))
@@ -75,7 +75,7 @@ def test_rendering_in_runs_covers_every_seed_once():
 
 
 def test_scenes_rendered_side_by_side_are_the_scenes_rendered_in_turn(tmp_path, art):
-    from vision.train import make_data
+    from vision.build.train import make_data
     plan = replace(CPU_PLAN, scenes=3, val_scenes=1)
     make_data(tmp_path / "one", plan)
     make_data(tmp_path / "two", replace(plan, jobs=2))
@@ -87,7 +87,7 @@ def test_scenes_rendered_side_by_side_are_the_scenes_rendered_in_turn(tmp_path, 
 
 
 def test_a_time_cap_and_the_image_cache_reach_ultralytics_only_when_asked():
-    from vision.train import _budget
+    from vision.build.train import _budget
     assert _budget(CPU_PLAN) == {}
     assert _budget(replace(CPU_PLAN, hours=0.1, cache=True)) == {"time": 0.1, "cache": "ram"}
     a = _parser_args(["train", "--hours", "0.1", "--cache", "--jobs", "16", "--locator-model", "yolov8n.yaml",

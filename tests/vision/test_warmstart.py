@@ -14,7 +14,7 @@ pytest.importorskip("ultralytics", reason="the training extra (ultralytics, torc
 torch = pytest.importorskip("torch")
 
 from vision.detect import CLASSIFIER, LOCATOR  # noqa: E402
-from vision.warmstart import rebuild  # noqa: E402
+from vision.build.warmstart import rebuild  # noqa: E402
 
 
 def _onnx(path: Path, x: np.ndarray) -> np.ndarray:

@@ -19,8 +19,8 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .detect import VIEWS
-from .crop import CLS_SIZE
+from ..detect import VIEWS
+from ..crop import CLS_SIZE
 
 VAL_SEED = 1_000_000        # held-out scenes start here; training seeds stay below
 OBLIQUE_VAL = 500_000       # an oblique scene's validation seeds: OBLIQUE_SEED + this
@@ -77,7 +77,7 @@ def _budget(plan: Plan) -> dict:
 
 
 def _write(args: tuple) -> int:
-    from .synth.dataset import write_dataset
+    from ..synth.dataset import write_dataset
 
     data, n, seed, split = args
     return write_dataset(data, n, seed, split, crops=True)
@@ -92,7 +92,7 @@ def _chunks(n: int, seed: int, parts: int) -> list[tuple[int, int]]:
 def make_data(data: Path, plan: Plan) -> None:
     """Render every set the plan names; with ``jobs`` > 1, in that many processes (each scene depends on
     its seed alone, so the split into runs changes no image)."""
-    from .synth.dataset import OBLIQUE_SEED, RIM_SEED
+    from ..synth.dataset import OBLIQUE_SEED, RIM_SEED
 
     sets = [(plan.scenes, 0, "train"), (plan.oblique_scenes, OBLIQUE_SEED, "train"),
             (plan.rim_scenes, RIM_SEED, "train"), (plan.val_scenes, VAL_SEED, "val"),

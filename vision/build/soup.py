@@ -45,7 +45,7 @@ def soup(checkpoints: Sequence[Path], into: Path) -> Path:
     import torch
     from ultralytics import YOLO
 
-    from .crop import CLS_SIZE
+    from ..crop import CLS_SIZE
     from .train import CPU_PLAN, export
 
     loaded = []

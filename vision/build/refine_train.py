@@ -27,8 +27,8 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .evaluate import iou
-from .refine import context_cut, edge_deltas
+from ..evaluate import iou
+from ..refine import context_cut, edge_deltas
 
 HARD = (0.25, 0.75)       # candidates meeting a tile at IoU in this range: the boxes to mend
 PER_SCENE_HARD = 24       # at most this many of them per scene
@@ -192,7 +192,7 @@ def fit(samples: Samples, into: Path, epochs: int = 6, batch: int = 128, seed: i
                 f"{(before >= 0.7).mean():.1%} -> {(after >= 0.7).mean():.1%}")
     model.eval()
     into.parent.mkdir(parents=True, exist_ok=True)
-    from .refine import REF_SIZE
+    from ..refine import REF_SIZE
 
     torch.onnx.export(model, torch.zeros(1, 3, REF_SIZE, REF_SIZE), str(into), input_names=["images"],
                       output_names=["deltas"], dynamic_axes={"images": {0: "n"}, "deltas": {0: "n"}},

@@ -1,0 +1,79 @@
+"""The tile classifier at run time: square cuts -> class probabilities and the pooled embedding.
+
+The ONNX file (``models/tile-classifier.onnx``) gives the softmax over its 76
+classes (each face upright and upside down, ``back``, ``none``) as its first
+output and, where it has one (``vision/build/embedding.py`` adds it), the
+1,280 pooled features before its last layer as ``embedding``: what a table's
+tile set (``vision.tileset``) compares cuts by.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from .classes import CLASSES
+from .runtime import blob, session
+
+NONE = "none"                # the classifier's "no tile here"
+FLIP_SUFFIX = "_ud"          # an upside-down cut's class: "5m_ud" (the training folders use the same names)
+EMBEDDING = "embedding"
+
+
+def _names(sess) -> list[str]:
+    """The class names ultralytics writes into the ONNX metadata (``{0: 'back', 1: '0m', ...}``)."""
+    meta = sess.get_modelmeta().custom_metadata_map
+    names = ast.literal_eval(meta["names"])
+    return [names[i] for i in range(len(names))]
+
+
+def file_id(path: Path) -> str:
+    """A short content hash of a model file: what a tile set records as the base it was built on."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+class Classifier:
+    """One classifier session. ``read(cuts)`` -> (probabilities, embeddings or None)."""
+
+    def __init__(self, path: Path, threads: int = 2):
+        self.path = Path(path)
+        self.session = session(self.path, threads)
+        self.id = file_id(self.path)
+        self.class_names = _names(self.session)
+        self._outputs = [o.name for o in self.session.get_outputs()]
+        self.has_embedding = EMBEDDING in self._outputs
+        # columns of the output that add up to each of our 38 classes (and none)
+        self.columns = {c: [i for i, n in enumerate(self.class_names) if n in (c, c + FLIP_SUFFIX)]
+                        for c in (*CLASSES, NONE)}
+        self.flipped = np.array([n.endswith(FLIP_SUFFIX) for n in self.class_names])
+
+    def read(self, cuts: list[np.ndarray], batch: int = 64) -> tuple[np.ndarray, np.ndarray | None]:
+        """Probabilities (rows: cuts; columns: ``class_names``) and, where the model has it, the
+        embedding of each square BGR cut."""
+        if not cuts:
+            return np.zeros((0, len(self.class_names)), np.float32), None
+        inp = self.session.get_inputs()[0]
+        fixed = inp.shape[0] if isinstance(inp.shape[0], int) else None
+        step = fixed or batch
+        probs, embs = [], []
+        wanted = self._outputs[:2] if self.has_embedding else self._outputs[:1]
+        for k in range(0, len(cuts), step):
+            part = cuts[k:k + step]
+            pad = (fixed - len(part)) if fixed else 0
+            out = self.session.run(wanted, {inp.name: blob(part + [part[-1]] * pad)})
+            probs.append(out[0][:len(part)])
+            if self.has_embedding:
+                embs.append(out[1][:len(part)])
+        return np.concatenate(probs), (np.concatenate(embs) if self.has_embedding else None)
+
+    def totals(self, p: np.ndarray) -> dict[str, float]:
+        """Each class's probability summed over both ways up (``none`` included)."""
+        return {c: float(p[cols].sum()) for c, cols in self.columns.items() if cols}
+
+    def upside_down(self, p: np.ndarray, tile: str) -> bool:
+        """Whether the cut reads as ``tile`` upside down rather than upright."""
+        cols = self.columns[tile]
+        return bool(self.flipped[cols[int(np.argmax(p[cols]))]])

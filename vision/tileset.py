@@ -1,0 +1,537 @@
+"""A table's own tile set: crops of the table's real tiles, named by the nearest enrolled kind.
+
+Every parlour's set has its own glyphs, ink and back colour; the classifier learnt
+one rendered design. Shown a few crops of each kind of the table's own tiles, the
+set names a cut by the kind whose enrolled crops it looks most like, on the
+classifier's embedding (``vision.classifier``: the pooled features before its last
+layer). The rule, per cut:
+
+- each enrolled kind has two prototypes, upright and upside down: the mean of its
+  crops' unit embeddings (each crop also seen with small shifts, light and blur),
+  itself of unit length;
+- the cut's cosine similarity to each kind (the likelier way up) goes through a
+  softmax at ``TEMPERATURE``; the set is *sure* when its best kind has ``SURE`` or more;
+- where the set is sure it names the tile, unless the classifier alone is surer
+  than ``BASE_SURE`` of a kind the set has no crops of; elsewhere the classifier names it;
+- a five is red or plain by the set alone only when the set holds both (``5p`` and
+  ``0p``); with one of them, the classifier says which.
+
+On disk a set is a folder (``SET``): ``index.json`` (its format, the classifier it
+was built on, each kind's crops, the log of updates), ``embeddings.npz`` (each
+crop's two unit embeddings and the classifier's probabilities), and
+``crops/<kind>/<n>.png``, the source images. A set built on another classifier is
+stale (``StaleTileSet``) until rebuilt from its crops (``rebuild``).
+
+Learning from confirmed counts (``learn``): the cuts of a confirmed reading, named
+as confirmed, join the set, at most ``MAX_LEARNT`` a kind (the most recent half,
+then the most unlike the kind's prototype). Every fifth cut, by its file name, is
+kept out of the prototypes: an update is checked on all kept-out cuts and refused
+(and logged) when it would name fewer of them right.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import cv2
+import numpy as np
+
+from .classes import BACK, CLASSES, REDS
+from .crop import CLS_SIZE
+
+FORMAT = 1
+INDEX = "index.json"
+EMBEDDINGS = "embeddings.npz"
+KINDS = CLASSES                 # 34 kinds, the three red fives and ``back``
+TEMPERATURE = 0.02              # the softmax over cosine similarities (they lie close together)
+SURE = 0.5                      # the set names a cut when its best kind has this much
+BASE_SURE = 0.9                 # ... unless the classifier is this sure of a kind the set lacks
+AUGMENTS = 6                    # extra views of each enrolled crop
+MAX_LEARNT = 20                 # learnt crops kept per kind (enrolled crops are always kept)
+MAX_KEPT_OUT = 6                # kept-out cuts kept per kind
+KEPT_OUT_EVERY = 5              # one learnt cut in this many is kept out, by its name's hash
+MIN_WIDTH = 12                  # px: a crop narrower than this holds no readable face
+KEEP_SIDE = 192                 # px: crops are stored no longer than this a side (the classifier reads 64)
+IMAGE_TYPES = (".png", ".jpg", ".jpeg")
+
+ENROLLED, LEARNT, KEPT_OUT = "enrolled", "learnt", "kept-out"
+
+
+class TileSetError(ValueError):
+    """Bad input for a tile set, said in one line naming what is wrong."""
+
+
+class StaleTileSet(TileSetError):
+    """The set was built on another classifier: its prototypes mean nothing to this one."""
+
+
+@dataclass(frozen=True)
+class Naming:
+    """What one cut was named: the tile (mpsz, ``back``), how sure (0..1), upside down, and by whom
+    (``set`` or ``base``, the classifier alone)."""
+
+    tile: str
+    score: float
+    flipped: bool
+    by: str
+
+
+@dataclass(frozen=True)
+class Update:
+    """One ``learn`` call: whether it was taken, how many cuts it brought, and the kept-out cuts
+    named right before and after (of ``checked``)."""
+
+    accepted: bool
+    added: int
+    kept_out: int
+    checked: int
+    right_before: int
+    right_after: int
+    reason: str = ""
+
+
+@dataclass
+class Crop:
+    file: str                   # relative to the set's folder
+    source: str                 # enrolled, learnt or kept-out
+    added: str                  # ISO time
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    return v / np.where(n > 0, n, 1)
+
+
+def square_cut(image: np.ndarray) -> np.ndarray:
+    """An upright tile image as the classifier's square input (the whole image, squashed, as
+    ``vision.crop.cut_tile`` squashes a box)."""
+    return cv2.resize(image, (CLS_SIZE, CLS_SIZE), interpolation=cv2.INTER_AREA)
+
+
+def stored(image: np.ndarray) -> np.ndarray:
+    """A crop as the set keeps it: no longer than ``KEEP_SIDE`` a side (enough to rebuild from)."""
+    h, w = image.shape[:2]
+    s = KEEP_SIDE / max(h, w)
+    return image if s >= 1 else cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+
+
+def views(image: np.ndarray, count: int, seed: int) -> list[np.ndarray]:
+    """The crop and ``count`` variants of it: edges moved by -6..+8% (a locator's box is never
+    exact), light scaled 0.75-1.2x and shifted, half of them blurred a little."""
+    rng = np.random.default_rng(seed)
+    h, w = image.shape[:2]
+    out = [image]
+    for _ in range(count):
+        m = rng.uniform(-0.06, 0.08, 4)
+        pad = [max(0, int(-m[1] * h)), max(0, int(-m[3] * h)), max(0, int(-m[0] * w)), max(0, int(-m[2] * w))]
+        big = cv2.copyMakeBorder(image, *pad, cv2.BORDER_REPLICATE)
+        y1, x1 = pad[0] + int(m[1] * h), pad[2] + int(m[0] * w)
+        y2, x2 = pad[0] + h - int(m[3] * h), pad[2] + w - int(m[2] * w)
+        v = big[max(0, y1):y2, max(0, x1):x2].astype(np.float32) * rng.uniform(0.75, 1.2) + rng.uniform(-20, 20)
+        v = np.clip(v, 0, 255).astype(np.uint8)
+        out.append(cv2.GaussianBlur(v, (3, 3), 0) if rng.random() < 0.5 else v)
+    return out
+
+
+def read_image(path: Path) -> np.ndarray:
+    """A crop from disk, BGR; ``TileSetError`` naming the file when it is no readable image or too small."""
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    if image is None:
+        raise TileSetError(f"{path}: not a readable image (png or jpg)")
+    if image.shape[1] < MIN_WIDTH or image.shape[0] < MIN_WIDTH:
+        raise TileSetError(f"{path}: {image.shape[1]}x{image.shape[0]} px is too small for a tile "
+                           f"(at least {MIN_WIDTH} px a side; about 20 px wide or more reads well)")
+    return image
+
+
+def crops_in(folder: Path) -> dict[str, list[Path]]:
+    """``folder/<kind>/*.png|jpg`` by kind. ``TileSetError`` for a missing folder, a sub-folder not
+    named as a kind, an empty one, or no crops at all."""
+    if not folder.is_dir():
+        raise TileSetError(f"{folder}: not a folder of crops (it should hold one folder per kind: 1m, 0p, 5z, ...)")
+    out: dict[str, list[Path]] = {}
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        if sub.name not in KINDS:
+            raise TileSetError(f"{sub}: not named as a kind (use mpsz: 1m-9m, 1p-9p, 1s-9s, 1z-7z, "
+                               f"0m 0p 0s for red fives, or back)")
+        files = sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_TYPES)
+        if not files:
+            raise TileSetError(f"{sub}: no png or jpg crops in it")
+        out[sub.name] = files
+    if not out:
+        raise TileSetError(f"{folder}: no kind folders in it (1m/, 0p/, 5z/, ... each holding crops)")
+    return out
+
+
+def _kept_out(name: str) -> bool:
+    return zlib.crc32(name.encode()) % KEPT_OUT_EVERY == 0
+
+
+@dataclass
+class TileSet:
+    """A table's tile set, loaded in memory. ``folder`` is where it lives."""
+
+    folder: Path
+    base: dict                                   # {"view": camera view, "classifier": file name, "id": hash}
+    crops: dict[str, list[Crop]] = field(default_factory=dict)
+    log: list[dict] = field(default_factory=list)
+    # per crop file: (upright unit embedding, upside-down unit embedding, classifier probabilities)
+    vectors: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    _protos: tuple | None = field(default=None, repr=False)
+
+    # ---- making, loading, saving -------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, folder: Path, classifier, view: str = "overhead") -> "TileSet":
+        return cls(Path(folder), {"view": view, "classifier": classifier.path.name, "id": classifier.id})
+
+    @property
+    def view(self) -> str:
+        """The camera view whose classifier the set is built on (``vision.detect.VIEWS``)."""
+        return self.base.get("view", "overhead")
+
+    @classmethod
+    def load(cls, folder: Path) -> "TileSet":
+        """The set saved in ``folder``; ``TileSetError`` when there is none or it is not one."""
+        folder = Path(folder)
+        index = folder / INDEX
+        if not index.is_file():
+            raise TileSetError(f"{folder}: no tile set there (no {INDEX}); make one with "
+                               f"python -m vision tileset enroll {folder} --crops DIR")
+        try:
+            data = json.loads(index.read_text(encoding="utf-8"))
+            if data.get("format") != FORMAT:
+                raise TileSetError(f"{index}: format {data.get('format')!r}, this version reads {FORMAT}")
+            crops = {k: [Crop(**c) for c in v] for k, v in data["kinds"].items()}
+            base = data["base"]
+        except (ValueError, KeyError, TypeError) as e:
+            if isinstance(e, TileSetError):
+                raise
+            raise TileSetError(f"{index}: not a tile set index ({e})") from None
+        out = cls(folder, base, crops, list(data.get("log", [])))
+        vec = folder / EMBEDDINGS
+        if vec.is_file():
+            with np.load(vec) as z:
+                files = [str(f) for f in z["files"]]
+                out.vectors = {f: (z["up"][i], z["down"][i], z["probs"][i]) for i, f in enumerate(files)}
+        return out
+
+    def save(self) -> None:
+        """Write the index and the embeddings (each to a temporary file, then renamed)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        data = {"format": FORMAT, "base": self.base, "updated": _now(),
+                "kinds": {k: [vars(c) for c in v] for k, v in sorted(self.crops.items()) if v},
+                "log": self.log[-200:]}
+        tmp = self.folder / (INDEX + ".tmp")
+        tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+        files = [c.file for v in self.crops.values() for c in v if c.file in self.vectors]
+        arrays = {"files": np.array(files, dtype=str)}
+        if files:
+            arrays |= {name: np.stack([self.vectors[f][i] for f in files]) for i, name in
+                       enumerate(("up", "down", "probs"))}
+        else:
+            arrays |= {"up": np.zeros((0, 1)), "down": np.zeros((0, 1)), "probs": np.zeros((0, 1))}
+        vtmp = self.folder / "embeddings.tmp.npz"
+        np.savez_compressed(vtmp, **arrays)
+        vtmp.replace(self.folder / EMBEDDINGS)
+        tmp.replace(self.folder / INDEX)
+
+    def check(self, classifier) -> None:
+        """``StaleTileSet`` when the set was built on another classifier than ``classifier``."""
+        if not classifier.has_embedding:
+            raise TileSetError(f"{classifier.path} has no embedding output; add it with "
+                               f"python -m vision.build.embedding {classifier.path}")
+        if self.base.get("id") != classifier.id:
+            raise StaleTileSet(f"{self.folder}: built on classifier {self.base.get('classifier')} "
+                               f"({self.base.get('id')}), not on {classifier.path.name} ({classifier.id}); "
+                               f"rebuild it from its crops: python -m vision tileset rebuild {self.folder}"
+                               f" [--view V]")
+
+    def rebuild(self, classifier, view: str | None = None) -> None:
+        """Every crop embedded again by ``classifier`` (of ``view``, by default the set's), which the
+        set is then built on."""
+        self.base = {"view": view or self.view, "classifier": classifier.path.name, "id": classifier.id}
+        self.vectors = {}
+        for kind, crops in self.crops.items():
+            self._embed([(c.file, read_image(self.folder / c.file)) for c in crops], classifier)
+        self._protos = None
+        self.log.append({"at": _now(), "event": "rebuilt", "classifier": classifier.id})
+
+    # ---- enrolling -----------------------------------------------------------------------------------
+
+    def enroll(self, kind: str, images: Sequence[np.ndarray], classifier, source: str = ENROLLED) -> list[Crop]:
+        """Add upright crops of ``kind`` (BGR images of one tile each) and save their images; returns
+        the new crops. The set must be built on ``classifier`` (``check``)."""
+        if kind not in KINDS:
+            raise TileSetError(f"{kind!r} is not a kind (mpsz: 1m-9m, 1p-9p, 1s-9s, 1z-7z, 0m 0p 0s, back)")
+        self.check(classifier)
+        folder = self.folder / "crops" / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        taken = {c.file for c in self.crops.get(kind, [])}
+        n = len(list(folder.iterdir()))
+        new = []
+        images = [stored(i) for i in images]
+        for image in images:
+            while (name := f"crops/{kind}/{n:05d}.png") in taken or (self.folder / name).exists():
+                n += 1
+            if not cv2.imwrite(str(self.folder / name), image):
+                raise TileSetError(f"{self.folder / name}: could not be written")
+            taken.add(name)
+            new.append(Crop(name, source, _now()))
+        self._embed([(c.file, img) for c, img in zip(new, images)], classifier)
+        self.crops.setdefault(kind, []).extend(new)
+        self._protos = None
+        return new
+
+    def _embed(self, items: list[tuple[str, np.ndarray]], classifier) -> None:
+        """Each crop's two unit embeddings (mean over its views) and the classifier's probabilities."""
+        if not items:
+            return
+        cuts, owners = [], []
+        for k, (name, image) in enumerate(items):
+            for v in views(image, AUGMENTS, seed=zlib.crc32(name.encode())):
+                cut = square_cut(v)
+                cuts += [cut, cv2.rotate(cut, cv2.ROTATE_180)]
+                owners += [k, k]
+        probs, emb = classifier.read(cuts)
+        emb = _unit(emb)
+        owners = np.array(owners)
+        for k, (name, _) in enumerate(items):
+            mine = np.where(owners == k)[0]
+            self.vectors[name] = (_unit(emb[mine[0::2]].mean(axis=0)), _unit(emb[mine[1::2]].mean(axis=0)),
+                                  probs[mine[0]])
+
+    # ---- naming --------------------------------------------------------------------------------------
+
+    def kinds(self) -> list[str]:
+        """The kinds that have crops in the prototypes (kept-out cuts do not count)."""
+        return sorted(k for k, v in self.crops.items() if any(c.source != KEPT_OUT for c in v))
+
+    def _prototypes(self, exclude: Iterable[str] = ()):
+        """(kinds, upright prototypes K x D, upside-down ones K x D), from every crop but kept-out ones
+        and ``exclude``; cached when nothing is excluded."""
+        exclude = set(exclude)
+        if self._protos is not None and not exclude:
+            return self._protos
+        kinds, up, down = [], [], []
+        for kind in sorted(self.crops):
+            files = [c.file for c in self.crops[kind]
+                     if c.source != KEPT_OUT and c.file not in exclude and c.file in self.vectors]
+            if files:
+                kinds.append(kind)
+                up.append(_unit(np.mean([self.vectors[f][0] for f in files], axis=0)))
+                down.append(_unit(np.mean([self.vectors[f][1] for f in files], axis=0)))
+        protos = (kinds, np.array(up), np.array(down))
+        if not exclude:
+            self._protos = protos
+        return protos
+
+    def name(self, probs: np.ndarray, embedding: np.ndarray, classifier, protos=None) -> Naming:
+        """One cut's name from the classifier's probabilities and embedding (the rule: module doc)."""
+        totals = classifier.totals(probs)
+        totals.pop("none", None)
+        base = max(totals, key=totals.get)
+        kinds, up, down = protos or self._prototypes()
+        if not kinds:
+            return Naming(base, totals[base], classifier.upside_down(probs, base), "base")
+        e = _unit(np.asarray(embedding, np.float32))
+        su, sd = up @ e, down @ e
+        sims = np.maximum(su, sd)
+        q = np.exp((sims - sims.max()) / TEMPERATURE)
+        q /= q.sum()
+        best = int(np.argmax(q))
+        tile, score = kinds[best], float(q[best])
+        if score < SURE or (base not in kinds and totals[base] >= BASE_SURE):
+            return Naming(base, totals[base], classifier.upside_down(probs, base), "base")
+        tile = self._red_or_plain(tile, kinds, totals)
+        return Naming(tile, score, bool(sd[best] > su[best]), "set")
+
+    @staticmethod
+    def _red_or_plain(tile: str, kinds: Sequence[str], totals: dict[str, float]) -> str:
+        """A five named by a set that holds only one of its plain and red forms: the classifier says which."""
+        if tile[0] not in "05" or tile == BACK or tile[1] == "z":
+            return tile
+        plain, red = "5" + tile[1], "0" + tile[1]
+        if plain in kinds and red in kinds:
+            return tile
+        return red if totals.get(red, 0.0) > totals.get(plain, 0.0) else plain
+
+    def name_images(self, images: Sequence[np.ndarray], classifier) -> list[Naming]:
+        """Upright crops of single tiles, named with the set."""
+        self.check(classifier)
+        probs, emb = classifier.read([square_cut(i) for i in images])
+        return [self.name(p, e, classifier) for p, e in zip(probs, emb)]
+
+    # ---- learning from confirmed counts -------------------------------------------------------------
+
+    def learn(self, cuts: Sequence[tuple[str, np.ndarray]], classifier) -> Update:
+        """Add the cuts of a confirmed reading (``(kind, upright BGR cut)``), checked on the kept-out
+        cuts: refused, and logged, when the set with them would name fewer kept-out cuts right."""
+        self.check(classifier)
+        cuts = [(k, img) for k, img in cuts if k in KINDS]
+        if not cuts:
+            return Update(False, 0, 0, 0, 0, 0, "no cuts of a known kind")
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+        new: list[tuple[str, str, np.ndarray, str]] = []      # (kind, file, image, source)
+        for j, (kind, img) in enumerate(cuts):
+            name = f"crops/{kind}/l{stamp}-{j:03d}.png"
+            new.append((kind, name, img, KEPT_OUT if _kept_out(name) else LEARNT))
+        self._embed([(name, img) for _, name, img, _ in new], classifier)
+        checked = [(k, c.file) for k, v in self.crops.items() for c in v if c.source == KEPT_OUT]
+        checked += [(k, f) for k, f, _, s in new if s == KEPT_OUT]
+        candidate = TileSet(self.folder, self.base, {k: list(v) for k, v in self.crops.items()}, [], self.vectors)
+        for kind, name, _, source in new:
+            if source == LEARNT:
+                candidate.crops.setdefault(kind, []).append(Crop(name, source, _now()))
+        before = self._right(checked, classifier)
+        after = candidate._right(checked, classifier)
+        n_learnt = sum(s == LEARNT for *_, s in new)
+        n_kept = len(new) - n_learnt
+        if checked and after < before:
+            for _, name, _, _ in new:
+                self.vectors.pop(name, None)
+            update = Update(False, 0, 0, len(checked), before, after,
+                            f"would name {before - after} of {len(checked)} kept-out cuts wrong")
+        else:
+            for kind, name, img, source in new:
+                (self.folder / name).parent.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(self.folder / name), stored(img))
+                self.crops.setdefault(kind, []).append(Crop(name, source, _now()))
+            self._bound({k for k, *_ in new})
+            update = Update(True, n_learnt, n_kept, len(checked), before, after)
+        self._protos = None
+        self.log.append({"at": _now(), "event": "learnt" if update.accepted else "refused", **vars(update)})
+        return update
+
+    def _right(self, checked: list[tuple[str, str]], classifier) -> int:
+        """How many of the kept-out cuts ``(kind, file)`` the set names right."""
+        protos = self._prototypes()
+        right = 0
+        for kind, f in checked:
+            up, _, probs = self.vectors[f]
+            right += self.name(probs, up, classifier, protos).tile == kind
+        return right
+
+    def _bound(self, kinds: Iterable[str]) -> None:
+        """At most ``MAX_LEARNT`` learnt crops a kind (the newest half, then the most unlike the kind's
+        prototype: the most varied) and ``MAX_KEPT_OUT`` kept-out ones (the newest); files of the
+        dropped ones are deleted."""
+        for kind in kinds:
+            crops = self.crops[kind]
+            learnt = [c for c in crops if c.source == LEARNT]
+            kept = [c for c in crops if c.source == KEPT_OUT]
+            drop: list[Crop] = []
+            if len(learnt) > MAX_LEARNT:
+                newest = learnt[-(MAX_LEARNT // 2):]
+                older = learnt[:-(MAX_LEARNT // 2)]
+                centre = _unit(np.mean([self.vectors[c.file][0] for c in learnt], axis=0))
+                older.sort(key=lambda c: float(self.vectors[c.file][0] @ centre))
+                keep = set(id(c) for c in newest + older[:MAX_LEARNT - len(newest)])
+                drop += [c for c in learnt if id(c) not in keep]
+            if len(kept) > MAX_KEPT_OUT:
+                drop += kept[:-MAX_KEPT_OUT]
+            for c in drop:
+                crops.remove(c)
+                self.vectors.pop(c.file, None)
+                (self.folder / c.file).unlink(missing_ok=True)
+
+
+def open_or_create(folder: Path, classifier, view: str = "overhead") -> TileSet:
+    """The set in ``folder`` (checked against ``classifier``), or a new empty one built on it."""
+    if (Path(folder) / INDEX).is_file():
+        s = TileSet.load(folder)
+        s.check(classifier)
+        return s
+    return TileSet.create(folder, classifier, view)
+
+
+def enroll_folder(tileset: TileSet, folder: Path, classifier) -> dict[str, int]:
+    """Every crop of ``folder/<kind>/`` enrolled; returns how many per kind. All files are read (and
+    refused, naming the file) before any is added."""
+    found = crops_in(folder)
+    images = {k: [read_image(p) for p in files] for k, files in found.items()}
+    for kind, imgs in images.items():
+        tileset.enroll(kind, imgs, classifier)
+    return {k: len(v) for k, v in images.items()}
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """How a set names a folder of labelled crops: per kind (right, of), red-five mix-ups
+    (``"0p->5p"`` and ``"5p->0p"`` counts) and the worst crops (file, truth, named, score)."""
+
+    right: int
+    total: int
+    per_kind: dict[str, tuple[int, int]]
+    red_plain: dict[str, int]
+    worst: list[tuple[str, str, str, float]]
+    by_set: int
+
+    @property
+    def accuracy(self) -> float:
+        return self.right / self.total if self.total else 0.0
+
+    def to_dict(self) -> dict:
+        return {"right": self.right, "total": self.total, "accuracy": round(self.accuracy, 4),
+                "named_by_set": self.by_set,
+                "per_kind": {k: {"right": r, "of": n} for k, (r, n) in sorted(self.per_kind.items())},
+                "red_plain": self.red_plain,
+                "worst": [{"file": f, "truth": t, "named": n, "score": round(s, 3)} for f, t, n, s in self.worst]}
+
+
+def evaluate_folder(tileset: TileSet, folder: Path, classifier, worst: int = 10) -> Evaluation:
+    """Name every crop of ``folder/<kind>/`` with the set and count what came out right."""
+    found = crops_in(folder)
+    files = [(k, p) for k, ps in found.items() for p in ps]
+    named = tileset.name_images([read_image(p) for _, p in files], classifier)
+    per_kind: dict[str, list[int]] = {}
+    red_plain = {f"{a}->{b}": 0 for r in REDS for a, b in ((r, "5" + r[1]), ("5" + r[1], r))}
+    wrong = []
+    for (kind, path), n in zip(files, named):
+        tally = per_kind.setdefault(kind, [0, 0])
+        tally[1] += 1
+        if n.tile == kind:
+            tally[0] += 1
+        else:
+            wrong.append((str(path), kind, n.tile, n.score))
+            if f"{kind}->{n.tile}" in red_plain:
+                red_plain[f"{kind}->{n.tile}"] += 1
+    wrong.sort(key=lambda w: -w[3])
+    return Evaluation(sum(r for r, _ in per_kind.values()), len(files),
+                      {k: (r, n) for k, (r, n) in per_kind.items()}, red_plain, wrong[:worst],
+                      sum(n.by == "set" for n in named))
+
+
+TABLE_SUFFIX = ".tileset"
+
+
+def table_tileset_path(table: str, folder: Path | None = None) -> Path:
+    """Where a table's tile set lives: beside its calibration file, ``<table>.tileset/``."""
+    from calibration.store import table_path
+
+    return table_path(table, folder).with_suffix(TABLE_SUFFIX)
+
+
+def for_table(table: str, folder: Path | None = None) -> TileSet | None:
+    """The table's tile set, or None when it has none yet."""
+    path = table_tileset_path(table, folder)
+    return TileSet.load(path) if (path / INDEX).is_file() else None
+
+
+def current(tileset: TileSet, classifier) -> TileSet:
+    """The set ready for ``classifier``: rebuilt from its crops (and saved) when it was built on another."""
+    try:
+        tileset.check(classifier)
+    except StaleTileSet:
+        tileset.rebuild(classifier)
+        tileset.save()
+    return tileset
