@@ -26,6 +26,7 @@ from calibration.store import TableFile
 from calibration.tracker import Tracker
 from calibration.whitebalance import apply_gains
 
+from .crop import CLS_SIZE, cut_tile, is_sideways, upside_down
 from .detect import NONE, Detector
 from .tileset import current
 from .layout import (DEFAULT_GARI, BACK, TILE_MM, Piece, Reading, SeatFrame, read_layout, split_stacked_pairs,
@@ -192,6 +193,7 @@ class TableReader:
         self.px_per_mm = px_per_mm
         self.gari_kinds = tuple(gari_kinds)
         self.regions = regions(table)
+        self.last_top: np.ndarray | None = None     # the last frame's rectified table (for upright_cuts)
 
     def read(self, frame: np.ndarray, debug=None, all_seats: bool = False) -> Reading:
         """One frame's reading. Raises calibration's NoHomography when there are no markers and no fit."""
@@ -199,6 +201,7 @@ class TableReader:
         if self.table.white_balance is not None:
             frame = apply_gains(frame, self.table.white_balance, debug)
         top = rectify(frame, fit, self.table.layout, self.px_per_mm, self.table.lens, debug)
+        self.last_top = top
         seats = None if all_seats else revealing_seats(top, self.table.zones, self.px_per_mm)
         chosen = [r for r in self.regions if seats is None or r.name in seats or r.name == "dead_wall"]
         pieces = [p for r in chosen for p in pieces_in(top, r, self.detector, self.px_per_mm, debug)]
@@ -210,6 +213,24 @@ class TableReader:
         if not fit.fresh:
             reading.warnings.append("no markers seen in this frame: used the last good homography")
         return reading
+
+    def upright_cuts(self, pieces: Sequence[Piece]) -> list[np.ndarray | None]:
+        """Each face-up piece of the last frame read, cut from the rectified table as the classifier saw
+        it and turned upright (what a tile set learns from: ``vision.tileset``); None for a back or a
+        box off the image."""
+        out: list[np.ndarray | None] = []
+        for p in pieces:
+            box = tuple(v * self.px_per_mm for v in p.box)
+            if self.last_top is None or not p.face_up or p.rotation is None:
+                out.append(None)
+                continue
+            try:
+                cut = cut_tile(self.last_top, box, size=CLS_SIZE)
+            except ValueError:
+                out.append(None)
+                continue
+            out.append(cv2.rotate(cut, cv2.ROTATE_180) if upside_down(p.rotation, is_sideways(box)) else cut)
+        return out
 
     def read_frames(self, frames: Sequence[np.ndarray], debug=None) -> Reading:
         """Several frames of the same still table voted into one reading."""

@@ -373,21 +373,22 @@ class TileSet:
 
     # ---- learning from confirmed counts -------------------------------------------------------------
 
-    def learn(self, cuts: Sequence[tuple[str, np.ndarray]], classifier) -> Update:
+    def learn(self, cuts: Sequence[tuple[str, np.ndarray]], classifier, stamp: str | None = None) -> Update:
         """Add the cuts of a confirmed reading (``(kind, upright BGR cut)``), checked on the kept-out
-        cuts: refused, and logged, when the set with them would name fewer kept-out cuts right."""
+        cuts: refused, and logged, when the set with them would name fewer kept-out cuts right.
+        ``stamp`` names the new files (default: the time), and so which of them are kept out."""
         self.check(classifier)
         cuts = [(k, img) for k, img in cuts if k in KINDS]
         if not cuts:
             return Update(False, 0, 0, 0, 0, 0, "no cuts of a known kind")
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+        stamp = stamp or datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
         new: list[tuple[str, str, np.ndarray, str]] = []      # (kind, file, image, source)
         for j, (kind, img) in enumerate(cuts):
             name = f"crops/{kind}/l{stamp}-{j:03d}.png"
             new.append((kind, name, img, KEPT_OUT if _kept_out(name) else LEARNT))
         self._embed([(name, img) for _, name, img, _ in new], classifier)
+        # checked on earlier confirmed cuts only: this update's own kept-out cuts carry its labels, right or wrong
         checked = [(k, c.file) for k, v in self.crops.items() for c in v if c.source == KEPT_OUT]
-        checked += [(k, f) for k, f, _, s in new if s == KEPT_OUT]
         candidate = TileSet(self.folder, self.base, {k: list(v) for k, v in self.crops.items()}, [], self.vectors)
         for kind, name, _, source in new:
             if source == LEARNT:
