@@ -50,7 +50,8 @@ EMBEDDINGS = "embeddings.npz"
 KINDS = CLASSES                 # 34 kinds, the three red fives and ``back``
 TEMPERATURE = 0.02              # the softmax over cosine similarities (they lie close together)
 SURE = 0.5                      # the set names a cut when its best kind has this much
-BASE_SURE = 0.9                 # ... unless the classifier is this sure of a kind the set lacks
+BASE_SURE = 0.5                 # ... unless the classifier is this sure of a kind the set lacks (a set taught
+                                # from one photo lacks many: it must not pull their tiles onto its kinds)
 AUGMENTS = 6                    # extra views of each enrolled crop
 MAX_LEARNT = 20                 # learnt crops kept per kind (enrolled crops are always kept)
 MAX_KEPT_OUT = 6                # kept-out cuts kept per kind

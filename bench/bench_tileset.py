@@ -1,0 +1,249 @@
+"""Real tiles, with and without a table's tile set: what the camera names right on its first day.
+
+    .venv/bin/python bench/bench_tileset.py [--view oblique|overhead] [--repeats 20] [--grid 1] [--json]
+
+Three parts, each on real material only (``../shared``; a part whose material is
+missing is skipped with a line saying so):
+
+1. **Single real tiles** (``../shared/real-tiles/camerash``, 540 crops of the 34
+   kinds from many sets): the classifier alone, then a set enrolled with 1, 3 and
+   10 crops a kind, named on every other crop (random splits, ``--repeats`` of
+   them, mean and worst). The crops come from many designs, so a set here mixes
+   designs: a harder test than one parlour's set.
+2. **Real photos** (``../shared/photos`` with ``vision/labels/*.json``): the detector
+   zero-shot (no set), then a set enrolled from the labelled tiles of another photo
+   of the same tile set and used on this one. Per photo: labelled tiles found and
+   named right (IoU >= 0.5), the revealed hand line (every tile found once, in
+   order), and boxes on nothing labelled (felt, rails).
+3. **Speed**: enrolling 37 kinds x 3 crops, and what naming with a set adds per image.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from vision.classes import BACK, KINDS, REDS  # noqa: E402
+from vision.classifier import Classifier  # noqa: E402
+from vision.crop import cut_tile, upside_down  # noqa: E402
+from vision.detect import VIEWS, Detector  # noqa: E402
+from vision.evaluate import iou, match, photos_dir  # noqa: E402
+from vision.tileset import TileSet  # noqa: E402
+
+REAL_TILES = ROOT.parent / "shared" / "real-tiles" / "camerash"
+LABELS = ROOT / "vision" / "labels"
+# camerash's labels (1-34) to mpsz; 35-42 are flowers and seasons, not in a Japanese set
+CAMERASH = {**{c: f"{c}p" for c in range(1, 10)}, **{c: f"{c - 9}s" for c in range(10, 19)},
+            **{c: f"{c - 18}m" for c in range(19, 28)}, **{c: f"{c - 27}z" for c in range(28, 32)},
+            32: "7z", 33: "6z", 34: "5z"}
+# enrol from the first photo, read the second: photos of one tile set (vision/labels/README.md)
+SAME_SET = [("hand-92345ff1", "hand-839f5eac"), ("hand-839f5eac", "hand-92345ff1"),
+            ("amos-table-overhead", "hand-eafe5f63"), ("hand-eafe5f63", "amos-table-overhead")]
+
+
+def camerash() -> list[tuple[str, np.ndarray]]:
+    table = REAL_TILES / "tiles-data" / "data.csv"
+    if not table.is_file():
+        return []
+    labels = {r["image-name"]: CAMERASH.get(int(r["label"])) for r in csv.DictReader(table.open())}
+    return [(kind, cv2.imread(str(REAL_TILES / "tiles-resized" / name)))
+            for name, kind in sorted(labels.items()) if kind]
+
+
+def single_tiles(classifier: Classifier, repeats: int, folder: Path) -> dict:
+    crops = camerash()
+    if not crops:
+        print(f"single tiles: skipped, no {REAL_TILES}")
+        return {}
+    kinds = sorted({k for k, _ in crops})
+    truth = np.array([k for k, _ in crops])
+    alone = TileSet.create(folder / "none", classifier).name_images([c for _, c in crops], classifier)
+    out = {"crops": len(crops), "kinds": len(kinds),
+           "zero_shot": float(np.mean([n.tile == k for n, k in zip(alone, truth)]))}
+    print(f"single real tiles ({len(crops)} crops, {len(kinds)} kinds, many designs), {classifier.path.parent.name}/"
+          f"{classifier.path.name}:")
+    print(f"  classifier alone: {out['zero_shot']:.2%}")
+    rng = np.random.default_rng(0)
+    for shots in (1, 3, 10):
+        accs = []
+        for r in range(repeats):
+            enrol, rest = [], []
+            for kind in kinds:
+                idx = rng.permutation(np.where(truth == kind)[0])
+                enrol += list(idx[:shots])
+                rest += list(idx[shots:])
+            tileset = TileSet.create(folder / f"s{shots}-{r}", classifier)
+            for kind in kinds:
+                tileset.enroll(kind, [crops[i][1] for i in enrol if truth[i] == kind], classifier)
+            named = tileset.name_images([crops[i][1] for i in rest], classifier)
+            accs.append(float(np.mean([n.tile == truth[i] for n, i in zip(named, rest)])))
+        out[f"enrolled_{shots}"] = {"mean": statistics.mean(accs), "worst": min(accs), "best": max(accs)}
+        print(f"  {shots:>2} crop(s) a kind enrolled: {statistics.mean(accs):.2%} named right "
+              f"(worst split {min(accs):.2%}, best {max(accs):.2%}, {repeats} splits)")
+    return out
+
+
+def labelled_photos() -> dict[str, dict]:
+    out = {}
+    for path in sorted(LABELS.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        image = photos_dir() / data["image"]
+        if image.is_file():
+            out[path.stem] = {**data, "path": image}
+    return out
+
+
+def upright_cut(image: np.ndarray, label: dict) -> np.ndarray:
+    """A labelled tile as an upright crop (its box, turned portrait and the right way up)."""
+    box = label["box"]
+    sideways = label["rotation"] in (90, 270)
+    cut = cut_tile(image, box, size=96, turn=sideways)
+    return cv2.rotate(cut, cv2.ROTATE_180) if upside_down(label["rotation"], sideways) else cut
+
+
+def enrol_photo(tileset: TileSet, photo: dict, classifier: Classifier) -> int:
+    image = cv2.imread(str(photo["path"]))
+    by_kind: dict[str, list[np.ndarray]] = {}
+    for t in photo["tiles"]:
+        by_kind.setdefault(t["tile"], []).append(upright_cut(image, t))
+    for kind, cuts in by_kind.items():
+        tileset.enroll(kind, cuts, classifier)
+    return sum(len(v) for v in by_kind.values())
+
+
+def near_line(box, hand: list[dict]) -> bool:
+    """Whether a box's centre lies in the band of the revealed hand line: its tiles' span, half a
+    tile above and below it and a tile beyond each end (the felt and the rail beside the line)."""
+    if not hand:
+        return False
+    x1 = min(t["box"][0] for t in hand)
+    x2 = max(t["box"][2] for t in hand)
+    y1 = min(t["box"][1] for t in hand)
+    y2 = max(t["box"][3] for t in hand)
+    w = statistics.median(t["box"][2] - t["box"][0] for t in hand)
+    h = statistics.median(t["box"][3] - t["box"][1] for t in hand)
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return x1 - w <= cx <= x2 + w and y1 - h / 2 <= cy <= y2 + h / 2
+
+
+def score_photo(found: list[dict], photo: dict) -> dict:
+    """Found and named right (of labelled face-up tiles), the hand line, boxes on nothing labelled."""
+    face_up = [t for t in photo["tiles"] if t["tile"] != BACK]
+    pairs = match(found, face_up)
+    right = sum(t["tile"] == d["tile"] for t, d in pairs)
+    hand = sorted((t for t in face_up if t.get("group") == "hand"), key=lambda t: t["box"][0])
+    line = []
+    for t in hand:
+        hits = [d for d in found if iou(d["box"], t["box"]) >= 0.5]
+        line.append(hits[0]["tile"] if len(hits) == 1 else ("?" if not hits else "x2"))
+    stray = [d for d in found if near_line(d["box"], hand) and all(iou(d["box"], t["box"]) < 0.5 for t in hand)]
+    return {"tiles": len(face_up), "right": right, "hand_truth": "".join(photo.get("hand_line") or
+                                                                          [t["tile"] for t in hand]),
+            "hand_read": line, "hand_right": sum(a == t["tile"] for a, t in zip(line, hand)),
+            "hand_in_order": line == [t["tile"] for t in hand], "stray_boxes": len(stray)}
+
+
+def grid_for(image: np.ndarray, grid: int) -> int:
+    """``grid``, or with 0 one window per 1,600 px of the longer side (a seat-view phone photo: 1; the
+    4096 px table photo: 3, as its figures have always been taken)."""
+    return grid or max(1, round(max(image.shape[:2]) / 1600))
+
+
+def photos(view: str, grid: int, folder: Path) -> dict:
+    found_photos = labelled_photos()
+    if not found_photos:
+        print(f"real photos: skipped, none of vision/labels/*.json has its photo in {photos_dir()}")
+        return {}
+    detector = Detector.for_view(view)
+    out: dict = {"view": view, "grid": grid, "zero_shot": {}, "enrolled": {}, "ms": {}}
+    print(f"\nreal photos, {view} view, grid {grid or 'by size'} (labelled face-up tiles found and named right; the hand line):")
+    for name, photo in found_photos.items():
+        image = cv2.imread(str(photo["path"]))
+        started = time.perf_counter()
+        found = [d.to_dict() for d in detector.detect(image, grid=grid_for(image, grid))]
+        ms = (time.perf_counter() - started) * 1000
+        s = score_photo(found, photo)
+        out["zero_shot"][name] = s
+        out["ms"][name] = {"without_set": ms}
+        print(f"  {name}: zero-shot {s['right']}/{s['tiles']}, hand {s['hand_right']}/{len(s['hand_read'])} "
+              f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
+              f"{s['stray_boxes']} extra box(es) by the line, {ms:.0f} ms")
+    for source, target in SAME_SET:
+        if source not in found_photos or target not in found_photos:
+            continue
+        tileset = TileSet.create(folder / f"{source}.tileset", detector.classifier, view)
+        n = enrol_photo(tileset, found_photos[source], detector.classifier)
+        detector.use_tileset(tileset)
+        image = cv2.imread(str(found_photos[target]["path"]))
+        started = time.perf_counter()
+        found = [d.to_dict() for d in detector.detect(image, grid=grid_for(image, grid))]
+        ms = (time.perf_counter() - started) * 1000
+        detector.use_tileset(None)
+        s = score_photo(found, found_photos[target])
+        out["enrolled"][f"{source}->{target}"] = {**s, "enrolled_crops": n, "kinds": len(tileset.kinds())}
+        out["ms"][target]["with_set"] = ms
+        print(f"  {target} with a set from {source} ({n} crops, {len(tileset.kinds())} kinds): "
+              f"{s['right']}/{s['tiles']}, hand {s['hand_right']}/{len(s['hand_read'])} "
+              f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
+              f"{s['stray_boxes']} extra box(es) by the line, {ms:.0f} ms")
+    return out
+
+
+def speed(classifier: Classifier, folder: Path) -> dict:
+    crops = camerash()
+    if not crops:
+        return {}
+    by_kind: dict[str, list[np.ndarray]] = {}
+    for kind, image in crops:
+        by_kind.setdefault(kind, []).append(image)
+    started = time.perf_counter()
+    tileset = TileSet.create(folder / "speed", classifier)
+    for kind in (*KINDS, *REDS):            # camerash has no red fives: their plain fives stand in
+        tileset.enroll(kind, by_kind[kind if kind in by_kind else "5" + kind[1]][:3], classifier)
+    tileset.save()
+    enrol_s = time.perf_counter() - started
+    cuts = [cv2.resize(c, (64, 64)) for _, c in crops[:60]]
+    probs, emb = classifier.read(cuts)
+    started = time.perf_counter()
+    for _ in range(5):
+        [tileset.name(p, e, classifier) for p, e in zip(probs, emb)]
+    per_60 = (time.perf_counter() - started) / 5 * 1000
+    print(f"\nspeed: enrolling {len(tileset.kinds())} kinds x 3 crops {enrol_s:.2f} s; naming 60 tiles with the set "
+          f"adds {per_60:.2f} ms (beyond the classifier's own run)")
+    return {"enrol_37x3_s": enrol_s, "name_60_tiles_ms": per_60}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--view", choices=tuple(VIEWS), default="oblique",
+                   help="whose classifier and locator (default oblique: the photos are taken from beside the table)")
+    p.add_argument("--repeats", type=int, default=20)
+    p.add_argument("--grid", type=int, default=0, choices=range(0, 5),
+                   help="windows per side on the photos (default 0: by the photo's size, see grid_for)")
+    p.add_argument("--json", type=Path, help="also write every figure there")
+    p.add_argument("--no-photos", dest="photos", action="store_false", help="skip the photos (part 2)")
+    a = p.parse_args()
+    classifier = Classifier(VIEWS[a.view][1])
+    with tempfile.TemporaryDirectory() as tmp:
+        figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp)),
+                   "photos": photos(a.view, a.grid, Path(tmp)) if a.photos else {},
+                   "speed": speed(classifier, Path(tmp))}
+    if a.json:
+        a.json.write_text(json.dumps(figures, indent=1, default=float))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
