@@ -143,6 +143,8 @@ def score_photo(found: list[dict], photo: dict) -> dict:
     face_up = [t for t in photo["tiles"] if t["tile"] != BACK]
     pairs = match(found, face_up)
     right = sum(t["tile"] == d["tile"] for t, d in pairs)
+    red_plain = sum(t["tile"] != d["tile"] and {t["tile"][0], d["tile"][0]} == {"0", "5"} and t["tile"][1] == d["tile"][1]
+                    for t, d in pairs)
     hand = sorted((t for t in face_up if t.get("group") == "hand"), key=lambda t: t["box"][0])
     line = []
     for t in hand:
@@ -152,7 +154,8 @@ def score_photo(found: list[dict], photo: dict) -> dict:
     return {"tiles": len(face_up), "right": right, "hand_truth": "".join(photo.get("hand_line") or
                                                                           [t["tile"] for t in hand]),
             "hand_read": line, "hand_right": sum(a == t["tile"] for a, t in zip(line, hand)),
-            "hand_in_order": line == [t["tile"] for t in hand], "stray_boxes": len(stray)}
+            "hand_in_order": line == [t["tile"] for t in hand], "stray_boxes": len(stray),
+            "red_plain": red_plain}
 
 
 def grid_for(image: np.ndarray, grid: int) -> int:
@@ -179,7 +182,7 @@ def photos(view: str, grid: int, folder: Path) -> dict:
         out["ms"][name] = {"without_set": ms}
         print(f"  {name}: zero-shot {s['right']}/{s['tiles']}, hand {s['hand_right']}/{len(s['hand_read'])} "
               f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
-              f"{s['stray_boxes']} extra box(es) by the line, {ms:.0f} ms")
+              f"{s['stray_boxes']} extra box(es) by the line, {s['red_plain']} red/plain mix-up(s), {ms:.0f} ms")
     for source, target in SAME_SET:
         if source not in found_photos or target not in found_photos:
             continue
@@ -197,7 +200,7 @@ def photos(view: str, grid: int, folder: Path) -> dict:
         print(f"  {target} with a set from {source} ({n} crops, {len(tileset.kinds())} kinds): "
               f"{s['right']}/{s['tiles']}, hand {s['hand_right']}/{len(s['hand_read'])} "
               f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
-              f"{s['stray_boxes']} extra box(es) by the line, {ms:.0f} ms")
+              f"{s['stray_boxes']} extra box(es) by the line, {s['red_plain']} red/plain mix-up(s), {ms:.0f} ms")
     return out
 
 

@@ -49,6 +49,10 @@ class Classifier:
         self.columns = {c: [i for i, n in enumerate(self.class_names) if n in (c, c + FLIP_SUFFIX)]
                         for c in (*CLASSES, NONE)}
         self.flipped = np.array([n.endswith(FLIP_SUFFIX) for n in self.class_names])
+        self._summed = [c for c, cols in self.columns.items() if cols]
+        self._sum = np.zeros((len(self.class_names), len(self._summed)), np.float32)    # output -> class
+        for j, c in enumerate(self._summed):
+            self._sum[self.columns[c], j] = 1.0
 
     def read(self, cuts: list[np.ndarray], batch: int = 64) -> tuple[np.ndarray, np.ndarray | None]:
         """Probabilities (rows: cuts; columns: ``class_names``) and, where the model has it, the
@@ -71,7 +75,7 @@ class Classifier:
 
     def totals(self, p: np.ndarray) -> dict[str, float]:
         """Each class's probability summed over both ways up (``none`` included)."""
-        return {c: float(p[cols].sum()) for c, cols in self.columns.items() if cols}
+        return dict(zip(self._summed, (p @ self._sum).tolist()))
 
     def upside_down(self, p: np.ndarray, tile: str) -> bool:
         """Whether the cut reads as ``tile`` upside down rather than upright."""

@@ -50,7 +50,7 @@ EMBEDDINGS = "embeddings.npz"
 KINDS = CLASSES                 # 34 kinds, the three red fives and ``back``
 TEMPERATURE = 0.02              # the softmax over cosine similarities (they lie close together)
 SURE = 0.5                      # the set names a cut when its best kind has this much
-BASE_SURE = 0.5                 # ... unless the classifier is this sure of a kind the set lacks (a set taught
+BASE_SURE = 0.9                 # ... unless the classifier is this sure of a kind the set lacks (a set taught
                                 # from one photo lacks many: it must not pull their tiles onto its kinds)
 AUGMENTS = 6                    # extra views of each enrolled crop
 MAX_LEARNT = 20                 # learnt crops kept per kind (enrolled crops are always kept)
@@ -348,9 +348,8 @@ class TileSet:
         su, sd = up @ e, down @ e
         sims = np.maximum(su, sd)
         q = np.exp((sims - sims.max()) / TEMPERATURE)
-        q /= q.sum()
         best = int(np.argmax(q))
-        tile, score = kinds[best], float(q[best])
+        tile, score = kinds[best], float(q[best] / q.sum())
         if score < SURE or (base not in kinds and totals[base] >= BASE_SURE):
             return Naming(base, totals[base], classifier.upside_down(probs, base), "base")
         tile = self._red_or_plain(tile, kinds, totals)

@@ -1,0 +1,121 @@
+"""Teaching a table its own tiles: one of each kind laid face up in four rows, read in one picture.
+
+The players lay the rows the tablet shows (``LAYOUT``) and take one picture;
+the detector finds the tiles, ``rows_of`` groups them into rows and
+``assign`` gives each tile the kind laid at its place. The detector's own
+names are not used: the point is tiles it may not know. What does not fit (a
+row with a tile too many or too few, a row too many) is said in a warning, and
+the players fix the kinds on the tablet before the cuts are enrolled into the
+table's tile set (``vision.tileset``).
+
+Rows are read as the players see them: when most faces show upside down (or on
+their side) to the camera, the players sit across from it (or beside it), and
+the picture is read turned that way round.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from .classes import BACK
+from .crop import is_sideways, upside_down
+from .detect import Detection
+
+LAYOUT: tuple[tuple[str, ...], ...] = (
+    tuple(f"{n}p" for n in range(1, 10)),
+    tuple(f"{n}s" for n in range(1, 10)),
+    ("1m", "5m", "9m", "0m", "0p", "0s"),
+    tuple(f"{n}z" for n in range(1, 8)),
+)
+ROW_TOLERANCE = 0.5         # of the median tile height: centres closer than this (in y) share a row
+MARGIN = 0.04               # of the box, added on each side of a cut (as vision.crop.cut_tile)
+
+_TOP = {0: (0.0, -1.0), 90: (1.0, 0.0), 180: (0.0, 1.0), 270: (-1.0, 0.0)}   # a face's top, per rotation
+
+
+def facing(detections: Sequence[Detection]) -> int:
+    """How the faces lie to the camera, the players' way up: the most common rotation of the
+    face-up tiles (0 when none is face up)."""
+    turns = Counter(d.rotation % 360 for d in detections if d.tile != BACK)
+    return turns.most_common(1)[0][0] if turns else 0
+
+
+def _players_view(d: Detection, turn: int) -> tuple[float, float, float]:
+    """(x to the players' right, y towards the players, tile height) of a detection, seen from the
+    side ``turn`` says the players sit on."""
+    tx, ty = _TOP.get(turn, _TOP[0])
+    x1, y1, x2, y2 = d.box
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    right = (-ty, tx)
+    height = (y2 - y1) if turn in (0, 180) else (x2 - x1)
+    return cx * right[0] + cy * right[1], -(cx * tx + cy * ty), height
+
+
+def rows_of(detections: Sequence[Detection], tolerance: float = ROW_TOLERANCE) -> list[list[Detection]]:
+    """The detections grouped into rows, top to bottom, each row left to right (the players' way
+    up, ``facing``). Sorted by the y of their box centres, a new row starts where the step from
+    one centre to the next is more than ``tolerance`` times the median tile height."""
+    if not detections:
+        return []
+    turn = facing(detections)
+    seen = [(d, *_players_view(d, turn)) for d in detections]
+    gap = tolerance * float(np.median([h for *_, h in seen]))
+    rows: list[list[tuple]] = []
+    last_y = None
+    for item in sorted(seen, key=lambda s: s[2]):
+        if last_y is None or item[2] - last_y > gap:
+            rows.append([])
+        rows[-1].append(item)
+        last_y = item[2]
+    return [[d for d, *_ in sorted(row, key=lambda s: s[1])] for row in rows]
+
+
+def assign(rows: Sequence[Sequence[Detection]], layout: Sequence[Sequence[str]] = LAYOUT
+           ) -> tuple[list[tuple[Detection, str | None]], list[str]]:
+    """Each detection with the kind laid at its place: row by row, position by position. Returns
+    ``(pairs, warnings)``; a tile past the end of its row's layout, or in a row the layout does not
+    have, comes with ``None`` (the players name it or leave it out), and every row with more or
+    fewer tiles than laid, and every row missing, is a warning."""
+    pairs: list[tuple[Detection, str | None]] = []
+    warnings: list[str] = []
+    for i, row in enumerate(rows):
+        kinds = list(layout[i]) if i < len(layout) else []
+        for j, d in enumerate(row):
+            pairs.append((d, kinds[j] if j < len(kinds) else None))
+        if i >= len(layout):
+            warnings.append(f"row {i + 1}: {len(row)} tile(s) in a row the layout does not have: "
+                            f"name them or leave them out")
+        elif len(row) > len(kinds):
+            warnings.append(f"row {i + 1}: {len(row)} tiles, {len(kinds)} laid: the last "
+                            f"{len(row) - len(kinds)} have no kind (a tile too many, or two rows seen as one?)")
+        elif len(row) < len(kinds):
+            warnings.append(f"row {i + 1}: {len(row)} tiles, {len(kinds)} laid: "
+                            f"{' '.join(kinds[len(row):])} not seen at the end; if a tile in the middle was "
+                            f"missed, the kinds after it are off by one: check them")
+    for i in range(len(rows), len(layout)):
+        warnings.append(f"row {i + 1} ({' '.join(layout[i])}) not seen")
+    return pairs, warnings
+
+
+def upright_cut(image: np.ndarray, d: Detection, margin: float = MARGIN) -> np.ndarray:
+    """The detection's tile cut from the image at its own resolution, turned upright (a sideways
+    box a quarter clockwise, as ``vision.crop.cut_tile`` turns it, then a half turn when the face
+    shows upside down): what a tile set enrols. ``ValueError`` for a box with no pixels."""
+    h, w = image.shape[:2]
+    x1, y1, x2, y2 = (float(v) for v in d.box)
+    mx, my = (x2 - x1) * margin, (y2 - y1) * margin
+    a, b = max(0, int(round(x1 - mx))), max(0, int(round(y1 - my)))
+    c, e = min(w, int(round(x2 + mx))), min(h, int(round(y2 + my)))
+    if c - a < 2 or e - b < 2:
+        raise ValueError(f"box {d.box} holds no pixels of a {w}x{h} image")
+    cut = image[b:e, a:c]
+    sideways = is_sideways(d.box)
+    if sideways:
+        cut = cv2.rotate(cut, cv2.ROTATE_90_CLOCKWISE)
+    if upside_down(d.rotation, sideways):
+        cut = cv2.rotate(cut, cv2.ROTATE_180)
+    return np.ascontiguousarray(cut)
