@@ -530,9 +530,12 @@ def for_table(table: str, folder: Path | None = None) -> TileSet | None:
 
 def current(tileset: TileSet, classifier) -> TileSet:
     """The set ready for ``classifier``: rebuilt from its crops (and saved) when it was built on another."""
+    from .detect import VIEWS
+
     try:
         tileset.check(classifier)
     except StaleTileSet:
-        tileset.rebuild(classifier)
+        view = next((v for v, (_, c) in VIEWS.items() if Path(c).resolve() == classifier.path.resolve()), None)
+        tileset.rebuild(classifier, view)
         tileset.save()
     return tileset

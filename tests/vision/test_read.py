@@ -119,3 +119,37 @@ def test_a_stacked_pair_cut_by_the_reader_is_still_said(art):
     from vision.synth.table import render_table
     reading = TableReader(TableFile("synthetic"), "dunhill").read(render_table(2189, art).image)
     assert [w for w in reading.warnings if "stacked pair" in w] != []
+
+
+def test_the_reader_cuts_its_tiles_upright_and_reads_with_the_table_s_own_set(art, tmp_path):
+    """A table's set (here taught from the reader's own upright cuts, on the other view's classifier, so
+    stale) is rebuilt on the reader's classifier by itself, and the frame still reads exactly with it."""
+    from vision.classifier import Classifier
+    from vision.detect import VIEWS
+    from vision.layout import record_diff
+    from vision.read import TableReader
+    from vision.synth.table import render_table
+    from vision.tileset import TileSet, for_table, table_tileset_path
+
+    scene = render_table(0, art)
+    reader = TableReader(TableFile("synthetic"), "dunhill")
+    reading = reader.read(scene.image)
+    cuts = reader.upright_cuts(reading.pieces)
+    assert len(cuts) == len(reading.pieces)
+    face_up = [(p.tile, c) for p, c in zip(reading.pieces, cuts) if p.face_up]
+    assert face_up and all(c is not None and c.shape == (64, 64, 3) for _, c in face_up)
+    assert all(c is None for p, c in zip(reading.pieces, cuts) if not p.face_up)
+    upright = sum(not n.flipped for n in TileSet.create(tmp_path / "none", reader.detector.classifier)
+                  .name_images([c for _, c in face_up], reader.detector.classifier))
+    assert upright >= 0.9 * len(face_up)
+
+    assert for_table("t1", tmp_path) is None
+    oblique = Classifier(VIEWS["oblique"][1])
+    taught = TileSet.create(table_tileset_path("t1", tmp_path), oblique, view="oblique")
+    for kind in {k for k, _ in face_up}:
+        taught.enroll(kind, [c for k, c in face_up if k == kind], oblique)
+    taught.save()
+    with_set = TableReader(TableFile("synthetic"), "dunhill", tileset=for_table("t1", tmp_path))
+    rebuilt = for_table("t1", tmp_path)
+    assert rebuilt.base["id"] == with_set.detector.classifier.id and rebuilt.view == "overhead"
+    assert record_diff(scene.record, with_set.read(scene.image).record) == []
