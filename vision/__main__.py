@@ -140,6 +140,9 @@ def _parser() -> _Parser:
     t.add_argument("--hours", type=float, help="stop each stage after this long (its epochs fitted to it)")
     t.add_argument("--cache", action="store_true", help="hold the decoded training images in memory")
     t.add_argument("--jobs", type=int, help="processes rendering the scenes side by side (default 1)")
+    t.add_argument("--designs", type=float, metavar="SHARE",
+                   help="share of scenes whose tiles are drawn in one of many designs (inks, engraving, "
+                        "glyph size; default 0: the art's two styles)")
 
     w = sub.add_parser("soup", help="average fine-tunes of one model into one ONNX file (the train extra)")
     w.add_argument("checkpoints", type=Path, nargs="+", help="ultralytics checkpoints (.pt) from one start")
@@ -283,6 +286,8 @@ def _train(a: argparse.Namespace) -> int:
         raise UsageError("--jobs must be at least 1")
     if a.hours is not None and a.hours <= 0:
         raise UsageError("--hours must be more than 0")
+    if a.designs is not None and not 0 <= a.designs <= 1:
+        raise UsageError("--designs must be a share from 0 to 1")
     _need_train_extra("training")
     from .build.train import FINETUNE_PLAN, train
 
@@ -294,7 +299,7 @@ def _train(a: argparse.Namespace) -> int:
                       start=a.start, locator_model=a.locator_model, classifier_model=a.classifier_model,
                       locator_batch=a.locator_batch,
                       classifier_batch=a.classifier_batch, workers=a.workers, hours=a.hours,
-                      cache=a.cache or None, jobs=a.jobs):
+                      cache=a.cache or None, jobs=a.jobs, designs=a.designs):
         print(path)
     return 0
 

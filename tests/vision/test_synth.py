@@ -198,3 +198,36 @@ def test_only_scenes_from_the_rim_seeds_put_tiles_on_the_rim(art):
     # a rim seed renders the same scene twice (the open-rim draw comes from the seed too)
     a, b = scene_for(RIM_SEED, art, (480, 360)), scene_for(RIM_SEED, art, (480, 360))
     assert np.array_equal(a.image, b.image) and a.tiles == b.tiles
+
+
+def test_many_designs_recolour_the_inks_and_keep_red_fives_red(art):
+    """A scene drawn in one of many designs has its own inks (發 black in one, the winds blue in
+    another), but a red five stays red in every one of them: red is what makes it red."""
+    from vision.synth.tile import random_style
+
+    def share_red(face):
+        bgr, a = face[..., :3], face[..., 3] > 0.5
+        red = (bgr[..., 2] > bgr[..., 1] + 0.25) & (bgr[..., 2] > bgr[..., 0] + 0.25)
+        return float((red & a).sum()) / float(a.sum())
+
+    styles = [random_style(np.random.default_rng(s), designs=True) for s in range(24)]
+    assert len({st.inks for st in styles}) >= 8 and any(st.engraved for st in styles)
+    for k, st in enumerate(styles):
+        rng = np.random.default_rng(k)
+        for red in REDS:
+            assert share_red(face_image(art, red, st, 60, rng)) > share_red(face_image(art, "5" + red[1], st, 60, rng))
+    hatsu_black = next(st for st in styles if st.inks[1] == (0.08, 0.08, 0.08))
+    face = face_image(art, "6z", hatsu_black, 60, np.random.default_rng(0))
+    ink = face[..., :3][(face[..., :3].max(axis=2) < 0.5)]
+    assert len(ink) and (ink[:, 1] - ink[:, 2]).mean() < 0.1       # no green left in 發's strokes
+
+
+def test_the_share_of_designs_leaves_other_scenes_as_they_were(art):
+    from vision.synth.dataset import designs_for, scene_for
+    assert not any(designs_for(s, 0.0) for s in range(50))
+    assert all(designs_for(s, 1.0) for s in range(50))
+    plain = next(s for s in range(50) if not designs_for(s, 0.5))
+    a, b = scene_for(plain, art, (320, 240)), scene_for(plain, art, (320, 240), designs=0.5)
+    assert np.array_equal(a.image, b.image)
+    drawn = next(s for s in range(50) if designs_for(s, 0.5))
+    assert scene_for(drawn, art, (320, 240), designs=0.5).style.inks is not None

@@ -51,6 +51,7 @@ class Plan:
     hours: float = 0.0                # > 0: each stage stops after this long (ultralytics fits its epochs to it)
     cache: bool = False               # hold the decoded images in memory (a GPU waits on decoding otherwise)
     jobs: int = 1                     # processes rendering the scenes side by side
+    designs: float = 0.0              # share of scenes drawing their set from many designs (synth.tile.random_style)
 
 
 CPU_PLAN = Plan()
@@ -79,8 +80,8 @@ def _budget(plan: Plan) -> dict:
 def _write(args: tuple) -> int:
     from ..synth.dataset import write_dataset
 
-    data, n, seed, split = args
-    return write_dataset(data, n, seed, split, crops=True)
+    data, n, seed, split, designs = args
+    return write_dataset(data, n, seed, split, crops=True, designs=designs)
 
 
 def _chunks(n: int, seed: int, parts: int) -> list[tuple[int, int]]:
@@ -97,7 +98,7 @@ def make_data(data: Path, plan: Plan) -> None:
     sets = [(plan.scenes, 0, "train"), (plan.oblique_scenes, OBLIQUE_SEED, "train"),
             (plan.rim_scenes, RIM_SEED, "train"), (plan.val_scenes, VAL_SEED, "val"),
             (plan.oblique_val, OBLIQUE_SEED + OBLIQUE_VAL, "val")]
-    work = [(data, n, s, split) for total, first, split in sets
+    work = [(data, n, s, split, plan.designs) for total, first, split in sets
             for n, s in _chunks(total, first, max(1, plan.jobs))]
     if plan.jobs > 1:
         from multiprocessing import get_context

@@ -33,6 +33,7 @@ LOCATE_NAMES = ("tile",)
 OBLIQUE_SEED = 3_000_000     # scenes from this seed up are seen by a slanted camera (``oblique.py``)
 RIM_SEED = 4_000_000         # ... and from this one up, half of them have tiles on the table's rim
 RIM_TILES = 0.5
+DESIGNS_STREAM = 7           # the generator that picks a scene's design family is seeded (seed, this)
 
 
 def view_for(seed: int) -> str:
@@ -48,9 +49,15 @@ def rim_tiles_for(seed: int) -> float:
     return RIM_TILES if seed >= RIM_SEED else 0.0
 
 
-def scene_for(seed: int, art: TileArt, size: tuple[int, int]) -> Scene:
+def designs_for(seed: int, share: float) -> bool:
+    """Whether scene ``seed`` draws its set from many designs: a ``share`` of scenes, chosen by the seed
+    on a generator of its own (the scene's own draws are untouched, so ``share`` 0 renders as before)."""
+    return share > 0 and np.random.default_rng([seed, DESIGNS_STREAM]).random() < share
+
+
+def scene_for(seed: int, art: TileArt, size: tuple[int, int], designs: float = 0.0) -> Scene:
     return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed),
-                        rim_tiles=rim_tiles_for(seed))
+                        rim_tiles=rim_tiles_for(seed), designs=designs_for(seed, designs))
 
 
 def yolo_rows(scene: Scene, classes: str) -> list[str]:
@@ -87,8 +94,9 @@ def recut(out: Path, split: str = "train") -> int:
 
 def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: TileArt | None = None,
                   size: tuple[int, int] = (960, 720), classes: str = "locate", crops: bool = False,
-                  draw: bool = False) -> int:
-    """Render and write ``n`` scenes; returns how many were written now (existing ones are kept)."""
+                  draw: bool = False, designs: float = 0.0) -> int:
+    """Render and write ``n`` scenes; returns how many were written now (existing ones are kept).
+    ``designs``: the share of scenes whose set is one of many tile designs (``designs_for``)."""
     if classes not in ("locate", "full"):
         raise ValueError(f"classes must be 'locate' or 'full', not {classes!r}")
     art = art or TileArt()
@@ -100,7 +108,7 @@ def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: Ti
         stem = f"s{i:07d}"
         if (out / "truth" / split / f"{stem}.json").exists():
             continue
-        scene = scene_for(i, art, size)
+        scene = scene_for(i, art, size, designs)
         cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         (out / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_rows(scene, classes)) + "\n")
         if crops:

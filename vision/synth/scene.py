@@ -175,19 +175,20 @@ def _photo(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] = (960, 720),
                  unit: tuple[float, float] = (24, 52), max_groups: int = 12, view: str = "overhead",
-                 rim_tiles: float = 0.0) -> Scene:
+                 rim_tiles: float = 0.0, designs: bool = False) -> Scene:
     """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane.
 
     ``view`` is ``overhead`` (a camera a little off straight-down) or ``oblique``
     (a camera beside the table, as in the real photo: see ``oblique.py``). An oblique
     scene's rim is open to tiles with probability ``rim_tiles`` (0: never, and no random
-    draw is spent on it, so scenes rendered before it existed render the same)."""
+    draw is spent on it, so scenes rendered before it existed render the same). ``designs``: the
+    scene's set is one of many tile designs (``tile.random_style``), not only the art's two."""
     if view == "oblique":
-        return _render_oblique(rng, art, size, unit, max_groups, rim_tiles)
+        return _render_oblique(rng, art, size, unit, max_groups, rim_tiles, designs)
     if view != "overhead":
         raise ValueError(f"view must be 'overhead' or 'oblique', not {view!r}")
     w, h = size
-    style = random_style(rng)
+    style = random_style(rng, designs)
     u = float(rng.uniform(*unit))
     plane = felt(rng, w, h)
     occupied = np.zeros((h, w), np.uint8)
@@ -212,11 +213,11 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     return Scene(image, anns, style)
 
 
-def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0) -> Scene:
+def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=False) -> Scene:
     """The table seen from one side: a taller plane squeezed by the camera, a rim, what lies beyond it,
     and each tile's box around what is seen of it."""
     w, h = size
-    style = random_style(rng)
+    style = random_style(rng, designs)
     u = float(rng.uniform(*unit))
     ph = oblique.plane_height(rng, h)
     plane = felt(rng, w, ph)

@@ -9,7 +9,7 @@ learns tiles, not one font.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -31,15 +31,31 @@ class TileStyle:
     face_tint: tuple[int, int, int]        # BGR of the face (ivory, white, cream)
     back_colour: tuple[int, int, int]      # BGR of the back layer (AMOS orange, blue, green...)
     glyph_scale: float        # the glyph's size on the face
+    # other designs (``random_style(rng, designs=True)``): the art's black, green and blue ink recoloured
+    # (BGR 0..1; red is never touched: red fives stay red), an engraved shadow under the glyph, and the
+    # glyph moved off centre (fractions of the face)
+    inks: tuple[tuple[float, float, float], ...] | None = None
+    engraved: float = 0.0
+    glyph_shift: tuple[float, float] = (0.0, 0.0)
 
 
-def random_style(rng: np.random.Generator) -> TileStyle:
+# ink colours of real sets (BGR 0..1) for the art's dark, green and blue strokes: a blue-ink set draws its
+# numerals and winds blue, some draw 發 black, others their circles green and blue
+DARK_INKS = ((0.08, 0.08, 0.08), (0.45, 0.18, 0.05), (0.62, 0.28, 0.02), (0.12, 0.32, 0.08))
+GREEN_INKS = ((0.15, 0.5, 0.1), (0.08, 0.08, 0.08), (0.6, 0.35, 0.05), (0.2, 0.4, 0.05))
+BLUE_INKS = ((0.6, 0.3, 0.05), (0.15, 0.45, 0.1), (0.08, 0.08, 0.08))
+
+
+def random_style(rng: np.random.Generator, designs: bool = False) -> TileStyle:
+    """One scene's set. ``designs`` also varies the design (inks, engraving, glyph size and place,
+    back colours of more sets); without it no further random draw is spent, so every scene rendered
+    before designs existed (the shipped models' data, the stored test sets) renders as it did."""
     backs = [(20, 120, 245), (30, 140, 250), (40, 100, 230), (150, 90, 30), (60, 130, 50), (40, 170, 240)]
     # ivory, cream or white: red >= green >= blue, never pink
     r = int(rng.integers(236, 256))
     g = r - int(rng.integers(0, 10))
     ivory = (g - int(rng.integers(0, 28)), g, r)
-    return TileStyle(
+    style = TileStyle(
         art_style="png-black" if rng.random() < 0.3 else "png-regular",
         stroke=int(rng.integers(-1, 2)),
         ink_gain=tuple(float(g) for g in rng.uniform(0.6, 1.1, 3)),
@@ -47,6 +63,42 @@ def random_style(rng: np.random.Generator) -> TileStyle:
         back_colour=backs[int(rng.integers(len(backs)))],
         glyph_scale=float(rng.uniform(0.82, 1.0)),
     )
+    if not designs:
+        return style
+    more_backs = [(40, 40, 200), (170, 110, 140), (30, 200, 230), (90, 60, 20), (200, 200, 200), (40, 40, 40)]
+    white = int(rng.integers(238, 256))
+    return replace(
+        style,
+        stroke=int(rng.integers(-1, 3)),
+        ink_gain=tuple(float(g) for g in rng.uniform(0.8, 1.1, 3)),
+        face_tint=ivory if rng.random() < 0.6 else (white, white - int(rng.integers(0, 6)), white - int(rng.integers(0, 10))),
+        back_colour=(backs + more_backs)[int(rng.integers(len(backs) + len(more_backs)))],
+        glyph_scale=float(rng.uniform(0.72, 1.05)),
+        inks=(DARK_INKS[int(rng.integers(len(DARK_INKS)))], GREEN_INKS[int(rng.integers(len(GREEN_INKS)))],
+              BLUE_INKS[int(rng.integers(len(BLUE_INKS)))]),
+        engraved=float(rng.uniform(0.3, 0.6)) if rng.random() < 0.5 else 0.0,
+        glyph_shift=(float(rng.uniform(-0.04, 0.04)), float(rng.uniform(-0.05, 0.05))),
+    )
+
+
+RED_INK = (0.12, 0.1, 0.72)
+
+
+def recolour(glyph: np.ndarray, inks) -> np.ndarray:
+    """The glyph (float BGRA 0..1) with its dark, green and blue strokes drawn in ``inks``, and the black
+    art's gold strokes in red (as real sets draw 中 and the red fives); red as it was."""
+    bgr = glyph[..., :3]
+    hsv = cv2.cvtColor(np.ascontiguousarray(bgr), cv2.COLOR_BGR2HSV)     # float: H 0..360, S and V 0..1
+    hue, sat = hsv[..., 0], hsv[..., 1]
+    inked = sat >= 0.3
+    dark, green, blue = ~inked, inked & (hue > 70) & (hue < 170), inked & (hue >= 170) & (hue < 260)
+    gold = inked & (hue >= 15) & (hue <= 70)
+    out = glyph.copy()
+    lum = bgr.max(axis=2, keepdims=True)
+    for mask, ink in zip((dark, green, blue, gold), (*inks, RED_INK)):
+        shade = np.clip(0.6 + lum, 0.6, 1.4) if mask is not dark else 1.0     # keep the art's own shading
+        out[..., :3] = np.where(mask[..., None], np.clip(np.array(ink, np.float32) * shade, 0, 1), out[..., :3])
+    return out
 
 
 @lru_cache(maxsize=512)
@@ -82,9 +134,16 @@ def face_image(art: TileArt, cls: str, style: TileStyle, w: int, rng: np.random.
     else:
         top = shade * (np.array(style.face_tint, np.float32) / 255)
         g = _glyph(art, cls, style.art_style, style.stroke)
+        if style.inks is not None:
+            g = recolour(g, style.inks)
         s = style.glyph_scale * float(rng.uniform(0.97, 1.03))
-        m = np.float32([[s, 0, 75 * (1 - s)], [0, s, 100 * (1 - s)]])
+        dx, dy = style.glyph_shift
+        m = np.float32([[s, 0, 75 * (1 - s) + 150 * dx], [0, s, 100 * (1 - s) + 200 * dy]])
         g = cv2.warpAffine(g, m, (150, 200), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+        if style.engraved:
+            # an engraved glyph: the cut's far wall shows as a darker rim beside the ink
+            rim = cv2.warpAffine(g[..., 3], np.float32([[1, 0, 2], [0, 1, 2]]), (150, 200)) * style.engraved
+            top = top * (1 - rim[..., None] * 0.6)
         ink = g[..., :3] * np.array(style.ink_gain, np.float32)
         a = g[..., 3:4]
         top = top * (1 - a) + np.clip(ink, 0, 1) * a
