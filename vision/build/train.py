@@ -164,13 +164,18 @@ def train_classifier(data: Path, runs: Path, plan: Plan) -> Path:
 
 
 def export(weights: Path, to: Path, imgsz: int, dynamic: bool) -> Path:
-    """ONNX export (needs ``onnx`` and ``onnxslim`` installed: ultralytics cannot fetch them offline)."""
+    """ONNX export (needs ``onnx`` and ``onnxslim`` installed: ultralytics cannot fetch them offline). A
+    classifier (``dynamic``) gets its ``embedding`` output too, which a table's tile set reads."""
     from ultralytics import YOLO
+
+    from .embedding import add_embedding_output
 
     onnx = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, dynamic=dynamic, simplify=True,
                                           opset=17, device="cpu"))
     to.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(onnx, to)
+    if dynamic:
+        add_embedding_output(to)
     return to
 
 
