@@ -1,7 +1,7 @@
 """The table service: ``create_app(settings)`` builds the FastAPI app a parlour runs beside a table.
 
-The app owns one ledger (the database), one snapshot folder, one camera thread
-and one reader; routes reach them through typed dependencies (deps.py). Every
+The app owns one ledger (the database), one snapshot folder, one camera thread,
+one reader and the table's tile set (table_tiles.py); routes reach them through typed dependencies (deps.py). Every
 refusal is a 4xx with one line saying why: JSON for /api, a message in the
 page's flash area for the tablet.
 """
@@ -27,6 +27,7 @@ from .reader import reader_for
 from .pin_guard import PinGuard
 from .settings import Settings
 from .snapshots import SnapshotStore
+from .table_tiles import TableTiles, tileset_folder
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
@@ -58,6 +59,8 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
         app.state.snapshots = SnapshotStore(settings.snapshot_dir)
         prune_snapshots(app)
         app.state.reader = reader_for(settings.reader, settings.calibration, settings.demo_camera)
+        app.state.tiles = TableTiles(tileset_folder(settings), app.state.reader, settings.learn_tiles)
+        app.state.tiles.start()
         app.state.camera = Camera(settings.camera, settings.frame_rate).start() if camera and settings.camera else None
         pruner = asyncio.create_task(_prune_every(app, settings.snapshot_prune_every_s))
         try:

@@ -12,6 +12,7 @@ from .ledger import Ledger
 from .reader import Reader
 from .settings import Settings
 from .snapshots import SnapshotStore
+from .table_tiles import TableTiles
 
 PIN_COOKIE = "table_pin"
 
@@ -34,6 +35,10 @@ def get_reader(request: Request) -> Reader:
 
 def get_snapshots(request: Request) -> SnapshotStore:
     return request.app.state.snapshots
+
+
+def get_tiles(request: Request) -> TableTiles:
+    return request.app.state.tiles
 
 
 def get_camera(request: Request) -> Camera:
@@ -73,3 +78,4 @@ LedgerDep = Annotated[Ledger, Depends(get_ledger)]
 ReaderDep = Annotated[Reader, Depends(get_reader)]
 SnapshotsDep = Annotated[SnapshotStore, Depends(get_snapshots)]
 CameraDep = Annotated[Camera, Depends(get_camera)]
+TilesDep = Annotated[TableTiles, Depends(get_tiles)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from scoring import ScoringError
+from vision.tileset import TileSetError
 
 from .camera import CameraError
 from .editing import EditError
@@ -19,8 +20,9 @@ class ServiceError(ValueError):
 
 # Most specific first: a StaleState is a LedgerError too.
 STATUS = ((UnknownSession, 404), (StaleState, 409), (LedgerError, 422), (ScoringError, 422),
-          (EditError, 422), (CameraError, 503))
-REFUSALS = (ServiceError, ImageError, LedgerError, ScoringError, EditError, CameraError, TooManyWrongPins)
+          (EditError, 422), (CameraError, 503), (TileSetError, 422))
+REFUSALS = (ServiceError, ImageError, LedgerError, ScoringError, EditError, CameraError, TooManyWrongPins,
+            TileSetError)
 
 
 def status_of(exc: Exception) -> int:

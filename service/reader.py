@@ -31,16 +31,29 @@ class Detection:
         return {"tile": self.tile, "box": [self.x, self.y, self.w, self.h], "score": round(self.score, 3)}
 
 
+@dataclass(frozen=True, eq=False)
+class Cut:
+    """One face-up tile as the reader's classifier saw it: the tile it read, the upright BGR cut,
+    and the kind of table zone it lay in (``hand``, ``melds``, ``gari``, ``dead_wall``,
+    ``discards``; empty: none). What a confirmed count teaches the table's tile set."""
+
+    tile: str
+    image: np.ndarray = field(repr=False)
+    zone: str = ""
+
+
 @dataclass(frozen=True)
 class Reading:
     """What a reader made of one frame. ``record`` is a hand record (docs/hand-record.md)
-    or None when nothing could be read; ``warnings`` say what the players should check."""
+    or None when nothing could be read; ``warnings`` say what the players should check.
+    ``cuts`` (not in ``to_dict``) are the read tiles' images, kept until the count is confirmed."""
 
     reader: str
     record: Mapping[str, Any] | None = None
     detections: tuple[Detection, ...] = ()
     warnings: tuple[str, ...] = ()
     installed: bool = True
+    cuts: tuple[Cut, ...] = field(default=(), repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"reader": self.reader, "installed": self.installed,

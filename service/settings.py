@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     pin_tries: int = Field(10, ge=1, description="wrong PINs from one address within 10 minutes before it waits "
                                                  "(a tablet's stale cookie after a restart counts too: not too few)")
     pin_lock_s: float = Field(60.0, gt=0, description="how long an address with too many wrong PINs waits (429)")
+    learn_tiles: bool = Field(True, description="on Confirm of a count the vision reader read, its tiles' cuts, "
+                                                "named as confirmed, join the table's tile set (vision.tileset) "
+                                                "and the reader names tiles with the updated set")
     max_upload_bytes: int = Field(8 * 1024 * 1024, gt=0)
     max_image_side: int = Field(4096, gt=0, description="larger uploads are refused")
     host: str = "0.0.0.0"

@@ -18,14 +18,19 @@ from .errors import ServiceError
 from .ledger import Event, Ledger, State
 from .reader import Reader, ReadContext, Reading
 from .snapshots import Snapshot, SnapshotStore
+from .table_tiles import TableTiles
 from .views import score_view, session_view
 
 
 def read_frame(reader: Reader, store: SnapshotStore, frame: np.ndarray,
-               context: ReadContext) -> tuple[Snapshot, Reading]:
-    """Save the frame as a snapshot and let the reader read it."""
+               context: ReadContext, tiles: TableTiles | None = None) -> tuple[Snapshot, Reading]:
+    """Save the frame as a snapshot and let the reader read it; the reading's cuts wait in ``tiles``
+    for the count's Confirm (``TableTiles.learn``)."""
     snap = store.save(frame)
-    return snap, reader.read(frame, context)
+    reading = reader.read(frame, context)
+    if tiles is not None:
+        tiles.remember(snap.name, reading.cuts)
+    return snap, reading
 
 
 def context_of(ledger: Ledger, session_id: str | None) -> ReadContext:

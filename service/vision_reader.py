@@ -4,20 +4,27 @@ It wraps ``vision.read.TableReader`` (calibration -> detector -> layout) in the
 service's Reader protocol. The calibrated table is named by ``TABLE_CALIBRATION``
 (a table file of ``python -m calibration fit``, in ``CALIBRATION_DIR``). A frame
 with no markers and no stored homography reads nothing and says why.
+
+One detector serves every house rule's reader; ``use_tileset`` switches it to
+the table's tile set (``vision.tileset``). Each reading carries the upright
+cuts of its face-up tiles with the zone each lay in (``Reading.cuts``): what a
+confirmed count teaches the set (``service.table_tiles``).
 """
 
 from __future__ import annotations
 
 import os
+import threading
 
 import numpy as np
 
 from calibration.errors import CalibrationError
 from calibration.homography import table_to_image
 from calibration.store import TableFile, load
+from vision.detect import Detector
 from vision.read import TableReader
 
-from .reader import Detection, ReadContext, Reading
+from .reader import Cut, Detection, ReadContext, Reading
 
 ENV_TABLE = "TABLE_CALIBRATION"
 
@@ -31,14 +38,26 @@ def demo_table() -> TableFile:
 class VisionReader:
     name = "vision"
 
-    def __init__(self, table: str | TableFile):
+    def __init__(self, table: str | TableFile, detector: Detector | None = None):
         self.table = load(table) if isinstance(table, str) else table
+        # as TableReader makes its own: without the locator's mirrored pass (see vision/read.py)
+        self.detector = detector or Detector(mirror=False)
         self._readers: dict[str, TableReader] = {}      # one per house rule (the record names it)
+        # one frame at a time: a TableReader keeps its last frame (tracker, rectified table for the cuts)
+        self._lock = threading.Lock()
+
+    def use_tileset(self, tileset) -> None:
+        """Name tiles with the table's tile set from the next frame on (None: the classifier alone)."""
+        self.detector.use_tileset(tileset)
 
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
+        with self._lock:
+            return self._read(frame, context)
+
+    def _read(self, frame: np.ndarray, context: ReadContext) -> Reading:
         reader = self._readers.get(context.rules)
         if reader is None:
-            reader = self._readers[context.rules] = TableReader(self.table, context.rules)
+            reader = self._readers[context.rules] = TableReader(self.table, context.rules, detector=self.detector)
         try:
             reading = reader.read(frame)
         except CalibrationError as e:
@@ -47,7 +66,13 @@ class VisionReader:
         record = dict(reading.record) if reading.record else None
         if record is not None:
             record["honba"] = context.honba
-        return Reading(self.name, record, detections, tuple(reading.warnings))
+        cuts = tuple(Cut(p.tile, image, self._zone_of(p)) for p, image in
+                     zip(reading.pieces, reader.upright_cuts(reading.pieces)) if image is not None)
+        return Reading(self.name, record, detections, tuple(reading.warnings), cuts=cuts)
+
+    def _zone_of(self, piece) -> str:
+        """The kind of the table zone a piece lies in (its centre), or empty."""
+        return next((z.kind for z in self.table.zones if z.contains(piece.centre)), "")
 
 
 def _frame_box(reader, box_mm) -> tuple[int, int, int, int]:

@@ -79,13 +79,18 @@ def assign(rows: Sequence[Sequence[Detection]], layout: Sequence[Sequence[str]] 
     """Each detection with the kind laid at its place: row by row, position by position. Returns
     ``(pairs, warnings)``; a tile past the end of its row's layout, or in a row the layout does not
     have, comes with ``None`` (the players name it or leave it out), and every row with more or
-    fewer tiles than laid, and every row missing, is a warning."""
+    fewer tiles than laid, and every row missing, is a warning. A tile the detector saw as a back
+    keeps its place but gets no kind either (a face-down tile teaches no face), with a warning."""
     pairs: list[tuple[Detection, str | None]] = []
     warnings: list[str] = []
     for i, row in enumerate(rows):
         kinds = list(layout[i]) if i < len(layout) else []
         for j, d in enumerate(row):
-            pairs.append((d, kinds[j] if j < len(kinds) else None))
+            pairs.append((d, kinds[j] if j < len(kinds) and d.tile != BACK else None))
+        backs = [kinds[j] for j, d in enumerate(row) if d.tile == BACK and j < len(kinds)]
+        if backs:
+            warnings.append(f"row {i + 1}: the {' '.join(backs)} show(s) a back: left out (turn it face up, "
+                            f"or name it)")
         if i >= len(layout):
             warnings.append(f"row {i + 1}: {len(row)} tile(s) in a row the layout does not have: "
                             f"name them or leave them out")

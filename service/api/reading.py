@@ -7,7 +7,7 @@ from fastapi.responses import FileResponse, Response, StreamingResponse
 
 from .. import table
 from ..camera import BOUNDARY
-from ..deps import CameraDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep
+from ..deps import CameraDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep, TilesDep
 from ..errors import ServiceError
 from ..reader import Reading
 from ..snapshots import Snapshot, decode
@@ -23,21 +23,21 @@ def score(body: ScoreIn, ledger: LedgerDep) -> dict:
 
 @router.post("/read", response_model=ReadingOut, summary="read an uploaded image (JPEG/PNG)")
 async def read_upload(settings: SettingsDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep,
-                      image: UploadFile = File(description="the table seen from above"),
+                      tiles: TilesDep, image: UploadFile = File(description="the table seen from above"),
                       session: str | None = Form(None, description="the session, for the reader's context")) -> dict:
     data = await image.read(settings.max_upload_bytes + 1)
     frame = decode(data, max_bytes=settings.max_upload_bytes, max_side=settings.max_image_side)
     context = table.context_of(ledger, session)
-    snap, reading = table.read_frame(reader, store, frame, context)
+    snap, reading = table.read_frame(reader, store, frame, context, tiles)
     return _reading_out(snap, reading, ledger, session)
 
 
 @router.post("/camera/read", response_model=ReadingOut, summary="grab the camera's frame and read it")
-def read_camera(camera: CameraDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep,
+def read_camera(camera: CameraDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep, tiles: TilesDep,
                 session: str | None = Query(None)) -> dict:
     _, frame = camera.latest()
     context = table.context_of(ledger, session)
-    snap, reading = table.read_frame(reader, store, frame, context)
+    snap, reading = table.read_frame(reader, store, frame, context, tiles)
     return _reading_out(snap, reading, ledger, session)
 
 

@@ -8,19 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import Response
 
 from .. import table
-from ..deps import CameraDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep
+from ..deps import CameraDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep, TilesDep
 from ..editing import FLAGS, PALETTE, RARE_FLAGS, TARGETS, Draft
 from ..errors import ServiceError
 from ..ledger import Ledger
 from ..ledger.hands import head_first, is_double_ron, scored_honba
 from ..reader import Reading
-from ..snapshots import decode
+from ..table_tiles import TableTiles
 from ..views import seat_names
-from .forms import FormDep, number, text
+from .forms import FormDep, image, number, text
 from .render import render
 
 router = APIRouter()
@@ -84,25 +84,20 @@ def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep) ->
 
 @router.post("/s/{session_id}/count")
 def count(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, camera: CameraDep,
-          reader: ReaderDep, store: SnapshotsDep) -> Response:
+          reader: ReaderDep, store: SnapshotsDep, tiles: TilesDep) -> Response:
     _, frame = camera.latest()
-    return _read(request, session_id, form, ledger, reader, store, frame)
+    return _read(request, session_id, form, ledger, reader, store, tiles, frame)
 
 
 @router.post("/s/{session_id}/upload")
 def upload(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, reader: ReaderDep,
-           store: SnapshotsDep, settings: SettingsDep) -> Response:
-    image = form.get("image")
-    if image is None or isinstance(image, str) or not image.filename:
-        raise ServiceError("choose an image to upload first", 422)
-    data = image.file.read(settings.max_upload_bytes + 1)
-    frame = decode(data, max_bytes=settings.max_upload_bytes, max_side=settings.max_image_side)
-    return _read(request, session_id, form, ledger, reader, store, frame)
+           store: SnapshotsDep, settings: SettingsDep, tiles: TilesDep) -> Response:
+    return _read(request, session_id, form, ledger, reader, store, tiles, image(form, settings))
 
 
-def _read(request, session_id, form, ledger, reader, store, frame) -> Response:
+def _read(request, session_id, form, ledger, reader, store, tiles: TableTiles, frame) -> Response:
     draft = draft_of(form)
-    snap, reading = table.read_frame(reader, store, frame, table.context_of(ledger, session_id))
+    snap, reading = table.read_frame(reader, store, frame, table.context_of(ledger, session_id), tiles)
     if reading.record is not None:      # what the reader saw replaces the draft; players fix it
         draft = Draft.from_record(reading.record, draft.riichi_others)
     return work(request, ledger, session_id, draft, correct=number(form, "correct"), snapshot=snap.name,
@@ -111,7 +106,7 @@ def _read(request, session_id, form, ledger, reader, store, frame) -> Response:
 
 @router.post("/s/{session_id}/confirm")
 def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
-            store: SnapshotsDep) -> Response:
+            store: SnapshotsDep, tiles: TilesDep, background: BackgroundTasks) -> Response:
     draft = draft_of(form)
     cfg = ledger.config(session_id)
     if draft.problems():
@@ -131,4 +126,5 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
         event, state = table.add_win(ledger, store, session_id, records, riichi=riichi,
                                      hand=number(form, "hand"), snapshot=snapshot, confirmed_by="tablet")
         target = f"/s/{session_id}?recorded={state.hands}"
+    background.add_task(tiles.learn, snapshot, records)      # after the answer; never fails the confirm
     return Response(status_code=204, headers={"HX-Redirect": target})

@@ -1,0 +1,65 @@
+"""Which kind each tile of a confirmed count was: the read tiles labelled by the hand as confirmed.
+
+A count's cuts teach the table's tile set (``service.table_tiles``) only under a
+name the players stood behind: the hand record they confirmed, after their
+fixes. The record says which tiles lay face up, not where, so the cuts are
+matched to it by kind (``labels``); pure functions, no images here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping, Sequence
+
+from vision.layout import tiles_of
+
+# The zones whose tiles a hand record names (concealed row, melds, gari, the dead wall's indicators);
+# the tablet does not confirm discards, so their cuts are never labelled.
+CONFIRMED_ZONES = ("hand", "melds", "gari", "dead_wall")
+_SHOWN_FIELDS = ("concealed", "gari")            # the winner's own; ``concealed`` holds the winning tile
+_TABLE_FIELDS = ("dora_indicators", "ura_indicators")
+
+
+def face_up_tiles(records: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[str]]:
+    """``(shown, maybe)``: the tiles the confirmed records say lie face up, and those that may.
+
+    Shown: each record's ``concealed`` (which holds its ``win_tile``: that is not counted twice),
+    its pon/minkan/kakan tiles and its ``gari``, and the dora and ura indicators once (the last
+    record's: a double ron's two records name the same dead wall). Maybe: an ankan's tiles, two of
+    which lie face down, and which two (of a five: red or plain) the record does not say.
+    Red fives are their own kind (``0p`` is not ``5p``)."""
+    shown: list[str] = []
+    maybe: list[str] = []
+    for record in records:
+        for name in _SHOWN_FIELDS:
+            shown += tiles_of(str(record.get(name) or ""))
+        for meld in record.get("melds") or ():
+            (maybe if meld.get("kind") == "ankan" else shown).extend(tiles_of(str(meld.get("tiles") or "")))
+    if records:
+        for name in _TABLE_FIELDS:
+            shown += tiles_of(str(records[-1].get(name) or ""))
+    return shown, maybe
+
+
+def labels(read: Sequence[str], shown: Sequence[str], maybe: Sequence[str] = ()) -> list[str | None]:
+    """The kind to learn each read tile as, or None: not learnt from.
+
+    ``read`` is what the reader named each face-up cut; ``shown`` and ``maybe`` are the confirmed
+    tiles (``face_up_tiles``). A read tile whose kind is among the confirmed ones is labelled that
+    kind, each confirmed tile taken once (first ``shown``, then ``maybe``). Of what is left: when
+    exactly one read tile and exactly one shown tile are unmatched, the players fixed that one tile,
+    and it is labelled as they fixed it; otherwise (two fixes or more, a tile the players removed,
+    one they added) the unmatched cuts are not learnt from, as which cut became which tile is not
+    known. A red five is its own kind: a ``5p`` read where ``0p`` was confirmed is a fix."""
+    left, extra = Counter(shown), Counter(maybe)
+    out: list[str | None] = [None] * len(read)
+    for pool in (left, extra):
+        for i, tile in enumerate(read):
+            if out[i] is None and pool[tile] > 0:
+                pool[tile] -= 1
+                out[i] = tile
+    unmatched = [i for i, kind in enumerate(out) if kind is None]
+    missing = list((+left).elements())
+    if len(unmatched) == 1 and len(missing) == 1:
+        out[unmatched[0]] = missing[0]
+    return out

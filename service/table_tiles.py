@@ -1,0 +1,207 @@
+"""The table's own tile set as the service keeps it (``vision.tileset``): where it lives, what it
+learns from each confirmed count, what the teach page enrols, and the reader switched to it.
+
+- Where: beside the table's calibration (``<CALIBRATION_DIR>/<table>.tileset/``) on a
+  calibrated table; on the demo camera, ``<TABLE_DATA_DIR>/demo.tileset``; else nowhere
+  (``tileset_folder``).
+- Count keeps the reading's cuts in memory, by snapshot name, until Confirm
+  (``remember``); the last ``KEEP`` counts are kept, a restart forgets them.
+- Confirm labels them by the confirmed hand (``service.learning``) and the set
+  learns them (``TileSet.learn``: refused, and logged in the set, when it would
+  name fewer kept-out cuts right), then it is saved and the reader uses it. It
+  runs after the answer is sent, and an error is logged, never raised: a hand is
+  logged whatever learning does (``learn``).
+- The teach page enrols cuts of one of each kind laid out (``enroll``).
+
+Changes to the set are made on a copy loaded from disk, under one lock, and
+the reader is handed the new set: the set a running detector names with is
+never changed under it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any, Generic, Mapping, Sequence, TypeVar
+
+import numpy as np
+
+from calibration.errors import CalibrationError
+from vision.tileset import (INDEX, KINDS, StaleTileSet, TileSet, TileSetError, Update, current,
+                            open_or_create, table_tileset_path)
+
+from .learning import CONFIRMED_ZONES, face_up_tiles, labels
+from .reader import Cut, Reader
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+KEEP = 32               # counts whose cuts wait for their Confirm
+LESSONS = 8             # teach-page readings waiting for theirs
+DEMO_SET = "demo.tileset"
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def tileset_folder(settings: Settings) -> Path | None:
+    """Where the table's tile set lives: beside the calibration of ``TABLE_CALIBRATION``'s table;
+    with no table calibrated, on the demo camera, ``demo.tileset`` in the data folder; else None
+    (a camera over no known table has no set)."""
+    if settings.calibration:
+        try:
+            return table_tileset_path(settings.calibration)
+        except CalibrationError as e:          # a name no table file can have: the reader says so too
+            log.warning("no tile set: %s", e)
+            return None
+    if settings.demo_camera:
+        return settings.data_dir / DEMO_SET
+    return None
+
+
+class Recent(Generic[K, V]):
+    """The last ``size`` values put, by key (thread-safe); older ones are forgotten."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            return self._items.get(key)
+
+    def pop(self, key: K) -> V | None:
+        with self._lock:
+            return self._items.pop(key, None)
+
+
+class TableTiles:
+    """The table's tile set in the service: one per app (``app.state.tiles``)."""
+
+    def __init__(self, folder: Path | None, reader: Reader, learn: bool = True):
+        self.folder = Path(folder) if folder is not None else None
+        self.reader = reader
+        self.learning = learn
+        self.counts: Recent[str, tuple[Cut, ...]] = Recent(KEEP)
+        self.lessons: Recent[str, Any] = Recent(LESSONS)    # the teach page's readings (service.teaching)
+        self._lock = threading.Lock()       # one change to the set at a time
+        self._loading = threading.Lock()
+        self._detector = None
+        self._in_use: TileSet | None = None
+
+    # ---- the detector and the set in use --------------------------------------------------------
+
+    @property
+    def detector(self):
+        """The reader's detector (one classifier for reading and teaching), or, with a reader that
+        has none, the overhead view's, loaded on first use."""
+        own = getattr(self.reader, "detector", None)
+        if own is not None:
+            return own
+        with self._loading:
+            if self._detector is None:
+                from vision.detect import Detector
+                self._detector = Detector.for_view("overhead")
+        return self._detector
+
+    def start(self) -> None:
+        """At start: the saved set, rebuilt when its classifier changed, put in the reader. A set that
+        cannot be read is logged and left out (the reader names tiles by its classifier alone)."""
+        if self.folder is None or not (self.folder / INDEX).is_file() or not hasattr(self.reader, "use_tileset"):
+            return
+        try:
+            with self._lock:
+                self._use(current(TileSet.load(self.folder), self.detector.classifier))
+        except (TileSetError, OSError, ValueError) as e:
+            log.warning("the table's tile set is not used: %s", e)
+
+    def kinds(self) -> list[str]:
+        """The kinds the table's set holds crops of now (``back`` included), [] with no set."""
+        if self._in_use is not None:
+            return self._in_use.kinds()
+        if self.folder is None or not (self.folder / INDEX).is_file():
+            return []
+        try:
+            return TileSet.load(self.folder).kinds()
+        except TileSetError:
+            return []
+
+    def _use(self, tileset: TileSet) -> None:
+        self._in_use = tileset
+        if hasattr(self.reader, "use_tileset"):
+            self.reader.use_tileset(tileset)
+        if self._detector is not None:
+            self._detector.use_tileset(tileset)
+
+    def _open(self) -> TileSet:
+        """The set on disk (rebuilt when stale), or a new empty one: a fresh copy to change."""
+        classifier = self.detector.classifier
+        try:
+            return open_or_create(self.folder, classifier)
+        except StaleTileSet:
+            return current(TileSet.load(self.folder), classifier)
+
+    # ---- learning from confirmed counts ---------------------------------------------------------
+
+    def remember(self, snapshot: str, cuts: Sequence[Cut]) -> None:
+        """A count's cuts, kept until its snapshot is confirmed."""
+        if cuts and self.learning and self.folder is not None:
+            self.counts.put(snapshot, tuple(cuts))
+
+    def learn(self, snapshot: str | None, records: Sequence[Mapping[str, Any]]) -> Update | None:
+        """The confirmed count of ``snapshot`` taught to the set: its cuts labelled by the confirmed
+        ``records`` (``service.learning``), learnt, saved, put in the reader. None when there was
+        nothing to learn (no cuts kept for it, learning off) or it failed: never raises."""
+        if not self.learning or self.folder is None or not snapshot:
+            return None
+        cuts = self.counts.pop(snapshot)
+        if not cuts:
+            return None
+        try:
+            cuts = [c for c in cuts if c.zone in CONFIRMED_ZONES]
+            shown, maybe = face_up_tiles(records)
+            named = [(kind, c.image) for kind, c in zip(labels([c.tile for c in cuts], shown, maybe), cuts)
+                     if kind is not None]
+            if not named:
+                return None
+            with self._lock:
+                tileset = self._open()
+                update = tileset.learn(named, self.detector.classifier)
+                tileset.save()          # a refused update is in the set's log too
+                self._use(tileset)
+            log.info("tile set %s learnt from %s: %s", self.folder, snapshot, update)
+            return update
+        except Exception:               # learning is a bonus: the hand is logged whatever happens here
+            log.exception("the tile set could not learn from the confirmed count %s", snapshot)
+            return None
+
+    # ---- enrolling (the teach page) -------------------------------------------------------------
+
+    def enroll(self, named: Sequence[tuple[str, np.ndarray]]) -> TileSet:
+        """Upright cuts of known kinds enrolled into the set, which is saved and put in the reader.
+        ``TileSetError`` naming what is wrong (no set for this table, a kind that is none)."""
+        if self.folder is None:
+            raise TileSetError("no calibrated table, so no tile set to teach: fit the table "
+                               "(python -m calibration fit) and set TABLE_CALIBRATION=<table>")
+        bad = sorted({k for k, _ in named if k not in KINDS})
+        if bad:
+            raise TileSetError(f"not a kind: {', '.join(bad)}")
+        by_kind: dict[str, list[np.ndarray]] = {}
+        for kind, image in named:
+            by_kind.setdefault(kind, []).append(image)
+        with self._lock:
+            tileset = self._open()
+            for kind, images in by_kind.items():
+                tileset.enroll(kind, images, self.detector.classifier)
+            tileset.save()
+            self._use(tileset)
+        return tileset

@@ -1,0 +1,117 @@
+"""The teach page's work: read a picture of the four rows (``vision.teach.LAYOUT``) into cuts, each
+with the kind laid at its place, kept until the players confirm them (``Lesson``).
+
+The picture is the camera's frame or an uploaded photo, detected whole
+(``Detector.detect``): in one piece, and where that finds fewer tiles than laid
+on a large picture, also in overlapping windows (``grid_for``), keeping the
+reading that found more.
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+from dataclasses import dataclass
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from vision.teach import LAYOUT, assign, rows_of, upright_cut
+from vision.tileset import KINDS
+
+from .errors import ServiceError
+
+LAID = sum(len(row) for row in LAYOUT)      # 31 tiles
+WINDOW_SIDE = 1400                          # px: a picture this long a side or longer may be read in windows
+THUMB_HEIGHT = 96                           # px: the cuts as the page shows them
+SKIP = ""                                   # a cut's kind when the players leave it out
+
+
+@dataclass(frozen=True, eq=False)
+class TaughtCut:
+    """One tile of the picture: its upright cut, the kind laid there (None: past the layout), what
+    the detector read it as, and its row (0-based)."""
+
+    image: np.ndarray
+    kind: str | None
+    read: str
+    row: int
+
+
+@dataclass(frozen=True, eq=False)
+class Lesson:
+    """A read picture waiting for the players' Confirm, named by ``token``."""
+
+    token: str
+    cuts: tuple[TaughtCut, ...]
+    warnings: tuple[str, ...]
+
+    def rows(self) -> list[list[tuple[int, TaughtCut]]]:
+        """The cuts (with their index) row by row, as laid."""
+        out: list[list[tuple[int, TaughtCut]]] = []
+        for i, cut in enumerate(self.cuts):
+            while len(out) <= cut.row:
+                out.append([])
+            out[cut.row].append((i, cut))
+        return out
+
+
+def grid_for(image: np.ndarray) -> int:
+    """Windows a side for a picture whose tiles are small in it: one per ``WINDOW_SIDE`` px of its
+    longer side (1 up to 1,400 px, 2 up to 2,800, ...; at most 4)."""
+    return max(1, min(4, -(-max(image.shape[:2]) // WINDOW_SIDE)))
+
+
+def detect(detector, image: np.ndarray) -> list:
+    """The tiles of a picture of the rows: whole, and, when that finds fewer than laid on a large
+    picture, in ``grid_for`` windows too; the reading with more tiles."""
+    found = detector.detect(image)
+    grid = grid_for(image)
+    if len(found) < LAID and grid > 1:
+        windowed = detector.detect(image, grid=grid)
+        if len(windowed) > len(found):
+            found = windowed
+    return found
+
+
+def read_lesson(detector, image: np.ndarray) -> Lesson:
+    """The picture's tiles in rows, each with the kind laid at its place (``vision.teach``).
+    ``ServiceError`` (422) when it shows no tile."""
+    found = detect(detector, image)
+    if not found:
+        raise ServiceError("no tiles found in the picture: lay the four rows face up in the camera's view "
+                           "(or photograph them from above, the rows filling most of the photo) and try again")
+    rows = rows_of(found)
+    pairs, warnings = assign(rows, LAYOUT)
+    row_of = {id(d): r for r, row in enumerate(rows) for d in row}
+    cuts = []
+    for d, kind in pairs:
+        try:
+            cuts.append(TaughtCut(upright_cut(image, d), kind, d.tile, row_of[id(d)]))
+        except ValueError:          # a box of no pixels: nothing to learn from
+            continue
+    return Lesson(secrets.token_hex(8), tuple(cuts), tuple(warnings))
+
+
+def thumbnail_url(image: np.ndarray, height: int = THUMB_HEIGHT) -> str:
+    """A cut as a ``data:`` URL (JPEG, ``height`` px high) for the page."""
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (max(1, round(w * height / h)), height),
+                       interpolation=cv2.INTER_AREA if h > height else cv2.INTER_LINEAR)
+    ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return "data:image/jpeg;base64," + base64.b64encode(buf.tobytes()).decode("ascii")
+
+
+def chosen(lesson: Lesson, kinds: Sequence[str]) -> list[tuple[str, np.ndarray]]:
+    """The cuts with the kinds the players confirmed (one per cut, in order; ``SKIP`` leaves one
+    out). ``ServiceError`` (422) naming what is wrong with the posted kinds."""
+    if len(kinds) != len(lesson.cuts):
+        raise ServiceError(f"{len(kinds)} kinds posted for {len(lesson.cuts)} tiles: read the tiles again")
+    bad = sorted({k for k in kinds if k != SKIP and k not in KINDS})
+    if bad:
+        raise ServiceError(f"not a kind: {', '.join(bad)} (mpsz: 1m-9m, 1p-9p, 1s-9s, 1z-7z, 0m 0p 0s, back)")
+    named = [(k, cut.image) for k, cut in zip(kinds, lesson.cuts) if k != SKIP]
+    if not named:
+        raise ServiceError("every tile is left out: choose the kind of at least one")
+    return named

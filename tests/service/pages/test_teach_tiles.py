@@ -1,0 +1,59 @@
+"""Teaching the table its tiles in a real browser: open the page from the index, upload a photo of the
+four rows, see the cuts named as laid, change one, confirm, and find that kind in the set on disk."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from table_fixtures import PIN
+from teach_fixtures import jpeg, rows_photo, tile_art
+from vision.teach import LAYOUT
+from vision.tileset import TileSet
+
+LAID = [k for row in LAYOUT for k in row]
+
+
+def test_upload_the_rows_change_a_kind_and_confirm(page, server, tmp_path):
+    photo = tmp_path / "rows.jpg"
+    photo.write_bytes(jpeg(rows_photo(tile_art())))
+
+    page.goto(server + "/")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.click("#teach-link")
+    expect(page).to_have_url(re.compile(r"/teach$"))
+    expect(page.locator("#layout .tile")).to_have_count(len(LAID))
+    expect(page.locator("#kinds-count")).to_have_text("0")
+
+    page.set_input_files("#teach-image", str(photo))
+    page.click("#teach-upload button[type=submit]")
+    expect(page.locator("#lesson .cut")).to_have_count(len(LAID))
+    shown = page.locator("#lesson select[name=kind]").evaluate_all("ss => ss.map(s => s.value)")
+    assert shown == LAID
+    assert page.locator("#lesson .cut img").first.evaluate("i => i.complete && i.naturalWidth > 0")
+
+    seven = LAID.index("7z")
+    page.select_option(f"#kind-{seven}", "0p")      # the players say this one is a red 5p
+    page.click("#teach-confirm")
+    expect(page.locator("#taught")).to_contain_text("learnt 31 tile(s) of 30 kind(s)")
+    expect(page.locator("#kinds-count")).to_have_text("30")
+
+    tileset = TileSet.load(tmp_path / "data" / "demo.tileset")
+    assert "7z" not in tileset.kinds() and len(tileset.crops["0p"]) == 2
+    assert tileset.kinds() == sorted(set(LAID) - {"7z"})
+
+
+def test_the_session_page_links_to_the_teach_page(page, server):
+    page.goto(server + "/login")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.select_option("#rules", "dunhill")
+    for i, name in enumerate(("Aki", "Ben", "Chie"), 1):
+        page.fill(f"#player{i}", name)
+    page.click("#start")
+    expect(page).to_have_url(re.compile(r"/s/[0-9a-f-]+$"))
+    page.click("#teach-link")
+    expect(page.locator("h1")).to_contain_text("Teach this table's tiles")
+    expect(page.locator("#teach-camera")).to_be_enabled()

@@ -1,0 +1,91 @@
+"""The labelling rule: which kind each read tile of a confirmed count is learnt as (service/learning.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from service.learning import face_up_tiles, labels
+from service.settings import DEMO_FRAMES, Settings
+from service.table_tiles import Recent, tileset_folder
+
+HAND = ["1p", "2p", "3p", "0s", "5s", "6s", "7z", "7z", "7z"]
+
+
+def test_a_read_that_was_confirmed_as_it_was_is_learnt_tile_for_tile():
+    read = ["7z", "1p", "0s", "2p", "7z", "3p", "5s", "6s", "7z"]
+    assert labels(read, HAND) == read
+
+
+def test_one_fix_labels_the_one_tile_the_players_changed():
+    read = ["1p", "2p", "3p", "0s", "5s", "6s", "7z", "7z", "6z"]      # the last 7z read as 6z
+    assert labels(read, HAND) == HAND
+
+
+def test_two_fixes_leave_both_tiles_unlabelled():
+    read = ["1p", "2p", "4p", "0s", "5s", "6s", "7z", "7z", "6z"]      # 3p read 4p, a 7z read 6z
+    assert labels(read, HAND) == ["1p", "2p", None, "0s", "5s", "6s", "7z", "7z", None]
+
+
+def test_a_red_five_is_its_own_kind():
+    confirmed = ["0p", "5p", "5p"]
+    assert labels(["5p", "5p", "0p"], confirmed) == ["5p", "5p", "0p"]
+    # the red five read plain: a fix, labelled red (and the plain ones stay plain)
+    assert labels(["5p", "5p", "5p"], confirmed).count("0p") == 1
+    assert Counter(labels(["5p", "5p", "5p"], confirmed)) == Counter(confirmed)
+    # a plain five read red, with another tile also wrong: neither is learnt
+    assert labels(["0p", "0p", "5p"], ["0p", "5p", "5p", "1s"]) == ["0p", None, "5p"]
+
+
+def test_a_tile_the_players_removed_or_added_is_not_learnt():
+    assert labels(HAND + ["9s"], HAND) == HAND + [None]                # read a tile too many
+    assert labels(HAND[:-1], HAND) == HAND[:-1]                        # read a tile too few
+    assert labels([], HAND) == []
+
+
+def test_face_up_tiles_of_a_record():
+    record = {"concealed": "123p0s56s777z", "win_tile": "6s", "gari": "1m4z", "dora_indicators": "5s",
+              "ura_indicators": "9p", "discards": "19m",
+              "melds": [{"kind": "pon", "tiles": "222z", "from": "west"}, {"kind": "ankan", "tiles": "0055p"}]}
+    shown, maybe = face_up_tiles([record])
+    # the winning tile is in concealed, counted once; discards are not confirmed by the tablet
+    assert Counter(shown) == Counter(["1p", "2p", "3p", "0s", "5s", "6s", "7z", "7z", "7z", "1m", "4z", "5s", "9p",
+                                      "2z", "2z", "2z"])
+    assert sorted(maybe) == ["0p", "0p", "5p", "5p"]
+
+
+def test_an_ankan_shows_two_of_its_tiles_and_does_not_stand_in_the_way_of_a_fix():
+    record = {"concealed": "11p", "melds": [{"kind": "ankan", "tiles": "0055p"}]}
+    shown, maybe = face_up_tiles([record])
+    # the two faces of the kan read, one hand tile misread: the ankan's hidden two are no fix
+    assert labels(["5p", "0p", "1p", "2p"], shown, maybe) == ["5p", "0p", "1p", "1p"]
+
+
+def test_a_double_rons_dead_wall_counts_once():
+    first = {"concealed": "11p", "dora_indicators": "3s"}
+    second = {"concealed": "22p", "dora_indicators": "3s"}
+    shown, _ = face_up_tiles([first, second])
+    assert Counter(shown) == Counter(["1p", "1p", "2p", "2p", "3s"])
+
+
+def test_where_the_tables_set_lives(tmp_path, monkeypatch):
+    monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path / "tables"))
+    base = dict(_env_file=None, data_dir=tmp_path / "data")
+    assert tileset_folder(Settings(**base, calibration="t1")) == tmp_path / "tables" / "t1.tileset"
+    assert tileset_folder(Settings(**base, camera=str(DEMO_FRAMES))) == tmp_path / "data" / "demo.tileset"
+    assert tileset_folder(Settings(**base, camera="0")) is None
+    assert tileset_folder(Settings(**base, calibration="../x")) is None       # no table file can be named so
+
+
+def test_recent_keeps_the_last_ones():
+    recent: Recent[str, int] = Recent(2)
+    for i, key in enumerate("abc"):
+        recent.put(key, i)
+    assert recent.get("a") is None and recent.get("b") == 1
+    assert recent.pop("c") == 2 and recent.pop("c") is None
+
+
+def test_learning_is_on_by_default_and_the_setting_says_what_it_does(monkeypatch):
+    assert Settings(_env_file=None).learn_tiles is True
+    monkeypatch.setenv("TABLE_LEARN_TILES", "false")
+    assert Settings(_env_file=None).learn_tiles is False
+    assert "tile set" in Settings.model_fields["learn_tiles"].description

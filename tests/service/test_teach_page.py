@@ -1,0 +1,172 @@
+"""The teach page: a photo of one of each kind laid in the four rows is read into cuts named by their
+place; Confirm enrols them into the table's tile set on disk, and the reader names tiles with it.
+Bad pictures are refused with a message, never a server error. (The real app, detector and set.)"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from html.parser import HTMLParser
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from service.app import create_app
+from service.settings import DEMO_FRAMES
+from vision.teach import LAYOUT
+from vision.tileset import ENROLLED, TileSet
+
+from table_fixtures import PIN
+from teach_fixtures import FELT, jpeg, rows_photo, tile_art
+
+HTMX = {"HX-Request": "true"}
+LAID = [k for row in LAYOUT for k in row]
+
+
+class _Lesson(HTMLParser):
+    """The lesson fragment as the tablet sees it: the token, each cut's image and selected kind."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.token, self.images, self.kinds, self._select = "", [], [], False
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "input" and a.get("name") == "token":
+            self.token = a["value"]
+        elif tag == "img" and a.get("src", "").startswith("data:image/jpeg;base64,"):
+            self.images.append(a["src"])
+        elif tag == "select" and a.get("name") == "kind":
+            self._select = True
+            self.kinds.append("")
+        elif tag == "option" and self._select and "selected" in a:
+            self.kinds[-1] = a["value"]
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = False
+
+
+@pytest.fixture(scope="module")
+def photo() -> bytes:
+    return jpeg(rows_photo(tile_art()))
+
+
+def _upload(client, data: bytes, name: str = "rows.jpg", headers=HTMX):
+    return client.post("/teach/upload", files={"image": (name, data, "image/jpeg")}, headers=headers)
+
+
+def test_the_page_shows_the_rows_to_lay_and_the_sets_size(client):
+    page = client.get("/teach")
+    assert page.status_code == 200
+    assert re.findall(r'class="tile mini" data-tile="(\w+)"', page.text) == LAID
+    assert re.search(r'id="kinds-count">0<', page.text)
+    assert 'href="/teach"' in client.get("/").text
+
+
+def test_a_photo_of_the_rows_is_read_and_confirm_enrols_the_kinds(client, settings, photo):
+    read = _upload(client, photo)
+    assert read.status_code == 200, read.text
+    lesson = _Lesson(read.text)
+    assert lesson.kinds == LAID and len(lesson.images) == len(LAID)
+    assert "flash warn" not in read.text
+
+    kinds = list(lesson.kinds)
+    kinds[LAID.index("5z")] = "back"          # the players change one (haku to a back)
+    kinds[LAID.index("0s")] = ""              # and leave one out
+    done = client.post("/teach/confirm", data={"token": lesson.token, "kind": kinds}, headers=HTMX)
+    assert done.status_code == 200, done.text
+    assert "learnt 30 tile(s) of 30 kind(s)" in done.text
+
+    folder = settings.data_dir / "demo.tileset"
+    tileset = TileSet.load(folder)
+    expected = sorted((set(LAID) - {"5z", "0s"}) | {"back"})
+    assert tileset.kinds() == expected
+    assert all(len(c) == 1 and c[0].source == ENROLLED for c in tileset.crops.values())
+    assert all((folder / c[0].file).is_file() for c in tileset.crops.values())
+    assert re.search(r'id="kinds-count">29<', done.text)          # 29 faces and the back
+    assert client.app.state.reader.detector.tileset.kinds() == expected    # the reader switched to it
+    # the same reading cannot be enrolled twice
+    again = client.post("/teach/confirm", data={"token": lesson.token, "kind": kinds}, headers=HTMX)
+    assert again.status_code == 409 and "read the tiles again" in again.text
+
+
+def test_the_cuts_are_the_tiles_upright(client, photo):
+    lesson = _Lesson(_upload(client, photo).text)
+    token = lesson.token
+    cuts = client.app.state.tiles.lessons.get(token).cuts
+    assert all(c.image.shape[0] > c.image.shape[1] for c in cuts)       # portrait: a tile standing up
+    assert [c.read for c in cuts][:9] == LAID[:9]                       # the detector saw them as laid
+
+
+def test_the_cameras_frame_can_be_read(client):
+    """The demo camera shows a table after a win, not the rows: it is read, and the rows that do not
+    fit are said."""
+    r = client.post("/teach/read", headers=HTMX)
+    assert r.status_code == 200, r.text
+    assert _Lesson(r.text).images and "flash warn" in r.text
+
+
+def _blank(side=(640, 480)) -> bytes:
+    return jpeg(np.full((side[1], side[0], 3), FELT, np.uint8))
+
+
+@pytest.mark.parametrize("name, data, status, says", [
+    ("notes.txt", b"these are not tiles", 415, "not an image"),
+    ("empty.jpg", b"", 422, "empty"),
+    ("felt.jpg", None, 422, "no tiles found"),
+    ("huge.png", "huge", 413, "larger than 2000 pixels"),
+])
+def test_a_bad_picture_is_refused_with_a_message(client, name, data, status, says):
+    if data is None:
+        data = _blank()
+    elif data == "huge":
+        ok, buf = cv2.imencode(".png", np.zeros((10, 2100, 3), np.uint8))
+        data = buf.tobytes()
+    r = _upload(client, data, name)
+    assert r.status_code == status, r.text
+    assert r.headers["HX-Retarget"] == "#flash" and says in r.text
+    page = _upload(client, data, name, headers={})                   # a plain form post: an error page
+    assert page.status_code == status and says in page.text
+
+
+def test_an_upload_too_large_is_refused_before_it_is_read(client):
+    r = _upload(client, b"\xff" * 300_000)
+    assert r.status_code == 413 and "limit" in r.text
+
+
+def test_no_file_chosen_says_so(client):
+    r = client.post("/teach/upload", data={"x": "1"}, headers=HTMX)
+    assert r.status_code == 422 and "choose an image" in r.text
+
+
+def test_bad_kinds_are_refused(client, photo):
+    lesson = _Lesson(_upload(client, photo).text)
+    url = "/teach/confirm"
+    for kinds, status, says in ((["9z"] + lesson.kinds[1:], 422, "not a kind: 9z"),
+                                (lesson.kinds[:-1], 422, "30 kinds posted for 31 tiles"),
+                                ([""] * len(lesson.kinds), 422, "every tile is left out")):
+        r = client.post(url, data={"token": lesson.token, "kind": kinds}, headers=HTMX)
+        assert r.status_code == status and says in r.text, r.text
+    r = client.post(url, data={"token": "nope", "kind": lesson.kinds}, headers=HTMX)
+    assert r.status_code == 409
+
+
+def test_the_page_needs_the_pin(settings):
+    with TestClient(create_app(settings)) as anonymous:
+        assert anonymous.get("/teach", follow_redirects=False).headers["location"] == "/login"
+        assert anonymous.post("/teach/upload", headers=HTMX).status_code == 401
+
+
+def test_a_camera_over_no_known_table_has_no_set_to_teach(settings, tmp_path, photo):
+    frames = tmp_path / "camera"
+    frames.mkdir()
+    shutil.copy(DEMO_FRAMES / "frame-01.jpg", frames)
+    with TestClient(create_app(settings.model_copy(update={"camera": str(frames)})),
+                    headers={"X-Table-PIN": PIN}) as client:
+        assert "no calibrated table" in client.get("/teach").text
+        r = _upload(client, photo)
+        assert r.status_code == 409 and "TABLE_CALIBRATION" in r.text

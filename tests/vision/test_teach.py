@@ -1,0 +1,137 @@
+"""Teaching a table its tiles: detections grouped into the laid rows and named by their place
+(vision/teach.py). Detections are made by hand here: the rules are pure."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detect import Detection
+from vision.teach import LAYOUT, assign, facing, rows_of, upright_cut
+
+W, H, PITCH, ROW = 40, 54, 44, 80       # a tile's box, the step along a row and between rows (px)
+
+
+def laid(layout=LAYOUT, x0=100.0, y0=50.0, slant=0.0, rotation=0, named=None) -> list[Detection]:
+    """A detection per tile laid in rows, upright to the camera; ``slant`` px of y per tile along a row."""
+    out = []
+    for r, row in enumerate(layout):
+        for i, kind in enumerate(row):
+            x, y = x0 + i * PITCH, y0 + r * ROW + i * slant
+            out.append(Detection(named or kind, (x, y, x + W, y + H), rotation, 0.9))
+    return out
+
+
+def kinds(pairs) -> list[str | None]:
+    return [k for _, k in pairs]
+
+
+def flat(layout=LAYOUT) -> list[str]:
+    return [k for row in layout for k in row]
+
+
+def test_the_layout_is_the_four_rows_the_tablet_shows():
+    assert [" ".join(r) for r in LAYOUT] == ["1p 2p 3p 4p 5p 6p 7p 8p 9p", "1s 2s 3s 4s 5s 6s 7s 8s 9s",
+                                             "1m 5m 9m 0m 0p 0s", "1z 2z 3z 4z 5z 6z 7z"]
+
+
+def test_rows_are_found_in_any_order_and_read_left_to_right():
+    found = laid(named="9m")
+    rng = np.random.default_rng(1)
+    shuffled = [found[i] for i in rng.permutation(len(found))]
+    rows = rows_of(shuffled)
+    assert [len(r) for r in rows] == [9, 9, 6, 7]
+    assert [d.box for r in rows for d in r] == [d.box for d in found]
+
+
+def test_a_row_laid_a_little_crooked_stays_one_row():
+    found = laid(slant=3.0)                         # 24 px lower at the row's end: under half a tile
+    rng = np.random.default_rng(2)
+    jittered = [Detection(d.tile, (d.box[0], d.box[1] + dy, d.box[2], d.box[3] + dy), 0, 0.9)
+                for d, dy in zip(found, rng.uniform(-4, 4, len(found)))]
+    pairs, warnings = assign(rows_of(jittered))
+    assert kinds(pairs) == flat() and warnings == []
+
+
+def test_rows_seen_from_across_the_table_are_read_the_players_way():
+    """The players sit across from the camera: their faces show upside down, their first row lies at
+    the bottom of the picture, and their left is the picture's right."""
+    upright = laid()
+    turned = [Detection(d.tile, (1000 - d.box[2], 600 - d.box[3], 1000 - d.box[0], 600 - d.box[1]), 180, 0.9)
+              for d in upright]
+    assert facing(turned) == 180
+    assert [d.tile for r in rows_of(turned) for d in r] == flat()
+
+
+def test_rows_seen_from_the_side_are_read_the_players_way():
+    """Faces turned a quarter clockwise (tops to the picture's right): the players sit at its right."""
+    upright = laid()
+    turned = [Detection(d.tile, (600 - d.box[3], d.box[0], 600 - d.box[1], d.box[2]), 90, 0.9) for d in upright]
+    assert [d.tile for r in rows_of(turned) for d in r] == flat()
+
+
+def test_the_laid_rows_are_assigned_place_by_place():
+    pairs, warnings = assign(rows_of(laid(named="1z")))       # whatever the detector named them
+    assert kinds(pairs) == flat() and warnings == []
+    assert rows_of([]) == []
+
+
+def test_a_tile_seen_as_a_back_keeps_its_place_but_teaches_nothing():
+    found = laid()
+    found[1] = Detection("back", found[1].box, 0, 0.9)
+    pairs, warnings = assign(rows_of(found))
+    assert kinds(pairs) == ["1p", None] + flat()[2:]
+    assert warnings == ["row 1: the 2p show(s) a back: left out (turn it face up, or name it)"]
+
+
+def test_a_tile_too_many_has_no_kind_and_is_said():
+    found = laid()
+    extra = Detection("1s", (100 + 9 * PITCH, 50.0, 100 + 9 * PITCH + W, 50.0 + H), 0, 0.9)
+    pairs, warnings = assign(rows_of(found + [extra]))
+    assert kinds(pairs)[:10] == list(LAYOUT[0]) + [None]
+    assert len(pairs) == 32 and any(w.startswith("row 1: 10 tiles, 9 laid") for w in warnings)
+
+
+def test_a_tile_missing_is_said_naming_what_was_not_seen():
+    found = [d for d in laid() if d.tile != "7z"]
+    pairs, warnings = assign(rows_of(found))
+    assert kinds(pairs) == flat()[:-1]
+    assert len(warnings) == 1 and "row 4: 6 tiles, 7 laid: 7z not seen" in warnings[0]
+
+
+def test_a_row_too_many_or_too_few_is_said():
+    five = laid(LAYOUT + (("1p", "1p"),))
+    pairs, warnings = assign(rows_of(five))
+    assert kinds(pairs)[-2:] == [None, None] and any("row 5" in w for w in warnings)
+    pairs, warnings = assign(rows_of(laid(LAYOUT[:2])))
+    assert kinds(pairs) == flat(LAYOUT[:2])
+    assert warnings == ["row 3 (1m 5m 9m 0m 0p 0s) not seen", "row 4 (1z 2z 3z 4z 5z 6z 7z) not seen"]
+
+
+def _marked_tile() -> np.ndarray:
+    """A 40x54 tile on felt whose top edge is red: the way up can be seen in any cut."""
+    image = np.full((200, 200, 3), (40, 110, 70), np.uint8)
+    image[60:114, 80:120] = 240
+    image[60:66, 80:120] = (0, 0, 255)
+    return image
+
+
+@pytest.mark.parametrize("turn, rotation", [(None, 0), (cv2.ROTATE_180, 180), (cv2.ROTATE_90_CLOCKWISE, 90),
+                                            (cv2.ROTATE_90_COUNTERCLOCKWISE, 270)])
+def test_a_cut_is_turned_upright(turn, rotation):
+    image = _marked_tile() if turn is None else cv2.rotate(_marked_tile(), turn)
+    ys, xs = np.where(image[..., 0] == 240)
+    ys2, xs2 = np.where(image[..., 2] == 255)
+    box = (float(min(xs.min(), xs2.min())), float(min(ys.min(), ys2.min())),
+           float(max(xs.max(), xs2.max()) + 1), float(max(ys.max(), ys2.max()) + 1))
+    cut = upright_cut(image, Detection("1p", box, rotation, 0.9))
+    assert cut.shape[0] > cut.shape[1]                      # portrait
+    red = (cut[..., 2] == 255) & (cut[..., 0] == 0)
+    rows = np.where(red.any(axis=1))[0]
+    assert rows.max() < cut.shape[0] / 4                     # the red edge is at the top
+
+
+def test_a_box_of_no_pixels_is_refused():
+    with pytest.raises(ValueError):
+        upright_cut(np.zeros((10, 10, 3), np.uint8), Detection("1p", (20.0, 20.0, 30.0, 30.0), 0, 0.9))
