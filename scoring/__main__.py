@@ -1,6 +1,9 @@
-"""Command line: ``python -m scoring score HAND.json [--text]`` (``-`` reads stdin).
+"""Command line: ``python -m scoring score HAND.json [--text] [--rules FILE_OR_NAME]`` (``-`` reads stdin).
 
 Prints the count as JSON (with ``total``), or with --text as a person reads it.
+``--rules`` scores under another rule than the record names: a built-in or
+house rule by name, or a house rule file. ``presets`` lists the rules;
+``rules new`` / ``rules check`` write and check a house rule (docs/house-rules.md).
 Bad input exits 2 with one line saying what is wrong.
 """
 
@@ -10,9 +13,10 @@ import argparse
 import json
 import sys
 
+from . import rules_cli
 from .errors import ScoringError
 from .engine import score
-from .presets import preset_ids
+from .house import load_rules
 from .text import render
 
 
@@ -22,14 +26,26 @@ def main(argv: list[str] | None = None) -> int:
     sp = sub.add_parser("score", help="score a hand record (JSON file, or - for stdin)")
     sp.add_argument("hand", help="hand record JSON file, or - to read stdin")
     sp.add_argument("--text", action="store_true", help="print the count as a person reads it")
-    sub.add_parser("presets", help="list the house-rule presets")
+    sp.add_argument("--rules", metavar="FILE_OR_NAME",
+                    help="score under this rule instead of the record's: a built-in or house rule name, "
+                         "or a house rule file (.toml)")
+    sub.add_parser("presets", help="list the rules: the built-in presets and the house rules")
+    rules_cli.add_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "presets":
-        print("\n".join(preset_ids()))
+        print(rules_cli.listing())
         return 0
+    if args.command == "rules":
+        return rules_cli.run(args)
     try:
         record = _read(args.hand)
-        result = score(record)
+        if args.rules is None:
+            result = score(record)
+        else:
+            preset = load_rules(args.rules)
+            if isinstance(record, dict):
+                record = {**record, "rules": preset.id}
+            result = score(record, preset)
     except ScoringError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

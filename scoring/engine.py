@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 
 from . import decompose
 from .errors import ScoringError
-from .presets import load
+from .presets import Preset, load
 from .record import SEATS, HandRecord
 from .table import Table, reading_asks
 from .tiles import KIND_OF, NORTH, format_mpsz, is_red, kind, tile_name
@@ -82,10 +82,13 @@ class Result(NamedTuple):
         }
 
 
-def score(record: HandRecord | Mapping[str, Any]) -> Result:
-    """Score a winning hand under its preset; raises ScoringError saying what is wrong."""
+def score(record: HandRecord | Mapping[str, Any], preset: Preset | None = None) -> Result:
+    """Score a winning hand under its preset; raises ScoringError saying what is wrong.
+
+    ``preset``: score under this rule (e.g. a house rule file) instead of the one
+    the record names; the record's options still apply over it."""
     rec = record if isinstance(record, HandRecord) else HandRecord.from_dict(record)
-    t = _table(rec.rules, rec.options)
+    t = _table(rec.rules, rec.options) if preset is None else _given_table(preset, rec.options)
     counted = tally(rec)
     suit_in_play = validate(rec, t, counted)
     fx = _fixed_items(rec, t, counted)
@@ -137,7 +140,26 @@ def _table(rules: Any, options: Mapping[str, Any]) -> Table:
         return Table.of(load(rules, options))
     t = _PLAIN_TABLES.get(rules)
     if t is None:
-        t = _PLAIN_TABLES[rules] = Table.of(load(rules, options))
+        p = load(rules, options)
+        t = Table.of(p)
+        if p.extends is None:   # a built-in; a house rule's file may change under a running service
+            _PLAIN_TABLES[rules] = t
+    return t
+
+
+_GIVEN_TABLES: dict[tuple, Table] = {}
+
+
+def _given_table(preset: Preset, options: Mapping[str, Any]) -> Table:
+    """The table of a preset handed to score(), with the record's options over it."""
+    if not options:
+        return Table.of(preset)
+    key = (preset.digest, preset.id, tuple(sorted((k, repr(v)) for k, v in options.items())))
+    t = _GIVEN_TABLES.get(key)
+    if t is None:
+        if len(_GIVEN_TABLES) > 256:
+            _GIVEN_TABLES.clear()
+        t = _GIVEN_TABLES[key] = Table.of(preset.with_options(options))
     return t
 
 

@@ -3,16 +3,20 @@
 A preset is data: tile set, yaku values, items, multipliers, table rules and
 named options. An option either patches preset values (a ``choices`` table
 mapping each allowed value to ``"section.key" = value`` patches) or is a plain
-value the engine reads (``Preset.option``). A parlour's variant is a copied
-file with changed numbers; ``load_file`` reads one from any path.
+value the engine reads (``Preset.option``). A parlour's variant is a house
+rule: a small file that extends a preset (scoring/house.py, docs/house-rules.md);
+``load`` finds a name among the built-ins first, then in the rules folder.
+``load_file`` still reads a whole preset file from any path.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import tomllib
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -24,17 +28,38 @@ PRESET_DIR = Path(__file__).parent / "presets"
 
 
 def preset_ids() -> list[str]:
-    return sorted(p.stem for p in PRESET_DIR.glob("*.toml"))
+    """The built-in presets (house rules are listed by scoring.house)."""
+    return list(_builtin_ids())
+
+
+@lru_cache(maxsize=None)
+def _builtin_ids() -> tuple[str, ...]:
+    return tuple(sorted(p.stem for p in PRESET_DIR.glob("*.toml")))
 
 
 @dataclass(frozen=True)
 class Preset:
-    """A house rule with its options resolved. ``data`` is the (patched) TOML table."""
+    """A house rule with its options resolved. ``data`` is the (patched) TOML table.
+
+    ``extends`` and ``path`` are set for a house rule (scoring/house.py): the
+    rule it extends and its file; a built-in has neither."""
 
     id: str
     data: Mapping[str, Any]
     options: Mapping[str, Any]
     source: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    extends: str | None = field(default=None, compare=False)
+    path: str | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def digest(self) -> str:
+        """A stable hash of what counts: the resolved data and options, not the rule's names.
+
+        A house rule that changes nothing has its base's digest."""
+        body = {k: v for k, v in self.data.items() if k not in ("id", "name_ja", "name_en")}
+        text = json.dumps({"data": body, "options": self.options}, sort_keys=True, ensure_ascii=False,
+                          separators=(",", ":"), default=_jsonable)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
     def section(self, name: str) -> Mapping[str, Any]:
         return self.data.get(name, {})
@@ -55,7 +80,12 @@ class Preset:
         """This preset with record-level options applied (unknown or bad ones raise)."""
         if not chosen:
             return self
-        return _build(self.id, self.source, {**_base_choices(self), **chosen})
+        built = _build(self.id, self.source, {**_base_choices(self), **chosen})
+        return built if self.extends is None else replace(built, extends=self.extends, path=self.path)
+
+
+def _jsonable(v: Any) -> Any:
+    return dict(v) if isinstance(v, Mapping) else str(v)
 
 
 @lru_cache(maxsize=None)
@@ -68,9 +98,14 @@ def _raw_data(preset_id: str) -> dict[str, Any]:
 
 
 def load(preset_id: str, options: Mapping[str, Any] | None = None) -> Preset:
-    """The preset named ``preset_id`` with ``options`` applied over its defaults."""
+    """The preset named ``preset_id`` with ``options`` applied over its defaults.
+
+    A built-in first; any other name is a house rule in the rules folder."""
     if not isinstance(preset_id, str):
         raise ScoringError(f"rules must be a preset id, got {preset_id!r}")
+    if preset_id not in _builtin_ids():
+        from .house import load_named
+        return load_named(preset_id, options)
     return _resolve(preset_id, _freeze(options or {}))
 
 

@@ -1,0 +1,315 @@
+"""Checking a house rule file against its base, merging it, and saying what changed.
+
+scoring/house.py finds and loads house rule files; this checks each value
+(docs/house-rules.md, "The format") and raises ScoringError naming the file,
+the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from functools import lru_cache
+from typing import Any, Mapping
+
+from .errors import ScoringError
+from .presets import Preset, _choice_key, _raw_data, preset_ids
+from .tiles import parse_tile
+from .yaku import YAKU, YAKUMAN
+
+TOP_KEYS = ("extends", "name_ja", "name_en")
+NAMES = ("id", "name_ja", "name_en")          # top-level data that names a rule (not in its digest)
+SIGNED = ("table.end_at_or_below",)           # the only numbers that may be negative
+
+# String values the engine or the ledger reads as words (others are free text or tiles).
+WORDS: dict[str, tuple[str, ...]] = {
+    "table.noten_to": ("players", "pool"),
+    "table.chombo_honba": ("same", "add"),
+    "table.chombo_riichi": ("return", "pool"),
+    "table.double_ron_dealer": ("head", "dealer_keeps"),
+    "table.double_ron_honba": ("both", "head"),
+    "table.end_pool": ("top", "table"),
+    "table.top_tie": ("last_win_then_head_from_dealer",),
+    "gari_set.mode": ("multiply", "double_kind", "add"),
+    "karasu.mode": ("multiply", "add", "fixed", "fixed_by_state", "final_count"),
+    "yakuman.with_yaku": ("none", "non_implied"),
+}
+
+
+def check_top(raw: Mapping[str, Any], label: str) -> None:
+    sections = ", ".join(f"[{s}]" for s in allowed_sections(None))
+    for k, v in raw.items():
+        if not isinstance(v, dict) and k in allowed_sections(None):
+            raise ScoringError(f"{label}: {k} must be a section [{k}] of keys, got {toml_value(v)}")
+        if not isinstance(v, dict) and k not in TOP_KEYS:
+            raise ScoringError(f"{label}: unknown key {k!r} at the top (allowed: "
+                               f"{', '.join(TOP_KEYS)}, and the sections {sections})")
+    for k, what in (("extends", "the rule it changes: a built-in such as dunhill, or a house rule"),
+                    ("name_ja", "the rule's name in Japanese"), ("name_en", "the rule's name in English")):
+        if k not in raw:
+            raise ScoringError(f"{label}: missing key {k!r} ({what})")
+        if not isinstance(raw[k], str) or not raw[k].strip():
+            raise ScoringError(f"{label}: {k} must be a non-empty string, got {raw[k]!r}")
+
+
+def merge(raw: Mapping[str, Any], base: Preset, base_raw: Mapping[str, Any],
+           label: str) -> tuple[dict[str, Any], list[str]]:
+    """The base's raw data with this file's values in, checked key by key."""
+    merged = copy.deepcopy(dict(base_raw))
+    declared = merged.get("options", {})
+    notes: list[str] = []
+    allowed = allowed_sections(base)
+    for section, table in raw.items():
+        if not isinstance(table, dict):
+            continue
+        if section not in allowed:
+            raise ScoringError(f"{label}: unknown section [{section}] (allowed: "
+                               f"{', '.join(f'[{s}]' for s in allowed)})")
+        if section == "options":
+            for name, value in table.items():
+                _check_option(label, base.id, declared, name, value)
+                declared[name]["default"] = copy.deepcopy(value)
+            continue
+        keys = allowed_keys(section, base)
+        for key, value in table.items():
+            where = f"{section}.{key}"
+            if key not in keys:
+                raise ScoringError(f"{label}: unknown key {where} (allowed in [{section}]: "
+                                   f"{', '.join(keys)})")
+            _check_value(label, where, value, keys[key], base.id)
+            merged.setdefault(section, {})[key] = copy.deepcopy(value)
+            for opt, spec in declared.items():
+                hit = False
+                for patches in (spec.get("choices") or {}).values():
+                    hit = patches.pop(where, None) is not None or hit
+                if hit:
+                    notes.append(f"option {opt} no longer changes {where} (the value set here wins)")
+    table = merged.get("table", {})
+    for key, value in table.items():
+        choices = table.get(f"{key}_choices")
+        if isinstance(choices, list) and value not in choices:
+            raise ScoringError(f"{label}: table.{key} must be one of "
+                               f"{', '.join(map(toml_value, choices))} (table.{key}_choices), got {toml_value(value)}")
+    return merged, notes
+
+
+def _check_option(label: str, base_id: str, declared: Mapping[str, Any], name: str, value: Any) -> None:
+    if name not in declared:
+        elsewhere = [pid for pid in preset_ids() if name in _raw_data(pid).get("options", {})]
+        hint = f"{name} is declared by {', '.join(elsewhere)}, not {base_id}; " if elsewhere else ""
+        raise ScoringError(f"{label}: unknown option options.{name} ({hint}{base_id} declares: "
+                           f"{', '.join(declared) or 'none'})")
+    spec = declared[name]
+    default, choices = spec.get("default"), spec.get("choices")
+    if default is not None and _kind(value) != _kind(default):
+        raise ScoringError(f"{label}: options.{name} must be {_DESC[_kind(default)]} like {base_id}'s "
+                           f"{toml_value(default)}, got {toml_value(value)}")
+    if choices is not None and _choice_key(value) not in choices:
+        raise ScoringError(f"{label}: options.{name} must be one of {', '.join(choices)}, "
+                           f"got {toml_value(value)}")
+
+
+def allowed_sections(base: Preset | None) -> list[str]:
+    names = set(vocabulary())
+    if base is not None:
+        names.update(k for k, v in base.data.items() if isinstance(v, Mapping))
+    names.discard("options")
+    return ["options", *sorted(names)]
+
+
+def allowed_keys(section: str, base: Preset) -> dict[str, list[Any]]:
+    """Key -> example values (the base's first) of what a house rule may set in ``section``."""
+    keys: dict[str, list[Any]] = {}
+    for k, v in base.data.get(section, {}).items():
+        keys[k] = [v]
+    for k, values in vocabulary().get(section, {}).items():
+        keys.setdefault(k, []).extend(values)
+    if section == "yaku":
+        for y in YAKU:
+            keys.setdefault(y.key, [])
+    elif section == "yakuman":
+        for y in YAKUMAN:
+            keys.setdefault(y.id, [])
+    return dict(sorted(keys.items()))
+
+
+@lru_cache(maxsize=None)
+def vocabulary() -> dict[str, dict[str, list[Any]]]:
+    """Section -> key -> every value the built-in presets (their options included) give it."""
+    vocab: dict[str, dict[str, list[Any]]] = {}
+    for pid in preset_ids():
+        raw = _raw_data(pid)
+        for section, table in raw.items():
+            if isinstance(table, dict) and section != "options":
+                for k, v in table.items():
+                    vocab.setdefault(section, {}).setdefault(k, []).append(v)
+        for spec in raw.get("options", {}).values():
+            for patches in (spec.get("choices") or {}).values():
+                for path, v in patches.items():
+                    section, _, k = path.partition(".")
+                    vocab.setdefault(section, {}).setdefault(k, []).append(v)
+    return vocab
+
+
+_DESC = {"bool": "true or false", "int": "an integer", "float": "a number", "str": "a string",
+         "list": "a list", "dict": "a table { ... }"}
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, float):
+        return "float"
+    if isinstance(v, str):
+        return "str"
+    if isinstance(v, list):
+        return "list"
+    if isinstance(v, dict):
+        return "dict"
+    return type(v).__name__
+
+
+def _check_value(label: str, where: str, value: Any, examples: list[Any], base_id: str) -> None:
+    section, _, key = where.partition(".")
+    if section == "yaku":
+        ok = (isinstance(value, list) and len(value) == 2
+              and all(x == "yakuman" or (_kind(x) == "int" and x >= 0) for x in value))
+        if not ok:
+            raise ScoringError(f"{label}: {where} must be [closed, open], each a number of points "
+                               f"(0: not counted that way) or \"yakuman\", got {toml_value(value)}")
+        return
+    if section == "yakuman" and not examples:
+        if _kind(value) != "int" or value < 0:
+            raise ScoringError(f"{label}: {where} must be an integer (how many yakuman; 0: none), "
+                               f"got {toml_value(value)}")
+        return
+    problem = _misfit(value, examples)
+    if problem:
+        like = f" like {base_id}'s {toml_value(examples[0])}" if examples else ""
+        raise ScoringError(f"{label}: {where}{problem[0]} must be {problem[1]}{like}, got {problem[2]}")
+    if where not in SIGNED and _negative(value):
+        raise ScoringError(f"{label}: {where} must not be negative, got {toml_value(value)}")
+    words = WORDS.get(where)
+    if words and not (isinstance(value, str) and value in words) and not (
+            where == "yakuman.with_yaku" and isinstance(value, list)):
+        raise ScoringError(f"{label}: {where} must be one of {', '.join(words)}, got {toml_value(value)}")
+    if where == "yakuman.with_yaku" and isinstance(value, list):
+        known = {y.key for y in YAKU}
+        bad = [x for x in value if x not in known]
+        if bad:
+            raise ScoringError(f"{label}: {where} lists {bad[0]!r}, not a yaku (known: {', '.join(sorted(known))})")
+
+
+def _negative(v: Any) -> bool:
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return v < 0
+    if isinstance(v, list):
+        return any(map(_negative, v))
+    if isinstance(v, dict):
+        return any(map(_negative, v.values()))
+    return False
+
+
+def _misfit(value: Any, examples: list[Any]) -> tuple[str, str, str] | None:
+    """Why ``value`` is not shaped like ``examples``: (sub-key, what it must be, what it is), or None."""
+    if not examples:
+        return None
+    kinds = {_kind(e) for e in examples}
+    vk = _kind(value)
+    if vk not in kinds and not (vk == "int" and "float" in kinds):
+        want = " or ".join(_DESC.get(k, k) for k in sorted(kinds))
+        return "", want, toml_value(value)
+    if vk == "str" and all(isinstance(e, str) and _is_tile(e) for e in examples) and not _is_tile(value):
+        return "", "a tile such as 1m or 4z", toml_value(value)
+    if vk == "list":
+        elems = [x for e in examples if isinstance(e, list) for x in e]
+        if elems:
+            for x in value:
+                bad = _misfit(x, elems)
+                if bad:
+                    return " (an element)", bad[1], bad[2]
+    elif vk == "dict":
+        subs: dict[str, list[Any]] = {}
+        for e in examples:
+            if isinstance(e, dict):
+                for k, v in e.items():
+                    subs.setdefault(str(k), []).append(v)
+        every = [v for vs in subs.values() for v in vs]
+        for k, v in value.items():
+            if subs and all(_is_tile(s) for s in subs):
+                if not _is_tile(k):
+                    return f" key {k!r}", "a tile such as 1m or 4z", repr(k)
+                want = every
+            elif not subs or set(subs) <= set("mps"):
+                if k not in ("m", "p", "s"):
+                    return f" key {k!r}", "m, p or s", repr(k)
+                want = every
+            else:
+                if k not in subs:
+                    return f" key {k!r}", f"one of {', '.join(subs)}", repr(k)
+                want = subs[k]
+            bad = _misfit(v, want)
+            if bad:
+                return f".{k}{bad[0]}", bad[1], bad[2]
+    return None
+
+
+def _is_tile(text: str) -> bool:
+    try:
+        parse_tile(text)
+    except (ScoringError, ValueError, KeyError, IndexError, TypeError):
+        return False
+    return True
+
+
+# --- what changed -----------------------------------------------------------------------
+
+_MISSING = object()
+
+
+def changes(preset: Preset, base: Preset) -> list[tuple[str, Any, Any]]:
+    """``(key, base value, new value)`` for every resolved value that differs (options first)."""
+    out: list[tuple[str, Any, Any]] = []
+    for name in [*base.options, *(k for k in preset.options if k not in base.options)]:
+        a, b = base.options.get(name, _MISSING), preset.options.get(name, _MISSING)
+        if a != b:
+            out.append((f"options.{name}", a, b))
+    sections = [*base.data, *(k for k in preset.data if k not in base.data)]
+    for section in sections:
+        if section == "options" or section in NAMES:
+            continue
+        a, b = base.data.get(section, _MISSING), preset.data.get(section, _MISSING)
+        if not isinstance(a, Mapping) or not isinstance(b, Mapping):
+            if a != b:
+                out.append((section, a, b))
+            continue
+        for key in [*a, *(k for k in b if k not in a)]:
+            va, vb = a.get(key, _MISSING), b.get(key, _MISSING)
+            if va != vb:
+                out.append((f"{section}.{key}", va, vb))
+    return out
+
+
+def toml_value(v: Any) -> str:
+    """``v`` written as TOML (an inline table for a mapping); ``(none)`` for a missing value."""
+    if v is _MISSING:
+        return "(none)"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, Mapping):
+        if not v:
+            return "{}"
+        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(x)}" for k, x in v.items()) + " }"
+    return repr(v)
+
+
+def toml_key(k: str) -> str:
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else toml_value(k)
