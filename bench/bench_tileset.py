@@ -37,7 +37,7 @@ import numpy as np  # noqa: E402
 
 from vision.classes import BACK, KINDS, REDS  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
-from vision.crop import cut_tile, upside_down  # noqa: E402
+from vision.crop import upright_cut  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import iou, match, photos_dir  # noqa: E402
 from vision.tileset import TileSet  # noqa: E402
@@ -105,19 +105,11 @@ def labelled_photos() -> dict[str, dict]:
     return out
 
 
-def upright_cut(image: np.ndarray, label: dict) -> np.ndarray:
-    """A labelled tile as an upright crop (its box, turned portrait and the right way up)."""
-    box = label["box"]
-    sideways = label["rotation"] in (90, 270)
-    cut = cut_tile(image, box, size=96, turn=sideways)
-    return cv2.rotate(cut, cv2.ROTATE_180) if upside_down(label["rotation"], sideways) else cut
-
-
 def enrol_photo(tileset: TileSet, photo: dict, classifier: Classifier) -> int:
     image = cv2.imread(str(photo["path"]))
     by_kind: dict[str, list[np.ndarray]] = {}
     for t in photo["tiles"]:
-        by_kind.setdefault(t["tile"], []).append(upright_cut(image, t))
+        by_kind.setdefault(t["tile"], []).append(upright_cut(image, t["box"], t["rotation"]))
     for kind, cuts in by_kind.items():
         tileset.enroll(kind, cuts, classifier)
     return sum(len(v) for v in by_kind.values())
@@ -237,8 +229,10 @@ def main() -> int:
                    help="windows per side on the photos (default 0: by the photo's size, see grid_for)")
     p.add_argument("--json", type=Path, help="also write every figure there")
     p.add_argument("--no-photos", dest="photos", action="store_false", help="skip the photos (part 2)")
+    p.add_argument("--classifier", type=Path, help="a candidate classifier ONNX file for parts 1 and 3 (default: "
+                                                     "the view's shipped one)")
     a = p.parse_args()
-    classifier = Classifier(VIEWS[a.view][1])
+    classifier = Classifier(a.classifier or VIEWS[a.view][1])
     with tempfile.TemporaryDirectory() as tmp:
         figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp)),
                    "photos": photos(a.view, a.grid, Path(tmp)) if a.photos else {},

@@ -41,6 +41,22 @@ def cut_tile(image: np.ndarray, box, margin: float = 0.04, size: int = CLS_SIZE,
 
     ``turn`` says whether to turn the cut a quarter clockwise; by default the
     box's shape decides (sideways boxes are turned)."""
+    return cv2.resize(cut_box(image, box, margin, turn), (size, size), interpolation=cv2.INTER_AREA)
+
+
+def upright_cut(image: np.ndarray, box, rotation: int, margin: float = 0.04, size: int | None = None) -> np.ndarray:
+    """One tile at ``rotation`` cut upright: portrait (a sideways box turned a quarter clockwise), then a
+    half turn when the face shows upside down; at the image's own resolution, or squashed to ``size``
+    square. What a table's tile set enrols and learns from."""
+    cut = cut_box(image, box, margin)
+    if upside_down(rotation, is_sideways(box)):
+        cut = cv2.rotate(cut, cv2.ROTATE_180)
+    return np.ascontiguousarray(cut) if size is None else cv2.resize(cut, (size, size), interpolation=cv2.INTER_AREA)
+
+
+def cut_box(image: np.ndarray, box, margin: float = 0.04, turn: bool | None = None) -> np.ndarray:
+    """The box with ``margin`` of it added on each side, turned portrait (``turn``: see ``cut_tile``);
+    ``ValueError`` for a box that holds no pixels of the image."""
     h, w = image.shape[:2]
     x1, y1, x2, y2 = (float(v) for v in box)
     mx, my = (x2 - x1) * margin, (y2 - y1) * margin
@@ -51,7 +67,7 @@ def cut_tile(image: np.ndarray, box, margin: float = 0.04, size: int = CLS_SIZE,
     crop = image[b:d, a:c]
     if is_sideways(box) if turn is None else turn:
         crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
-    return cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
+    return crop
 
 
 def upside_down(rotation: int, sideways: bool) -> bool:

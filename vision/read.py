@@ -26,7 +26,7 @@ from calibration.store import TableFile
 from calibration.tracker import Tracker
 from calibration.whitebalance import apply_gains
 
-from .crop import CLS_SIZE, cut_tile, is_sideways, upside_down
+from .crop import CLS_SIZE, upright_cut
 from .detect import NONE, Detector
 from .tileset import current
 from .layout import (DEFAULT_GARI, BACK, TILE_MM, Piece, Reading, SeatFrame, read_layout, split_stacked_pairs,
@@ -221,15 +221,11 @@ class TableReader:
         out: list[np.ndarray | None] = []
         for p in pieces:
             box = tuple(v * self.px_per_mm for v in p.box)
-            if self.last_top is None or not p.face_up or p.rotation is None:
-                out.append(None)
-                continue
             try:
-                cut = cut_tile(self.last_top, box, size=CLS_SIZE)
+                ok = self.last_top is not None and p.face_up and p.rotation is not None
+                out.append(upright_cut(self.last_top, box, p.rotation, size=CLS_SIZE) if ok else None)
             except ValueError:
                 out.append(None)
-                continue
-            out.append(cv2.rotate(cut, cv2.ROTATE_180) if upside_down(p.rotation, is_sideways(box)) else cut)
         return out
 
     def read_frames(self, frames: Sequence[np.ndarray], debug=None) -> Reading:

@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-import cv2
 import numpy as np
 
 from .classes import BACK
-from .crop import is_sideways, upside_down
+from .crop import upright_cut as crop_upright
 from .detect import Detection
 
 LAYOUT: tuple[tuple[str, ...], ...] = (
@@ -107,20 +106,6 @@ def assign(rows: Sequence[Sequence[Detection]], layout: Sequence[Sequence[str]] 
 
 
 def upright_cut(image: np.ndarray, d: Detection, margin: float = MARGIN) -> np.ndarray:
-    """The detection's tile cut from the image at its own resolution, turned upright (a sideways
-    box a quarter clockwise, as ``vision.crop.cut_tile`` turns it, then a half turn when the face
-    shows upside down): what a tile set enrols. ``ValueError`` for a box with no pixels."""
-    h, w = image.shape[:2]
-    x1, y1, x2, y2 = (float(v) for v in d.box)
-    mx, my = (x2 - x1) * margin, (y2 - y1) * margin
-    a, b = max(0, int(round(x1 - mx))), max(0, int(round(y1 - my)))
-    c, e = min(w, int(round(x2 + mx))), min(h, int(round(y2 + my)))
-    if c - a < 2 or e - b < 2:
-        raise ValueError(f"box {d.box} holds no pixels of a {w}x{h} image")
-    cut = image[b:e, a:c]
-    sideways = is_sideways(d.box)
-    if sideways:
-        cut = cv2.rotate(cut, cv2.ROTATE_90_CLOCKWISE)
-    if upside_down(d.rotation, sideways):
-        cut = cv2.rotate(cut, cv2.ROTATE_180)
-    return np.ascontiguousarray(cut)
+    """The detection's tile cut from the image at its own resolution and turned upright
+    (``vision.crop.upright_cut``): what a tile set enrols. ``ValueError`` for a box with no pixels."""
+    return crop_upright(image, d.box, d.rotation, margin)

@@ -106,7 +106,14 @@ def test_every_tile_has_a_known_class_group_and_quarter_turn(labels):
         assert t["group"] in ("hand", "other"), t
 
 
-def test_every_box_is_inside_the_image_and_not_empty(labels):
+@pytest.fixture(scope="module", params=sorted(p.name for p in LABELS.glob("*.json")))
+def any_labels(request) -> dict:
+    """Every labels file, the table photo's too: the checks every file must pass."""
+    return json.loads((LABELS / request.param).read_text(encoding="utf-8"))
+
+
+def test_every_box_is_inside_the_image_and_not_empty(any_labels):
+    labels = any_labels
     w, h = labels["size"]
     boxes = [t["box"] for t in labels["tiles"]] + [u["box"] for u in labels.get("unreadable", [])]
     for b in boxes:
@@ -115,8 +122,8 @@ def test_every_box_is_inside_the_image_and_not_empty(labels):
         assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h, b
 
 
-def test_unreadable_entries_say_why(labels):
-    for u in labels.get("unreadable", []):
+def test_unreadable_entries_say_why(any_labels):
+    for u in any_labels.get("unreadable", []):
         assert set(u) == {"box", "why"} and u["why"].strip(), u
 
 

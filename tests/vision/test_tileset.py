@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.art import ArtMissing, TileArt
+from vision.art import TileArt
 from vision.classes import BACK, CLASSES, REDS
 from vision.classifier import Classifier
 from vision.detect import VIEWS
@@ -27,14 +27,6 @@ from vision.tileset import (INDEX, KEPT_OUT, LEARNT, StaleTileSet, TileSet, Tile
 REPO = Path(__file__).resolve().parents[2]
 SECOND_DESIGN = TileStyle(art_style="png-black", stroke=1, ink_gain=(1.0, 0.75, 0.9), face_tint=(250, 252, 252),
                           back_colour=(60, 40, 120), glyph_scale=0.9)
-
-
-@pytest.fixture(scope="module")
-def art() -> TileArt:
-    try:
-        return TileArt()
-    except ArtMissing as e:
-        pytest.skip(f"tile art not available: {e}")
 
 
 @pytest.fixture(scope="module")
