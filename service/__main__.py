@@ -62,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"東天紅 table service: http://{host}:{settings.port}/  PIN {settings.table_pin}", flush=True)
     print(f"  database {settings.ledger_url}, snapshots {settings.snapshot_dir}, camera {settings.camera}",
           flush=True)
+    print(f"  house rules {settings.house_rules_dir} (TABLE_RULES_DIR)", flush=True)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
                 timeout_graceful_shutdown=3)
     return 0

@@ -1,7 +1,8 @@
 """The table service: ``create_app(settings)`` builds the FastAPI app a parlour runs beside a table.
 
 The app owns one ledger (the database), one snapshot folder, one camera thread,
-one reader and the table's tile set (table_tiles.py); routes reach them through typed dependencies (deps.py). Every
+one reader, the table's tile set (table_tiles.py) and the watcher (watch/: a win laid down is read
+and pushed to the tablets by itself); routes reach them through typed dependencies (deps.py). Every
 refusal is a 4xx with one line saying why: JSON for /api, a message in the
 page's flash area for the tablet.
 """
@@ -28,6 +29,7 @@ from .pin_guard import PinGuard
 from .settings import Settings
 from .snapshots import SnapshotStore
 from .table_tiles import TableTiles, tileset_folder
+from .watch import Offers, watcher_for
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
@@ -55,18 +57,22 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        app.state.ledger = Ledger(settings.ledger_url)
+        app.state.ledger = Ledger(settings.ledger_url, rules_dir=settings.house_rules_dir)   # house_rules.py
         app.state.snapshots = SnapshotStore(settings.snapshot_dir)
         prune_snapshots(app)
         app.state.reader = reader_for(settings.reader, settings.calibration, settings.demo_camera)
         app.state.tiles = TableTiles(tileset_folder(settings), app.state.reader, settings.learn_tiles)
         app.state.tiles.start()
         app.state.camera = Camera(settings.camera, settings.frame_rate).start() if camera and settings.camera else None
+        app.state.watcher = watcher_for(settings, app.state.reader, app.state.camera, app.state.snapshots,
+                                        app.state.offers, app.state.ledger, app.state.tiles)
         pruner = asyncio.create_task(_prune_every(app, settings.snapshot_prune_every_s))
         try:
             yield
         finally:
             pruner.cancel()
+            if app.state.watcher is not None:
+                app.state.watcher.stop()
             if app.state.camera is not None:
                 app.state.camera.stop()
             app.state.ledger.close()
@@ -76,6 +82,8 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
                               "Every call needs the table's PIN (header X-Table-PIN, or the tablet's cookie).")
     app.state.settings = settings
     app.state.camera = None
+    app.state.watcher = None
+    app.state.offers = Offers()          # the watcher's offers and the tablets listening for them
     app.state.pin_guard = PinGuard(settings.pin_tries, lock_s=settings.pin_lock_s)
 
     from . import api, pages

@@ -74,6 +74,7 @@ class Camera:
         self._frame: np.ndarray | None = None
         self._jpeg: bytes | None = None
         self._count = 0
+        self._scene = 0
         self._error = ""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -112,7 +113,7 @@ class Camera:
                     ok, frame = cap.read()
                 if not ok or frame is None:
                     raise CameraError(f"camera {self.source!r} gave no frame")
-                self._publish(frame)
+                self._publish(frame, (cap.i - 1) % len(cap.files) if isinstance(cap, _Folder) else 0)
             except (CameraError, cv2.error) as e:
                 if str(e) != self._error:          # said once, not at every retry
                     log.warning("%s (retrying every second)", e)
@@ -127,10 +128,10 @@ class Camera:
         if cap is not None:
             cap.release()
 
-    def _publish(self, frame: np.ndarray) -> None:
+    def _publish(self, frame: np.ndarray, scene: int = 0) -> None:
         jpeg = encode_jpeg(frame, 80)
         with self._lock:
-            self._frame, self._jpeg, self._error = frame, jpeg, ""
+            self._frame, self._jpeg, self._error, self._scene = frame, jpeg, "", scene
             self._count += 1
             self._lock.notify_all()
 
@@ -138,6 +139,12 @@ class Camera:
     @property
     def error(self) -> str:
         return self._error
+
+    @property
+    def scene(self) -> int | None:
+        """A folder's image number now shown (a slideshow: each image is another table); None for
+        a live camera or a video file, whose view changes only as the table does."""
+        return self._scene if self.kind == "folder" else None
 
     def latest(self, timeout: float = 3.0) -> tuple[int, np.ndarray]:
         """The newest frame (waiting up to ``timeout`` for the first one)."""

@@ -13,6 +13,7 @@ from .reader import Reader
 from .settings import Settings
 from .snapshots import SnapshotStore
 from .table_tiles import TableTiles
+from .watch import Offers, Watcher
 
 PIN_COOKIE = "table_pin"
 
@@ -39,6 +40,15 @@ def get_snapshots(request: Request) -> SnapshotStore:
 
 def get_tiles(request: Request) -> TableTiles:
     return request.app.state.tiles
+
+
+def get_offers(request: Request) -> Offers:
+    return request.app.state.offers
+
+
+def get_watcher(request: Request) -> Watcher | None:
+    """The table's watcher, or None where the reader reads no calibrated table."""
+    return request.app.state.watcher
 
 
 def get_camera(request: Request) -> Camera:
@@ -79,3 +89,5 @@ ReaderDep = Annotated[Reader, Depends(get_reader)]
 SnapshotsDep = Annotated[SnapshotStore, Depends(get_snapshots)]
 CameraDep = Annotated[Camera, Depends(get_camera)]
 TilesDep = Annotated[TableTiles, Depends(get_tiles)]
+OffersDep = Annotated[Offers, Depends(get_offers)]
+WatcherDep = Annotated[Watcher | None, Depends(get_watcher)]

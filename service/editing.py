@@ -52,6 +52,7 @@ class Draft:
     target: str = "concealed"
     meld_from: str = ""
     first: Mapping[str, Any] | None = None         # the first record of a double ron
+    pick: str = ""                                 # a tile picked on the snapshot to fix: FIELD:TILE or meld:I
 
     # -- in and out -----------------------------------------------------------
     @classmethod
@@ -78,7 +79,7 @@ class Draft:
                    ura_indicators=_sorted(text("ura_indicators")),
                    melds=melds, flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if text(f)),
                    riichi_others=frozenset(getlist("riichi_others")), target=text("target") or "concealed",
-                   meld_from=text("meld_from"), first=first)
+                   meld_from=text("meld_from"), first=first, pick=text("pick"))
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any], riichi_others: frozenset[str] = frozenset(),
@@ -129,18 +130,22 @@ class Draft:
 
     # -- one tap ----------------------------------------------------------------
     def apply(self, op: str) -> "Draft":
-        """``add:5p`` (to the target), ``del:FIELD:I``, ``delmeld:I``, ``double``, ``single``, ``clear``."""
+        """``add:5p`` (to the target; with a tile picked, in its place), ``pick:FIELD:TILE`` or
+        ``pick:meld:I`` (a tile tapped on the snapshot; again, or ``pick:``, lets go), ``del:FIELD:I``,
+        ``delmeld:I``, ``double``, ``single``, ``clear``."""
         verb, _, arg = op.partition(":")
         if verb == "add":
-            return self._add(_tile(arg))
+            return self._swap(_tile(arg)) if self.pick else self._add(_tile(arg))
+        if verb == "pick":
+            return self._pick(arg)
         if verb == "del":
             name, _, index = arg.partition(":")
-            return self._remove(name, _index(index))
+            return replace(self._remove(name, _index(index)), pick="")
         if verb == "delmeld":
             i = _index(arg)
             if i >= len(self.melds):
                 raise EditError(f"no meld {i + 1}")
-            return replace(self, melds=self.melds[:i] + self.melds[i + 1:])
+            return replace(self, melds=self.melds[:i] + self.melds[i + 1:], pick="")
         if verb == "clear":
             return replace(Draft(), seat=self.seat, first=self.first)
         if verb == "double":
@@ -173,6 +178,55 @@ class Draft:
         if t not in TILE_FIELDS:
             raise EditError(f"unknown target {t!r}")
         return replace(self, **{t: _sorted(getattr(self, t) + tile)})
+
+    def picked(self) -> tuple[str, str]:
+        """The picked tile's field and tile (``concealed``, ``3p``), or (``meld``, index), or ("", "")."""
+        name, _, what = self.pick.partition(":")
+        return (name, what.partition(":")[0]) if what else ("", "")
+
+    def _pick(self, arg: str) -> "Draft":
+        """``FIELD:TILE[:BOX]`` or ``meld:I[:BOX]``: BOX is the box tapped on the snapshot (shown picked)."""
+        if not arg or arg == self.pick:
+            return replace(self, pick="")
+        name, _, rest = arg.partition(":")
+        what, _, box = rest.partition(":")
+        if box and not box.isdigit():
+            raise EditError(f"bad box {box!r}")
+        if name == "meld":
+            if _index(what) >= len(self.melds):
+                raise EditError(f"no meld {int(what) + 1} in the hand: read again or add it")
+        elif name in TILE_FIELDS:
+            what = _tile(what)
+            if what not in self.tiles(name):
+                raise EditError(f"{what} is no longer in {name.replace('_', ' ')}: it was fixed already")
+        else:
+            raise EditError(f"cannot pick {arg!r}")
+        return replace(self, pick=f"{name}:{what}" + (f":{box}" if box else ""))
+
+    def _swap(self, tile: str) -> "Draft":
+        """The picked tile becomes ``tile`` (a meld: every tile of it, a red five kept as one)."""
+        name, what = self.picked()
+        if name == "meld":
+            i = _index(what)
+            if i >= len(self.melds):
+                raise EditError(f"no meld {i + 1}")
+            meld = dict(self.melds[i])
+            n = len(parse_mpsz(meld["tiles"]))
+            tiles = ["5" + tile[1] if tile[0] == "0" else tile] * n
+            if tile[0] == "0":
+                tiles[0] = tile
+            meld["tiles"] = format_mpsz(parse_mpsz("".join(tiles)))
+            return replace(self, melds=self.melds[:i] + (meld,) + self.melds[i + 1:], pick="")
+        if name not in TILE_FIELDS:
+            return replace(self, pick="")
+        tiles = self.tiles(name)
+        if what not in tiles:
+            raise EditError(f"{what} is no longer in {name.replace('_', ' ')}")
+        tiles.remove(what)
+        new = replace(self, pick="", **{name: _sorted("".join(tiles) + tile) if tiles else tile})
+        if name == "concealed" and self.win_tile == what and what not in tiles:
+            new = replace(new, win_tile=tile)       # the winning tile itself was misread
+        return new
 
     def _remove(self, name: str, i: int) -> "Draft":
         if name not in TILE_FIELDS:

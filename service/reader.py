@@ -18,7 +18,9 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Detection:
-    """One tile seen in the frame: its mpsz name, its box in frame pixels, the confidence."""
+    """One tile seen in the frame: its mpsz name, its box in frame pixels, the confidence, the kind
+    of table zone it lies in (``hand``, ``melds``, ``gari``, ``dead_wall``, ``discards``; empty:
+    unknown), and when several frames were voted on, the share of them that read it there."""
 
     tile: str
     x: int
@@ -26,9 +28,16 @@ class Detection:
     w: int
     h: int
     score: float = 1.0
+    zone: str = ""
+    agree: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tile": self.tile, "box": [self.x, self.y, self.w, self.h], "score": round(self.score, 3)}
+        out = {"tile": self.tile, "box": [self.x, self.y, self.w, self.h], "score": round(self.score, 3)}
+        if self.zone:
+            out["zone"] = self.zone
+        if self.agree is not None:
+            out["agree"] = self.agree
+        return out
 
 
 @dataclass(frozen=True, eq=False)

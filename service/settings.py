@@ -35,6 +35,10 @@ class Settings(BaseSettings):
                                             "'module:factory' of another reader; empty: none installed")
     calibration: str = Field("", description="the calibrated table's name (python -m calibration fit, "
                                              "in CALIBRATION_DIR), read by the 'auto' reader")
+    rules_dir: str = Field("", description="the parlour's house rule files (NAME.toml, docs/house-rules.md); "
+                                           "empty: <data_dir>/rules")
+    default_rule: str = Field("", description="the rule the new-session page offers first (a built-in or a house "
+                                              "rule); empty: the first built-in")
     snapshot_keep_days: float = Field(7.0, gt=0, description="a snapshot no logged hand names (a count never "
                                                              "confirmed) is deleted after this many days")
     snapshot_prune_every_s: float = Field(6 * 3600.0, gt=0, description="how often a running service deletes "
@@ -45,6 +49,20 @@ class Settings(BaseSettings):
     learn_tiles: bool = Field(True, description="on Confirm of a count the vision reader read, its tiles' cuts, "
                                                 "named as confirmed, join the table's tile set (vision.tileset) "
                                                 "and the reader names tiles with the updated set")
+    watch: bool = Field(True, description="the watcher: a win laid down and lying still is read over several frames "
+                                          "and offered to the tablets by itself (needs the vision reader and a "
+                                          "camera); the tablet switches it on and off too")
+    watch_fps: float = Field(8.0, gt=0, le=30, description="looks per second at the camera's newest frame")
+    watch_reveal_tiles: float = Field(1.5, gt=0, description="face-up tiles a hand zone must show for a row laid down")
+    watch_still_share: float = Field(0.0005, gt=0, lt=1, description="share of the felt that may change between "
+                                                                      "looks on a still table")
+    watch_settle_s: float = Field(0.6, ge=0, description="the view still this long before a win is offered")
+    watch_frames: int = Field(3, ge=1, le=10, description="frames read and voted per win")
+    watch_win_tiles: int = Field(14, ge=1, description="a win's hand: concealed tiles plus three per meld")
+    watch_clear_s: float = Field(1.0, ge=0, description="the winner's row gone this long re-arms the watcher")
+    watch_repeat_s: float = Field(600.0, ge=0, description="a hand offered within this long is not offered again")
+    unsure_score: float = Field(0.6, ge=0, le=1, description="read tiles less sure than this are marked on the "
+                                                              "snapshot (the layout's warning threshold)")
     max_upload_bytes: int = Field(8 * 1024 * 1024, gt=0)
     max_image_side: int = Field(4096, gt=0, description="larger uploads are refused")
     host: str = "0.0.0.0"
@@ -68,6 +86,14 @@ class Settings(BaseSettings):
         return Path(self.camera).resolve() == DEMO_FRAMES.resolve()
 
     @property
+    def watch_limits(self):
+        """The watcher's trigger thresholds (service.watch.rule)."""
+        from .watch.rule import Thresholds
+        return Thresholds(reveal_tiles=self.watch_reveal_tiles, still_share=self.watch_still_share,
+                          settle_s=self.watch_settle_s, frames=self.watch_frames, win_tiles=self.watch_win_tiles,
+                          clear_s=self.watch_clear_s, repeat_s=self.watch_repeat_s)
+
+    @property
     def ledger_url(self) -> str:
         return self.db_url or f"sqlite:///{self.data_dir / 'ledger.sqlite3'}"
 
@@ -78,6 +104,11 @@ class Settings(BaseSettings):
         if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
             return Path(url[len("sqlite:///"):]).parent / "snapshots"
         return self.data_dir / "snapshots"
+
+    @property
+    def house_rules_dir(self) -> Path:
+        """Where the house rules live (TABLE_RULES_DIR, else the data folder's rules/)."""
+        return Path(self.rules_dir) if self.rules_dir else self.data_dir / "rules"
 
 
 def settings_error(e: ValidationError) -> str:

@@ -40,18 +40,24 @@ def context_of(ledger: Ledger, session_id: str | None) -> ReadContext:
     return ReadContext(cfg.rules, state.honba, state.seats(cfg.players))
 
 
-def score_record(record: Mapping[str, Any], seats: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The engine's count of ``record``, each line with its running total, payers named by seat."""
-    return score_view(scoring.score(record).to_dict(), seats or {})
+def score_record(record: Mapping[str, Any], seats: Mapping[str, str] | None = None,
+                 preset: scoring.Preset | None = None) -> dict[str, Any]:
+    """The engine's count of ``record`` (under ``preset``: a session's stored rule; else the rule the
+    record names), each line with its running total, payers named by seat."""
+    return score_view(scoring.score(record, preset).to_dict(), seats or {})
 
 
 def score_in_session(record: Mapping[str, Any], ledger: Ledger, session_id: str | None) -> dict[str, Any]:
-    """Score ``record`` at the session's table: its rule and honba filled in when missing."""
+    """Score ``record`` at the session's table: its rule and honba filled in when missing, counted
+    with the rule the session stored; without a session, the rule the record names (a built-in or
+    a house rule in the service's rules folder)."""
     if not session_id:
-        return score_record(record)
+        rules = record.get("rules") if isinstance(record, Mapping) else None
+        return score_record(record, preset=ledger.rule(rules) if isinstance(rules, str) and rules else None)
     cfg, state = ledger.config(session_id), ledger.state(session_id)
     record = {"rules": cfg.rules, "honba": state.honba, **record}
-    return score_record(record, state.seats(cfg.players))
+    preset = cfg.preset if record["rules"] == cfg.rules else ledger.rule(record["rules"])
+    return score_record(record, state.seats(cfg.players), preset)
 
 
 def checked_snapshot(store: SnapshotStore, name: str | None) -> str | None:

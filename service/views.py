@@ -18,7 +18,7 @@ def session_view(cfg: SessionConfig, state: State) -> dict[str, Any]:
     seat_of = {name: seat for seat, name in seats.items()}
     lines = settle(cfg, state)
     return {
-        "id": cfg.id, "rules": cfg.rules, "label": cfg.label, "unit": cfg.table.unit,
+        "id": cfg.id, "rules": cfg.rules, "rule_digest": cfg.rule_digest, "label": cfg.label, "unit": cfg.table.unit,
         "players": list(cfg.players), "hands": state.hands, "next_hand": state.hands + 1,
         "dealer": cfg.players[state.dealer], "honba": state.honba, "pool": state.pool,
         "seats": seats, "over": state.over, "warnings": list(state.warnings),

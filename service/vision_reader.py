@@ -62,7 +62,8 @@ class VisionReader:
             reading = reader.read(frame)
         except CalibrationError as e:
             return Reading(self.name, None, (), (str(e),))
-        detections = tuple(Detection(p.tile, *_frame_box(reader, p.box), score=p.score) for p in reading.pieces)
+        detections = tuple(Detection(p.tile, *_frame_box(reader, p.box), score=p.score, zone=self._zone_of(p))
+                           for p in reading.pieces)
         record = dict(reading.record) if reading.record else None
         if record is not None:
             record["honba"] = context.honba

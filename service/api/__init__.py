@@ -3,8 +3,8 @@
 from fastapi import APIRouter, Depends
 
 from ..deps import require_pin
-from . import hands, reading, sessions
+from . import hands, reading, rules, sessions, watch
 
 router = APIRouter(prefix="/api", dependencies=[Depends(require_pin)])
-for _module in (sessions, hands, reading):
+for _module in (sessions, hands, reading, watch, rules):
     router.include_router(_module.router)

@@ -15,7 +15,8 @@ class _Body(BaseModel):
 
 
 class SessionIn(_Body):
-    rules: str = Field(description="preset id: dunhill, balance, toutenkou, isshokai, chinton")
+    rules: str = Field(description="a built-in (dunhill, balance, toutenkou, isshokai, chinton) or a house rule "
+                                   "in the rules folder (GET /api/rules): stored with the session")
     players: list[str] = Field(min_length=3, max_length=3, description="the three players in turn order")
     dealer: str | None = Field(None, description="the first dealer (default: the first player)")
     table: dict[str, Any] = Field(default_factory=dict, description="[table] rule overrides for the night")
@@ -77,6 +78,7 @@ class Balance(BaseModel):
 class SessionOut(BaseModel):
     id: str
     rules: str
+    rule_digest: str | None = None        # the stored rule's digest; None: a session from before stored rules
     label: str
     unit: str
     players: list[str]
@@ -114,3 +116,7 @@ class ReadingOut(BaseModel):
     warnings: list[str]
     score: dict[str, Any] | None = None
     score_error: str | None = None
+
+
+class WatchIn(_Body):
+    on: bool = Field(description="switch the table's watcher on (true) or off")

@@ -47,10 +47,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m service.ledger", description=__doc__.splitlines()[0])
     p.add_argument("--db", help="database URL (default: $LEDGER_DB_URL, else a SQLite file in the user data folder)")
+    p.add_argument("--rules-dir", help="the house rules folder a new session's --rules is looked up in "
+                                       "(default: $TOUTENKOU_RULES_DIR, else scoring's rules folder)")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     s = sub.add_parser("start", help="start a session; prints its id")
-    s.add_argument("--rules", required=True, help="preset id: dunhill, balance, toutenkou, isshokai, chinton")
+    s.add_argument("--rules", required=True,
+                   help="a built-in (dunhill, balance, toutenkou, isshokai, chinton) or a house rule in the "
+                        "rules folder ($TOUTENKOU_RULES_DIR): stored with the session")
     s.add_argument("--players", nargs=3, required=True, metavar="NAME", help="the three players in turn order")
     s.add_argument("--dealer", help="the first dealer (default: the first player)")
     s.add_argument("--table", action="append", default=[], metavar="KEY=VALUE",
@@ -131,7 +135,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _ledger(args: argparse.Namespace) -> Ledger:
-    return Ledger(args.db)
+    return Ledger(args.db, rules_dir=args.rules_dir)
 
 
 def _meta(args: argparse.Namespace) -> dict[str, Any]:

@@ -1,8 +1,10 @@
-"""The database: two tables, an engine per URL, and migrations run by Alembic.
+"""The database: three tables, an engine per URL, and migrations run by Alembic.
 
 ``ledger_sessions`` holds what a session is (rule, players, first dealer, table
-overrides); ``ledger_events`` is its append-only log. Nothing derived (balances,
-dealer, honba, pool) is stored. SQLite (the default, a file in the user's data
+overrides); ``ledger_events`` is its append-only log; ``ledger_rules`` keeps
+each resolved rule a session was started under, by its digest and name (the
+session's ``rule_digest``; a session from before it has none and counts under
+its built-in by name). Nothing derived (balances, dealer, honba, pool) is stored. SQLite (the default, a file in the user's data
 folder, WAL mode, ``synchronous=FULL``, every write transaction ``BEGIN
 IMMEDIATE``) or PostgreSQL (``postgresql+psycopg://...``) by URL.
 """
@@ -12,8 +14,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sqlalchemy import (JSON, Column, DateTime, Engine, ForeignKey, Integer, MetaData, String,
-                        Table, UniqueConstraint, create_engine, event)
+from sqlalchemy import (JSON, Column, DateTime, Engine, ForeignKey, ForeignKeyConstraint, Integer, MetaData,
+                        String, Table, UniqueConstraint, create_engine, event)
 
 ENV_URL = "LEDGER_DB_URL"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -24,11 +26,25 @@ sessions = Table(
     "ledger_sessions", metadata,
     Column("id", String(36), primary_key=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("rules", String(32), nullable=False),
+    Column("rules", String(64), nullable=False),
     Column("players", JSON, nullable=False),
     Column("first_dealer", Integer, nullable=False),
     Column("table_overrides", JSON, nullable=False),
     Column("label", String(200), nullable=False, default=""),
+    # the stored rule (ledger_rules, with ``rules`` as its name); NULL: a session from before 0002
+    Column("rule_digest", String(20)),
+    # declared on PostgreSQL by migration 0002 (SQLite cannot add a constraint to a table)
+    ForeignKeyConstraint(["rule_digest", "rules"], ["ledger_rules.digest", "ledger_rules.name"],
+                         name="fk_ledger_sessions_rule"),
+)
+
+rules = Table(
+    "ledger_rules", metadata,
+    Column("digest", String(20), primary_key=True),     # scoring's Preset.digest: what counts
+    Column("name", String(64), primary_key=True),       # the rule's name (a house rule's file name)
+    Column("extends", String(64)),                      # a house rule's base; NULL for a built-in
+    Column("body", JSON, nullable=False),               # the resolved rule (service.ledger.stored_rules)
+    Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
 events = Table(

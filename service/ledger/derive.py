@@ -25,7 +25,7 @@ step is one rule of the table, written as one small function:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from .events import HAND_KINDS, Event, Slot
@@ -45,6 +45,10 @@ class SessionConfig:
     table: TableRules
     overrides: Mapping[str, Any]
     label: str = ""
+    # The rule every hand is counted with (scoring.Preset): the one stored when the session
+    # started (``rule_digest`` its digest), or for a session from before, its built-in by name.
+    preset: Any = field(default=None, compare=False, repr=False)
+    rule_digest: str | None = None
 
 
 @dataclass(frozen=True)

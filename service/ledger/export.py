@@ -1,4 +1,9 @@
-"""Export a session as JSON (the whole log, re-importable) or CSV (one row per hand that counts)."""
+"""Export a session as JSON (the whole log, re-importable) or CSV (one row per hand that counts).
+
+The JSON carries the session's stored rule whole (``session.rule``: its data,
+options, name, base and digest), so an import counts with it in any database;
+each CSV row names the rule and its digest.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +23,11 @@ FORMAT = "toutenkou-ledger/1"
 
 def to_json(ledger: Ledger, session_id: str) -> dict[str, Any]:
     cfg = ledger.config(session_id)
-    return {"format": FORMAT, "session": _session(cfg),
+    session = _session(cfg)
+    rule = ledger.stored_rule(session_id)
+    if rule is not None:
+        session["rule"] = rule
+    return {"format": FORMAT, "session": session,
             "events": [e.to_dict() for e in ledger.events(session_id)]}
 
 
@@ -51,7 +60,8 @@ def to_csv(ledger: Ledger, session_id: str) -> str:
     p = cfg.players
     w.writerow(["hand", "kind", "winners", "discarder", "dealer", "honba", "riichi"]
                + [f"{x} change" for x in p] + ["pool change"] + [f"{x} balance" for x in p]
-               + ["pool", "next dealer", "next honba", "confirmed_by", "created_at", "snapshot", "corrected"])
+               + ["pool", "next dealer", "next honba", "confirmed_by", "created_at", "snapshot", "corrected",
+                  "rules", "rule digest"])
     for step in ledger.history(session_id):
         b, e = step.slot.body, step.slot.event
         if step.slot.kind == "win":
@@ -67,7 +77,7 @@ def to_csv(ledger: Ledger, session_id: str) -> str:
                    + list(step.deltas) + [step.pool_delta] + list(a.balances)
                    + [a.pool, p[a.dealer], a.honba, e.confirmed_by or "",
                       e.created_at.isoformat() if e.created_at else "", e.snapshot or "",
-                      " ".join(map(str, step.slot.corrected_by))])
+                      " ".join(map(str, step.slot.corrected_by)), cfg.rules, cfg.rule_digest or ""])
     return out.getvalue()
 
 

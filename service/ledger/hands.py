@@ -1,6 +1,7 @@
 """Turning what the table confirms into hand events, checked against the session state.
 
-A win is one hand record (two for a double ron) scored by the engine. The
+A win is one hand record (two for a double ron) scored by the engine under the
+session's rule (``SessionConfig.preset``: the rule stored when it started). The
 ledger owns the table state: a record's ``honba`` is filled in from the state
 when missing and must agree with it when present, and its seats are read
 against the current dealer; a record made for another state is refused as stale.
@@ -71,7 +72,7 @@ def build_win(config: SessionConfig, state: State, records: Sequence[Mapping[str
     for i, (rec, name) in enumerate(zip(recs, names)):
         scored = dict(rec, honba=scored_honba(t, i, rec["honba"]))
         try:
-            res = scoring.score(scored)
+            res = scoring.score(scored, config.preset)     # the session's own rule, as stored
         except scoring.ScoringError as e:
             raise LedgerError(f"hand record{_which(recs, i)}: {e}") from None
         entry = {"winner": name, "record": rec, "score": res.to_dict()}

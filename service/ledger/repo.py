@@ -6,6 +6,11 @@ the new hand against it, insert one row, commit. A crash before the commit
 leaves nothing; after it, the hand is there in full. The state is never stored:
 an in-process cache keyed by the last seq saves re-folding a long log, and is
 refolded from the rows whenever another writer has moved on.
+
+A session stores the rule it starts under (stored_rules.py): every hand of it,
+a correction included, is counted with that stored rule, whatever its file says
+later. House rules are found in ``rules_dir`` (the service's rules folder), else
+in scoring's (``$TOUTENKOU_RULES_DIR``).
 """
 
 from __future__ import annotations
@@ -13,10 +18,13 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from sqlalchemy import Connection, Engine, func, insert, select
+from sqlalchemy import Connection, Engine, and_, func, insert, select
 from sqlalchemy.exc import IntegrityError
+
+from scoring import Preset
 
 from . import db
 from .derive import SessionConfig, Slot, State, Step, effective, fold, history, play
@@ -24,6 +32,7 @@ from .errors import LedgerError, StaleState, UnknownSession
 from .events import HAND_KINDS, Event
 from .hands import build_chombo, build_draw, build_win
 from .rules import table_rules
+from .stored_rules import from_body, resolve, save, to_body
 
 
 @dataclass(frozen=True)
@@ -36,12 +45,19 @@ class _Cached:
 class Ledger:
     """A handle on one database holding any number of sessions."""
 
-    def __init__(self, url: str | None = None, *, migrate: bool = True):
+    def __init__(self, url: str | None = None, *, migrate: bool = True, rules_dir: str | Path | None = None):
         self.engine: Engine = db.make_engine(url)
         if migrate:
             db.upgrade(self.engine)
+        self.rules_dir = Path(rules_dir) if rules_dir is not None else None
         self._cache: dict[str, _Cached] = {}
         self._configs: dict[str, SessionConfig] = {}
+        self._stored: dict[tuple[str, str], Preset] = {}
+
+    def rule(self, name: str) -> Preset:
+        """The rule ``name`` as a session started now would store it (a built-in, or the house
+        rule's file as it is now); LedgerError says why not (unknown, or a file that does not load)."""
+        return resolve(name, self.rules_dir)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -55,8 +71,11 @@ class Ledger:
     # -- sessions ---------------------------------------------------------
     def start(self, rules: str, players: Sequence[str], *, dealer: str | None = None,
               table: Mapping[str, Any] | None = None, label: str = "",
-              session_id: str | None = None) -> SessionConfig:
-        """A new session; ``players`` in turn order, ``dealer`` the first dealer (default the first)."""
+              session_id: str | None = None, preset: Preset | None = None) -> SessionConfig:
+        """A new session; ``players`` in turn order, ``dealer`` the first dealer (default the first).
+
+        The rule ``rules`` is resolved now (or ``preset``, already resolved, is used) and stored
+        with the session: its hands are counted with it from now on."""
         players = tuple(str(p) for p in players)
         if len(players) != 3 or len(set(players)) != 3 or not all(p.strip() for p in players):
             raise LedgerError("a session has three players with different names")
@@ -64,18 +83,25 @@ class Ledger:
         if dealer is not None and dealer not in players:
             raise LedgerError(f"dealer {dealer!r} is not one of the players")
         overrides = dict(table or {})
+        if preset is None:
+            preset = self.rule(rules)
+        elif preset.id != rules:
+            raise LedgerError(f"the rule given is {preset.id!r}, not {rules!r}")
+        body = to_body(preset)
+        stored = self._stored_preset(body)
         cfg = SessionConfig(session_id or str(uuid.uuid4()), rules, players, first,
-                            table_rules(rules, overrides), overrides, label)
+                            table_rules(stored, overrides), overrides, label, stored, body["digest"])
         with self.engine.begin() as conn:
+            save(conn, body)
             conn.execute(insert(db.sessions).values(
                 id=cfg.id, created_at=_now(), rules=rules, players=list(players),
-                first_dealer=first, table_overrides=overrides, label=label))
+                first_dealer=first, table_overrides=overrides, label=label, rule_digest=body["digest"]))
         return cfg
 
     def sessions(self) -> list[SessionConfig]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(db.sessions).order_by(db.sessions.c.created_at)).all()
-        return [_config(r) for r in rows]
+            rows = conn.execute(_with_rule().order_by(db.sessions.c.created_at)).all()
+        return [self._configs.get(r.id) or self._config(r) for r in rows]
 
     def config(self, session_id: str, conn: Connection | None = None) -> SessionConfig:
         if session_id in self._configs:
@@ -83,11 +109,20 @@ class Ledger:
         if conn is None:
             with self.engine.connect() as c:
                 return self.config(session_id, c)
-        row = conn.execute(select(db.sessions).where(db.sessions.c.id == session_id)).first()
+        row = conn.execute(_with_rule().where(db.sessions.c.id == session_id)).first()
         if row is None:
             raise UnknownSession(f"unknown session {session_id!r}")
-        cfg = self._configs[session_id] = _config(row)
+        cfg = self._configs[session_id] = self._config(row)
         return cfg
+
+    def stored_rule(self, session_id: str) -> dict[str, Any] | None:
+        """The rule the session stored when it started, as stored (None: a session from before
+        rules were stored, counted under its built-in by name)."""
+        with self.engine.connect() as conn:
+            self.config(session_id, conn)
+            body = conn.execute(select(db.rules.c.body).select_from(_JOINED)
+                                .where(db.sessions.c.id == session_id)).scalar()
+        return dict(body) if body is not None else None
 
     # -- reading ----------------------------------------------------------
     def snapshots_in_use(self) -> set[str]:
@@ -173,13 +208,26 @@ class Ledger:
 
     def import_session(self, config: Mapping[str, Any], events: Sequence[Event],
                        created_at: datetime | None = None) -> SessionConfig:
-        """Store a session and its log as exported (same id, same seqs), in one transaction."""
+        """Store a session and its log as exported (same id, same seqs), in one transaction.
+
+        The export's stored rule (``rule``) comes along: the session counts with it here too,
+        whether or not this database's rules folder has that rule. An export without one (made
+        before rules were stored) counts under its built-in by name, as it did."""
+        body = config.get("rule") if isinstance(config, Mapping) else None
         try:
             players = tuple(config["players"])
+            if body is not None:
+                preset = from_body(body)          # checked against its digest, whatever is cached
+                if preset.id != config["rules"]:
+                    raise LedgerError(f"not a ledger export: the session plays {config['rules']!r}, "
+                                      f"its stored rule is {preset.id!r}")
+            else:
+                preset = self.rule(config["rules"])
+            overrides = dict(config.get("table_overrides") or {})
             cfg = SessionConfig(str(config["id"]), config["rules"], players,
-                                int(config["first_dealer"]),
-                                table_rules(config["rules"], config.get("table_overrides") or {}),
-                                dict(config.get("table_overrides") or {}), config.get("label", ""))
+                                int(config["first_dealer"]), table_rules(preset, overrides),
+                                overrides, config.get("label", ""), preset,
+                                body["digest"] if body is not None else None)
         except (KeyError, TypeError) as e:
             raise LedgerError(f"not a ledger export: session lacks {e}") from None
         state = fold(cfg, effective(events))
@@ -188,10 +236,12 @@ class Ledger:
         with self.engine.begin() as conn:
             if conn.execute(select(db.sessions.c.id).where(db.sessions.c.id == cfg.id)).first():
                 raise LedgerError(f"session {cfg.id} already exists in this database")
+            if body is not None:
+                save(conn, body)
             conn.execute(insert(db.sessions).values(
                 id=cfg.id, created_at=created_at or _now(), rules=cfg.rules,
                 players=list(players), first_dealer=cfg.first_dealer,
-                table_overrides=dict(cfg.overrides), label=cfg.label))
+                table_overrides=dict(cfg.overrides), label=cfg.label, rule_digest=cfg.rule_digest))
             if events:
                 conn.execute(insert(db.events), [
                     {"session_id": cfg.id, "seq": e.seq, "kind": e.kind, "body": dict(e.body),
@@ -200,6 +250,26 @@ class Ledger:
         return cfg
 
     # -- internals --------------------------------------------------------
+    def _stored_preset(self, body: Mapping[str, Any]) -> Preset:
+        """The rule of a stored body, built once per (digest, name) in this handle."""
+        key = (str(body.get("digest")), str(body.get("name")))
+        preset = self._stored.get(key)
+        if preset is None:
+            preset = self._stored[key] = from_body(body)
+        return preset
+
+    def _config(self, row: Any) -> SessionConfig:
+        overrides = dict(row.table_overrides or {})
+        if row.rule_digest is not None:
+            if row.rule_body is None:
+                raise LedgerError(f"session {row.id}: its stored rule {row.rules} {row.rule_digest} is missing")
+            preset = self._stored_preset(row.rule_body)
+        else:
+            preset = self.rule(row.rules)    # a session from before rules were stored: its built-in
+        return SessionConfig(row.id, row.rules, tuple(row.players), row.first_dealer,
+                             table_rules(preset, overrides), overrides, row.label or "", preset,
+                             row.rule_digest)
+
     def _derive(self, conn: Connection, session_id: str) -> tuple[SessionConfig, _Cached]:
         cfg = self.config(session_id, conn)
         last = conn.execute(select(func.coalesce(func.max(db.events.c.seq), 0))
@@ -288,10 +358,13 @@ def _utc(at: datetime | None) -> datetime | None:
     return at.replace(tzinfo=timezone.utc) if at is not None and at.tzinfo is None else at
 
 
-def _config(row: Any) -> SessionConfig:
-    overrides = dict(row.table_overrides or {})
-    return SessionConfig(row.id, row.rules, tuple(row.players), row.first_dealer,
-                         table_rules(row.rules, overrides), overrides, row.label or "")
+_JOINED = db.sessions.outerjoin(db.rules, and_(db.rules.c.digest == db.sessions.c.rule_digest,
+                                                db.rules.c.name == db.sessions.c.rules))
+
+
+def _with_rule():
+    """Sessions with their stored rule's body (``rule_body``; NULL for a session from before)."""
+    return select(db.sessions, db.rules.c.body.label("rule_body")).select_from(_JOINED)
 
 
 def _now() -> datetime:

@@ -1,6 +1,7 @@
 """Table rules of a session: the preset's ``[table]`` section, read into one frozen value.
 
-The preset file is the data (scoring/presets/<id>.toml, ``[table]``); a session
+The preset file is the data (scoring/presets/<id>.toml, ``[table]``, or a house
+rule's file; a session reads the rule it stored when it started); a session
 may override a key for the night (``noten_total = 30`` for toutenkou), checked
 here against the key's type and, where the file lists ``<key>_choices``, its
 allowed values.
@@ -64,12 +65,16 @@ class TableRules:
         return self.noten_total // 2
 
 
-def table_rules(rules: str, overrides: Mapping[str, Any] | None = None) -> TableRules:
-    """The table rules of preset ``rules`` with a session's ``overrides`` applied."""
-    try:
-        preset = scoring.load_preset(rules)
-    except scoring.ScoringError as e:
-        raise LedgerError(str(e)) from None
+def table_rules(rules: str | scoring.Preset, overrides: Mapping[str, Any] | None = None) -> TableRules:
+    """The table rules of preset ``rules`` (a name, or a resolved rule such as a session's
+    stored one) with a session's ``overrides`` applied."""
+    if isinstance(rules, scoring.Preset):
+        preset, rules = rules, rules.id
+    else:
+        try:
+            preset = scoring.load_preset(rules)
+        except scoring.ScoringError as e:
+            raise LedgerError(str(e)) from None
     table = dict(preset.table)
     for key, value in (overrides or {}).items():
         table[key] = _checked(rules, table, key, value)

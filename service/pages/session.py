@@ -8,12 +8,13 @@ from fastapi.responses import RedirectResponse, Response
 
 import scoring
 
-from .. import table
+from .. import house_rules, table
 from ..chart import balance_chart
-from ..deps import PIN_COOKIE, LedgerDep, SettingsDep, checked_pin
+from ..deps import PIN_COOKIE, LedgerDep, OffersDep, SettingsDep, WatcherDep, checked_pin
 from ..editing import Draft
 from ..errors import ServiceError
-from ..ledger import opening
+from ..ledger import Ledger, opening
+from ..ledger.events import HAND_KINDS
 from ..views import balance_series, hand_view, session_view
 from .forms import FormDep, number, text
 from .render import render
@@ -46,38 +47,57 @@ def login(request: Request, form: FormDep, settings: SettingsDep) -> Response:
 @router.get("/")
 def index(request: Request, ledger: LedgerDep, settings: SettingsDep) -> Response:
     sessions = [session_view(cfg, ledger.state(cfg.id)) for cfg in reversed(ledger.sessions())]
+    choices = house_rules.choices(settings.house_rules_dir)     # built-ins, then the parlour's house rules
+    usable = [c.name for c in choices if c.error is None]
     return render(request, "index.html", table_name=settings.table_name, sessions=sessions,
-                  rules=scoring.preset_ids())
+                  rules=scoring.preset_ids(), rule_choices=choices,
+                  default_rule=settings.default_rule if settings.default_rule in usable else usable[0])
 
 
 @router.post("/sessions")
 def start(form: FormDep, ledger: LedgerDep) -> Response:
     rules = text(form, "rules")
-    if rules not in scoring.preset_ids():
+    if not rules:      # else a built-in or a house rule, resolved and stored by the ledger (422 if not)
         raise ServiceError(f"choose a house rule: {', '.join(scoring.preset_ids())}")
     players = [text(form, f"player{i}") for i in (1, 2, 3)]
     cfg = ledger.start(rules, players, dealer=text(form, "dealer") or None, label=text(form, "label"))
     return _go(f"/s/{cfg.id}")
 
 
+def last_hand_at(ledger: Ledger, session_id: str):
+    """When the session's last hand (a win, draw or chombo) was logged; None before the first."""
+    return next((e.created_at for e in reversed(ledger.events(session_id)) if e.kind in HAND_KINDS), None)
+
+
 @router.get("/s/{session_id}")
-def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: SettingsDep,
-               correct: int | None = None, recorded: int | None = None) -> Response:
+def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: SettingsDep, offers: OffersDep,
+               watcher: WatcherDep, correct: int | None = None, recorded: int | None = None) -> Response:
     at = table_at(ledger, session_id, correct)
     cfg, state = at["cfg"], at["state"]
-    draft = Draft(meld_from="")
+    offers.session = session_id            # the watcher reads for the session a tablet shows
+    draft, shown, corrected = Draft(meld_from=""), {}, None
     if correct:
         hand = ledger.slots(session_id)[correct - 1]
+        corrected = hand
         if hand.kind == "win":
             wins = hand.body["wins"]
             first = wins[0]["record"] if len(wins) == 2 else None
             others = frozenset(hand.body.get("riichi", {})) - {w["winner"] for w in wins}
             draft = Draft.from_record(wins[-1]["record"], others, first)
+    else:                                   # a win the watcher read and nobody logged yet: open with it
+        pending = offers.pending(last_hand_at(ledger, session_id))
+        if pending is not None and pending.reading.record is not None:
+            draft = Draft.from_record(pending.reading.record)
+            shown = dict(snapshot=pending.snapshot, reading=pending.reading, size=pending.size, offer=pending.id)
+    latest = offers.latest
     return render(request, "table.html", table_name=settings.table_name, s=session_view(cfg, state),
                   recorded=recorded, camera=request.app.state.camera is not None,
                   reader=request.app.state.reader.name,
                   reader_message=getattr(request.app.state.reader, "message", ""), oob_snapshot=False,
-                  **work_context(ledger, session_id, draft, correct=correct))
+                  corrected=corrected, watch=watcher.status() if watcher is not None else None,
+                  since=latest.id if latest is not None else 0,
+                  **work_context(ledger, session_id, draft, correct=correct, unsure_score=settings.unsure_score,
+                                 **shown))
 
 
 @router.post("/s/{session_id}/draw")

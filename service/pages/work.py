@@ -12,14 +12,16 @@ from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import Response
 
 from .. import table
-from ..deps import CameraDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep, TilesDep
+from ..deps import CameraDep, LedgerDep, OffersDep, ReaderDep, SettingsDep, SnapshotsDep, TilesDep
 from ..editing import FLAGS, PALETTE, RARE_FLAGS, TARGETS, Draft
 from ..errors import ServiceError
 from ..ledger import Ledger
 from ..ledger.hands import head_first, is_double_ron, scored_honba
+from ..overlay import views
 from ..reader import Reading
 from ..table_tiles import TableTiles
 from ..views import seat_names
+from ..watch import Offers
 from .forms import FormDep, image, number, text
 from .render import render
 
@@ -45,9 +47,11 @@ def table_at(ledger: Ledger, session_id: str, correct: int | None) -> dict[str, 
 
 
 def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int | None = None,
-                 snapshot: str = "", reading: Reading | None = None,
-                 size: tuple[int, int] = (0, 0)) -> dict[str, Any]:
-    """Everything the work area shows: the draft's tiles, its live score (or why it does not score)."""
+                 snapshot: str = "", reading: Reading | None = None, size: tuple[int, int] = (0, 0),
+                 clean: bool = True, unsure_score: float = 0.6, offer: int = 0) -> dict[str, Any]:
+    """Everything the work area shows: the draft's tiles, its live score (or why it does not score),
+    the reading drawn over its snapshot. ``clean``: the draft is as read (or empty), so a win the
+    watcher reads next may replace it without losing a fix."""
     at = table_at(ledger, session_id, correct)
     cfg = at["cfg"]
     records = ([dict(draft.first, rules=cfg.rules)] if draft.first else []) + [draft.record(cfg.rules)]
@@ -60,48 +64,71 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
         error = "和了牌を選ぶ choose the winning tile: tap 和了牌 winning tile above, then the tile"
     if not error:
         try:
-            scores = [table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])}, at["seats"])
+            scores = [table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])}, at["seats"],
+                                         cfg.preset)       # the session's stored rule
                       for i, rec in enumerate(records)]
         except ValueError as e:
             scores, error = [], str(e)
+    clean = clean or not (draft.concealed or draft.melds or draft.gari or draft.dora_indicators)
     return dict(session_id=session_id, cfg=cfg, at=at, draft=draft, seats=seat_names(at["seats"]),
                 scores=scores, error=error, correct=correct, snapshot=snapshot, reading=reading,
-                reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS, rare_flags=RARE_FLAGS, records=records)
+                reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS,
+                rare_flags=RARE_FLAGS, records=records, view=views(reading, size, draft, unsure_score),
+                clean=clean and not correct, offer=offer, unsure_score=unsure_score)
 
 
 def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, status: int = 200,
          oob_snapshot: bool = False, **kw: Any) -> Response:
+    kw.setdefault("unsure_score", request.app.state.settings.unsure_score)
     return render(request, "_work.html", status, oob_snapshot=oob_snapshot,
                   **work_context(ledger, session_id, draft, **kw))
 
 
 @router.post("/s/{session_id}/edit")
-def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
+def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, offers: OffersDep) -> Response:
     draft = draft_of(form).apply(text(form, "op"))
-    return work(request, ledger, session_id, draft, correct=number(form, "correct"),
-                snapshot=text(form, "snapshot"))
+    snapshot = text(form, "snapshot")
+    reading, size = (offers.reading(snapshot) if snapshot else None) or (None, (0, 0))
+    # any tap is the players' own: a win the watcher reads next no longer replaces this draft
+    return work(request, ledger, session_id, draft, correct=number(form, "correct"), snapshot=snapshot,
+                reading=reading, size=size, clean=False, offer=number(form, "offer") or 0)
 
 
 @router.post("/s/{session_id}/count")
 def count(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, camera: CameraDep,
-          reader: ReaderDep, store: SnapshotsDep, tiles: TilesDep) -> Response:
+          reader: ReaderDep, store: SnapshotsDep, tiles: TilesDep, offers: OffersDep) -> Response:
     _, frame = camera.latest()
-    return _read(request, session_id, form, ledger, reader, store, tiles, frame)
+    return _read(request, session_id, form, ledger, reader, store, tiles, offers, frame)
 
 
 @router.post("/s/{session_id}/upload")
 def upload(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, reader: ReaderDep,
-           store: SnapshotsDep, settings: SettingsDep, tiles: TilesDep) -> Response:
-    return _read(request, session_id, form, ledger, reader, store, tiles, image(form, settings))
+           store: SnapshotsDep, settings: SettingsDep, tiles: TilesDep, offers: OffersDep) -> Response:
+    return _read(request, session_id, form, ledger, reader, store, tiles, offers, image(form, settings))
 
 
-def _read(request, session_id, form, ledger, reader, store, tiles: TableTiles, frame) -> Response:
-    draft = draft_of(form)
+def _read(request, session_id, form, ledger, reader, store, tiles: TableTiles, offers: Offers, frame) -> Response:
     snap, reading = table.read_frame(reader, store, frame, table.context_of(ledger, session_id), tiles)
+    offers.remember(snap.name, reading, (snap.width, snap.height))
+    return _show(request, session_id, form, ledger, snap.name, reading, (snap.width, snap.height))
+
+
+@router.post("/s/{session_id}/offer")
+def offer(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, offers: OffersDep) -> Response:
+    """The watcher's offer ``offer`` (a win it read by itself) in the work area."""
+    wanted = number(form, "offer") or 0
+    found = offers.get(wanted)
+    if found is None:
+        raise ServiceError(f"読み取り {wanted} はもうありません · reading {wanted} was replaced by a newer one", 409)
+    return _show(request, session_id, form, ledger, found.snapshot, found.reading, found.size, offer=found.id)
+
+
+def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, size, offer: int = 0) -> Response:
+    draft = draft_of(form)
     if reading.record is not None:      # what the reader saw replaces the draft; players fix it
         draft = Draft.from_record(reading.record, draft.riichi_others)
-    return work(request, ledger, session_id, draft, correct=number(form, "correct"), snapshot=snap.name,
-                reading=reading, size=(snap.width, snap.height), oob_snapshot=True)
+    return work(request, ledger, session_id, draft, correct=number(form, "correct"), snapshot=snapshot,
+                reading=reading, size=size, oob_snapshot=True, offer=offer)
 
 
 @router.post("/s/{session_id}/confirm")

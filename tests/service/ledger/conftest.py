@@ -24,12 +24,16 @@ def _backends():
 
 
 @pytest.fixture(params=list(_backends()))
-def ledger(request, tmp_path):
+def db_url(request, tmp_path) -> str:
+    """An empty database's URL (nothing migrated yet): a SQLite file, or a fresh PostgreSQL schema."""
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
-    else:
-        url = _fresh_pg_schema(request)
-    led = Ledger(url)
+        return f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    return _fresh_pg_schema(request)
+
+
+@pytest.fixture
+def ledger(db_url):
+    led = Ledger(db_url)
     yield led
     led.close()
 

@@ -25,11 +25,12 @@ def _free_port() -> int:
 
 
 def _serve(tmp_path, **overrides):
-    """The service on 127.0.0.1 with a fresh SQLite file; yields its URL."""
+    """The service on 127.0.0.1 with a fresh SQLite file; yields its URL and the app."""
     given = dict(data_dir=tmp_path / "data", pin=PIN, camera=str(DEMO_FRAMES), camera_fps=5, host="127.0.0.1",
-                 port=_free_port())
+                 port=_free_port(), watch=False)
     settings = Settings(_env_file=None, **{**given, **overrides})
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host=settings.host, port=settings.port,
+    app = create_app(settings)
+    server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port,
                                            log_level="warning", timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -38,7 +39,7 @@ def _serve(tmp_path, **overrides):
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the service did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{settings.port}"
+    yield f"http://127.0.0.1:{settings.port}", app
     server.should_exit = True
     thread.join(timeout=10)
 
@@ -46,7 +47,8 @@ def _serve(tmp_path, **overrides):
 @pytest.fixture
 def server(tmp_path):
     """The service with no reader: Count takes a snapshot and the players enter the hand."""
-    yield from _serve(tmp_path, reader="")
+    for url, _ in _serve(tmp_path, reader=""):
+        yield url
 
 
 @pytest.fixture
@@ -58,7 +60,17 @@ def reading_server(tmp_path, monkeypatch):
     shutil.copy(DEMO_FRAMES / "frame-01.jpg", frames)
     monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path / "tables"))
     save(TableFile("t1"), tmp_path / "tables")
-    yield from _serve(tmp_path, camera=str(frames), calibration="t1")
+    for url, _ in _serve(tmp_path, camera=str(frames), calibration="t1"):
+        yield url
+
+
+@pytest.fixture
+def watch_server(tmp_path, monkeypatch, watch_folder):
+    """The service watching a camera folder (play, then a win lying still) over a calibrated table, the
+    watcher switched off until a tablet switches it on; yields its URL and the app."""
+    monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path / "tables"))
+    save(TableFile("t1"), tmp_path / "tables")
+    yield from _serve(tmp_path, camera=str(watch_folder), camera_fps=4, calibration="t1", watch=False)
 
 
 @pytest.fixture

@@ -1,0 +1,153 @@
+"""What was read, drawn where it was read: the reading's boxes over the snapshot, as the tablet shows them.
+
+Two views of one snapshot, each an SVG drawn by ``templates/_overlay.html``:
+
+- ``full``: the whole frame with every read tile's box and name (tap to zoom);
+- ``strip``: the winner's row, melds and gari cut out and turned so the row reads as the winner
+  sees it (a row along the right edge of the frame is turned a quarter, the far side upside
+  down), large enough to check each tile by eye above the editor.
+
+A box is unsure (drawn dashed, its name with a ?) when its score is under the table's warning
+threshold (``TABLE_UNSURE_SCORE``, the layout's 0.6) or when not every voted frame read it so.
+Each box of the hand, melds, gari or dead wall carries the editor op that picks its tile in the
+draft (``editing.Draft.pick``): tap a wrong tile on the snapshot, then the right one in the picker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from statistics import median
+from typing import Sequence
+
+from .editing import Draft
+from .reader import Detection, Reading
+
+ROW_ZONES = ("hand", "melds", "gari")
+BACK = "back"
+MARGIN = 0.6            # the strip's margin around the row, in tile boxes
+
+
+@dataclass(frozen=True)
+class Box:
+    x: float
+    y: float
+    w: float
+    h: float
+    tile: str
+    unsure: bool
+    pick: str = ""          # the editor op's argument (``concealed:3p``, ``meld:0``); empty: not pickable
+    picked: bool = False
+    score: float = 1.0
+
+    @property
+    def label(self) -> str:
+        """The name drawn above the box (none for a back)."""
+        return "" if self.tile == BACK else self.tile + ("?" if self.unsure else "")
+
+
+@dataclass(frozen=True)
+class View:
+    """An SVG of ``vw`` x ``vh`` user units showing the frame (``width`` x ``height`` px) through
+    ``transform``, with the boxes in view units; ``font`` the labels' size."""
+
+    vw: float
+    vh: float
+    width: int
+    height: int
+    transform: str
+    boxes: tuple[Box, ...] = field(default=())
+    font: float = 20.0
+    turn: int = 0
+
+
+def unsure(d: Detection, threshold: float) -> bool:
+    return d.score < threshold or (d.agree is not None and d.agree < 1.0)
+
+
+def pick_of(d: Detection, draft: Draft) -> str:
+    """The draft's field (and tile, or meld index) a detection stands for there; empty if none."""
+    if d.tile == BACK:
+        return ""
+    name = {"hand": "concealed", "gari": "gari"}.get(d.zone)
+    if d.zone == "dead_wall":
+        name = next((f for f in ("dora_indicators", "ura_indicators") if d.tile in draft.tiles(f)), None)
+    if name is not None:
+        return f"{name}:{d.tile}" if d.tile in draft.tiles(name) else ""
+    if d.zone == "melds":
+        plain = "5" + d.tile[1] if d.tile[0] == "0" else d.tile
+        for i, m in enumerate(draft.melds):
+            tiles = ["5" + t[1] if t[0] == "0" else t for t in _names(m.get("tiles", ""))]
+            if plain in tiles:
+                return f"meld:{i}"
+    return ""
+
+
+def views(reading: Reading | None, size: tuple[int, int], draft: Draft, threshold: float) -> dict[str, View] | None:
+    """The ``full`` and ``strip`` views of a reading's snapshot (None: nothing was read)."""
+    if reading is None or not reading.detections or not all(size):
+        return None
+    w, h = size
+    boxes = []
+    for i, d in enumerate(reading.detections):
+        p = pick_of(d, draft)
+        p = f"{p}:{i}" if p else ""
+        boxes.append(Box(d.x, d.y, d.w, d.h, d.tile, unsure(d, threshold) and d.tile != BACK, p,
+                         bool(p) and p == draft.pick, d.score))
+    side = median([max(d.w, d.h) for d in reading.detections])
+    out = {"full": View(w, h, w, h, "", tuple(boxes), font=max(14.0, side * 0.45))}
+    row = [(b, d) for b, d in zip(boxes, reading.detections) if d.zone in ROW_ZONES]
+    if row:
+        out["strip"] = strip([b for b, _ in row], [d for _, d in row if d.zone == "hand"] or [d for _, d in row],
+                             size, side)
+    return out
+
+
+def strip(boxes: Sequence[Box], hand: Sequence[Detection], size: tuple[int, int], side: float) -> View:
+    """The row cut out with a margin and turned upright for the winner (see the module's docstring)."""
+    w, h = size
+    m = side * MARGIN
+    x0 = max(0.0, min(b.x for b in boxes) - m)
+    y0 = max(0.0, min(b.y for b in boxes) - m * 1.6)           # room for the names above the boxes
+    x1 = min(float(w), max(b.x + b.w for b in boxes) + m)
+    y1 = min(float(h), max(b.y + b.h for b in boxes) + m)
+    cw, ch = x1 - x0, y1 - y0
+    turn = turn_for(hand, size)
+    place = _placer(turn, x0, y0, cw, ch)
+    vw, vh = (cw, ch) if turn in (0, 180) else (ch, cw)
+    moved = []
+    for b in boxes:
+        (ax, ay), (bx, by) = place(b.x, b.y), place(b.x + b.w, b.y + b.h)
+        moved.append(Box(min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay), b.tile, b.unsure, b.pick, b.picked,
+                         b.score))
+    transform = {0: f"translate({-x0:.1f} {-y0:.1f})",
+                 90: f"translate({ch:.1f} 0) rotate(90) translate({-x0:.1f} {-y0:.1f})",
+                 180: f"translate({cw:.1f} {ch:.1f}) rotate(180) translate({-x0:.1f} {-y0:.1f})",
+                 270: f"translate(0 {cw:.1f}) rotate(270) translate({-x0:.1f} {-y0:.1f})"}[turn]
+    return View(vw, vh, w, h, transform, tuple(moved), font=max(10.0, side * 0.36), turn=turn)
+
+
+def turn_for(hand: Sequence[Detection], size: tuple[int, int]) -> int:
+    """How far to turn the frame (clockwise degrees) so the row reads as its player sees it: the
+    row's long axis says along which edge the player sits, its side of the frame's middle which edge
+    (the camera hangs over the table's middle)."""
+    xs = [d.x + d.w / 2 for d in hand]
+    ys = [d.y + d.h / 2 for d in hand]
+    cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
+    if max(xs) - min(xs) >= max(ys) - min(ys):
+        return 0 if cy >= size[1] / 2 else 180
+    return 90 if cx >= size[0] / 2 else 270
+
+
+def _placer(turn: int, x0: float, y0: float, cw: float, ch: float):
+    def place(x: float, y: float) -> tuple[float, float]:
+        u, v = x - x0, y - y0
+        return {0: (u, v), 90: (ch - v, u), 180: (cw - u, ch - v), 270: (v, cw - u)}[turn]
+    return place
+
+
+def _names(mpsz: str) -> list[str]:
+    from scoring.tiles import parse_mpsz, tile_name
+    try:
+        return [tile_name(t) for t in parse_mpsz(mpsz)]
+    except ValueError:
+        return []

@@ -1,0 +1,82 @@
+// The table page: the watcher's news (server-sent events from /api/watch/events), a tap on a read
+// tile of the snapshot (it picks that tile in the editor), and the snapshot's zoom. No libraries
+// beyond the vendored htmx; nothing is fetched from elsewhere.
+(function () {
+  "use strict";
+  var root = document.getElementById("watch");
+  if (!root) return;
+  var session = root.dataset.session;
+
+  function work() { return document.getElementById("work"); }
+  function zoom() { return document.getElementById("zoom"); }
+
+  // -- the watcher: a win read by itself opens in the editor, unless the players are fixing one --
+  function load(id) {
+    htmx.ajax("POST", "/s/" + session + "/offer",
+              {source: "#work", target: "#work", swap: "outerHTML", values: {offer: id}});
+  }
+
+  function banner(d) {
+    var flash = document.getElementById("flash");
+    flash.innerHTML = '<p class="flash ok" id="offer-banner">新しい和了を読みました · a new win was read' +
+      (d.seat ? " (" + d.seat + ")" : "") + ' <button type="button" class="btn small" id="show-offer">表示 show it</button></p>';
+    document.getElementById("show-offer").addEventListener("click", function () {
+      flash.innerHTML = "";
+      load(d.id);
+    });
+  }
+
+  var since = root.dataset.since || "0";
+  var events = new EventSource("/api/watch/events?session=" + encodeURIComponent(session) + "&since=" + since);
+  events.addEventListener("offer", function (e) {
+    var d = JSON.parse(e.data);
+    var w = work();
+    if (!w || w.dataset.offer === String(d.id)) return;
+    if (w.dataset.clean === "1" && !root.dataset.correct) load(d.id);
+    else banner(d);
+  });
+  events.addEventListener("status", function (e) {
+    var d = JSON.parse(e.data);
+    var state = document.getElementById("watch-state");
+    if (state) {
+      state.textContent = d.message + (d.available && !d.camera ? " · カメラなし no camera" : "");
+      state.dataset.state = d.state;
+    }
+    var on = document.getElementById("watch-on");
+    if (on) on.checked = !!d.enabled;
+  });
+  window.addEventListener("pagehide", function () { events.close(); });
+
+  // -- taps on the snapshot --
+  document.addEventListener("click", function (e) {
+    var t = e.target;
+    if (!t.closest) return;
+    var z = zoom();
+    var det = t.closest("[data-op]");
+    if (det && det.closest("#work")) {          // a read tile: pick it in the editor
+      e.preventDefault();
+      if (z && z.open) z.close();
+      var button = document.getElementById("op-button");
+      button.value = det.dataset.op;
+      button.click();
+      return;
+    }
+    if (t.closest("[data-close]")) { if (z) z.close(); return; }
+    if (t.closest("[data-zoom]")) {
+      if (z) { z.classList.remove("near"); z.showModal(); }
+      return;
+    }
+    if (z && z.open) {
+      if (t === z) { z.close(); return; }     // the backdrop
+      var body = t.closest(".zoom-body");
+      if (body) {                              // elsewhere on the picture: zoom in there, or back out
+        var r = body.getBoundingClientRect();
+        var fx = (e.clientX - r.left + body.scrollLeft) / body.scrollWidth;
+        var fy = (e.clientY - r.top + body.scrollTop) / body.scrollHeight;
+        z.classList.toggle("near");
+        body.scrollLeft = fx * body.scrollWidth - body.clientWidth / 2;
+        body.scrollTop = fy * body.scrollHeight - body.clientHeight / 2;
+      }
+    }
+  });
+})();

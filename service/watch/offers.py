@@ -1,0 +1,124 @@
+"""Where a reading waits for the tablets: the newest offer of the watcher, the readings of recent
+counts by snapshot (the overlay is drawn from them on every edit), and the tablets listening for
+news (server-sent events).
+
+The watcher's thread publishes; each tablet's event stream is an asyncio queue on the server's
+loop, fed with ``call_soon_threadsafe``. An offer is news for a session until that session logs a
+hand after it (its Confirm, a draw, a chombo) or ``KEEP_S`` pass.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from ..reader import Reading
+
+KEEP_S = 30 * 60            # an offer nobody confirmed is not shown to a newly opened page after this
+REMEMBER = 32               # readings kept by snapshot name (the overlay on the tablet)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A win the watcher read: its number, when, the snapshot (and its size), the voted reading."""
+
+    id: int
+    at: datetime
+    snapshot: str
+    size: tuple[int, int]
+    reading: Reading
+    frames: int = 1
+
+    def event(self) -> dict[str, Any]:
+        rec = self.reading.record or {}
+        return {"id": self.id, "snapshot": self.snapshot, "seat": rec.get("seat"), "frames": self.frames,
+                "warnings": len(self.reading.warnings), "at": self.at.isoformat()}
+
+
+class Offers:
+    def __init__(self, keep_s: float = KEEP_S):
+        self.keep_s = keep_s
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self.latest: Offer | None = None
+        self.session: str | None = None        # the session a tablet looked at last (the watcher's context)
+        self._readings: OrderedDict[str, tuple[Reading, tuple[int, int]]] = OrderedDict()
+        self._listeners: set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = set()
+
+    # -- readings by snapshot ------------------------------------------------------------------------
+    def remember(self, snapshot: str, reading: Reading, size: tuple[int, int]) -> None:
+        with self._lock:
+            self._readings[snapshot] = (reading, size)
+            self._readings.move_to_end(snapshot)
+            while len(self._readings) > REMEMBER:
+                self._readings.popitem(last=False)
+
+    def reading(self, snapshot: str) -> tuple[Reading, tuple[int, int]] | None:
+        with self._lock:
+            return self._readings.get(snapshot)
+
+    # -- offers ------------------------------------------------------------------------------------------
+    def offer(self, snapshot: str, reading: Reading, size: tuple[int, int], frames: int = 1) -> Offer:
+        """A new offer, told to every listening tablet (from any thread)."""
+        offer = Offer(next(self._ids), datetime.now(timezone.utc), snapshot, size, reading, frames)
+        self.remember(snapshot, reading, size)
+        with self._lock:
+            self.latest = offer
+        self.tell("offer", offer.event(), offer.id)
+        return offer
+
+    def get(self, offer_id: int) -> Offer | None:
+        latest = self.latest
+        return latest if latest is not None and latest.id == offer_id else None
+
+    def pending(self, last_hand_at: datetime | None, now: datetime | None = None) -> Offer | None:
+        """The newest offer if it is news for a session whose last hand was logged at ``last_hand_at``."""
+        offer = self.latest
+        now = now or datetime.now(timezone.utc)
+        if offer is None or (now - offer.at) > timedelta(seconds=self.keep_s):
+            return None
+        if last_hand_at is not None and _utc(last_hand_at) >= offer.at:
+            return None
+        return offer
+
+    # -- listeners (server-sent events) --------------------------------------------------------------------
+    def listen(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue]:
+        """A queue of (event, data, id) on the running loop; ``unlisten`` it when the stream ends."""
+        entry = (asyncio.get_running_loop(), asyncio.Queue(maxsize=64))
+        with self._lock:
+            self._listeners.add(entry)
+        return entry
+
+    def unlisten(self, entry) -> None:
+        with self._lock:
+            self._listeners.discard(entry)
+
+    @property
+    def listeners(self) -> int:
+        return len(self._listeners)
+
+    def tell(self, event: str, data: dict[str, Any], event_id: int | None = None) -> None:
+        message = (event, json.dumps(data, ensure_ascii=False), event_id)
+        with self._lock:
+            listeners = list(self._listeners)
+        for loop, queue in listeners:
+            try:
+                loop.call_soon_threadsafe(_put, queue, message)
+            except RuntimeError:         # that stream's loop is gone
+                self.unlisten((loop, queue))
+
+
+def _put(queue: asyncio.Queue, message) -> None:
+    if queue.full():                     # a tablet that stopped reading: drop its oldest news
+        queue.get_nowait()
+    queue.put_nowait(message)
+
+
+def _utc(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=timezone.utc)

@@ -1,0 +1,151 @@
+"""The table's watcher: a thread on the capture thread's frames that offers a win to the tablets
+by itself once the winner's hand lies still.
+
+Each step takes the camera's newest frame (never a second camera handle), looks at it cheaply
+(``look.Looker``: a millisecond), lets the trigger rule decide (``rule.Trigger``), reads the
+frames the rule asks for with the table's reader (the detector: a few hundred ms), votes
+(``vote.voted``), and for a win saves the voted frame as the snapshot, keeps its cuts for the
+tile set, and publishes the offer (``offers.Offers``): every tablet listening is told at once.
+
+``step(frame, number, t)`` is the whole of it, synchronous: the thread calls it at ``fps`` with
+the monotonic clock; tests and the bench call it with recorded or rendered frames and their times.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Callable
+
+import numpy as np
+
+from calibration.errors import CalibrationError
+from calibration.store import TableFile
+
+from ..camera import Camera, CameraError
+from ..reader import Reader, ReadContext, Reading
+from ..snapshots import SnapshotStore
+from .look import Looker
+from .offers import Offer, Offers
+from .rule import HELD, OFF, OFFERED, Thresholds, Trigger
+from .vote import voted
+
+log = logging.getLogger(__name__)
+
+
+class Watcher:
+    def __init__(self, reader: Reader, table: TableFile, store: SnapshotStore, offers: Offers,
+                 context: Callable[[], ReadContext] = lambda: ReadContext(""), *, tiles=None,
+                 limits: Thresholds | None = None, fps: float = 8.0, camera: Camera | None = None,
+                 enabled: bool = True, slideshow: bool = False):
+        self.reader, self.store, self.offers, self.context, self.tiles = reader, store, offers, context, tiles
+        self.looker = Looker(table)
+        self.trigger = Trigger(limits or Thresholds())
+        self.fps, self.camera = fps, camera
+        self.slideshow = slideshow          # the camera's images are different tables (the demo's stills)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._cache: tuple[int, Reading] | None = None        # the last frame number read, and its reading
+        self._scene: int | None = None
+        self._said: tuple[str, str] | None = None
+        self.reads = 0                                         # detector runs (the bench counts them)
+        if not enabled:
+            self.trigger.switch(False)
+
+    # -- one frame --------------------------------------------------------------------------------------
+    def step(self, frame: np.ndarray, number: int, t: float, scene: int | None = None) -> Offer | None:
+        """Look at frame ``number`` seen at ``t`` (seconds); the offer when this frame completes a win.
+        ``scene``: a slideshow's image number (the demo camera's stills: a new one is another table,
+        and the rule re-arms as if this one had been cleared)."""
+        with self._lock:
+            try:
+                return self._step(frame, number, t, scene)
+            finally:
+                self._tell_status()
+
+    def _step(self, frame, number, t, scene) -> Offer | None:
+        if scene is not None and scene != self._scene:
+            if self._scene is not None and self.trigger.state in (OFFERED, HELD):
+                self.trigger.rearm("見ています · watching the table (a new table)")
+            self._scene = scene
+        try:
+            look = self.looker.look(frame, t)
+        except CalibrationError as e:
+            self.trigger.message = f"テーブルが見えません · {e}"
+            return None
+        if self.trigger.see(look):
+            reading = self._read(frame, number)
+            self.trigger.add(reading.record, (frame, reading))
+        if not self.trigger.ready(t):
+            return None
+        payloads = [p for _, p in self.trigger.readings]
+        i, reading = voted([r for _, r in payloads])
+        if not self.trigger.decide(reading.record, t):
+            return None
+        snap = self.store.save(payloads[i][0])
+        if self.tiles is not None:
+            self.tiles.remember(snap.name, reading.cuts)
+        offer = self.offers.offer(snap.name, reading, (snap.width, snap.height), frames=len(payloads))
+        log.info("offered a win read over %d frames: %s", len(payloads), snap.name)
+        return offer
+
+    def _read(self, frame: np.ndarray, number: int) -> Reading:
+        if self._cache is not None and self._cache[0] == number:       # the camera gave no newer frame
+            return self._cache[1]
+        reading = self.reader.read(frame, self.context())
+        self.reads += 1
+        self._cache = (number, reading)
+        return reading
+
+    # -- on and off ---------------------------------------------------------------------------------------
+    @property
+    def enabled(self) -> bool:
+        return self.trigger.state != OFF
+
+    def switch(self, on: bool) -> None:
+        with self._lock:
+            self.trigger.switch(on)
+            self.looker.reset()
+            self._tell_status()
+
+    def status(self) -> dict:
+        return {"enabled": self.enabled, "state": self.trigger.state, "seat": self.trigger.seat,
+                "message": self.trigger.message, "camera": self.camera is not None}
+
+    def _tell_status(self) -> None:
+        now = (self.trigger.state, self.trigger.message)
+        if now != self._said:
+            self._said = now
+            self.offers.tell("status", self.status())
+
+    # -- the thread -------------------------------------------------------------------------------------------
+    def start(self) -> "Watcher":
+        if self.camera is None:
+            raise RuntimeError("a watcher thread needs a camera")
+        self._thread = threading.Thread(target=self._run, name="table watcher", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        period = 1.0 / self.fps
+        next_at = time.monotonic()
+        while not self._stop.is_set():
+            next_at = max(next_at + period, time.monotonic())
+            if self._stop.wait(max(0.0, next_at - time.monotonic())):
+                break
+            if not self.enabled:
+                continue
+            try:
+                number, frame = self.camera.latest(timeout=1.0)
+                self.step(frame, number, time.monotonic(), self.camera.scene if self.slideshow else None)
+            except CameraError:
+                continue
+            except Exception:            # never let one bad frame end the watching
+                log.exception("the watcher failed on a frame")

@@ -1,0 +1,88 @@
+"""What players saw wrong on the tablet (1280x800, Chromium): meld faces drawn white on white, a small
+unstyled label field, draws and chombos that only the API could correct."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+from playwright.sync_api import expect
+
+from table_fixtures import PIN
+
+LUMA = """el => { const c = getComputedStyle(el).color.match(/\\d+(\\.\\d+)?/g).map(Number);
+                  return (0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]) / 255; }"""
+
+
+def _start(page, url):
+    page.goto(url + "/login")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.select_option("#rules", "dunhill")
+    for i, name in enumerate(("Aki", "Ben", "Chie"), 1):
+        page.fill(f"#player{i}", name)
+    page.click("#start")
+    expect(page).to_have_url(re.compile(r"/s/[0-9a-f-]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def test_meld_faces_keep_their_ink_on_the_white_tiles(page, server):
+    _start(page, server)
+    page.click("text=加槓 added kan")
+    page.click('#palette button[data-tile="2z"]')             # kakan of 南
+    page.click("text=暗槓 closed kan")
+    page.click('#palette button[data-tile="3s"]')             # ankan of 3s: the suit mark 索 below the number
+    south = page.locator(".meld .face.z2 .top")
+    souzu = page.locator(".meld .face.s .bottom").first
+    expect(south).to_have_count(4)
+    expect(page.locator(".meld .face.s")).to_have_count(4)     # both melds are in (the last tap's answer came)
+    paper = page.locator(".meld .face").first.evaluate(
+        "el => getComputedStyle(el).backgroundColor")
+    assert paper.startswith("rgb(251, 248, 240")                # the tile's paper ...
+    for glyph in (south.first, souzu):                          # ... and dark ink on it, not the row's white
+        assert glyph.evaluate(LUMA) < 0.4
+    assert page.locator(".meld small").first.evaluate(LUMA) > 0.9     # the meld's caption stays white on felt
+
+
+def test_the_label_field_on_the_new_session_page_is_a_full_size_field(page, server):
+    page.goto(server + "/login")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    label, player = page.locator("#label").bounding_box(), page.locator("#player1").bounding_box()
+    assert label["height"] >= 44 and abs(label["height"] - player["height"]) <= 2
+    assert label["width"] >= 400
+    assert page.locator("#label").evaluate("el => getComputedStyle(el).fontSize") == \
+        page.locator("#player1").evaluate("el => getComputedStyle(el).fontSize")
+
+
+def test_a_draw_and_a_chombo_are_corrected_on_the_tablet(page, server):
+    sid = _start(page, server)
+    page.click("#draw summary")
+    page.click("#draw label.toggle:has(input[name=tenpai][value=Aki])")
+    page.click("#draw-confirm")
+    expect(page.locator("#honba")).to_have_text("1")
+    page.click("#chombo summary")
+    page.click("#chombo label.choice:has(input[value=Ben])")
+    page.click("#chombo-confirm")
+    expect(page.locator("#next-hand")).to_have_text("3")
+
+    page.goto(f"{server}/s/{sid}/history")
+    page.click('#hands tr[data-hand="1"] a:has-text("Correct")')
+    expect(page.locator("#correcting-other")).to_contain_text("a draw")
+    expect(page.locator("#draw")).to_have_attribute("open", "")             # the draw, as it was logged
+    expect(page.locator("#draw input[name=tenpai][value=Aki]")).to_be_checked()
+    page.click("#draw label.toggle:has(input[name=tenpai][value=Ben])")
+    page.click("#draw-confirm")
+    expect(page.locator("#flash")).to_contain_text("hand 1 corrected")
+
+    page.click('#hands tr[data-hand="2"] a:has-text("Correct")')
+    expect(page.locator("#chombo")).to_have_attribute("open", "")
+    expect(page.locator("#chombo input[name=offender][value=Ben]")).to_be_checked()
+    page.click("#chombo label.choice:has(input[value=Chie])")
+    page.click("#chombo-confirm")
+    expect(page.locator("#flash")).to_contain_text("hand 2 corrected")
+
+    hands = httpx.get(f"{server}/api/sessions/{sid}/hands", headers={"X-Table-PIN": PIN}).json()["hands"]
+    by_number = {h["number"]: h for h in hands}
+    assert by_number[1]["kind"] == "draw" and by_number[1]["tenpai"] == ["Aki", "Ben"] and by_number[1]["corrected"]
+    assert by_number[2]["kind"] == "chombo" and by_number[2]["offender"] == "Chie" and by_number[2]["corrected"]

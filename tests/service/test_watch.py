@@ -1,0 +1,106 @@
+"""The watcher on rendered sequences of a whole table (vision.synth.motion), with the real vision reader:
+a win laid down is offered once, after it lies still, and read exactly; a discard, a tenpai display at a
+draw and tiles pushed into the table are not. Then the watcher's thread on a camera folder in the service."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from calibration.store import TableFile, save
+from service.reader import ReadContext
+from service.snapshots import SnapshotStore
+from service.watch import Offers, Watcher
+from service.watch.rule import HELD, OFFERED, WATCHING
+from vision.layout import record_diff
+from vision.synth.motion import discard_clip, push_clip, tenpai_clip
+
+from table_fixtures import PIN
+from watch_fixtures import step_through
+
+
+@pytest.fixture
+def watching(vision_reader, tmp_path):
+    def make(**kw) -> tuple[Watcher, Offers]:
+        offers = Offers()
+        table = vision_reader.table
+        return Watcher(vision_reader, table, SnapshotStore(tmp_path / "snapshots"), offers,
+                       lambda: ReadContext("dunhill"), **kw), offers
+    return make
+
+
+def test_a_win_laid_down_is_offered_once_after_it_lies_still_and_read_exactly(watching, win, tmp_path):
+    watcher, offers = watching()
+    got = step_through(watcher, win)
+    assert [i for i, _ in got] and len(got) == 1, got
+    i, offer = got[0]
+    # not before the view has been still for settle_s (0.6 s: five frames at 8 fps), and before the push
+    assert win.settled + 5 <= i < win.until
+    assert record_diff(win.record, dict(offer.reading.record)) == []
+    assert offers.latest is offer and offer.frames >= 3
+    assert (tmp_path / "snapshots" / offer.snapshot).exists()
+    hand = [d for d in offer.reading.detections if d.zone == "hand"]
+    assert len(hand) == 11 and all(d.agree == 1.0 for d in hand)       # every frame read every tile there
+    # the detector ran only on still frames with one hand laid down: a handful, not one per frame
+    assert watcher.reads <= 10 < len(win)
+    # after the push the watcher watches again
+    assert watcher.trigger.state == WATCHING
+
+
+def test_discards_and_tiles_pushed_into_the_table_are_not_read(watching, stage):
+    watcher, offers = watching()
+    assert step_through(watcher, discard_clip(stage, seed=2)) == []
+    assert watcher.reads == 0                       # no hand laid down: the cheap look alone
+    assert step_through(watcher, push_clip(stage, seed=3), t0=100.0, n0=1000) == []
+    assert offers.latest is None
+
+
+def test_a_tenpai_display_at_a_draw_is_not_offered(watching, stage):
+    watcher, offers = watching()
+    clip = tenpai_clip(stage, seed=4)
+    got = step_through(watcher, clip)
+    assert got == [] and offers.latest is None
+    # the first seat's 13 tiles alone were read and held as no win; the second seat's made it a display
+    assert "several hands" in watcher.trigger.message
+
+
+def test_switched_off_it_reads_nothing_and_a_tap_on_count_still_works(watching, win):
+    watcher, offers = watching(enabled=False)
+    assert step_through(watcher, win) == [] and watcher.reads == 0
+    watcher.switch(True)
+    assert watcher.enabled
+
+
+def test_the_service_watches_its_camera_and_offers_the_win(settings, watch_folder, win, tmp_path,
+                                                          monkeypatch):
+    """The app with a camera folder (play, then the win lying still), a calibrated table and the
+    watcher on: the capture thread's frames reach the watcher's thread, and the offer is there."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+
+    monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path / "tables"))
+    save(TableFile("t1"), tmp_path / "tables")
+    s = settings.model_copy(update={"camera": str(watch_folder), "camera_fps": 4.0, "calibration": "t1",
+                                    "watch": True, "data_dir": tmp_path / "watch-data"})
+    with TestClient(create_app(s), headers={"X-Table-PIN": PIN}) as c:
+        deadline = time.monotonic() + 40
+        while (st := c.get("/api/watch").json())["offer"] is None:
+            assert time.monotonic() < deadline, st
+            time.sleep(0.25)
+        offer = st["offer"]
+        assert st["available"] and st["enabled"] and st["state"] in (OFFERED, WATCHING, HELD)
+        assert record_diff(win.record, offer["record"]) == []
+        assert c.get(offer["snapshot_url"]).status_code == 200
+        assert {d["zone"] for d in offer["detections"]} >= {"hand", "melds", "dead_wall"}
+        off = c.post("/api/watch", json={"on": False}).json()
+        assert off["enabled"] is False and off["state"] == "off"
+        assert c.post("/api/watch", json={"on": "maybe"}).status_code == 422
+
+
+def test_without_the_vision_reader_there_is_no_watcher_and_the_switch_says_why(manual_client):
+    st = manual_client.get("/api/watch").json()
+    assert st["available"] is False and st["offer"] is None and "vision reader" in st["message"]
+    r = manual_client.post("/api/watch", json={"on": True})
+    assert r.status_code == 409 and "vision reader" in r.json()["detail"]
