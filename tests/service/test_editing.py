@@ -65,3 +65,25 @@ def test_the_winning_tile_is_marked_once():
     d = Draft(concealed="66s", win_tile="6s")
     assert d.win_index() == 1 and Draft(concealed="66s").win_index() == -1
     assert Draft.from_form({"tenhou": "1"}).record("dunhill")["tenhou"] is True
+
+
+def test_a_tile_picked_on_the_snapshot_is_replaced_by_the_next_tile_tapped():
+    d = Draft(concealed="234p678p234s66s777z", win_tile="6s", gari="1m")
+    picked = d.apply("pick:concealed:2p:4")                 # the 5th box on the snapshot read 2p
+    assert picked.pick == "concealed:2p:4" and picked.picked() == ("concealed", "2p")
+    fixed = picked.apply("add:5p")
+    assert fixed.concealed == "345678p23466s777z" and fixed.pick == "" and fixed.win_tile == "6s"
+    assert d.apply("pick:gari:1m").apply("add:9m").gari == "9m"
+    assert picked.apply("pick:concealed:2p:4").pick == ""   # the same tap again lets go
+    with pytest.raises(EditError, match="no longer"):
+        d.apply("pick:concealed:9p")
+
+
+def test_a_misread_winning_tile_or_meld_is_fixed_whole():
+    d = Draft(concealed="234p678p234s6s777z1z", win_tile="1z",
+              melds=({"kind": "pon", "tiles": "555s", "from": "west"},))
+    assert d.apply("pick:concealed:1z").apply("add:6s").win_tile == "6s"     # the only 1z was the winning tile
+    meld = d.apply("pick:meld:0").apply("add:0p").melds[0]
+    assert meld["kind"] == "pon" and meld["from"] == "west" and sorted(meld["tiles"]) == sorted("055p")
+    with pytest.raises(EditError):
+        d.apply("pick:meld:3")
