@@ -3,31 +3,19 @@ unstyled label field, draws and chombos that only the API could correct."""
 
 from __future__ import annotations
 
-import re
 
 import httpx
 from playwright.sync_api import expect
 
 from table_fixtures import PIN
+from tablet_steps import start_session
 
 LUMA = """el => { const c = getComputedStyle(el).color.match(/\\d+(\\.\\d+)?/g).map(Number);
                   return (0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]) / 255; }"""
 
 
-def _start(page, url):
-    page.goto(url + "/login")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.select_option("#rules", "dunhill")
-    for i, name in enumerate(("Aki", "Ben", "Chie"), 1):
-        page.fill(f"#player{i}", name)
-    page.click("#start")
-    expect(page).to_have_url(re.compile(r"/s/[0-9a-f-]+$"))
-    return page.url.rsplit("/", 1)[1]
-
-
 def test_meld_faces_keep_their_ink_on_the_white_tiles(page, server):
-    _start(page, server)
+    start_session(page, server)
     page.click("text=加槓 added kan")
     page.click('#palette button[data-tile="2z"]')             # kakan of 南
     page.click("text=暗槓 closed kan")
@@ -56,7 +44,7 @@ def test_the_label_field_on_the_new_session_page_is_a_full_size_field(page, serv
 
 
 def test_a_draw_and_a_chombo_are_corrected_on_the_tablet(page, server):
-    sid = _start(page, server)
+    sid = start_session(page, server)
     page.click("#draw summary")
     page.click("#draw label.toggle:has(input[name=tenpai][value=Aki])")
     page.click("#draw-confirm")

@@ -11,19 +11,7 @@ from playwright.sync_api import expect
 from scoring import score
 from scoring.tiles import parse_mpsz, tile_name
 from service.settings import DEMO_HANDS
-from table_fixtures import PIN
-
-
-def _login_and_start(page, server):
-    page.goto(server + "/")
-    expect(page).to_have_url(re.compile(r"/login$"))
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.select_option("#rules", "dunhill")
-    for i, name in enumerate(("Aki", "Ben", "Chie"), 1):
-        page.fill(f"#player{i}", name)
-    page.click("#start")
-    expect(page).to_have_url(re.compile(r"/s/[0-9a-f-]+$"))
+from tablet_steps import start_session
 
 
 def _type_a_winning_hand(page):
@@ -40,7 +28,7 @@ def _balance(page, player: str) -> int:
 
 def test_count_reads_the_hand_from_the_camera_and_confirm_logs_it(page, reading_server):
     shown = json.loads(DEMO_HANDS.read_text())["frame-01.jpg"]       # the hand the camera sees
-    _login_and_start(page, reading_server)
+    start_session(page, reading_server)
     expect(page.locator("#no-reader")).to_have_count(0)
 
     page.click("#count")
@@ -58,7 +46,7 @@ def test_count_reads_the_hand_from_the_camera_and_confirm_logs_it(page, reading_
 
 
 def test_count_change_a_tile_confirm(page, server):
-    _login_and_start(page, server)
+    start_session(page, server)
     assert _balance(page, "Aki") == 0
     expect(page.locator("#no-reader")).to_be_visible()
 
@@ -99,7 +87,7 @@ def test_count_change_a_tile_confirm(page, server):
 
 
 def test_a_stale_confirm_shows_the_reason_and_writes_nothing(page, server):
-    _login_and_start(page, server)
+    start_session(page, server)
     _type_a_winning_hand(page)
     # another tablet logs a draw in the meantime
     other = page.context.new_page()
@@ -119,7 +107,7 @@ def test_a_tap_while_the_last_is_on_its_way_is_not_lost(page, server):
     """Every tap posts the whole draft and the answer replaces it: a tap made before the
     answer comes would be posted from a form about to be replaced and dropped. While an
     edit is on its way, the editor's controls (confirm included) wait, disabled."""
-    _login_and_start(page, server)
+    start_session(page, server)
     _type_a_winning_hand(page)
 
     held = []
@@ -146,7 +134,7 @@ def test_an_upright_tablet_shows_the_count_and_confirm_within_the_screen(page, s
     """At 800 px wide (a tablet held upright) the page is one column: the count and Confirm
     come under the snapshot, above the editor, and nothing runs off the right edge."""
     page.set_viewport_size({"width": 800, "height": 1280})
-    _login_and_start(page, server)
+    start_session(page, server)
     _type_a_winning_hand(page)
     confirm = page.locator("#confirm").bounding_box()
     palette = page.locator("#palette").bounding_box()

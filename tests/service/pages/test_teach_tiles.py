@@ -8,6 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from table_fixtures import PIN
+from tablet_steps import start_session
 from teach_fixtures import jpeg, rows_photo, tile_art
 from vision.teach import LAYOUT
 from vision.tileset import TileSet
@@ -46,14 +47,7 @@ def test_upload_the_rows_change_a_kind_and_confirm(page, server, tmp_path):
 
 
 def test_the_session_page_links_to_the_teach_page(page, server):
-    page.goto(server + "/login")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.select_option("#rules", "dunhill")
-    for i, name in enumerate(("Aki", "Ben", "Chie"), 1):
-        page.fill(f"#player{i}", name)
-    page.click("#start")
-    expect(page).to_have_url(re.compile(r"/s/[0-9a-f-]+$"))
+    start_session(page, server)
     page.click("#teach-link")
     expect(page.locator("h1")).to_contain_text("Teach this table's tiles")
     expect(page.locator("#teach-camera")).to_be_enabled()

@@ -4,24 +4,12 @@ box and name, a tap on a wrong tile to fix it."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from playwright.sync_api import expect
 
 from scoring.tiles import parse_mpsz, tile_name
-from table_fixtures import PIN
-
-
-def _open_table(page, url):
-    page.goto(url + "/login")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.select_option("#rules", "dunhill")
-    for i, name in enumerate(("Aki", "Ben", "Chie"), 1):
-        page.fill(f"#player{i}", name)
-    page.click("#start")
-    expect(page).to_have_url(re.compile(r"/s/[0-9a-f-]+$"))
+from tablet_steps import start_session
 
 
 def _hand(page) -> list[str]:
@@ -34,7 +22,7 @@ def _tiles(mpsz: str) -> list[str]:
 
 def test_a_win_read_by_the_watcher_is_pushed_to_the_open_tablet_and_fixed_in_two_taps(page, watch_server, win):
     url, app = watch_server
-    _open_table(page, url)
+    start_session(page, url)
     expect(page.locator("#strip")).to_have_count(0)
     expect(page.locator("#watch-on")).not_to_be_checked()
 
@@ -86,7 +74,7 @@ def test_a_win_read_by_the_watcher_is_pushed_to_the_open_tablet_and_fixed_in_two
 def test_the_snapshot_zooms_and_a_tap_there_picks_the_tile_and_a_new_tablet_opens_with_the_reading(
         page, watch_server, win):
     url, app = watch_server
-    _open_table(page, url)
+    start_session(page, url)
     app.state.watcher.switch(True)
     expect(page.locator("#strip")).to_be_visible(timeout=45_000)
 
