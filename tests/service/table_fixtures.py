@@ -15,3 +15,34 @@ def record(seat: str = "east", win: str = "tsumo", discarder: str | None = None,
     if discarder:
         rec["discarder"] = discarder
     return rec
+
+
+# A parlour's house rule: dunhill with its dealer item and no-ten payment changed (docs/house-rules.md).
+HOUSE_RULE = """extends = "dunhill"
+name_ja = "うちのルール"
+name_en = "Ours"
+
+[items]
+dealer = {dealer}              # dunhill: 1
+
+[table]
+noten_total = {noten}          # dunhill: 6
+"""
+
+
+def house_rule(dealer: int = 2, noten: int = 10) -> str:
+    return HOUSE_RULE.format(dealer=dealer, noten=noten)
+
+
+def write_rule(folder, name: str, text: str) -> None:
+    """Write (or edit) ``folder/<name>.toml``; its time moves on by a second, so an edit is seen even where
+    the file system's clock is coarse."""
+    import os
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.toml"
+    before = path.stat().st_mtime_ns if path.exists() else None
+    path.write_text(text, encoding="utf-8")
+    if before is not None:
+        later = max(path.stat().st_mtime_ns, before + 1_000_000_000)
+        os.utime(path, ns=(later, later))

@@ -49,7 +49,7 @@ from ..art import TileArt
 from ..classes import BACK, SANMA_KINDS
 from .scene import felt
 from .table import (PX_PER_MM, STEP, TH, TILE_HEIGHT_MM, CAMERA_HEIGHT_MM, TW, Laid, _place, _upright, deal,
-                    lay_out, record_of)
+                    lay_out, record_of, shadowed_quads)
 from .tile import draw_tile, face_image, random_style, rect_corners
 
 FPS = 8.0
@@ -141,13 +141,7 @@ class Stage:
         tiles = self.tiles(state)
         rng = np.random.default_rng(self.seed + 11)
         centre = np.array(self.layout.table_mm, np.float32) / 2 * p
-        shade = np.zeros(top.shape[:2], np.float32)
-        quads = []
-        for t in tiles:
-            q = rect_corners(t.x * p, t.y * p, TW * p, TH * p, t.turn)
-            quads.append(q)
-            cv2.fillConvexPoly(shade, np.round(q + 2.5 * p).astype(np.int32), 1.0)
-        top *= 1 - 0.3 * cv2.GaussianBlur(shade, (0, 0), 2 * p)[..., None]
+        quads = shadowed_quads(top, tiles, p)
         for t, q in sorted(zip(tiles, quads), key=lambda tq: -np.linalg.norm(tq[1].mean(axis=0) - centre)):
             body = (centre - q.mean(axis=0)) * (TILE_HEIGHT_MM / CAMERA_HEIGHT_MM)
             face = face_image(self.art, t.tile, self._style, int(round(TW * p * 1.5)), rng)

@@ -227,19 +227,25 @@ def _draw(layout: MarkerLayout, tiles: list[Laid], art: TileArt, rng: np.random.
     top[y0:y1, x0:x1] = felt(rng, x1 - x0, y1 - y0)
     style = random_style(rng)
     centre = np.array(layout.table_mm, np.float32) / 2 * p
+    quads = shadowed_quads(top, tiles, p)
+    for t, q in sorted(zip(tiles, quads), key=lambda tq: -np.linalg.norm(tq[1].mean(axis=0) - centre)):
+        body = (centre - q.mean(axis=0)) * (TILE_HEIGHT_MM / CAMERA_HEIGHT_MM)
+        face = face_image(art, t.tile, style, int(round(TW * p * 1.5)), rng)
+        draw_tile(top, face, q, body.astype(np.float32), style, t.tile == BACK)
+    return np.clip(top * 255, 0, 255).astype(np.uint8)
+
+
+def shadowed_quads(top: np.ndarray, tiles, p: float) -> list[np.ndarray]:
+    """Each tile's face on the top view (corners in px at ``p`` px/mm), after darkening the felt
+    under it a little down and right of it: the tiles' soft shadows, drawn before the tiles."""
     shade = np.zeros(top.shape[:2], np.float32)
     quads = []
     for t in tiles:
         q = rect_corners(t.x * p, t.y * p, TW * p, TH * p, t.turn)
         quads.append(q)
         cv2.fillConvexPoly(shade, np.round(q + 2.5 * p).astype(np.int32), 1.0)
-    shade = cv2.GaussianBlur(shade, (0, 0), 2 * p)[..., None]
-    top *= 1 - 0.3 * shade
-    for t, q in sorted(zip(tiles, quads), key=lambda tq: -np.linalg.norm(tq[1].mean(axis=0) - centre)):
-        body = (centre - q.mean(axis=0)) * (TILE_HEIGHT_MM / CAMERA_HEIGHT_MM)
-        face = face_image(art, t.tile, style, int(round(TW * p * 1.5)), rng)
-        draw_tile(top, face, q, body.astype(np.float32), style, t.tile == BACK)
-    return np.clip(top * 255, 0, 255).astype(np.uint8)
+    top *= 1 - 0.3 * cv2.GaussianBlur(shade, (0, 0), 2 * p)[..., None]
+    return quads
 
 
 def render_table(seed: int, art: TileArt, layout: MarkerLayout | None = None, rules: str = "dunhill",

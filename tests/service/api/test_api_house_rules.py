@@ -8,7 +8,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 
 from fastapi.testclient import TestClient
 
@@ -17,18 +16,8 @@ from scoring.house import read as read_house
 from scoring.tiles import parse_mpsz
 from service.app import create_app
 from service.settings import DEMO_HANDS, Settings
-from table_fixtures import PIN, PLAYERS, record
+from table_fixtures import PIN, PLAYERS, house_rule, record, write_rule
 
-OURS = """extends = "dunhill"
-name_ja = "うちのルール"
-name_en = "Ours"
-
-[items]
-dealer = {dealer}              # dunhill: 1
-
-[table]
-noten_total = {noten}          # dunhill: 6
-"""
 BROKEN = """extends = "dunhill"
 name_ja = "壊れた"
 name_en = "Broken"
@@ -41,19 +30,8 @@ noten_total = "10"
 DEALER_TSUMO = record("east", "tsumo", rules="ours")
 
 
-def write(folder, name: str, text: str) -> None:
-    """Write or edit a house rule; its time moves on a second (a coarse clock still sees the edit)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.toml"
-    before = path.stat().st_mtime_ns if path.exists() else None
-    path.write_text(text, encoding="utf-8")
-    if before is not None:
-        later = max(path.stat().st_mtime_ns, before + 1_000_000_000)
-        os.utime(path, ns=(later, later))
-
-
 def ours(settings, dealer: int = 2, noten: int = 10) -> None:
-    write(settings.house_rules_dir, "ours", OURS.format(dealer=dealer, noten=noten))
+    write_rule(settings.house_rules_dir, "ours", house_rule(dealer, noten))
 
 
 def start(client, rules: str = "ours") -> str:
@@ -83,7 +61,7 @@ def test_the_rules_folder_is_a_setting_under_the_data_folder(tmp_path, monkeypat
 
 def test_rules_lists_the_built_ins_then_the_house_rules(client, settings):
     ours(settings)
-    write(settings.house_rules_dir, "broken", BROKEN)
+    write_rule(settings.house_rules_dir, "broken", BROKEN)
     assert client.get("/api/rules").json() == [*scoring.preset_ids(), "ours"]      # broken: left out
     detail = {r["name"]: r for r in client.get("/api/rules?detail=true").json()}
     assert detail["dunhill"]["kind"] == "built-in" and detail["dunhill"]["error"] is None
@@ -203,7 +181,7 @@ def test_a_bad_record_to_try_is_a_4xx_with_the_scoring_error(client, settings):
 
 
 def test_a_broken_house_rule_file_is_a_422_naming_the_file_and_the_key(client, settings):
-    write(settings.house_rules_dir, "broken", BROKEN)
+    write_rule(settings.house_rules_dir, "broken", BROKEN)
     r = client.get("/api/rules/broken")
     assert r.status_code == 422
     assert "broken.toml: table.noten_total must be an integer like dunhill's 6, got \"10\"" in r.json()["detail"]
@@ -219,7 +197,7 @@ def test_a_broken_house_rule_file_is_a_422_naming_the_file_and_the_key(client, s
 
 def test_the_new_session_page_offers_the_house_rules_and_the_tables_default(settings):
     ours(settings)
-    write(settings.house_rules_dir, "broken", BROKEN)
+    write_rule(settings.house_rules_dir, "broken", BROKEN)
     with TestClient(create_app(settings.model_copy(update={"default_rule": "ours"})),
                     headers={"X-Table-PIN": PIN}) as c:
         page = c.get("/").text

@@ -6,37 +6,23 @@ brings it along. SQLite, and PostgreSQL when LEDGER_TEST_POSTGRES_URL is set."""
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
 import scoring
 from scoring.house import read as read_house
 from ledger_play import PLAYERS, hand
+from table_fixtures import house_rule
+from table_fixtures import write_rule as write_fixture_rule
 from service.ledger import Ledger, LedgerError, export
 
 A, B, C = PLAYERS
-OURS = """extends = "dunhill"
-name_ja = "うちのルール"
-name_en = "Ours"
-
-[items]
-dealer = {dealer}              # dunhill: 1
-
-[table]
-noten_total = {noten}          # dunhill: 6
-"""
 
 
 def write_rule(folder, dealer: int, noten: int, text: str | None = None) -> None:
     """Write (or edit) rules/ours.toml; its time moves on by a second, so an edit is seen even where
     the file system's clock is coarse."""
-    path = folder / "ours.toml"
-    before = path.stat().st_mtime_ns if path.exists() else None
-    path.write_text(text if text is not None else OURS.format(dealer=dealer, noten=noten), encoding="utf-8")
-    if before is not None:
-        later = max(path.stat().st_mtime_ns, before + 1_000_000_000)
-        os.utime(path, ns=(later, later))
+    write_fixture_rule(folder, "ours", text if text is not None else house_rule(dealer, noten))
 
 
 def ours(seat: str, win: str, discarder: str | None = None, *, honba: int) -> dict:

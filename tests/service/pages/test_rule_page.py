@@ -6,37 +6,15 @@ rule keeps counting under it."""
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from scoring import ScoringError, score
-from table_fixtures import PIN
+from table_fixtures import PIN, house_rule, write_rule  # the server fixture's rules: data/rules
 
-OURS = """extends = "dunhill"
-name_ja = "うちのルール"
-name_en = "Ours"
-
-[items]
-dealer = {dealer}
-
-[table]
-noten_total = 10
-"""
 RECORD = {"seat": "east", "win": "tsumo", "concealed": "234p678p234s66s777z", "win_tile": "6s", "gari": "1m"}
-
-
-def write_rule(tmp_path, name: str, text: str) -> None:
-    folder = tmp_path / "data" / "rules"            # the server fixture's TABLE_DATA_DIR, rules/
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.toml"
-    before = path.stat().st_mtime_ns if path.exists() else None
-    path.write_text(text, encoding="utf-8")
-    if before is not None:
-        later = max(path.stat().st_mtime_ns, before + 1_000_000_000)
-        os.utime(path, ns=(later, later))
 
 
 def _login(page, server):
@@ -47,7 +25,7 @@ def _login(page, server):
 
 
 def test_the_rule_page_shows_the_changes_and_counts_a_pasted_record_under_both(page, server, tmp_path):
-    write_rule(tmp_path, "ours", OURS.format(dealer=2))
+    write_rule(tmp_path / "data" / "rules", "ours", house_rule(dealer=2))
     _login(page, server)
     option = page.locator('#rules option[value="ours"]')
     expect(option).to_contain_text("house rule")
@@ -87,7 +65,7 @@ def test_the_rule_page_shows_the_changes_and_counts_a_pasted_record_under_both(p
 
 
 def test_a_broken_house_rule_is_a_422_page_naming_the_key(page, server, tmp_path):
-    write_rule(tmp_path, "broken", 'extends = "dunhill"\nname_ja = "x"\nname_en = "x"\n\n[tabel]\nnoten_total = 10\n')
+    write_rule(tmp_path / "data" / "rules", "broken", 'extends = "dunhill"\nname_ja = "x"\nname_en = "x"\n\n[tabel]\nnoten_total = 10\n')
     _login(page, server)
     expect(page.locator('#rules option[value="broken"]')).to_be_disabled()
     response = page.goto(server + "/rules/broken")
@@ -98,7 +76,7 @@ def test_a_broken_house_rule_is_a_422_page_naming_the_key(page, server, tmp_path
 
 
 def test_a_session_started_before_an_edit_counts_under_its_rule_on_the_tablet(page, server, tmp_path):
-    write_rule(tmp_path, "ours", OURS.format(dealer=2))
+    write_rule(tmp_path / "data" / "rules", "ours", house_rule(dealer=2))
     _login(page, server)
     page.select_option("#rules", "ours")
     for i, name in enumerate(("Aki", "Ben", "Chie"), 1):
@@ -107,7 +85,7 @@ def test_a_session_started_before_an_edit_counts_under_its_rule_on_the_tablet(pa
     expect(page).to_have_url(re.compile(r"/s/[0-9a-f-]+$"))
     table_url = page.url
 
-    write_rule(tmp_path, "ours", OURS.format(dealer=5))                         # edited after the start
+    write_rule(tmp_path / "data" / "rules", "ours", house_rule(dealer=5))                         # edited after the start
     page.goto(table_url)
     page.click("details.typed summary")
     page.fill("#concealed", "234p678p234s66s777z")
