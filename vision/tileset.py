@@ -12,7 +12,8 @@ layer). The rule, per cut:
 - the cut's cosine similarity to each kind (the likelier way up) goes through a
   softmax at ``TEMPERATURE``; the set is *sure* when its best kind has ``SURE`` or more;
 - where the set is sure it names the tile, unless the classifier alone is surer
-  than ``BASE_SURE`` of a kind the set has no crops of; elsewhere the classifier names it;
+  than ``BASE_SURE`` of a kind the set has no crops of, or reads a back and the set
+  holds none (the teach page's rows are faces only); elsewhere the classifier names it;
 - a five is red or plain by the set alone only when the set holds both (``5p`` and
   ``0p``); with one of them, the classifier says which.
 
@@ -350,7 +351,8 @@ class TileSet:
         q = np.exp((sims - sims.max()) / TEMPERATURE)
         best = int(np.argmax(q))
         tile, score = kinds[best], float(q[best] / q.sum())
-        if score < SURE or (base not in kinds and totals[base] >= BASE_SURE):
+        lacks_backs = base == BACK and BACK not in kinds       # a set taught faces only says nothing of backs
+        if score < SURE or lacks_backs or (base not in kinds and totals[base] >= BASE_SURE):
             return Naming(base, totals[base], classifier.upside_down(probs, base), "base")
         tile = self._red_or_plain(tile, kinds, totals)
         return Naming(tile, score, bool(sd[best] > su[best]), "set")

@@ -115,6 +115,18 @@ def test_a_five_is_red_or_plain_by_the_classifier_when_the_set_holds_only_one_of
     assert [n.tile for n in tileset.name_images(plains, classifier)] == ["5m", "5p", "5s"]
 
 
+def test_a_set_of_faces_only_leaves_backs_to_the_classifier(art, classifier, tmp_path):
+    """The teach page's rows are faces: a set with no back crops must not name a back as a face."""
+    faces = [k for k in CLASSES if k != BACK]
+    tileset = TileSet.create(tmp_path / "s", classifier)
+    enroll_folder(tileset, crops_folder(art, tmp_path / "c", faces, seeds=(1,)), classifier)
+    backs = [tile_photo(art, BACK, s) for s in (5, 6, 7)]
+    alone = TileSet.create(tmp_path / "none", classifier).name_images(backs, classifier)
+    assert [n.tile for n in tileset.name_images(backs, classifier)] == [n.tile for n in alone]
+    assert [n.by for n in tileset.name_images(backs, classifier) if n.tile == BACK] == \
+        ["base"] * sum(n.tile == BACK for n in alone)
+
+
 def test_a_set_built_on_another_classifier_is_stale_until_rebuilt(art, classifier, tmp_path):
     oblique = Classifier(VIEWS["oblique"][1])
     tileset = TileSet.create(tmp_path / "s", oblique, view="oblique")
