@@ -45,6 +45,19 @@ from .table import Table
 
 ENV_DIR = "TOUTENKOU_RULES_DIR"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+
+
+def check_name(name: str, where: str) -> None:
+    """A house rule's name (its file's name): letters, digits, '-' or '_', and no built-in's name
+    (built-ins are read-only). ``ScoringError`` saying so, after ``where``."""
+    if not NAME_RE.match(name):
+        raise ScoringError(f"{where}: a house rule's name is its file's name: use letters, digits, '-' or '_' "
+                           f"(at most 64), got {name!r}")
+    if name in preset_ids():
+        raise ScoringError(f"{where}: {name!r} is a built-in rule's name; built-ins are read-only, "
+                           f"so name yours otherwise (e.g. {name}-house)")
+
+
 def rules_dir() -> Path:
     """``$TOUTENKOU_RULES_DIR``, else ``rules/`` in the user's data folder."""
     return Path(os.environ.get(ENV_DIR) or _default_dir())
@@ -145,12 +158,7 @@ def _read(path: Path, seen: tuple[str, ...]) -> HouseRule:
         raise ScoringError(f"{label}: extends makes a cycle: {' -> '.join(names)}")
     raw, stamp = _parse(path, label)
     name = path.stem
-    if not NAME_RE.match(name):
-        raise ScoringError(f"{label}: the file name is the rule's name: use letters, digits, '-' or '_' "
-                           f"(at most 64), got {name!r}")
-    if name in preset_ids():
-        raise ScoringError(f"{label}: the name {name!r} is a built-in rule's; built-ins are read-only, "
-                           f"so name the file otherwise (e.g. {name}-house.toml)")
+    check_name(name, label)
     check_top(raw, label)
     extends = raw["extends"]
     if extends in preset_ids():

@@ -23,7 +23,7 @@ from typing import Any
 
 from .engine import Result, score
 from .errors import ScoringError
-from .house import NAME_RE, HouseRule, house_rule, house_rule_files, read, resolve_base, rules_dir
+from .house import HouseRule, check_name, house_rule, house_rule_files, read, resolve_base, rules_dir
 from .house_check import allowed_keys, changes, toml_key, toml_value, vocabulary
 from .presets import PRESET_DIR, Preset, preset_ids
 
@@ -72,12 +72,7 @@ def listing() -> str:
 # --- rules new --------------------------------------------------------------------------
 
 def _new(name: str, base_name: str, out: str | None) -> int:
-    if not NAME_RE.match(name):
-        raise ScoringError(f"a house rule's name is its file's name: use letters, digits, '-' or '_' "
-                           f"(at most 64), got {name!r}")
-    if name in preset_ids():
-        raise ScoringError(f"{name!r} is a built-in rule's name; built-ins are read-only, "
-                           f"so name yours otherwise (e.g. {name}-house)")
+    check_name(name, "rules new")
     if out is None:
         path = rules_dir() / f"{name}.toml"
     else:

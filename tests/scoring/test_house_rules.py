@@ -375,7 +375,7 @@ def test_a_cycle_in_extends_is_refused(rules):
 
 
 def test_a_file_named_like_a_built_in_is_refused(rules):
-    with pytest.raises(ScoringError, match=r"dunhill\.toml: the name 'dunhill' is a built-in rule's; "
+    with pytest.raises(ScoringError, match=r"dunhill\.toml: 'dunhill' is a built-in rule's name; "
                                            r"built-ins are read-only"):
         read(house(rules, "dunhill", "dunhill"))
     assert load_preset("dunhill").extends is None                           # the built-in still wins
