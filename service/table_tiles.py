@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -34,16 +33,13 @@ from vision.tileset import (INDEX, KINDS, StaleTileSet, TileSet, TileSetError, U
 
 from .learning import CONFIRMED_ZONES, face_up_tiles, labels
 from .reader import Cut, Reader
+from .recent import Recent
 from .settings import Settings
 
 log = logging.getLogger(__name__)
 KEEP = 32               # counts whose cuts wait for their Confirm
 LESSONS = 8             # teach-page readings waiting for theirs
 DEMO_SET = "demo.tileset"
-
-K = TypeVar("K")
-V = TypeVar("V")
-
 
 def tileset_folder(settings: Settings) -> Path | None:
     """Where the table's tile set lives: beside the calibration of ``TABLE_CALIBRATION``'s table;
@@ -58,30 +54,6 @@ def tileset_folder(settings: Settings) -> Path | None:
     if settings.demo_camera:
         return settings.data_dir / DEMO_SET
     return None
-
-
-class Recent(Generic[K, V]):
-    """The last ``size`` values put, by key (thread-safe); older ones are forgotten."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def put(self, key: K, value: V) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def get(self, key: K) -> V | None:
-        with self._lock:
-            return self._items.get(key)
-
-    def pop(self, key: K) -> V | None:
-        with self._lock:
-            return self._items.pop(key, None)
 
 
 class TableTiles:

@@ -13,12 +13,12 @@ import asyncio
 import itertools
 import json
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ..reader import Reading
+from ..recent import Recent
 
 KEEP_S = 30 * 60            # an offer nobody confirmed is not shown to a newly opened page after this
 REMEMBER = 32               # readings kept by snapshot name (the overlay on the tablet)
@@ -48,20 +48,15 @@ class Offers:
         self._ids = itertools.count(1)
         self.latest: Offer | None = None
         self.session: str | None = None        # the session a tablet looked at last (the watcher's context)
-        self._readings: OrderedDict[str, tuple[Reading, tuple[int, int]]] = OrderedDict()
+        self._readings: Recent[str, tuple[Reading, tuple[int, int]]] = Recent(REMEMBER)
         self._listeners: set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = set()
 
     # -- readings by snapshot ------------------------------------------------------------------------
     def remember(self, snapshot: str, reading: Reading, size: tuple[int, int]) -> None:
-        with self._lock:
-            self._readings[snapshot] = (reading, size)
-            self._readings.move_to_end(snapshot)
-            while len(self._readings) > REMEMBER:
-                self._readings.popitem(last=False)
+        self._readings.put(snapshot, (reading, size))
 
     def reading(self, snapshot: str) -> tuple[Reading, tuple[int, int]] | None:
-        with self._lock:
-            return self._readings.get(snapshot)
+        return self._readings.get(snapshot)
 
     # -- offers ------------------------------------------------------------------------------------------
     def offer(self, snapshot: str, reading: Reading, size: tuple[int, int], frames: int = 1) -> Offer:

@@ -6,7 +6,8 @@ from collections import Counter
 
 from service.learning import face_up_tiles, labels
 from service.settings import DEMO_FRAMES, Settings
-from service.table_tiles import Recent, tileset_folder
+from service.recent import Recent
+from service.table_tiles import tileset_folder
 
 HAND = ["1p", "2p", "3p", "0s", "5s", "6s", "7z", "7z", "7z"]
 
