@@ -148,10 +148,6 @@ class Detector:
             return [(_fused(boxes[i], boxes, scores), float(scores[i])) for i in kept]
         return [(tuple(float(v) for v in boxes[i]), float(scores[i])) for i in kept]
 
-    def classify(self, cuts: list[np.ndarray]) -> np.ndarray:
-        """Class probabilities (rows: cuts; columns: ``class_names``) for square BGR cuts."""
-        return self.classifier.read(cuts)[0]
-
     def _cuts(self, image: np.ndarray, boxes) -> tuple[list[np.ndarray], list[tuple[int, bool]]]:
         """Each box cut the way its shape says; a nearly square one also cut the other way.
         Returns the cuts and, per cut, (box index, turned a quarter)."""

@@ -360,7 +360,7 @@ class TileSet:
     @staticmethod
     def _red_or_plain(tile: str, kinds: Sequence[str], totals: dict[str, float]) -> str:
         """A five named by a set that holds only one of its plain and red forms: the classifier says which."""
-        if tile[0] not in "05" or tile == BACK or tile[1] == "z":
+        if tile[0] not in "05" or tile[1] == "z":
             return tile
         plain, red = "5" + tile[1], "0" + tile[1]
         if plain in kinds and red in kinds:
