@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from vision.art import ArtMissing, TileArt
@@ -13,3 +15,19 @@ def art() -> TileArt:
         return TileArt()
     except ArtMissing as e:
         pytest.skip(f"tile art not available: {e}")
+
+
+PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "photos"
+
+
+@pytest.fixture(scope="module")
+def photo(labels):
+    """The real photo a test module's ``labels`` name, from ../shared/photos (it is not in the repo);
+    the test skips, saying where it looked, without it."""
+    path = PHOTOS / labels["image"]
+    if not path.is_file():
+        pytest.skip(f"photo not available at {path} (it lives outside the repo, in ../shared/photos)")
+    cv2 = pytest.importorskip("cv2")
+    image = cv2.imread(str(path))
+    assert image is not None, f"could not decode {path}"
+    return image

@@ -19,7 +19,6 @@ from vision.classes import BACK, CLASSES
 
 REPO = Path(__file__).resolve().parents[2]
 LABELS = REPO / "vision" / "labels"
-PHOTOS = REPO.parent / "shared" / "photos"
 
 NAMES = ("hand-eafe5f63", "hand-92345ff1", "hand-839f5eac", "hand-70008812")
 
@@ -40,17 +39,6 @@ def name(request) -> str:
 @pytest.fixture(scope="module")
 def labels(name) -> dict:
     return json.loads((LABELS / f"{name}.json").read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def photo(labels):
-    path = PHOTOS / labels["image"]
-    if not path.is_file():
-        pytest.skip(f"photo not available at {path} (it lives outside the repo, in ../shared/photos)")
-    cv2 = pytest.importorskip("cv2")
-    image = cv2.imread(str(path))
-    assert image is not None, f"could not decode {path}"
-    return image
 
 
 def _hand(labels) -> list[dict]:

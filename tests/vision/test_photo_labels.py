@@ -18,7 +18,6 @@ from vision.classes import BACK, CLASSES
 
 REPO = Path(__file__).resolve().parents[2]
 LABELS = REPO / "vision" / "labels" / "amos-table-overhead.json"
-PHOTOS = REPO.parent / "shared" / "photos"
 
 # A clean patch of bare felt (left of the bottom-left meld, no grooves, no tiles).
 FELT_PATCH = (600, 2300, 720, 2420)
@@ -27,17 +26,6 @@ FELT_PATCH = (600, 2300, 720, 2420)
 @pytest.fixture(scope="module")
 def labels() -> dict:
     return json.loads(LABELS.read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def photo(labels):
-    path = PHOTOS / labels["image"]
-    if not path.is_file():
-        pytest.skip(f"photo not available at {path} (it lives outside the repo, in ../shared/photos)")
-    cv2 = pytest.importorskip("cv2")
-    image = cv2.imread(str(path))
-    assert image is not None, f"could not decode {path}"
-    return image
 
 
 def _face_up(labels):
