@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from .camera import Camera
-from .deps import NotLoggedIn
+from .deps import NotLoggedIn, NotStaff
 from .errors import REFUSALS, status_of
 from .ledger import Ledger
 from .pages.render import error_page, flash
@@ -28,6 +28,7 @@ from .reader import reader_for
 from .pin_guard import PinGuard
 from .settings import Settings
 from .snapshots import SnapshotStore
+from .tokens import Tokens, load_secret
 from .table_tiles import TableTiles, tileset_folder
 from .watch import Offers, watcher_for
 
@@ -57,7 +58,13 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        app.state.ledger = Ledger(settings.ledger_url, rules_dir=settings.house_rules_dir)   # house_rules.py
+        # this table's sessions only (the counter alone sees every table's); house rules: house_rules.py
+        app.state.ledger = Ledger(settings.ledger_url, rules_dir=settings.house_rules_dir,
+                                  table_name=None if settings.counter_only else settings.table_name)
+        if settings.ledger_url.startswith("sqlite") and not settings.counter_only:
+            app.state.ledger.adopt_unassigned(settings.table_name)    # one table: its nights from before 0003
+        app.state.parlour = Ledger(settings.ledger_url, rules_dir=settings.house_rules_dir, migrate=False)
+        app.state.tokens = Tokens(load_secret(settings.data_dir))
         app.state.snapshots = SnapshotStore(settings.snapshot_dir)
         prune_snapshots(app)
         app.state.reader = reader_for(settings.reader, settings.calibration, settings.demo_camera)
@@ -76,6 +83,7 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
             if app.state.camera is not None:
                 app.state.camera.stop()
             app.state.ledger.close()
+            app.state.parlour.close()
 
     app = FastAPI(title="東天紅 table service", lifespan=lifespan,
                   description="Count, verify and log a three-player 東天紅 session at one table. "
@@ -113,6 +121,17 @@ def _handlers(app: FastAPI, settings: Settings) -> None:
         if request.headers.get("hx-request"):
             return Response(status_code=401, headers={"HX-Redirect": "/login"})
         return RedirectResponse("/login", status_code=303)
+
+    @app.exception_handler(NotStaff)
+    async def not_staff(request: Request, exc: NotStaff):
+        if not settings.staff_pin:
+            return _refusal(request, "the counter is off: set TABLE_STAFF_PIN (not any table's PIN)", 404)
+        if _is_api(request):
+            return JSONResponse({"detail": "the staff PIN is missing or wrong (header X-Staff-PIN)"},
+                                status_code=401)
+        if request.headers.get("hx-request"):
+            return Response(status_code=401, headers={"HX-Redirect": "/counter/login"})
+        return RedirectResponse("/counter/login", status_code=303)
 
     for kind in REFUSALS:
         @app.exception_handler(kind)

@@ -15,11 +15,20 @@ from .snapshots import SnapshotStore
 from .table_tiles import TableTiles
 from .watch import Offers, Watcher
 
-PIN_COOKIE = "table_pin"
+TABLE_COOKIE = "table_token"       # a signed, expiring token (tokens.py), never the PIN
+STAFF_COOKIE = "staff_token"
 
 
 class NotLoggedIn(Exception):
     """No PIN, or the wrong one: the API answers 401, a page sends the tablet to /login."""
+
+
+class NotStaff(Exception):
+    """No staff PIN, or the wrong one: the counter's API answers 401, its pages go to /counter/login."""
+
+
+def table_scope(settings: Settings) -> str:
+    return f"table:{settings.table_name}"
 
 
 def get_settings(request: Request) -> Settings:
@@ -28,6 +37,11 @@ def get_settings(request: Request) -> Settings:
 
 def get_ledger(request: Request) -> Ledger:
     return request.app.state.ledger
+
+
+def get_parlour(request: Request) -> Ledger:
+    """A handle on the same database that sees every table's sessions (the counter, the standings)."""
+    return request.app.state.parlour
 
 
 def get_reader(request: Request) -> Reader:
@@ -58,17 +72,17 @@ def get_camera(request: Request) -> Camera:
     return camera
 
 
-def pin_ok(settings: Settings, given: str | None) -> bool:
-    return bool(given) and hmac.compare_digest(given.encode(), settings.table_pin.encode())
+def pin_ok(expected: str, given: str | None) -> bool:
+    return bool(given) and bool(expected) and hmac.compare_digest(given.encode(), expected.encode())
 
 
-def checked_pin(request: Request, settings: Settings, given: str | None) -> bool:
-    """Whether ``given`` is the table's PIN, counting wrong ones per client address
-    (TooManyWrongPins once there were too many). No PIN at all is not a guess."""
+def checked_pin(request: Request, expected: str, given: str | None) -> bool:
+    """Whether ``given`` is the PIN ``expected`` (the table's or the staff's), counting wrong
+    ones per client address (TooManyWrongPins once there were too many). No PIN is not a guess."""
     guard = request.app.state.pin_guard
     client = request.client.host if request.client else "?"
     guard.check(client)
-    if pin_ok(settings, given):
+    if pin_ok(expected, given):
         guard.passed(client)
         return True
     if given:
@@ -78,13 +92,30 @@ def checked_pin(request: Request, settings: Settings, given: str | None) -> bool
 
 def require_pin(request: Request, settings: Annotated[Settings, Depends(get_settings)],
                 x_table_pin: Annotated[str | None, Header(description="the table's PIN")] = None) -> None:
-    """Only the table's tablet (or a client with its PIN) reads or writes this table's log."""
-    if not checked_pin(request, settings, x_table_pin or request.cookies.get(PIN_COOKIE)):
+    """Only the table's tablet (its login token) or a client with its PIN reads or writes this
+    table's log; the ledger handle is this table's, so another table's session is unknown here."""
+    if settings.counter_only:
         raise NotLoggedIn()
+    if request.app.state.tokens.valid(request.cookies.get(TABLE_COOKIE), table_scope(settings), settings.table_pin):
+        return
+    if not checked_pin(request, settings.table_pin, x_table_pin):
+        raise NotLoggedIn()
+
+
+def require_staff(request: Request, settings: Annotated[Settings, Depends(get_settings)],
+                  x_staff_pin: Annotated[str | None, Header(description="the staff PIN")] = None) -> None:
+    """The counter: staff only, by the staff PIN (its own; no table's PIN opens it)."""
+    if not settings.staff_pin:
+        raise NotStaff()
+    if request.app.state.tokens.valid(request.cookies.get(STAFF_COOKIE), "staff", settings.staff_pin):
+        return
+    if not checked_pin(request, settings.staff_pin, x_staff_pin):
+        raise NotStaff()
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 LedgerDep = Annotated[Ledger, Depends(get_ledger)]
+ParlourDep = Annotated[Ledger, Depends(get_parlour)]
 ReaderDep = Annotated[Reader, Depends(get_reader)]
 SnapshotsDep = Annotated[SnapshotStore, Depends(get_snapshots)]
 CameraDep = Annotated[Camera, Depends(get_camera)]

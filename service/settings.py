@@ -2,6 +2,10 @@
 
 One service runs beside one table; everything it writes (the ledger's SQLite
 file, the snapshots) lives under ``data_dir`` unless a database URL says otherwise.
+A parlour runs one service per table against one PostgreSQL (``TABLE_DB_URL``),
+each with its own ``TABLE_TABLE_NAME`` and PIN; any of them (or one with
+``TABLE_COUNTER_ONLY``) serves the counter's pages under the staff PIN
+(docs/parlour.md).
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ import secrets
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, ValidationError
+from pydantic import AliasChoices, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEMO_FRAMES = Path(__file__).parent / "demo" / "frames"
@@ -20,8 +24,22 @@ DEMO_HANDS = DEMO_FRAMES.parent / "hands.json"      # the hand record each demo 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="TABLE_", env_file=".env", extra="ignore")
 
-    table_name: str = Field("table 1", description="shown on the tablet")
+    table_name: str = Field("table 1", min_length=1, max_length=100,
+                            description="the table's name: shown on the tablet, kept with every session it "
+                                        "starts; each table of a parlour has its own")
     pin: str = Field("", description="the table's PIN; empty: a random one is made at start and printed")
+    staff_pin: str = Field("", description="the counter's PIN (staff only; not any table's PIN); empty: "
+                                           "the counter's pages are off")
+    counter_only: bool = Field(False, description="this service serves the counter alone: no table, no camera, "
+                                                  "no reader; / goes to /counter")
+    tablet_login_days: float = Field(30.0, gt=0, description="a tablet's login lasts this long (a signed token "
+                                                             "in its cookie, not the PIN)")
+    staff_login_hours: float = Field(12.0, gt=0, description="a staff login at the counter lasts this long")
+    heartbeat_s: float = Field(10.0, gt=0, description="how often the table tells the counter how it stands")
+    timezone: str = Field("Asia/Tokyo", description="the parlour's time zone: days and months of the standings")
+    day_starts_hour: int = Field(6, ge=0, le=23, description="a business day (営業日) starts at this hour: a night "
+                                                            "that runs past midnight counts to the day it began")
+    idle_minutes: float = Field(30.0, gt=0, description="a table with no hand for this long shows as idle")
     data_dir: Path = Field(Path("data"), description="SQLite file and snapshots live here")
     db_url: str = Field("", validation_alias=AliasChoices("TABLE_DB_URL", "LEDGER_DB_URL"),
                         description="ledger database URL; empty: SQLite file in data_dir")
@@ -67,6 +85,12 @@ class Settings(BaseSettings):
     max_image_side: int = Field(4096, gt=0, description="larger uploads are refused")
     host: str = "0.0.0.0"
     port: int = Field(8000, ge=1, le=65535)
+
+    @model_validator(mode="after")
+    def _pins_differ(self) -> "Settings":
+        if self.staff_pin and self.staff_pin == self.pin:
+            raise ValueError("the staff PIN must differ from the table's PIN")
+        return self
 
     @cached_property
     def table_pin(self) -> str:

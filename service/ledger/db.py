@@ -1,7 +1,11 @@
-"""The database: three tables, an engine per URL, and migrations run by Alembic.
+"""The database: the parlour's tables, an engine per URL, and migrations run by Alembic.
 
-``ledger_sessions`` holds what a session is (rule, players, first dealer, table
-overrides); ``ledger_events`` is its append-only log; ``ledger_rules`` keeps
+``ledger_sessions`` holds what a session is (its table, rule, players, first
+dealer, table overrides); ``ledger_events`` is its append-only log;
+``ledger_players`` is the player register (a session names its three players by
+id, beside the names they sat under); ``ledger_tables`` is each table service's
+heartbeat (what the counter shows); ``ledger_prices`` is the counter's money per
+rule (rate and table fee); ``ledger_rules`` keeps
 each resolved rule a session was started under, by its digest and name (the
 session's ``rule_digest``; a session from before it has none and counts under
 its built-in by name). Nothing derived (balances, dealer, honba, pool) is stored. SQLite (the default, a file in the user's data
@@ -14,8 +18,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sqlalchemy import (JSON, Column, DateTime, Engine, ForeignKey, ForeignKeyConstraint, Integer, MetaData,
-                        String, Table, UniqueConstraint, create_engine, event)
+from sqlalchemy import (JSON, Column, DateTime, Engine, Float, ForeignKey, ForeignKeyConstraint, Index, Integer,
+                        MetaData, String, Table, UniqueConstraint, create_engine, event)
 
 ENV_URL = "LEDGER_DB_URL"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -33,9 +37,41 @@ sessions = Table(
     Column("label", String(200), nullable=False, default=""),
     # the stored rule (ledger_rules, with ``rules`` as its name); NULL: a session from before 0002
     Column("rule_digest", String(20)),
+    # the table the session is played at (TABLE_TABLE_NAME of the service that started it); '' before 0003
+    Column("table_name", String(100), nullable=False, server_default=""),
+    # ledger_players ids, one per seat in ``players``' order (the names are the seats' names in the log)
+    Column("player_ids", JSON),
     # declared on PostgreSQL by migration 0002 (SQLite cannot add a constraint to a table)
     ForeignKeyConstraint(["rule_digest", "rules"], ["ledger_rules.digest", "ledger_rules.name"],
                          name="fk_ledger_sessions_rule"),
+)
+
+Index("ix_ledger_sessions_table", sessions.c.table_name, sessions.c.created_at)
+
+players = Table(
+    "ledger_players", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(100), nullable=False),
+    Column("kana", String(100), nullable=False, server_default=""),   # the name's reading, for search
+    Column("code", String(16), nullable=False, unique=True),         # the member code (会員番号)
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+tables = Table(
+    "ledger_tables", metadata,
+    Column("name", String(100), primary_key=True),
+    Column("seen_at", DateTime(timezone=True), nullable=False),      # the service's last heartbeat
+    Column("status", JSON, nullable=False),                          # camera, calibration, reader, rule, session
+    Column("default_rule", String(64)),                              # set at the counter: the new-session page's first
+)
+
+prices = Table(
+    "ledger_prices", metadata,
+    Column("rule", String(64), primary_key=True),                    # a built-in or a house rule's name
+    Column("rate", Float, nullable=False),                           # money per point (isshokai: per stick)
+    Column("fee", Float, nullable=False),                            # the table fee (場代) per player ...
+    Column("fee_per", String(8), nullable=False),                    # ... per "game" (session) or per "hour"
+    Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 
 rules = Table(

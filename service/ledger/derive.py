@@ -49,6 +49,9 @@ class SessionConfig:
     # started (``rule_digest`` its digest), or for a session from before, its built-in by name.
     preset: Any = field(default=None, compare=False, repr=False)
     rule_digest: str | None = None
+    table_name: str = ""                              # the table it is played at ('' from before 0003)
+    player_ids: tuple[int, ...] | None = None         # the register's ids, seat by seat as ``players``
+    created_at: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

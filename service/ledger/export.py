@@ -84,4 +84,4 @@ def to_csv(ledger: Ledger, session_id: str) -> str:
 def _session(cfg: SessionConfig) -> dict[str, Any]:
     return {"id": cfg.id, "rules": cfg.rules, "players": list(cfg.players),
             "first_dealer": cfg.first_dealer, "table_overrides": dict(cfg.overrides),
-            "label": cfg.label}
+            "label": cfg.label, "table_name": cfg.table_name}

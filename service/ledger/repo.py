@@ -7,6 +7,14 @@ leaves nothing; after it, the hand is there in full. The state is never stored:
 an in-process cache keyed by the last seq saves re-folding a long log, and is
 refolded from the rows whenever another writer has moved on.
 
+A handle made for one table (``table_name``) sees that table's sessions only: a
+session of another table is unknown to it, as if it did not exist. A handle
+without one (the command line, the counter) sees every table's.
+
+A session's players come from the register (players.py): names typed at the
+start are resolved to players (a new name adds one) in the transaction that
+starts the session, and the session keeps their ids seat by seat.
+
 A session stores the rule it starts under (stored_rules.py): every hand of it,
 a correction included, is counted with that stored rule, whatever its file says
 later. House rules are found in ``rules_dir`` (the service's rules folder), else
@@ -16,17 +24,17 @@ in scoring's (``$TOUTENKOU_RULES_DIR``).
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from sqlalchemy import Connection, Engine, and_, func, insert, select
+from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scoring import Preset
 
-from . import db
+from . import db, players as register
 from .derive import SessionConfig, Slot, State, Step, effective, fold, history, play
 from .errors import LedgerError, StaleState, UnknownSession
 from .events import HAND_KINDS, Event
@@ -45,11 +53,13 @@ class _Cached:
 class Ledger:
     """A handle on one database holding any number of sessions."""
 
-    def __init__(self, url: str | None = None, *, migrate: bool = True, rules_dir: str | Path | None = None):
+    def __init__(self, url: str | None = None, *, migrate: bool = True, rules_dir: str | Path | None = None,
+                 table_name: str | None = None):
         self.engine: Engine = db.make_engine(url)
         if migrate:
             db.upgrade(self.engine)
         self.rules_dir = Path(rules_dir) if rules_dir is not None else None
+        self.table_name = table_name         # None: every table's sessions (the counter, the command line)
         self._cache: dict[str, _Cached] = {}
         self._configs: dict[str, SessionConfig] = {}
         self._stored: dict[tuple[str, str], Preset] = {}
@@ -69,19 +79,20 @@ class Ledger:
         self.close()
 
     # -- sessions ---------------------------------------------------------
-    def start(self, rules: str, players: Sequence[str], *, dealer: str | None = None,
+    def start(self, rules: str, players: Sequence[str | int], *, dealer: str | int | None = None,
               table: Mapping[str, Any] | None = None, label: str = "",
-              session_id: str | None = None, preset: Preset | None = None) -> SessionConfig:
-        """A new session; ``players`` in turn order, ``dealer`` the first dealer (default the first).
+              session_id: str | None = None, preset: Preset | None = None,
+              table_name: str | None = None) -> SessionConfig:
+        """A new session; ``players`` in turn order (names, member codes or register ids: a new
+        name adds a player), ``dealer`` the first dealer (as given in ``players``, or its seat
+        name; default the first), ``table`` the table-rule overrides, ``table_name`` the table
+        it is played at (default this handle's table).
 
         The rule ``rules`` is resolved now (or ``preset``, already resolved, is used) and stored
         with the session: its hands are counted with it from now on."""
-        players = tuple(str(p) for p in players)
-        if len(players) != 3 or len(set(players)) != 3 or not all(p.strip() for p in players):
-            raise LedgerError("a session has three players with different names")
-        first = players.index(dealer) if dealer in players else 0
-        if dealer is not None and dealer not in players:
-            raise LedgerError(f"dealer {dealer!r} is not one of the players")
+        given = [p if isinstance(p, int) else " ".join(str(p).split()) for p in players]
+        if len(given) != 3 or not all(given):
+            raise LedgerError("a session has three players, each named")
         overrides = dict(table or {})
         if preset is None:
             preset = self.rule(rules)
@@ -89,30 +100,92 @@ class Ledger:
             raise LedgerError(f"the rule given is {preset.id!r}, not {rules!r}")
         body = to_body(preset)
         stored = self._stored_preset(body)
-        cfg = SessionConfig(session_id or str(uuid.uuid4()), rules, players, first,
-                            table_rules(stored, overrides), overrides, label, stored, body["digest"])
+        where = self.table_name if table_name is None else table_name
         with self.engine.begin() as conn:
+            chosen = [register.resolve(conn, p) for p in given]
+            if len({p.id for p in chosen}) != 3:
+                twice = next(p for p in chosen if [q.id for q in chosen].count(p.id) > 1)
+                raise LedgerError(f"a session has three players, all different: {twice.label} is given twice")
+            names = register.seat_names(chosen)
+            if dealer is None:
+                first = 0
+            elif dealer in given or dealer in names:
+                first = given.index(dealer) if dealer in given else names.index(dealer)
+            else:
+                raise LedgerError(f"dealer {dealer!r} is not one of the players")
+            created = _now()
+            cfg = SessionConfig(session_id or str(uuid.uuid4()), rules, names, first,
+                                table_rules(stored, overrides), overrides, label, stored, body["digest"],
+                                where or "", tuple(p.id for p in chosen), created)
             save(conn, body)
             conn.execute(insert(db.sessions).values(
-                id=cfg.id, created_at=_now(), rules=rules, players=list(players),
-                first_dealer=first, table_overrides=overrides, label=label, rule_digest=body["digest"]))
+                id=cfg.id, created_at=created, rules=rules, players=list(names),
+                first_dealer=first, table_overrides=overrides, label=label, rule_digest=body["digest"],
+                table_name=cfg.table_name, player_ids=list(cfg.player_ids)))
+        self._configs[cfg.id] = cfg
         return cfg
 
-    def sessions(self) -> list[SessionConfig]:
+    # -- players ----------------------------------------------------------
+    def players(self) -> list[register.Player]:
+        """The register, in order of joining."""
         with self.engine.connect() as conn:
-            rows = conn.execute(_with_rule().order_by(db.sessions.c.created_at)).all()
-        return [self._configs.get(r.id) or self._config(r) for r in rows]
+            return register.all_players(conn)
+
+    def find_players(self, query: str, limit: int = 10) -> list[register.Player]:
+        """Search as you type: name, reading or member code (players.search)."""
+        return register.search(self.players(), query, limit)
+
+    def player(self, given: str | int) -> register.Player:
+        """The player an id, a member code, ``Name (CODE)`` or a unique name names (LedgerError if none)."""
+        with self.engine.connect() as conn:
+            return register.resolve(conn, given, create=False)
+
+    def add_player(self, name: str, kana: str = "", code: str | None = None) -> register.Player:
+        with self.engine.begin() as conn:
+            return register.add(conn, name, kana, code)
+
+    def rename_player(self, player_id: int, *, name: str | None = None, kana: str | None = None,
+                      code: str | None = None) -> register.Player:
+        """A new name, reading or code for a player; no session's log changes."""
+        with self.engine.begin() as conn:
+            return register.rename(conn, player_id, name, kana, code)
+
+    def adopt_unassigned(self, table_name: str) -> int:
+        """Sessions from before tables were named ('' from migration 0003) become ``table_name``'s;
+        how many. A one-table service does it at start, so its old nights stay on its tablet."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(db.sessions).where(db.sessions.c.table_name == "")
+                                .values(table_name=table_name)).rowcount
+        self._configs.clear()
+        return done
+
+    def sessions(self, table_name: str | None = None) -> list[SessionConfig]:
+        """The sessions this handle sees (its table's, or every table's), oldest first;
+        ``table_name`` narrows an unscoped handle to one table."""
+        query = _with_rule().order_by(db.sessions.c.created_at)
+        for name in {self.table_name, table_name} - {None}:
+            query = query.where(db.sessions.c.table_name == name)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [self._configs.get(r.id) or self._keep(self._config(r)) for r in rows]
 
     def config(self, session_id: str, conn: Connection | None = None) -> SessionConfig:
-        if session_id in self._configs:
-            return self._configs[session_id]
-        if conn is None:
-            with self.engine.connect() as c:
-                return self.config(session_id, c)
-        row = conn.execute(_with_rule().where(db.sessions.c.id == session_id)).first()
-        if row is None:
-            raise UnknownSession(f"unknown session {session_id!r}")
-        cfg = self._configs[session_id] = self._config(row)
+        """The session's fixed facts; UnknownSession for none, or for another table's session."""
+        cfg = self._configs.get(session_id)
+        if cfg is None:
+            if conn is None:
+                with self.engine.connect() as c:
+                    return self.config(session_id, c)
+            row = conn.execute(_with_rule().where(db.sessions.c.id == session_id)).first()
+            if row is None:
+                raise UnknownSession(f"unknown session {session_id!r}")
+            cfg = self._keep(self._config(row))
+        if self.table_name is not None and cfg.table_name != self.table_name:
+            raise UnknownSession(f"unknown session {session_id!r}")     # another table's: not this one's to see
+        return cfg
+
+    def _keep(self, cfg: SessionConfig) -> SessionConfig:
+        self._configs[cfg.id] = cfg
         return cfg
 
     def stored_rule(self, session_id: str) -> dict[str, Any] | None:
@@ -215,7 +288,7 @@ class Ledger:
         before rules were stored) counts under its built-in by name, as it did."""
         body = config.get("rule") if isinstance(config, Mapping) else None
         try:
-            players = tuple(config["players"])
+            players = tuple(str(p) for p in config["players"])
             if body is not None:
                 preset = from_body(body)          # checked against its digest, whatever is cached
                 if preset.id != config["rules"]:
@@ -224,10 +297,11 @@ class Ledger:
             else:
                 preset = self.rule(config["rules"])
             overrides = dict(config.get("table_overrides") or {})
+            where = self.table_name if self.table_name is not None else str(config.get("table_name") or "")
             cfg = SessionConfig(str(config["id"]), config["rules"], players,
                                 int(config["first_dealer"]), table_rules(preset, overrides),
                                 overrides, config.get("label", ""), preset,
-                                body["digest"] if body is not None else None)
+                                body["digest"] if body is not None else None, where)
         except (KeyError, TypeError) as e:
             raise LedgerError(f"not a ledger export: session lacks {e}") from None
         state = fold(cfg, effective(events))
@@ -238,10 +312,16 @@ class Ledger:
                 raise LedgerError(f"session {cfg.id} already exists in this database")
             if body is not None:
                 save(conn, body)
+            # the seats' players, found in this register by name (a new name adds a player)
+            ids = [register.resolve(conn, name).id for name in players]
+            if len(set(ids)) != 3:
+                raise LedgerError("not a ledger export: its three players are not three different players here")
             conn.execute(insert(db.sessions).values(
                 id=cfg.id, created_at=created_at or _now(), rules=cfg.rules,
                 players=list(players), first_dealer=cfg.first_dealer,
-                table_overrides=dict(cfg.overrides), label=cfg.label, rule_digest=cfg.rule_digest))
+                table_overrides=dict(cfg.overrides), label=cfg.label, rule_digest=cfg.rule_digest,
+                table_name=cfg.table_name, player_ids=ids))
+            cfg = replace(cfg, player_ids=tuple(ids))
             if events:
                 conn.execute(insert(db.events), [
                     {"session_id": cfg.id, "seq": e.seq, "kind": e.kind, "body": dict(e.body),
@@ -268,7 +348,8 @@ class Ledger:
             preset = self.rule(row.rules)    # a session from before rules were stored: its built-in
         return SessionConfig(row.id, row.rules, tuple(row.players), row.first_dealer,
                              table_rules(preset, overrides), overrides, row.label or "", preset,
-                             row.rule_digest)
+                             row.rule_digest, row.table_name or "",
+                             tuple(row.player_ids) if row.player_ids else None, _utc(row.created_at))
 
     def _derive(self, conn: Connection, session_id: str) -> tuple[SessionConfig, _Cached]:
         cfg = self.config(session_id, conn)

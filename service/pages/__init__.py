@@ -1,14 +1,13 @@
-"""The tablet's server-rendered pages (Jinja2 + htmx served from /static, no CDN)."""
+"""The tablet's and the counter's server-rendered pages (Jinja2 + htmx served from /static, no CDN)."""
 
 from fastapi import APIRouter, Depends
 
-from ..deps import require_pin
-from . import rules, session, teach, watch, work
+from ..deps import require_pin, require_staff
+from . import counter, players, rules, session, standings, teach, watch, work
 
 router = APIRouter(include_in_schema=False)
 router.include_router(session.public)
-router.include_router(session.router, dependencies=[Depends(require_pin)])
-router.include_router(work.router, dependencies=[Depends(require_pin)])
-router.include_router(teach.router, dependencies=[Depends(require_pin)])
-router.include_router(watch.router, dependencies=[Depends(require_pin)])
-router.include_router(rules.router, dependencies=[Depends(require_pin)])
+router.include_router(counter.public)
+for _module in (session, work, teach, watch, rules, players, standings):
+    router.include_router(_module.router, dependencies=[Depends(require_pin)])
+router.include_router(counter.router, prefix="/counter", dependencies=[Depends(require_staff)])

@@ -10,7 +10,7 @@ import scoring
 
 from .. import house_rules, table
 from ..chart import balance_chart
-from ..deps import PIN_COOKIE, LedgerDep, OffersDep, SettingsDep, WatcherDep, checked_pin
+from ..deps import TABLE_COOKIE, LedgerDep, OffersDep, SettingsDep, WatcherDep, checked_pin, table_scope
 from ..editing import Draft
 from ..errors import ServiceError
 from ..ledger import Ledger, opening
@@ -37,10 +37,12 @@ def login_page(request: Request, settings: SettingsDep) -> Response:
 @public.post("/login")
 def login(request: Request, form: FormDep, settings: SettingsDep) -> Response:
     pin = text(form, "pin")
-    if not checked_pin(request, settings, pin):
+    if not checked_pin(request, settings.table_pin, pin):
         return render(request, "login.html", 401, table_name=settings.table_name, wrong=True)
     response = RedirectResponse("/", status_code=303)
-    response.set_cookie(PIN_COOKIE, pin, httponly=True, samesite="strict", max_age=60 * 60 * 24 * 30)
+    ttl_s = settings.tablet_login_days * 86400
+    token = request.app.state.tokens.issue(table_scope(settings), settings.table_pin, ttl_s)
+    response.set_cookie(TABLE_COOKIE, token, httponly=True, samesite="strict", max_age=int(ttl_s))
     return response
 
 

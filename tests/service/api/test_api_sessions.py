@@ -35,7 +35,7 @@ def test_bad_sessions_are_refused_with_the_reason(client):
     r = client.post("/api/sessions", json={"rules": "mahjong", "players": PLAYERS})
     assert r.status_code == 422 and "unknown rules 'mahjong'" in r.json()["detail"]
     r = client.post("/api/sessions", json={"rules": "dunhill", "players": ["A", "A", "B"]})
-    assert r.status_code == 422 and "three players with different names" in r.json()["detail"]
+    assert r.status_code == 422 and "three players, all different" in r.json()["detail"]
     r = client.post("/api/sessions", json={"rules": "dunhill", "players": ["A", "B"]})
     assert r.status_code == 422 and r.json()["detail"].startswith("body.players")
     r = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS, "dealer": "Zed"})

@@ -1,0 +1,183 @@
+"""The player register: the parlour's regulars, known across sessions and tables.
+
+A player is a name, its reading in kana (optional, for search) and a short
+member code (会員番号; given, or the next number: 0001, 0002, ...). Sessions name
+their players by id; renaming a player changes the register only: the log of
+every session stays as it was logged, and standings follow the id.
+
+``resolve`` is how a name typed on the new-session page becomes a player: a
+member code, or a name that only one player has, finds that player; a name
+nobody has adds a new player; a name two players share asks for the code.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Sequence
+
+from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from . import db
+from .errors import LedgerError
+
+CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,15}")
+MAX_NAME = 100
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    name: str
+    kana: str
+    code: str
+
+    @property
+    def label(self) -> str:
+        """How a choice shows it: ``Aki (0003)``."""
+        return f"{self.name} ({self.code})"
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "name": self.name, "kana": self.kana, "code": self.code, "label": self.label}
+
+
+def fold_text(text: str) -> str:
+    """What search compares: NFKC, lower case, katakana as hiragana (ア and あ match)."""
+    text = unicodedata.normalize("NFKC", text).strip().lower()
+    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in text)
+
+
+def clean_name(name: str) -> str:
+    name = " ".join(str(name).split())
+    if not name:
+        raise LedgerError("a player's name is empty")
+    if len(name) > MAX_NAME:
+        raise LedgerError(f"a player's name has at most {MAX_NAME} characters")
+    return name
+
+
+def clean_code(code: str) -> str:
+    code = str(code).strip()
+    if not CODE.fullmatch(code):
+        raise LedgerError(f"a member code is 1-16 letters, digits or '-' (starting with a letter or digit), "
+                          f"not {code!r}")
+    return code
+
+
+def _player(row) -> Player:
+    return Player(row.id, row.name, row.kana or "", row.code)
+
+
+def all_players(conn: Connection) -> list[Player]:
+    return [_player(r) for r in conn.execute(select(db.players).order_by(db.players.c.id))]
+
+
+def by_ids(conn: Connection, ids: Sequence[int]) -> dict[int, Player]:
+    rows = conn.execute(select(db.players).where(db.players.c.id.in_(list(ids))))
+    return {r.id: _player(r) for r in rows}
+
+
+def search(players: Sequence[Player], query: str, limit: int = 10) -> list[Player]:
+    """Players whose name, reading or code starts with ``query`` (then those that contain it),
+    most recent regulars first within each group; an empty query finds nobody."""
+    q = fold_text(query)
+    if not q:
+        return []
+    starts, contains = [], []
+    for p in players:
+        fields = (fold_text(p.name), fold_text(p.kana), p.code.lower())
+        if any(f.startswith(q) for f in fields if f):
+            starts.append(p)
+        elif any(q in f for f in fields if f):
+            contains.append(p)
+    return (starts + contains)[:limit]
+
+
+def add(conn: Connection, name: str, kana: str = "", code: str | None = None) -> Player:
+    """A new player; without a code, the next free number (0001, ...)."""
+    name, kana = clean_name(name), " ".join(str(kana).split())
+    if code is not None:
+        code = clean_code(code)
+        if conn.execute(select(db.players.c.id).where(func.lower(db.players.c.code) == code.lower())).first():
+            raise LedgerError(f"member code {code!r} is taken")
+    now = datetime.now(timezone.utc)
+    pid = conn.execute(insert(db.players).values(name=name, kana=kana, code=code or "~" + secrets.token_hex(7),
+                                                 created_at=now)).inserted_primary_key[0]
+    if code is None:
+        code = _free_code(conn, pid)
+        conn.execute(update(db.players).where(db.players.c.id == pid).values(code=code))
+    return Player(pid, name, kana, code)
+
+
+def _free_code(conn: Connection, pid: int) -> str:
+    """The player's id as a four-digit code, or the next number no one holds."""
+    n = pid
+    while conn.execute(select(db.players.c.id).where(db.players.c.code == f"{n:04d}")).first():
+        n += 1
+    return f"{n:04d}"
+
+
+def rename(conn: Connection, player_id: int, name: str | None = None, kana: str | None = None,
+           code: str | None = None) -> Player:
+    """Change a player's name, reading or code; no session's log changes."""
+    row = conn.execute(select(db.players).where(db.players.c.id == player_id)).first()
+    if row is None:
+        raise LedgerError(f"no player {player_id}")
+    values = {}
+    if name is not None:
+        values["name"] = clean_name(name)
+    if kana is not None:
+        values["kana"] = " ".join(str(kana).split())
+    if code is not None:
+        values["code"] = clean_code(code)
+        taken = conn.execute(select(db.players.c.id).where(func.lower(db.players.c.code) == values["code"].lower(),
+                                                           db.players.c.id != player_id)).first()
+        if taken:
+            raise LedgerError(f"member code {values['code']!r} is taken")
+    if values:
+        try:
+            conn.execute(update(db.players).where(db.players.c.id == player_id).values(**values))
+        except IntegrityError:
+            raise LedgerError(f"member code {values.get('code')!r} is taken") from None
+    return _player(conn.execute(select(db.players).where(db.players.c.id == player_id)).one())
+
+
+def resolve(conn: Connection, given: str | int, *, create: bool = True) -> Player:
+    """The player ``given`` names: an id (int), ``Name (CODE)`` as a choice shows it, a member
+    code, or a name only one player has; a new name adds a player when ``create``."""
+    if isinstance(given, int):
+        found = by_ids(conn, [given]).get(given)
+        if found is None:
+            raise LedgerError(f"no player {given}")
+        return found
+    text = " ".join(str(given).split())
+    if not text:
+        raise LedgerError("a player's name is empty")
+    m = re.fullmatch(r"(.+?) \(([^()]+)\)", text)
+    if m:
+        row = conn.execute(select(db.players).where(func.lower(db.players.c.code) == m.group(2).lower())).first()
+        if row is not None and row.name == m.group(1):
+            return _player(row)
+    row = conn.execute(select(db.players).where(func.lower(db.players.c.code) == text.lower())).first()
+    if row is not None:
+        return _player(row)
+    named = conn.execute(select(db.players).where(db.players.c.name == text).order_by(db.players.c.id)).all()
+    if len(named) == 1:
+        return _player(named[0])
+    if len(named) > 1:
+        codes = ", ".join(r.code for r in named)
+        raise LedgerError(f"{len(named)} players are named {text!r}: choose one by member code ({codes})")
+    if not create:
+        raise LedgerError(f"no player named {text!r}")
+    return add(conn, text)
+
+
+def seat_names(chosen: Sequence[Player]) -> tuple[str, ...]:
+    """The names the session's log uses for its seats: each player's name, with the member code
+    where two of them share a name."""
+    names = [p.name for p in chosen]
+    return tuple(p.label if names.count(p.name) > 1 else p.name for p in chosen)
