@@ -59,7 +59,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     host = lan_address() if settings.host in ("0.0.0.0", "") else settings.host
-    print(f"東天紅 table service: http://{host}:{settings.port}/  PIN {settings.table_pin}", flush=True)
+    if settings.counter_only:
+        print(f"東天紅 counter: http://{host}:{settings.port}/counter  (the staff PIN, TABLE_STAFF_PIN)", flush=True)
+    else:
+        print(f"東天紅 table service ({settings.table_name}): http://{host}:{settings.port}/  PIN {settings.table_pin}",
+              flush=True)
+        if settings.staff_pin:
+            print(f"  counter: http://{host}:{settings.port}/counter  (the staff PIN)", flush=True)
     print(f"  database {settings.ledger_url}, snapshots {settings.snapshot_dir}, camera {settings.camera}",
           flush=True)
     print(f"  house rules {settings.house_rules_dir} (TABLE_RULES_DIR)", flush=True)

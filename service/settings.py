@@ -89,7 +89,9 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _pins_differ(self) -> "Settings":
         if self.staff_pin and self.staff_pin == self.pin:
-            raise ValueError("the staff PIN must differ from the table's PIN")
+            raise ValueError("TABLE_STAFF_PIN: the staff PIN must differ from the table's PIN (TABLE_PIN)")
+        if self.counter_only and not self.staff_pin:
+            raise ValueError("TABLE_COUNTER_ONLY: a counter needs its staff PIN (TABLE_STAFF_PIN)")
         return self
 
     @cached_property
@@ -138,5 +140,7 @@ class Settings(BaseSettings):
 def settings_error(e: ValidationError) -> str:
     """A refused setting in one line, named as it is set: ``TABLE_PORT: Input should be ... (got '-5')``."""
     first = e.errors()[0]
+    if not first["loc"]:       # a check across settings: its message names them (and shows no PIN)
+        return first["msg"].removeprefix("Value error, ")
     name = "TABLE_" + "_".join(str(p) for p in first["loc"]).upper() if first["loc"] else "settings"
     return f"{name}: {first['msg']} (got {first.get('input')!r})"

@@ -75,6 +75,14 @@ def test_a_bad_setting_is_named_in_one_line_and_exit_2(tmp_path):
         assert out.stderr.startswith(f"error: {name}:") and words in out.stderr and repr(value) in out.stderr
 
 
+def test_a_staff_pin_equal_to_the_table_pin_is_refused_without_showing_it(tmp_path):
+    env = {**os.environ, "TABLE_PIN": "424242", "TABLE_STAFF_PIN": "424242", "TABLE_DATA_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-m", "service"], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=30)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert out.stderr.startswith("error: TABLE_STAFF_PIN: the staff PIN must differ") and "424242" not in out.stderr
+
+
 def test_a_port_in_use_is_one_line_and_exit_2_before_the_url_is_printed(tmp_path):
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

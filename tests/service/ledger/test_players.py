@@ -1,0 +1,68 @@
+"""The player register: a typed name finds a regular, a new name adds one, a shared name asks
+for the member code, and search finds players by name, reading or code as they are typed."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.ledger import LedgerError
+from service.ledger.players import Player, fold_text, search
+
+
+def test_a_new_name_adds_a_player_and_the_same_name_finds_them_again(ledger):
+    s1 = ledger.start("dunhill", ["Aki", "Ben", "Chie"])
+    s2 = ledger.start("dunhill", ["Chie", "Aki", "Dai"])
+    assert [p.name for p in ledger.players()] == ["Aki", "Ben", "Chie", "Dai"]
+    assert s2.player_ids == (s1.player_ids[2], s1.player_ids[0], ledger.player("Dai").id)
+
+
+def test_a_member_code_or_the_choice_label_finds_the_player(ledger):
+    aki = ledger.add_player("Aki", kana="あき", code="M12")
+    assert ledger.player("m12") == aki                     # codes are not case-sensitive
+    assert ledger.player("Aki (M12)") == aki
+    s = ledger.start("dunhill", ["M12", "Ben", "Chie"])
+    assert s.players[0] == "Aki" and s.player_ids[0] == aki.id
+
+
+def test_two_players_sharing_a_name_are_told_apart_by_code(ledger):
+    first = ledger.add_player("Tanaka", code="T1")
+    second = ledger.add_player("Tanaka", code="T2")
+    with pytest.raises(LedgerError, match=r"2 players are named 'Tanaka'.*T1, T2"):
+        ledger.start("dunhill", ["Tanaka", "Ben", "Chie"])
+    s = ledger.start("dunhill", ["T1", "T2", "Chie"])
+    assert s.players[:2] == ("Tanaka (T1)", "Tanaka (T2)")   # the log's seat names differ
+    assert s.player_ids[:2] == (first.id, second.id)
+
+
+def test_bad_register_input_is_refused_with_the_reason(ledger):
+    ledger.add_player("Aki", code="A1")
+    cases = [(lambda: ledger.add_player("Ben", code="a1"), "member code 'a1' is taken"),
+             (lambda: ledger.add_player("Ben", code="no spaces"), "member code is 1-16 letters"),
+             (lambda: ledger.add_player("   "), "name is empty"),
+             (lambda: ledger.add_player("x" * 101), "at most 100"),
+             (lambda: ledger.start("dunhill", ["Aki", "A1", "Ben"]), "Aki \\(A1\\) is given twice"),
+             (lambda: ledger.player("Nobody"), "no player named 'Nobody'"),
+             (lambda: ledger.rename_player(999, name="x"), "no player 999")]
+    for call, message in cases:
+        with pytest.raises(LedgerError, match=message):
+            call()
+
+
+def test_renaming_changes_the_register_not_the_log(ledger):
+    s = ledger.start("dunhill", ["Aki", "Ben", "Chie"])
+    aki = ledger.player("Aki")
+    renamed = ledger.rename_player(aki.id, name="Akiko", kana="あきこ", code="VIP1")
+    assert (renamed.id, renamed.name, renamed.code) == (aki.id, "Akiko", "VIP1")
+    assert ledger.config(s.id).players == ("Aki", "Ben", "Chie")
+    assert ledger.start("dunhill", ["Akiko", "Ben", "Chie"]).player_ids == s.player_ids
+
+
+def test_search_as_you_type_by_name_reading_or_code():
+    people = [Player(1, "佐藤", "さとう", "0001"), Player(2, "Sato Ken", "", "0002"),
+              Player(3, "鈴木", "スズキ", "S3"), Player(4, "Kasato", "", "0004")]
+    assert [p.id for p in search(people, "さと")] == [1]
+    assert [p.id for p in search(people, "sato")] == [2, 4]          # starts with, then contains
+    assert [p.id for p in search(people, "すず")] == [3]             # katakana reading, typed in hiragana
+    assert [p.id for p in search(people, "s3")] == [3]
+    assert search(people, "  ") == []
+    assert fold_text("ＳＡＴＯ") == "sato"                            # full-width letters too
