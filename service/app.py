@@ -22,9 +22,10 @@ from fastapi.staticfiles import StaticFiles
 from .camera import Camera
 from .deps import NotLoggedIn, NotStaff
 from .errors import REFUSALS, status_of
+from .heartbeat import Heartbeat
 from .ledger import Ledger
 from .pages.render import error_page, flash
-from .reader import reader_for
+from .reader import NoReader, reader_for
 from .pin_guard import PinGuard
 from .settings import Settings
 from .snapshots import SnapshotStore
@@ -67,17 +68,28 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
         app.state.tokens = Tokens(load_secret(settings.data_dir))
         app.state.snapshots = SnapshotStore(settings.snapshot_dir)
         prune_snapshots(app)
-        app.state.reader = reader_for(settings.reader, settings.calibration, settings.demo_camera)
-        app.state.tiles = TableTiles(tileset_folder(settings), app.state.reader, settings.learn_tiles)
-        app.state.tiles.start()
-        app.state.camera = Camera(settings.camera, settings.frame_rate).start() if camera and settings.camera else None
-        app.state.watcher = watcher_for(settings, app.state.reader, app.state.camera, app.state.snapshots,
-                                        app.state.offers, app.state.ledger, app.state.tiles)
+        if settings.counter_only:        # the counter alone: no table, so no reader, camera, watcher or beat
+            app.state.reader, app.state.tiles = NoReader("the counter serves no table"), None
+        else:
+            app.state.reader = reader_for(settings.reader, settings.calibration, settings.demo_camera)
+            app.state.tiles = TableTiles(tileset_folder(settings), app.state.reader, settings.learn_tiles)
+            app.state.tiles.start()
+            app.state.camera = (Camera(settings.camera, settings.frame_rate).start()
+                                if camera and settings.camera else None)
+            app.state.watcher = watcher_for(settings, app.state.reader, app.state.camera, app.state.snapshots,
+                                            app.state.offers, app.state.ledger, app.state.tiles)
         pruner = asyncio.create_task(_prune_every(app, settings.snapshot_prune_every_s))
+        heartbeat = None if settings.counter_only else Heartbeat(app, app.state.parlour.engine)
+        if heartbeat is not None:
+            await asyncio.to_thread(heartbeat.beat)       # the counter sees the table from its start
+        beating = asyncio.create_task(heartbeat.run()) if heartbeat is not None else None
         try:
             yield
         finally:
             pruner.cancel()
+            if beating is not None:
+                beating.cancel()
+                await heartbeat.stop()
             if app.state.watcher is not None:
                 app.state.watcher.stop()
             if app.state.camera is not None:
@@ -95,6 +107,8 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
     app.state.pin_guard = PinGuard(settings.pin_tries, lock_s=settings.pin_lock_s)
 
     from . import api, pages
+    if settings.counter_only:        # before the tablet's pages: this service's / is the counter
+        app.add_api_route("/", lambda: RedirectResponse("/counter", status_code=303), include_in_schema=False)
     app.include_router(api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

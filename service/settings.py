@@ -22,7 +22,7 @@ DEMO_HANDS = DEMO_FRAMES.parent / "hands.json"      # the hand record each demo 
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="TABLE_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="TABLE_", env_file=".env", extra="ignore", populate_by_name=True)
 
     table_name: str = Field("table 1", min_length=1, max_length=100,
                             description="the table's name: shown on the tablet, kept with every session it "

@@ -1,7 +1,168 @@
-"""The counter's JSON (staff PIN): tables, prices, settlements."""
+"""The counter's JSON (staff PIN): every table at a glance, a session's settlement in yen, the prices.
+
+What the counter shows is built here as plain dicts (``tables_view``, ``settlement_view``); the
+counter's pages (pages/counter.py) render the same dicts.
+
+A table is ``offline`` when its last heartbeat is older than three of its beats (or it stopped:
+heartbeat.py); otherwise ``in session`` when its session (the one a tablet shows, else its newest)
+is not over and its last hand (or its start, before the first hand) is within
+``TABLE_IDLE_MINUTES``, else ``idle``.
+"""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+from typing import Any, Literal
+
 from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from .. import heartbeat, house_rules
+from ..deps import ParlourDep, SettingsDep
+from ..errors import ServiceError
+from ..ledger import Ledger, UnknownSession, money, settle
+from ..ledger.events import HAND_KINDS
+from ..settings import Settings
+from ..views import session_view, summary
 
 router = APIRouter(tags=["counter"])
+
+
+class PriceIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rule: str = Field(description="a built-in or a house rule, by name")
+    rate: float = Field(description="yen per point of the result (isshokai: per stick), 0 or more")
+    fee: float = Field(0, description="the table fee (場代) per player, in yen, 0 or more")
+    fee_per: Literal["game", "hour"] = Field("game", description="the fee once per session, or per started hour")
+
+
+@router.get("/tables", summary="every table at a glance")
+def tables(parlour: ParlourDep, settings: SettingsDep) -> list[dict]:
+    return tables_view(parlour, settings)
+
+
+@router.get("/sessions/{session_id}/settlement", summary="a session's settlement in yen, player by player")
+def settlement(session_id: str, parlour: ParlourDep) -> dict:
+    return settlement_view(parlour, session_id)
+
+
+@router.get("/prices", summary="every rule's price (the defaults where none is set)")
+def prices(parlour: ParlourDep, settings: SettingsDep) -> list[dict]:
+    return [p.to_dict() for p in price_list(parlour, settings)]
+
+
+@router.put("/prices", summary="set one rule's price")
+def put_price(body: PriceIn, parlour: ParlourDep, settings: SettingsDep) -> dict:
+    return save_price(parlour, settings, body.rule, body.rate, body.fee, body.fee_per).to_dict()
+
+
+# -- what the counter shows ------------------------------------------------------------------------
+
+def known_rules(parlour: Ledger, settings: Settings) -> list[str]:
+    """Rules a price may be set for: the built-ins and house rules now, then any rule a stored session
+    played (a house rule since deleted still settles)."""
+    names = [c.name for c in house_rules.choices(settings.house_rules_dir)]
+    played = sorted({cfg.rules for cfg in parlour.sessions()} - set(names))
+    return names + played
+
+
+def price_list(parlour: Ledger, settings: Settings) -> list[money.Price]:
+    stored = money.prices(parlour.engine)
+    return [stored.get(rule) or money.Price(rule) for rule in known_rules(parlour, settings)]
+
+
+def save_price(parlour: Ledger, settings: Settings, rule: str, rate: Any, fee: Any, fee_per: Any) -> money.Price:
+    rules = known_rules(parlour, settings)
+    if rule not in rules:
+        raise ServiceError(f"no rule {rule!r} to price: rules are {', '.join(rules)}", 422)
+    return money.set_price(parlour.engine, rule, rate, fee, fee_per)
+
+
+def tables_view(parlour: Ledger, settings: Settings, now: datetime | None = None) -> list[dict]:
+    """Each table that ever beat: online or not, its state, rule, points, last hand, warnings."""
+    now = now or datetime.now(timezone.utc)
+    by_table: dict[str, list] = {}
+    for cfg in parlour.sessions():
+        by_table.setdefault(cfg.table_name, []).append(cfg)
+    out = []
+    for row in heartbeat.tables(parlour.engine):
+        s = row.status
+        online = row.online(now, settings.heartbeat_s)
+        mine = by_table.get(row.name, [])
+        shown = next((c for c in mine if c.id == s.get("session")), mine[-1] if mine else None)
+        session = _session_glance(parlour, shown, now, settings.idle_minutes) if shown is not None else None
+        warnings = []
+        if online and s.get("camera") == "lost":
+            warnings.append(f"camera lost: {s.get('camera_error') or 'no frame'}")
+        if online and s.get("camera") == "none":
+            warnings.append("no camera")
+        if online and not s.get("calibrated"):
+            warnings.append("not calibrated")
+        state = "offline" if not online else ("in session" if session and session["active"] else "idle")
+        out.append({"name": row.name, "online": online, "stopped": bool(s.get("stopped")), "state": state,
+                    "seen_at": row.seen_at.isoformat(), "seen_ago_s": round((now - row.seen_at).total_seconds()),
+                    "camera": s.get("camera"), "camera_error": s.get("camera_error", ""),
+                    "calibrated": bool(s.get("calibrated")), "reader": s.get("reader", ""),
+                    "default_rule": row.default_rule or s.get("default_rule") or "",
+                    "default_rule_chosen": row.default_rule, "sessions": len(mine), "session": session,
+                    "warnings": warnings})
+    return out
+
+
+def _session_glance(parlour: Ledger, cfg, now: datetime, idle_minutes: float) -> dict:
+    state = parlour.state(cfg.id)
+    view = session_view(cfg, state)
+    last = _last_hand(parlour, cfg.id)
+    since = last["at_time"] if last else cfg.created_at
+    active = not state.over and since is not None and (now - since).total_seconds() <= idle_minutes * 60
+    if last:
+        last = {k: v for k, v in last.items() if k != "at_time"}
+    return {"id": cfg.id, "rules": cfg.rules, "label": cfg.label, "hands": state.hands, "over": state.over,
+            "started_at": cfg.created_at.isoformat() if cfg.created_at else None, "active": active,
+            "balances": [{"player": b["player"], "balance": b["balance"]} for b in view["balances"]],
+            "pool": state.pool, "unit": cfg.table.unit, "last_hand": last}
+
+
+def _last_hand(parlour: Ledger, session_id: str) -> dict | None:
+    """The last hand that counts: number, kind, winners, its summary and when it was first logged."""
+    slots = parlour.slots(session_id)
+    if not slots:
+        return None
+    slot = slots[-1]
+    logged = {e.seq: e.created_at for e in parlour.events(session_id) if e.kind in HAND_KINDS}
+    at = logged.get(slot.slot) or slot.event.created_at
+    body = slot.body
+    winners = [w["winner"] for w in body.get("wins", [])]
+    return {"number": slot.number, "kind": slot.kind, "winners": winners, "summary": summary(slot.kind, body),
+            "at": at.isoformat() if at else None, "at_time": at}
+
+
+def settlement_view(parlour: Ledger, session_id: str) -> dict:
+    """A session's settlement: each player's result, the rule's price, the fee, the yen to pay or
+    receive, with the register's current name and code."""
+    cfg = parlour.config(session_id)
+    state = parlour.state(session_id)
+    lines = settle(cfg, state)
+    price = money.price(parlour.engine, cfg.rules)
+    last = _last_hand(parlour, session_id)
+    last_at = last["at_time"] if last else None
+    people = {p.id: p for p in parlour.players()} if cfg.player_ids else {}
+    players = []
+    for m, line in zip(money.settle_money(lines, price, cfg.created_at, last_at), lines):
+        p = people.get(cfg.player_ids[m.seat]) if cfg.player_ids else None
+        players.append({**m.to_dict(), "name": p.name if p else m.player, "code": p.code if p else "",
+                        "held": line.held, "top": line.top})
+    return {"session": {"id": cfg.id, "table": cfg.table_name, "rule": cfg.rules, "label": cfg.label,
+                        "unit": cfg.table.unit, "hands": state.hands, "over": state.over, "pool": state.pool,
+                        "started_at": cfg.created_at.isoformat() if cfg.created_at else None,
+                        "last_hand_at": last_at.isoformat() if last_at else None},
+            "price": price.to_dict(), "fee_units": money.fee_units(price, cfg.created_at, last_at),
+            "players": players}
+
+
+def receipt_view(parlour: Ledger, session_id: str, seat: int) -> dict:
+    """One player's line of the settlement, with the session's facts (404 for a seat that is none)."""
+    view = settlement_view(parlour, session_id)
+    if not 0 <= seat < len(view["players"]):
+        raise UnknownSession(f"no seat {seat} in session {session_id}: seats are 0, 1 and 2")
+    return {**view, "player": view["players"][seat]}

@@ -2,7 +2,12 @@
 
 The JSON carries the session's stored rule whole (``session.rule``: its data,
 options, name, base and digest), so an import counts with it in any database;
-each CSV row names the rule and its digest.
+each CSV row names the table, the session's label, the rule and its digest.
+
+Every text cell of the CSV (a player's name, a label, the table's name) goes
+through ``csv_cells.text_cell``: one that begins with ``=``, ``+``, ``-`` or
+``@`` is written with a leading ``'``, so a spreadsheet shows it as text and
+never runs it as a formula. Numbers (a -6 paid) are written as numbers.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import json
 from datetime import datetime
 from typing import Any, Mapping
 
+from ..csv_cells import safe_row
 from .derive import SessionConfig
 from .errors import LedgerError
 from .events import KINDS, Event
@@ -58,10 +64,10 @@ def to_csv(ledger: Ledger, session_id: str) -> str:
     out = io.StringIO()
     w = csv.writer(out)
     p = cfg.players
-    w.writerow(["hand", "kind", "winners", "discarder", "dealer", "honba", "riichi"]
-               + [f"{x} change" for x in p] + ["pool change"] + [f"{x} balance" for x in p]
-               + ["pool", "next dealer", "next honba", "confirmed_by", "created_at", "snapshot", "corrected",
-                  "rules", "rule digest"])
+    w.writerow(safe_row(["hand", "kind", "winners", "discarder", "dealer", "honba", "riichi"]
+                        + [f"{x} change" for x in p] + ["pool change"] + [f"{x} balance" for x in p]
+                        + ["pool", "next dealer", "next honba", "confirmed_by", "created_at", "snapshot",
+                           "corrected", "table", "label", "rules", "rule digest"]))
     for step in ledger.history(session_id):
         b, e = step.slot.body, step.slot.event
         if step.slot.kind == "win":
@@ -71,13 +77,14 @@ def to_csv(ledger: Ledger, session_id: str) -> str:
         else:
             who = "chombo: " + b["offender"]
         a = step.after
-        w.writerow([step.slot.number, step.slot.kind, who, b.get("discarder") or "",
-                    b["seats"]["east"], b["honba"],
-                    " ".join(f"{k}:{v}" for k, v in b.get("riichi", {}).items())]
-                   + list(step.deltas) + [step.pool_delta] + list(a.balances)
-                   + [a.pool, p[a.dealer], a.honba, e.confirmed_by or "",
-                      e.created_at.isoformat() if e.created_at else "", e.snapshot or "",
-                      " ".join(map(str, step.slot.corrected_by)), cfg.rules, cfg.rule_digest or ""])
+        w.writerow(safe_row([step.slot.number, step.slot.kind, who, b.get("discarder") or "",
+                             b["seats"]["east"], b["honba"],
+                             " ".join(f"{k}:{v}" for k, v in b.get("riichi", {}).items())]
+                            + list(step.deltas) + [step.pool_delta] + list(a.balances)
+                            + [a.pool, p[a.dealer], a.honba, e.confirmed_by or "",
+                               e.created_at.isoformat() if e.created_at else "", e.snapshot or "",
+                               " ".join(map(str, step.slot.corrected_by)), cfg.table_name, cfg.label,
+                               cfg.rules, cfg.rule_digest or ""]))
     return out.getvalue()
 
 

@@ -8,7 +8,7 @@ from fastapi.responses import RedirectResponse, Response
 
 import scoring
 
-from .. import house_rules, table
+from .. import heartbeat, house_rules, table
 from ..chart import balance_chart
 from ..deps import TABLE_COOKIE, LedgerDep, OffersDep, SettingsDep, WatcherDep, checked_pin, table_scope
 from ..editing import Draft
@@ -51,18 +51,27 @@ def index(request: Request, ledger: LedgerDep, settings: SettingsDep) -> Respons
     sessions = [session_view(cfg, ledger.state(cfg.id)) for cfg in reversed(ledger.sessions())]
     choices = house_rules.choices(settings.house_rules_dir)     # built-ins, then the parlour's house rules
     usable = [c.name for c in choices if c.error is None]
+    # the counter's choice for this table first, then the service's own setting, then the first built-in
+    chosen = heartbeat.default_rule(ledger.engine, settings.table_name)
+    default = next((r for r in (chosen, settings.default_rule) if r in usable), usable[0])
     return render(request, "index.html", table_name=settings.table_name, sessions=sessions,
-                  rules=scoring.preset_ids(), rule_choices=choices,
-                  default_rule=settings.default_rule if settings.default_rule in usable else usable[0])
+                  rules=scoring.preset_ids(), rule_choices=choices, default_rule=default)
 
 
 @router.post("/sessions")
 def start(form: FormDep, ledger: LedgerDep) -> Response:
+    """Start a session of the three players typed or picked (players.py): a name nobody has joins
+    the register, with the reading typed beside it; a name two players share is refused (422)
+    naming their member codes, and nothing is written."""
     rules = text(form, "rules")
     if not rules:      # else a built-in or a house rule, resolved and stored by the ledger (422 if not)
         raise ServiceError(f"choose a house rule: {', '.join(scoring.preset_ids())}")
     players = [text(form, f"player{i}") for i in (1, 2, 3)]
     cfg = ledger.start(rules, players, dealer=text(form, "dealer") or None, label=text(form, "label"))
+    for pid, kana in zip(cfg.player_ids or (), (text(form, f"kana{i}") for i in (1, 2, 3))):
+        # the reading fills a blank one only: a regular's reading is changed in the register, not here
+        if kana and not ledger.player(pid).kana:
+            ledger.rename_player(pid, kana=kana)
     return _go(f"/s/{cfg.id}")
 
 

@@ -1,0 +1,165 @@
+"""The table's heartbeat: each table service writes its row of ``ledger_tables`` for the counter.
+
+At start, then every ``TABLE_HEARTBEAT_S``, a table service upserts its row:
+``seen_at`` (now) and ``status``: the camera (``ok``; ``lost``: it says it
+cannot read, or no new frame for three beats; ``none``: no camera), whether the
+reader reads a calibrated table, the reader's name, the session a tablet shows,
+the service's own default rule, and its beat. On a clean stop it marks the row
+``stopped``. A beat that cannot reach the database is logged and tried again at
+the next one: the table goes on counting. The counter shows a table whose last
+beat is older than three of its beats (or stopped) as offline.
+
+The row's ``default_rule`` is the counter's choice for the table (the
+new-session page offers it first); a beat never touches it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import Engine, select, update
+
+from calibration.store import TableFile
+
+from .camera import CameraError
+from .ledger import db
+
+BEATS_TO_OFFLINE = 3
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A table as its last beat left it."""
+
+    name: str
+    seen_at: datetime
+    status: dict[str, Any]
+    default_rule: str | None
+
+    def online(self, now: datetime | None = None, beat_s: float = 10.0) -> bool:
+        """Beating (not stopped, the last beat within three of its own beats)."""
+        if self.status.get("stopped"):
+            return False
+        every = float(self.status.get("heartbeat_s") or beat_s)
+        now = now or datetime.now(timezone.utc)
+        return (now - self.seen_at).total_seconds() <= BEATS_TO_OFFLINE * every
+
+
+class Heartbeat:
+    """One table service's beat: what it says of itself, written to its row."""
+
+    def __init__(self, app, engine: Engine):
+        self.app, self.engine = app, engine
+        self.settings = app.state.settings
+        self._frames, self._frame_at = -1, time.monotonic()
+        self._failing = ""
+
+    # -- what the table says -----------------------------------------------------------------------
+    def camera_state(self) -> tuple[str, str]:
+        """``ok``, ``lost`` (with why) or ``none``: lost when the camera says it cannot read, or when
+        no new frame came for three beats (three of its own frames for a slow slideshow)."""
+        camera = self.app.state.camera
+        if camera is None:
+            return "none", ""
+        now = time.monotonic()
+        try:
+            count, _ = camera.latest(timeout=0)
+        except CameraError:
+            count = 0
+        if count != self._frames:
+            self._frames, self._frame_at = count, now
+        if camera.error:
+            return "lost", camera.error
+        stale_s = BEATS_TO_OFFLINE * max(self.settings.heartbeat_s, camera.period)
+        if now - self._frame_at > stale_s:
+            return "lost", f"no new frame for {now - self._frame_at:.0f} s"
+        return "ok", ""
+
+    def status(self) -> dict[str, Any]:
+        state = self.app.state
+        camera, why = self.camera_state()
+        reader = state.reader
+        return {"camera": camera, "camera_error": why,
+                "calibrated": isinstance(getattr(reader, "table", None), TableFile),
+                "calibration": self.settings.calibration, "reader": getattr(reader, "name", ""),
+                "reader_message": getattr(reader, "message", ""), "session": state.offers.session,
+                "default_rule": self.settings.default_rule,
+                "watcher": state.watcher is not None and bool(state.watcher.status().get("enabled")),
+                "heartbeat_s": self.settings.heartbeat_s, "stopped": False}
+
+    # -- writing -----------------------------------------------------------------------------------
+    def beat(self, stopped: bool = False) -> bool:
+        """Write the row now; False (logged once per kind of failure) when the database is away."""
+        try:
+            status = {**self.status(), "stopped": stopped}
+            upsert(self.engine, self.settings.table_name, status)
+        except Exception as e:       # the database gone for a moment: the table goes on, next beat retries
+            if str(e) != self._failing:
+                log.warning("heartbeat of %r not written (retrying every beat): %s", self.settings.table_name, e)
+            self._failing = str(e)
+            return False
+        self._failing = ""
+        return True
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.heartbeat_s)
+            await asyncio.to_thread(self.beat)
+
+    async def stop(self) -> None:
+        """Mark the row stopped (waiting a few seconds at most for a database that is away)."""
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self.beat, True), timeout=5)
+        except asyncio.TimeoutError:
+            log.warning("heartbeat of %r: could not mark it stopped", self.settings.table_name)
+
+
+def upsert(engine: Engine, name: str, status: dict[str, Any]) -> None:
+    """Insert or update ``name``'s row in one statement (SQLite and PostgreSQL both say ON CONFLICT)."""
+    if engine.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    now = datetime.now(timezone.utc)
+    stmt = insert(db.tables).values(name=name, seen_at=now, status=status)
+    stmt = stmt.on_conflict_do_update(index_elements=[db.tables.c.name],
+                                      set_={"seen_at": stmt.excluded.seen_at, "status": stmt.excluded.status})
+    with engine.begin() as conn:
+        conn.execute(stmt)
+
+
+# -- what the counter reads and sets ---------------------------------------------------------------
+
+def tables(engine: Engine) -> list[TableRow]:
+    """Every table that ever beat, by name."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(db.tables).order_by(db.tables.c.name)).all()
+    return [TableRow(r.name, _utc(r.seen_at), dict(r.status or {}), r.default_rule) for r in rows]
+
+
+def table(engine: Engine, name: str) -> TableRow | None:
+    return next((t for t in tables(engine) if t.name == name), None)
+
+
+def default_rule(engine: Engine, name: str) -> str | None:
+    """The rule the counter chose for table ``name`` (None: not chosen, or no row)."""
+    with engine.connect() as conn:
+        return conn.execute(select(db.tables.c.default_rule).where(db.tables.c.name == name)).scalar()
+
+
+def set_default_rule(engine: Engine, name: str, rule: str | None) -> bool:
+    """Choose (``None``: clear) table ``name``'s default rule; False when no such table ever beat."""
+    with engine.begin() as conn:
+        return bool(conn.execute(update(db.tables).where(db.tables.c.name == name)
+                                 .values(default_rule=rule or None)).rowcount)
+
+
+def _utc(at: datetime) -> datetime:
+    """SQLite hands times back without their zone; they were written in UTC."""
+    return at.replace(tzinfo=timezone.utc) if at.tzinfo is None else at

@@ -1,0 +1,150 @@
+"""Money at the counter: each rule's prices, and a session's settlement in yen per player.
+
+A price is set per rule (a built-in or a house rule, by name): the rate (レート,
+money per point of the rule's result; isshokai: per stick) and the table fee
+(場代) each player pays, per ``game`` (once per session) or per ``hour``. A rule
+with no price set plays at rate 0, fee 0 per game.
+
+A player's money: ``result x rate`` (rounded to whole yen, half away from zero)
+minus the fee. Per hour the fee is charged for every started hour from the
+session's start (when the tablet started it: the players sat down) to its last
+hand (when that was logged): ``ceil(minutes / 60)``, at least one, so a session
+of exactly 60 minutes pays one hour and one of 61 pays two. A session with no
+hand yet pays one hour. The arithmetic (``settle_money``, ``hours``) is pure;
+``price``/``prices``/``set_price`` read and write ``ledger_prices``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Sequence
+
+from sqlalchemy import Engine, select, update
+from sqlalchemy.exc import IntegrityError
+
+from . import db
+from .errors import LedgerError
+from .settle import Line
+
+FEE_PER = ("game", "hour")
+MAX_AMOUNT = 10_000_000        # a rate or fee above this is a typo, not a price
+
+
+@dataclass(frozen=True)
+class Price:
+    rule: str
+    rate: float = 0.0          # yen per point (isshokai: per stick)
+    fee: float = 0.0           # yen per player, per game or per hour
+    fee_per: str = "game"
+    updated_at: datetime | None = None
+    stored: bool = False       # False: nobody set it (the defaults)
+
+    def to_dict(self) -> dict:
+        return {"rule": self.rule, "rate": self.rate, "fee": self.fee, "fee_per": self.fee_per, "stored": self.stored,
+                "updated_at": self.updated_at.isoformat() if self.updated_at else None}
+
+
+@dataclass(frozen=True)
+class Money:
+    """One player's settlement: the result in the rule's unit, then yen."""
+
+    seat: int
+    player: str
+    result: int                # in the rule's unit (points, or sticks for isshokai)
+    won: int                   # result x rate, in yen
+    fee: int                   # the table fee charged, in yen
+    total: int                 # won - fee: > 0 the player receives, < 0 pays
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "player": self.player, "result": self.result, "won": self.won, "fee": self.fee,
+                "total": self.total}
+
+
+def checked(rule: str, rate: object, fee: object, fee_per: object) -> Price:
+    """A price as given, checked: rate and fee finite numbers from 0, fee_per game or hour."""
+    values = {}
+    for key, value in (("rate", rate), ("fee", fee)):
+        try:
+            number = float(value)           # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise LedgerError(f"{key} must be a number of yen (0 or more), got {value!r}") from None
+        if not math.isfinite(number) or not 0 <= number <= MAX_AMOUNT:
+            raise LedgerError(f"{key} must be from 0 to {MAX_AMOUNT:,} yen, got {value!r}")
+        values[key] = number
+    if fee_per not in FEE_PER:
+        raise LedgerError(f"fee_per must be 'game' or 'hour', got {fee_per!r}")
+    if not rule:
+        raise LedgerError("a price is for a rule: name it")
+    return Price(rule, values["rate"], values["fee"], str(fee_per))
+
+
+def yen(amount: Decimal) -> int:
+    """Whole yen, half away from zero (-0.5 -> -1, as +0.5 -> +1)."""
+    return int(amount.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def hours(start: datetime | None, last_hand: datetime | None) -> int:
+    """Started hours from ``start`` to ``last_hand``: ceil, at least 1 (no hand yet: 1)."""
+    if start is None or last_hand is None:
+        return 1
+    seconds = (_utc(last_hand) - _utc(start)).total_seconds()
+    return max(1, math.ceil(seconds / 3600))
+
+
+def fee_units(price: Price, start: datetime | None, last_hand: datetime | None) -> int:
+    """How many fees a player pays: one per game, or one per started hour."""
+    return 1 if price.fee_per == "game" else hours(start, last_hand)
+
+
+def settle_money(lines: Sequence[Line], price: Price, start: datetime | None = None,
+                 last_hand: datetime | None = None) -> list[Money]:
+    """Each player's money from the settlement's lines (settle.py), seat by seat in their order."""
+    rate = Decimal(str(price.rate))
+    fee = yen(Decimal(str(price.fee)) * fee_units(price, start, last_hand))
+    out = []
+    for seat, line in enumerate(lines):
+        won = yen(Decimal(line.result) * rate)
+        out.append(Money(seat, line.player, line.result, won, fee, won - fee))
+    return out
+
+
+# -- the prices table --------------------------------------------------------------------------
+
+def price(engine: Engine, rule: str) -> Price:
+    """The price of ``rule`` (the defaults when none is set)."""
+    with engine.connect() as conn:
+        row = conn.execute(select(db.prices).where(db.prices.c.rule == rule)).first()
+    return _price(row) if row is not None else Price(rule)
+
+
+def prices(engine: Engine) -> dict[str, Price]:
+    """Every price set, by rule."""
+    with engine.connect() as conn:
+        return {r.rule: _price(r) for r in conn.execute(select(db.prices).order_by(db.prices.c.rule))}
+
+
+def set_price(engine: Engine, rule: str, rate: object, fee: object, fee_per: object = "game") -> Price:
+    """Set (or replace) the price of ``rule``; LedgerError (422) for a bad value."""
+    p = checked(rule, rate, fee, fee_per)
+    now = datetime.now(timezone.utc)
+    values = {"rate": p.rate, "fee": p.fee, "fee_per": p.fee_per, "updated_at": now}
+    try:
+        with engine.begin() as conn:
+            if not conn.execute(update(db.prices).where(db.prices.c.rule == rule).values(**values)).rowcount:
+                conn.execute(db.prices.insert().values(rule=rule, **values))
+    except IntegrityError:       # two counters saved it at once: the other's insert won, update it
+        with engine.begin() as conn:
+            conn.execute(update(db.prices).where(db.prices.c.rule == rule).values(**values))
+    return Price(p.rule, p.rate, p.fee, p.fee_per, now, True)
+
+
+def _price(row) -> Price:
+    return Price(row.rule, float(row.rate), float(row.fee), row.fee_per, _utc(row.updated_at), True)
+
+
+def _utc(at: datetime | None) -> datetime | None:
+    """SQLite hands times back without their zone; they were written in UTC."""
+    return at.replace(tzinfo=timezone.utc) if at is not None and at.tzinfo is None else at

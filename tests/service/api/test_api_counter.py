@@ -1,0 +1,277 @@
+"""The counter (staff PIN): its own PIN and login token, the tables and settlement JSON, the prices, a
+table's default rule, renaming a player, and editing house rule files with the same checks as loading
+one. The real app on a real SQLite file (TestClient); page forms posted as a browser without htmx does."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+import scoring
+from fastapi.testclient import TestClient
+
+from service.app import create_app
+from service.heartbeat import Heartbeat
+from service.deps import STAFF_COOKIE
+from service.settings import DEMO_FRAMES, Settings
+from table_fixtures import PIN, PLAYERS, house_rule, record, write_rule
+
+STAFF = "8765"
+STAFF_H = {"X-Staff-PIN": STAFF}
+TABLE_H = {"X-Table-PIN": PIN}
+BAD_TYPE = """extends = "dunhill"
+name_ja = "うちのルール"
+name_en = "Ours"
+
+[table]
+noten_total = "10"
+"""
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    return Settings(_env_file=None, data_dir=tmp_path / "data", pin=PIN, staff_pin=STAFF, table_name="table 1",
+                    camera=str(DEMO_FRAMES), camera_fps=20, watch=False)
+
+
+@pytest.fixture
+def client(settings):
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+@pytest.fixture
+def staff(client):
+    """The client logged in at the counter (its cookie)."""
+    r = client.post("/counter/login", data={"pin": STAFF}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/counter"
+    return client
+
+
+def said(r) -> str:
+    """A refused page's one line (its flash message), as the staff read it."""
+    m = re.search(r'class="flash error"[^>]*>(.*?)</p>', r.text, re.S)
+    return html.unescape(m.group(1)) if m else r.text
+
+
+def played(client, rules: str = "dunhill") -> str:
+    """A session at this table with one hand: Aki (east, dealer) tsumo."""
+    sid = client.post("/api/sessions", json={"rules": rules, "players": PLAYERS}, headers=TABLE_H).json()["id"]
+    r = client.post(f"/api/sessions/{sid}/wins", json={"records": [record("east", "tsumo", rules=rules)]},
+                    headers=TABLE_H)
+    assert r.status_code == 201, r.text
+    return sid
+
+
+# -- the staff PIN ---------------------------------------------------------------------------------
+
+def test_a_table_pin_does_not_open_the_counter(client):
+    for headers in ({"X-Table-PIN": PIN}, {"X-Staff-PIN": PIN}, {}):
+        r = client.get("/api/counter/tables", headers=headers)
+        assert r.status_code == 401 and "staff PIN" in r.json()["detail"]
+    r = client.get("/counter", headers={"X-Table-PIN": PIN}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/counter/login"
+    # the table's login cookie does not open it either
+    client.post("/login", data={"pin": PIN})
+    assert client.get("/counter", follow_redirects=False).headers["location"] == "/counter/login"
+    assert client.post("/counter/login", data={"pin": PIN}).status_code == 401
+
+
+def test_the_staff_pin_does_not_open_a_table(client, staff):
+    assert client.get("/api/counter/tables", headers=STAFF_H).status_code == 200
+    for headers in (STAFF_H, {"X-Table-PIN": STAFF}):
+        r = client.get("/api/sessions", headers=headers)
+        assert r.status_code == 401 and "table's PIN" in r.json()["detail"]
+    assert client.get("/", follow_redirects=False).headers["location"] == "/login"    # the staff cookie alone
+
+
+def test_the_staff_cookie_is_a_token_not_the_pin(client):
+    r = client.post("/counter/login", data={"pin": STAFF}, follow_redirects=False)
+    cookie = r.headers["set-cookie"]
+    token = re.search(rf"{STAFF_COOKIE}=([^;]+)", cookie).group(1)
+    assert STAFF not in token and "HttpOnly" in cookie and "samesite=strict" in cookie.lower()
+    assert client.get("/counter").status_code == 200
+    assert client.app.state.tokens.valid(token, "staff", STAFF)
+    assert not client.app.state.tokens.valid(token, "table:table 1", STAFF)
+
+
+def test_an_expired_staff_token_is_refused(client):
+    old = client.app.state.tokens.issue("staff", STAFF, -1)           # expired a second ago
+    client.cookies.set(STAFF_COOKIE, old)
+    assert client.get("/counter", follow_redirects=False).headers["location"] == "/counter/login"
+    assert client.get("/api/counter/tables").status_code == 401
+    r = client.get("/counter/tables", headers={"HX-Request": "true"})
+    assert r.status_code == 401 and r.headers["HX-Redirect"] == "/counter/login"
+
+
+def test_a_wrong_staff_pin_is_refused_at_login(client):
+    r = client.post("/counter/login", data={"pin": "0000"})
+    assert r.status_code == 401 and "wrong PIN" in said(r) and STAFF_COOKIE not in r.headers.get("set-cookie", "")
+
+
+def test_without_a_staff_pin_the_counter_is_off(settings):
+    with TestClient(create_app(settings.model_copy(update={"staff_pin": ""}))) as c:
+        r = c.get("/api/counter/tables", headers={"X-Staff-PIN": ""})
+        assert r.status_code == 404 and "TABLE_STAFF_PIN" in r.json()["detail"]
+        assert c.get("/counter/login").status_code == 404
+
+
+# -- the tables and the settlement ----------------------------------------------------------------
+
+def test_the_tables_show_the_session_its_points_and_last_hand(client):
+    sid = played(client)
+    balances = {b["player"]: b["balance"] for b in client.get(f"/api/sessions/{sid}", headers=TABLE_H).json()["balances"]}
+    client.get(f"/s/{sid}", headers=TABLE_H)                 # a tablet shows it: the beat says so
+    t = client.get("/api/counter/tables", headers=STAFF_H).json()[0]
+    assert (t["name"], t["online"], t["state"]) == ("table 1", True, "in session")
+    assert {b["player"]: b["balance"] for b in t["session"]["balances"]} == balances
+    last = t["session"]["last_hand"]
+    assert (last["number"], last["kind"], last["winners"]) == (1, "win", ["Aki"]) and last["at"]
+
+
+def test_the_settlement_in_yen_follows_the_price(client):
+    sid = played(client)
+    balances = [b["balance"] for b in client.get(f"/api/sessions/{sid}", headers=TABLE_H).json()["balances"]]
+    r = client.get(f"/api/counter/sessions/{sid}/settlement", headers=STAFF_H)
+    assert [p["total"] for p in r.json()["players"]] == [0, 0, 0]            # no price set: 0 and 0
+    r = client.put("/api/counter/prices", json={"rule": "dunhill", "rate": 50, "fee": 300, "fee_per": "game"},
+                   headers=STAFF_H)
+    assert r.status_code == 200 and r.json()["stored"]
+    got = client.get(f"/api/counter/sessions/{sid}/settlement", headers=STAFF_H).json()
+    assert [p["total"] for p in got["players"]] == [b * 50 - 300 for b in balances]
+    assert [(p["name"], p["code"]) for p in got["players"]] == [(n, f"{i:04d}") for i, n in enumerate(PLAYERS, 1)]
+    assert got["session"]["table"] == "table 1" and got["fee_units"] == 1
+    assert client.get("/api/counter/sessions/nope/settlement", headers=STAFF_H).status_code == 404
+
+
+@pytest.mark.parametrize("body, said", [
+    ({"rule": "dunhill", "rate": -5}, "rate must be from 0"),
+    ({"rule": "dunhill", "rate": 5, "fee": -1}, "fee must be from 0"),
+    ({"rule": "dunhill", "rate": 5, "fee_per": "week"}, "fee_per"),
+    ({"rule": "nosuch", "rate": 5}, "no rule 'nosuch' to price")])
+def test_a_bad_price_is_a_422_in_one_line(client, body, said):
+    r = client.put("/api/counter/prices", json=body, headers=STAFF_H)
+    assert r.status_code == 422 and said in r.json()["detail"] and "\n" not in r.json()["detail"]
+    assert all(not p["stored"] for p in client.get("/api/counter/prices", headers=STAFF_H).json())
+
+
+def test_prices_page_form_sets_the_price(staff):
+    r = staff.post("/counter/prices", data={"rule": "isshokai", "rate": "1000", "fee": "500", "fee_per": "hour"},
+                   follow_redirects=False)
+    assert r.status_code == 303
+    got = {p["rule"]: p for p in staff.get("/api/counter/prices").json()}["isshokai"]
+    assert (got["rate"], got["fee"], got["fee_per"]) == (1000.0, 500.0, "hour")
+    r = staff.post("/counter/prices", data={"rule": "isshokai", "rate": "lots"}, headers={"HX-Request": "true"})
+    assert r.status_code == 422 and "rate must be a number" in said(r) and r.headers["HX-Retarget"] == "#flash"
+
+
+def test_the_settlement_and_receipt_pages(staff):
+    sid = played(staff)
+    staff.put("/api/counter/prices", json={"rule": "dunhill", "rate": 100, "fee": 400})
+    lines = staff.get(f"/api/counter/sessions/{sid}/settlement").json()["players"]
+    page = staff.get(f"/counter/s/{sid}").text
+    for p in lines:
+        assert f'/counter/s/{sid}/receipt/{p["seat"]}' in page
+    ben = lines[1]
+    receipt = staff.get(f"/counter/s/{sid}/receipt/1")
+    assert receipt.status_code == 200
+    assert "Ben" in receipt.text and ben["code"] in receipt.text and "table 1" in receipt.text
+    assert f'¥{abs(ben["total"]):,}' in receipt.text and ("To pay" if ben["total"] < 0 else "To receive") in receipt.text
+    assert staff.get(f"/counter/s/{sid}/receipt/3").status_code == 404
+
+
+# -- the table's default rule ------------------------------------------------------------------------
+
+def offered(client) -> str:
+    """The rule the tablet's new-session page selects first."""
+    return re.search(r'<option value="([^"]+)"[^>]*\bselected\b', client.get("/", headers=TABLE_H).text).group(1)
+
+
+def test_the_counter_chooses_a_tables_default_rule_for_its_new_session_page(staff, settings):
+    write_rule(settings.house_rules_dir, "ours", house_rule())
+    first = scoring.preset_ids()[0]                 # no choice, no setting: the first built-in
+    assert offered(staff) == first
+    r = staff.post("/counter/table/rule", data={"name": "table 1", "rule": "ours"}, follow_redirects=False)
+    assert r.status_code == 303
+    assert staff.get("/api/counter/tables").json()[0]["default_rule"] == "ours"
+    assert offered(staff) == "ours"
+    # a beat leaves the counter's choice alone
+    assert Heartbeat(staff.app, staff.app.state.parlour.engine).beat()
+    assert staff.get("/api/counter/tables").json()[0]["default_rule_chosen"] == "ours"
+    r = staff.post("/counter/table/rule", data={"name": "table 1", "rule": "nosuch"})
+    assert r.status_code == 422 and "no rule 'nosuch'" in said(r)
+    r = staff.post("/counter/table/rule", data={"name": "table 9", "rule": "ours"})
+    assert r.status_code == 404 and "no table 'table 9'" in said(r)
+    staff.post("/counter/table/rule", data={"name": "table 1", "rule": ""})          # back to the setting
+    assert offered(staff) == first
+
+
+# -- the player register -------------------------------------------------------------------------
+
+def test_staff_rename_a_player_and_the_log_stays(staff):
+    sid = played(staff)
+    ben = next(p for p in staff.get("/counter/players?q=Ben").text.split('data-player="')[1:])
+    pid = int(ben.split('"')[0])
+    r = staff.post(f"/counter/players/{pid}", data={"name": "Benjamin", "kana": "べん", "code": "B-7"},
+                   follow_redirects=False)
+    assert r.status_code == 303
+    assert "Benjamin" in staff.get("/counter/players?q=べん").text
+    got = staff.get(f"/api/counter/sessions/{sid}/settlement").json()["players"][1]
+    assert (got["player"], got["name"], got["code"]) == ("Ben", "Benjamin", "B-7")    # the log says Ben
+    r = staff.post(f"/counter/players/{pid}", data={"name": "Ben", "kana": "", "code": "0001"})
+    assert r.status_code == 422 and "member code '0001' is taken" in said(r)
+    r = staff.post(f"/counter/players/{pid}", data={"name": "", "kana": "", "code": "B-7"})
+    assert r.status_code == 422 and "name is empty" in said(r)
+
+
+# -- house rule files ----------------------------------------------------------------------------
+
+def test_staff_edit_a_house_rule_and_a_bad_file_is_refused_unchanged(staff, settings):
+    write_rule(settings.house_rules_dir, "ours", house_rule(dealer=2, noten=10))
+    path = settings.house_rules_dir / "ours.toml"
+    before_edit = played(staff, "ours")
+    page = staff.get("/counter/rules/ours")
+    assert page.status_code == 200 and "noten_total = 10" in page.text
+    r = staff.post("/counter/rules/ours", data={"text": house_rule(dealer=2, noten=20)}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/counter/rules/ours?saved=1"
+    assert "noten_total = 20" in path.read_text()
+    assert staff.get("/api/rules/ours", headers=TABLE_H).json()["changes"]             # the table reads the edit
+    good = path.read_bytes()
+    r = staff.post("/counter/rules/ours", data={"text": BAD_TYPE})
+    assert r.status_code == 422
+    line = said(r)
+    assert "noten_total" in line and str(path) in line and "integer" in line
+    assert "rules-check-" not in line                                  # the folder's file is named, not the copy
+    assert path.read_bytes() == good                                    # unchanged
+    assert 'noten_total = &#34;10&#34;' in r.text or 'noten_total = "10"' in r.text   # the text as typed, kept
+    r = staff.post("/counter/rules/ours", data={"text": "extends = [oops"})
+    assert r.status_code == 422 and "not valid TOML" in said(r) and path.read_bytes() == good
+    # a session started before the edit keeps its stored rule
+    assert staff.get(f"/api/sessions/{before_edit}", headers=TABLE_H).json()["rule_digest"]
+
+
+def test_a_new_house_rule_from_a_base_and_built_ins_are_read_only(staff, settings):
+    r = staff.post("/counter/rules", data={"name": "friday", "base": "balance"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/counter/rules/friday"
+    text = (settings.house_rules_dir / "friday.toml").read_text()
+    assert 'extends = "balance"' in text
+    assert "friday" in staff.get("/api/rules", headers=TABLE_H).json()          # it loads: a table offers it
+    r = staff.post("/counter/rules", data={"name": "friday", "base": "dunhill"})
+    assert r.status_code == 409 and "exists already" in said(r)
+    r = staff.post("/counter/rules", data={"name": "dunhill", "base": "dunhill"})
+    assert r.status_code == 422 and "built-ins are read-only" in said(r)
+    assert staff.get("/counter/rules/dunhill").status_code == 200
+    r = staff.post("/counter/rules/dunhill", data={"text": "extends = 'x'"})
+    assert r.status_code == 403 and "read-only" in said(r)
+    assert staff.post("/counter/rules/nosuch", data={"text": ""}).status_code == 404
+
+
+def test_an_edit_that_would_break_a_rule_extending_it_is_refused(staff, settings):
+    write_rule(settings.house_rules_dir, "ours", house_rule())
+    write_rule(settings.house_rules_dir, "late", 'extends = "ours"\nname_ja = "遅番"\nname_en = "Late"\n')
+    good = (settings.house_rules_dir / "ours.toml").read_bytes()
+    cycle = house_rule().replace('extends = "dunhill"', 'extends = "late"')
+    r = staff.post("/counter/rules/ours", data={"text": cycle})
+    assert r.status_code == 422 and "cycle" in said(r)
+    assert (settings.house_rules_dir / "ours.toml").read_bytes() == good

@@ -1,0 +1,151 @@
+"""The table's heartbeat (service/heartbeat.py): two table services on one database both show on the
+counter (SQLite, and PostgreSQL when LEDGER_TEST_POSTGRES_URL is set); a stopped or silent table is
+offline; a lost camera and an uncalibrated table are said; a database away for a while does not stop
+the table; a counter-only service runs no table. Real apps (TestClient), real databases."""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+
+from service import heartbeat
+from service.app import create_app
+from service.ledger import db
+from service.settings import DEMO_FRAMES, Settings
+from table_fixtures import PIN, PLAYERS
+
+STAFF = "8765"
+PG_URL = os.environ.get("LEDGER_TEST_POSTGRES_URL")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
+    not PG_URL, reason="LEDGER_TEST_POSTGRES_URL not set (run .ci/postgres.sh)"))])
+def db_url(request, tmp_path) -> str:
+    """One database for every table of the parlour: a SQLite file, or a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'parlour.sqlite3'}"
+    import sqlalchemy as sa
+    schema = "t_" + uuid.uuid4().hex[:12]
+    admin = sa.create_engine(PG_URL.replace("postgresql://", "postgresql+psycopg://", 1))
+    with admin.begin() as c:
+        c.exec_driver_sql(f"CREATE SCHEMA {schema}")
+
+    def drop():
+        with admin.begin() as c:
+            c.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+        admin.dispose()
+    request.addfinalizer(drop)
+    return f"{PG_URL}{'&' if '?' in PG_URL else '?'}options=-csearch_path%3D{schema}"
+
+
+def table(tmp_path, db_url: str, name: str, **given) -> Settings:
+    """A table service's settings: its own data folder, the parlour's database."""
+    values = dict(data_dir=tmp_path / name.replace(" ", "-"), pin=PIN, staff_pin=STAFF, table_name=name,
+                  camera=str(DEMO_FRAMES), camera_fps=20, watch=False, heartbeat_s=0.2)
+    return Settings(_env_file=None, **{"TABLE_DB_URL": db_url}, **{**values, **given})
+
+
+def counter_tables(client) -> dict[str, dict]:
+    r = client.get("/api/counter/tables", headers={"X-Staff-PIN": STAFF})
+    assert r.status_code == 200, r.text
+    return {t["name"]: t for t in r.json()}
+
+
+def wait_for(check, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got or time.monotonic() > deadline:
+            return got
+        time.sleep(0.05)
+
+
+def test_two_tables_on_one_database_both_show_on_the_counter(tmp_path, db_url):
+    one = table(tmp_path, db_url, "table 1")
+    two = table(tmp_path, db_url, "table 2", camera="", reader="")
+    with TestClient(create_app(one)) as c1:
+        with TestClient(create_app(two)) as c2:
+            sid = c2.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS},
+                          headers={"X-Table-PIN": PIN}).json()["id"]
+            seen = counter_tables(c1)
+            assert set(seen) == {"table 1", "table 2"}
+            assert all(t["online"] for t in seen.values())
+            assert seen["table 1"]["camera"] == "ok" and seen["table 1"]["calibrated"] is True
+            assert seen["table 1"]["session"] is None and seen["table 1"]["state"] == "idle"
+            # table 2: no camera, no reader; its session, just started, counts as in session
+            t2 = seen["table 2"]
+            assert (t2["camera"], t2["calibrated"], t2["reader"]) == ("none", False, "none")
+            assert "not calibrated" in t2["warnings"] and "no camera" in t2["warnings"]
+            assert t2["session"]["id"] == sid and t2["state"] == "in session"
+            assert [b["player"] for b in t2["session"]["balances"]] == PLAYERS
+            # each beat moves seen_at on
+            first = heartbeat.table(c1.app.state.parlour.engine, "table 2").seen_at
+            assert wait_for(lambda: heartbeat.table(c1.app.state.parlour.engine, "table 2").seen_at > first)
+        # table 2 stopped: its row says so and the counter shows it offline
+        seen = counter_tables(c1)
+        assert seen["table 2"]["stopped"] and seen["table 2"]["state"] == "offline"
+        assert seen["table 1"]["online"]
+
+
+def test_a_table_silent_for_three_beats_is_offline(tmp_path, db_url):
+    settings = table(tmp_path, db_url, "table 1", heartbeat_s=5.0)
+    with TestClient(create_app(settings)) as client:
+        assert counter_tables(client)["table 1"]["online"]
+        engine = client.app.state.parlour.engine
+        # the service's last beat 16 s ago (a service that died without a word): more than 3 x 5 s
+        with engine.begin() as conn:
+            conn.execute(update(db.tables).values(seen_at=datetime.now(timezone.utc) - timedelta(seconds=16)))
+        t = counter_tables(client)["table 1"]
+        assert (t["online"], t["state"], t["stopped"]) == (False, "offline", False)
+        row = heartbeat.table(engine, "table 1")
+        assert row.online(row.seen_at + timedelta(seconds=15))            # 3 beats: still online
+        assert not row.online(row.seen_at + timedelta(seconds=15.5))
+
+
+def test_a_lost_camera_is_said_on_the_counter(tmp_path):
+    frames = tmp_path / "camera"
+    frames.mkdir()
+    (frames / "frame.jpg").write_bytes(b"not a picture")        # the camera opens, and gives no frame
+    settings = table(tmp_path, f"sqlite:///{tmp_path / 'p.sqlite3'}", "table 1", camera=str(frames))
+    with TestClient(create_app(settings)) as client:
+        t = wait_for(lambda: (lambda t: t if t["camera"] == "lost" else None)(counter_tables(client)["table 1"]))
+        assert t, counter_tables(client)["table 1"]
+        assert any(w.startswith("camera lost") and "gave no frame" in w for w in t["warnings"])
+
+
+def test_a_database_away_for_a_while_does_not_stop_the_table(tmp_path, db_url, caplog):
+    with TestClient(create_app(table(tmp_path, db_url, "table 1")), headers={"X-Table-PIN": PIN}) as client:
+        engine = client.app.state.parlour.engine
+        beat = heartbeat.Heartbeat(client.app, engine)
+        with engine.begin() as conn:           # the heartbeat's table gone: every beat fails
+            conn.exec_driver_sql("ALTER TABLE ledger_tables RENAME TO ledger_tables_away")
+        try:
+            assert beat.beat() is False
+            assert "heartbeat of 'table 1' not written" in caplog.text
+            time.sleep(0.5)                    # the service's own beats fail too, and it serves on
+            assert client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).status_code == 201
+        finally:
+            with engine.begin() as conn:
+                conn.exec_driver_sql("ALTER TABLE ledger_tables_away RENAME TO ledger_tables")
+        assert beat.beat() is True
+        before = heartbeat.table(engine, "table 1").seen_at
+        assert wait_for(lambda: heartbeat.table(engine, "table 1").seen_at > before)   # beating again
+
+
+def test_a_counter_only_service_runs_no_table(tmp_path, db_url):
+    settings = table(tmp_path, db_url, "counter", counter_only=True)
+    with TestClient(create_app(settings)) as client:
+        state = client.app.state
+        assert state.camera is None and state.watcher is None and state.reader.name == "none"
+        r = client.get("/", follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/counter"
+        assert client.get("/api/sessions", headers={"X-Table-PIN": PIN}).status_code == 401
+        time.sleep(0.5)
+        assert heartbeat.tables(state.parlour.engine) == []          # no beat: it is no table
+        assert counter_tables(client) == {}
