@@ -29,6 +29,7 @@ from .reader import NoReader, reader_for
 from .pin_guard import PinGuard
 from .settings import Settings
 from .snapshots import SnapshotStore
+from .standings_cache import warm_in_background
 from .tokens import Tokens, load_secret
 from .table_tiles import TableTiles, tileset_folder
 from .watch import Offers, watcher_for
@@ -79,6 +80,8 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
             app.state.watcher = watcher_for(settings, app.state.reader, app.state.camera, app.state.snapshots,
                                             app.state.offers, app.state.ledger, app.state.tiles)
         pruner = asyncio.create_task(_prune_every(app, settings.snapshot_prune_every_s))
+        if not settings.ledger_url.startswith("sqlite"):
+            warm_in_background(app)         # a parlour's database: the standings' first page need not wait
         heartbeat = None if settings.counter_only else Heartbeat(app, app.state.parlour.engine)
         if heartbeat is not None:
             await asyncio.to_thread(heartbeat.beat)       # the counter sees the table from its start

@@ -8,7 +8,7 @@ Tile fields are mpsz text (typed, or built by taps); they are kept sorted.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from scoring import ScoringError

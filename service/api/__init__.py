@@ -9,4 +9,5 @@ from . import counter, hands, players, reading, rules, sessions, standings, watc
 router = APIRouter(prefix="/api")
 for _module in (sessions, hands, reading, watch, rules, players, standings):
     router.include_router(_module.router, dependencies=[Depends(require_pin)])
-router.include_router(counter.router, prefix="/counter", dependencies=[Depends(require_staff)])
+for _module in (counter, standings):
+    router.include_router(_module.router, prefix="/counter", dependencies=[Depends(require_staff)])

@@ -62,7 +62,7 @@ def known_rules(parlour: Ledger, settings: Settings) -> list[str]:
     """Rules a price may be set for: the built-ins and house rules now, then any rule a stored session
     played (a house rule since deleted still settles)."""
     names = [c.name for c in house_rules.choices(settings.house_rules_dir)]
-    played = sorted({cfg.rules for cfg in parlour.sessions()} - set(names))
+    played = sorted(parlour.rules_played() - set(names))
     return names + played
 
 
@@ -81,15 +81,12 @@ def save_price(parlour: Ledger, settings: Settings, rule: str, rate: Any, fee: A
 def tables_view(parlour: Ledger, settings: Settings, now: datetime | None = None) -> list[dict]:
     """Each table that ever beat: online or not, its state, rule, points, last hand, warnings."""
     now = now or datetime.now(timezone.utc)
-    by_table: dict[str, list] = {}
-    for cfg in parlour.sessions():
-        by_table.setdefault(cfg.table_name, []).append(cfg)
+    newest, counts = parlour.latest_sessions(), parlour.session_counts()    # a query each, not a year of sessions
     out = []
     for row in heartbeat.tables(parlour.engine):
         s = row.status
         online = row.online(now, settings.heartbeat_s)
-        mine = by_table.get(row.name, [])
-        shown = next((c for c in mine if c.id == s.get("session")), mine[-1] if mine else None)
+        shown = _shown(parlour, row.name, s.get("session")) or newest.get(row.name)
         session = _session_glance(parlour, shown, now, settings.idle_minutes) if shown is not None else None
         warnings = []
         if online and s.get("camera") == "lost":
@@ -104,15 +101,26 @@ def tables_view(parlour: Ledger, settings: Settings, now: datetime | None = None
                     "camera": s.get("camera"), "camera_error": s.get("camera_error", ""),
                     "calibrated": bool(s.get("calibrated")), "reader": s.get("reader", ""),
                     "default_rule": row.default_rule or s.get("default_rule") or "",
-                    "default_rule_chosen": row.default_rule, "sessions": len(mine), "session": session,
+                    "default_rule_chosen": row.default_rule, "sessions": counts.get(row.name, 0), "session": session,
                     "warnings": warnings})
     return out
 
 
+def _shown(parlour: Ledger, table: str, session_id: str | None):
+    """The session the table's tablet shows, if it is that table's."""
+    if not session_id:
+        return None
+    try:
+        cfg = parlour.config(session_id)
+    except UnknownSession:
+        return None
+    return cfg if cfg.table_name == table else None
+
+
 def _session_glance(parlour: Ledger, cfg, now: datetime, idle_minutes: float) -> dict:
-    state = parlour.state(cfg.id)
+    state, slots = parlour.state_and_slots(cfg.id)
     view = session_view(cfg, state)
-    last = _last_hand(parlour, cfg.id)
+    last = _last_hand(parlour, cfg.id, slots)
     since = last["at_time"] if last else cfg.created_at
     active = not state.over and since is not None and (now - since).total_seconds() <= idle_minutes * 60
     if last:
@@ -123,14 +131,17 @@ def _session_glance(parlour: Ledger, cfg, now: datetime, idle_minutes: float) ->
             "pool": state.pool, "unit": cfg.table.unit, "last_hand": last}
 
 
-def _last_hand(parlour: Ledger, session_id: str) -> dict | None:
-    """The last hand that counts: number, kind, winners, its summary and when it was first logged."""
-    slots = parlour.slots(session_id)
+def _last_hand(parlour: Ledger, session_id: str, slots=None) -> dict | None:
+    """The last hand that counts: number, kind, winners, its summary and when it was first logged
+    (a corrected hand: when the hand it corrects was)."""
+    slots = parlour.slots(session_id) if slots is None else slots
     if not slots:
         return None
     slot = slots[-1]
-    logged = {e.seq: e.created_at for e in parlour.events(session_id) if e.kind in HAND_KINDS}
-    at = logged.get(slot.slot) or slot.event.created_at
+    at = slot.event.created_at
+    if slot.corrected_by:           # the event filling the slot is the correction: find the hand's own
+        logged = {e.seq: e.created_at for e in parlour.events(session_id) if e.kind in HAND_KINDS}
+        at = logged.get(slot.slot) or at
     body = slot.body
     winners = [w["winner"] for w in body.get("wins", [])]
     return {"number": slot.number, "kind": slot.kind, "winners": winners, "summary": summary(slot.kind, body),
@@ -141,12 +152,12 @@ def settlement_view(parlour: Ledger, session_id: str) -> dict:
     """A session's settlement: each player's result, the rule's price, the fee, the yen to pay or
     receive, with the register's current name and code."""
     cfg = parlour.config(session_id)
-    state = parlour.state(session_id)
+    state, slots = parlour.state_and_slots(session_id)
     lines = settle(cfg, state)
     price = money.price(parlour.engine, cfg.rules)
-    last = _last_hand(parlour, session_id)
+    last = _last_hand(parlour, session_id, slots)
     last_at = last["at_time"] if last else None
-    people = {p.id: p for p in parlour.players()} if cfg.player_ids else {}
+    people = parlour.players_by_id(cfg.player_ids) if cfg.player_ids else {}
     players = []
     for m, line in zip(money.settle_money(lines, price, cfg.created_at, last_at), lines):
         p = people.get(cfg.player_ids[m.seat]) if cfg.player_ids else None

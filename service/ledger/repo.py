@@ -37,7 +37,7 @@ from scoring import Preset
 from . import db, players as register
 from .derive import SessionConfig, Slot, State, Step, effective, fold, history, play
 from .errors import LedgerError, StaleState, UnknownSession
-from .events import HAND_KINDS, Event
+from .events import Event
 from .hands import build_chombo, build_draw, build_win
 from .rules import table_rules
 from .stored_rules import from_body, resolve, save, to_body
@@ -131,6 +131,11 @@ class Ledger:
         with self.engine.connect() as conn:
             return register.all_players(conn)
 
+    def players_by_id(self, ids: Sequence[int]) -> dict[int, register.Player]:
+        """The register's entries for these ids (a session's three, say)."""
+        with self.engine.connect() as conn:
+            return register.by_ids(conn, ids)
+
     def find_players(self, query: str, limit: int = 10) -> list[register.Player]:
         """Search as you type: name, reading or member code (players.search)."""
         return register.search(self.players(), query, limit)
@@ -168,6 +173,29 @@ class Ledger:
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
         return [self._configs.get(r.id) or self._keep(self._config(r)) for r in rows]
+
+    def latest_sessions(self) -> dict[str, SessionConfig]:
+        """Each table's newest session, by table name (one query: what the counter shows at a glance)."""
+        newest = (select(db.sessions.c.table_name, func.max(db.sessions.c.created_at).label("at"))
+                  .group_by(db.sessions.c.table_name).subquery())
+        query = _with_rule().join(newest, and_(newest.c.table_name == db.sessions.c.table_name,
+                                               newest.c.at == db.sessions.c.created_at))
+        if self.table_name is not None:
+            query = query.where(db.sessions.c.table_name == self.table_name)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query.order_by(db.sessions.c.created_at)).all()
+        return {r.table_name: self._configs.get(r.id) or self._keep(self._config(r)) for r in rows}
+
+    def session_counts(self) -> dict[str, int]:
+        """How many sessions each table has started."""
+        query = select(db.sessions.c.table_name, func.count()).group_by(db.sessions.c.table_name)
+        with self.engine.connect() as conn:
+            return {name: n for name, n in conn.execute(query)}
+
+    def rules_played(self) -> set[str]:
+        """Every rule a stored session was played under."""
+        with self.engine.connect() as conn:
+            return set(conn.execute(select(db.sessions.c.rules).distinct()).scalars())
 
     def config(self, session_id: str, conn: Connection | None = None) -> SessionConfig:
         """The session's fixed facts; UnknownSession for none, or for another table's session."""
@@ -222,6 +250,12 @@ class Ledger:
     def slots(self, session_id: str) -> list[Slot]:
         with self.engine.connect() as conn:
             return list(self._derive(conn, session_id)[1].slots)
+
+    def state_and_slots(self, session_id: str) -> tuple[State, list[Slot]]:
+        """The state and the hands that count, read together (one look at the log, not two)."""
+        with self.engine.connect() as conn:
+            cached = self._derive(conn, session_id)[1]
+        return cached.state, list(cached.slots)
 
     # -- writing ----------------------------------------------------------
     def add_win(self, session_id: str, records: Sequence[Mapping[str, Any]], *,

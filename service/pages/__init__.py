@@ -10,4 +10,5 @@ router.include_router(session.public)
 router.include_router(counter.public)
 for _module in (session, work, teach, watch, rules, players, standings):
     router.include_router(_module.router, dependencies=[Depends(require_pin)])
-router.include_router(counter.router, prefix="/counter", dependencies=[Depends(require_staff)])
+for _module in (counter, standings):       # standings: the counter's too (/counter/standings)
+    router.include_router(_module.router, prefix="/counter", dependencies=[Depends(require_staff)])

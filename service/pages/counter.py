@@ -22,7 +22,9 @@ from pathlib import Path
 from urllib.parse import quote
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from fastapi import APIRouter, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
 import scoring
@@ -120,12 +122,15 @@ def tables_fragment(request: Request, parlour: ParlourDep, settings: SettingsDep
 
 
 @router.get("/table")
-def table_page(request: Request, name: str, parlour: ParlourDep, settings: SettingsDep) -> Response:
+def table_page(request: Request, name: str, parlour: ParlourDep, settings: SettingsDep,
+               shown: Annotated[int, Query(ge=1, le=10_000)] = 20) -> Response:
+    """A table's sessions, newest first, each settled in yen: the newest ``shown`` (a year holds hundreds)."""
     row = next((t for t in tables_view(parlour, settings) if t["name"] == name), None)
     if row is None:
         raise ServiceError(f"no table {name!r}: no service of that name has beaten yet", 404)
-    sessions = [settlement_view(parlour, cfg.id) for cfg in reversed(parlour.sessions(name))]
-    return _page(request, "counter_table.html", t=row, sessions=sessions,
+    every = parlour.sessions(name)
+    sessions = [settlement_view(parlour, cfg.id) for cfg in reversed(every[-shown:])]
+    return _page(request, "counter_table.html", t=row, sessions=sessions, total=len(every), shown=shown,
                  rules=[c for c in house_rules.choices(settings.house_rules_dir) if c.error is None])
 
 

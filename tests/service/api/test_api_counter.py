@@ -275,3 +275,17 @@ def test_an_edit_that_would_break_a_rule_extending_it_is_refused(staff, settings
     r = staff.post("/counter/rules/ours", data={"text": cycle})
     assert r.status_code == 422 and "cycle" in said(r)
     assert (settings.house_rules_dir / "ours.toml").read_bytes() == good
+
+
+def test_the_counter_has_the_standings_under_the_staff_pin(client):
+    played(client)
+    r = client.get("/api/counter/standings", params={"period": "all"}, headers=STAFF_H)
+    assert r.status_code == 200
+    wins = {row["name"]: row["wins"] for row in r.json()["rows"]}
+    assert wins == {"Aki": 1, "Ben": 0, "Chie": 0}
+    assert client.get("/api/counter/standings.csv", params={"period": "all"}, headers=TABLE_H).status_code == 401
+    page = client.get("/counter/standings", params={"period": "all"}, headers=STAFF_H)
+    assert page.status_code == 200 and 'href="/api/counter/standings.csv?' in page.text
+    assert 'action="/counter/standings"' in page.text
+    # the table's own page links to the table's API
+    assert 'href="/api/standings.csv?' in client.get("/standings", headers=TABLE_H).text

@@ -1,0 +1,123 @@
+"""Speed: the counter's pages over a parlour's year on PostgreSQL (the staff PIN, a counter-only service).
+
+    .venv/bin/python bench/bench_counter.py [URL] [--reuse] [--small] [--repeat 20]
+
+Uses the year bench/parlour_year.py builds (50 tables x 300 days x 40 hands; ``--reuse``: the one
+already in its schema, as bench_standings leaves it), gives each of its tables a heartbeat row (as a
+running table service writes it), then serves it with the real app in counter-only mode (TestClient,
+the staff PIN) and times each of the counter's reads ``--repeat`` times: p50 and p95 in ms.
+
+- the counter page (every table at a glance) and the fragment it refreshes every few seconds;
+- /api/counter/tables (the same, as JSON);
+- one table's page (its newest 20 sessions, each settled in yen);
+- one session's settlement page and one receipt.
+
+It checks what it shows: every table listed, online, with its newest session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import sqlalchemy as sa  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
+
+import parlour_year  # noqa: E402
+from bench_standings import _has_year  # noqa: E402
+from service.app import create_app  # noqa: E402
+from service.ledger import Ledger, db  # noqa: E402
+from service.settings import Settings  # noqa: E402
+
+STAFF = "86420"
+
+
+def ms(samples: list[float]) -> tuple[float, float]:
+    s = sorted(samples)
+    return statistics.median(s) * 1e3, s[min(len(s) - 1, round(0.95 * (len(s) - 1)))] * 1e3
+
+
+def timed(client: TestClient, path: str) -> float:
+    t0 = time.perf_counter()
+    r = client.get(path)
+    took = time.perf_counter() - t0
+    if r.status_code != 200:
+        raise SystemExit(f"bench_counter: {path}: {r.status_code} {r.text[:200]}")
+    return took
+
+
+def beat_every_table(url: str) -> list[str]:
+    """A fresh heartbeat row for each table that has sessions (what its service writes each beat)."""
+    engine = sa.create_engine(url)
+    with engine.begin() as c:
+        names = sorted(set(c.execute(sa.select(db.sessions.c.table_name).distinct()).scalars()) - {""})
+        c.execute(sa.delete(db.tables))
+        now = datetime.now(timezone.utc)
+        c.execute(sa.insert(db.tables), [{"name": n, "seen_at": now, "default_rule": None,
+                                          "status": {"camera": "ok", "calibrated": True, "reader": "vision",
+                                                     "heartbeat_s": 3600}} for n in names])
+    engine.dispose()
+    return names
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("url", nargs="?", default=os.environ.get("LEDGER_TEST_POSTGRES_URL"))
+    ap.add_argument("--reuse", action="store_true", help="use the year already built in its schema")
+    ap.add_argument("--small", action="store_true", help="5 tables x 10 days (a quick run)")
+    ap.add_argument("--repeat", type=int, default=20)
+    a = ap.parse_args(argv)
+    if not a.url:
+        raise SystemExit("bench_counter: a PostgreSQL URL is needed (or LEDGER_TEST_POSTGRES_URL)")
+    tables, days = (5, 10) if a.small else (50, 300)
+    schema = "bench_parlour_small" if a.small else "bench_parlour_year"
+    url = parlour_year.schema_url(a.url, schema)
+    if not (a.reuse and _has_year(url)):
+        url = parlour_year.build(a.url, schema=schema, tables=tables, days=days)
+    names = beat_every_table(url)
+    reader = Ledger(url, migrate=False)
+    newest = reader.latest_sessions()
+    n_sessions = sum(reader.session_counts().values())
+    reader.close()
+    table = names[len(names) // 2]
+    session = newest[table].id
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(_env_file=None, data_dir=Path(tmp), db_url=url, counter_only=True, staff_pin=STAFF,
+                            camera="", reader="", watch=False)
+        with TestClient(create_app(settings, camera=False), headers={"X-Staff-PIN": STAFF}) as client:
+            shown = client.get("/api/counter/tables").json()
+            if sorted(t["name"] for t in shown) != names or not all(t["online"] for t in shown):
+                raise SystemExit("bench_counter: the counter does not show every table online")
+            wrong = [t["name"] for t in shown if (t["session"] or {}).get("id") != newest[t["name"]].id]
+            if wrong:
+                raise SystemExit(f"bench_counter: tables {wrong[:3]} do not show their newest session")
+            first = timed(client, "/counter")
+            reads = [("/counter", "the counter page (every table)"),
+                     ("/counter/tables", "its refresh (fragment)"),
+                     ("/api/counter/tables", "JSON: every table"),
+                     (f"/counter/table?name={table.replace(' ', '%20')}", "one table's page (20 sessions)"),
+                     (f"/counter/s/{session}", "a settlement"),
+                     (f"/counter/s/{session}/receipt/0", "a receipt")]
+            results = [(what, ms([timed(client, path) for _ in range(a.repeat)])) for path, what in reads]
+
+    print(f"bench_counter: {n_sessions:,} sessions at {len(names)} tables ({tables} tables x {days} days), "
+          f"PostgreSQL, counter-only service, {a.repeat} requests each")
+    print(f"  first GET /counter after start: {first * 1e3:,.0f} ms")
+    print(f"  {'warm':<34} {'p50 ms':>8} {'p95 ms':>8}")
+    for what, (p50, p95) in results:
+        print(f"  {what:<34} {p50:8.1f} {p95:8.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
