@@ -18,8 +18,6 @@ It checks what it shows: every table listed, online, with its newest session.
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
 import sys
 import tempfile
 import time
@@ -33,17 +31,12 @@ import sqlalchemy as sa  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import parlour_year  # noqa: E402
-from bench_standings import _has_year  # noqa: E402
+from bench_standings import ms  # noqa: E402
 from service.app import create_app  # noqa: E402
 from service.ledger import Ledger, db  # noqa: E402
 from service.settings import Settings  # noqa: E402
 
 STAFF = "86420"
-
-
-def ms(samples: list[float]) -> tuple[float, float]:
-    s = sorted(samples)
-    return statistics.median(s) * 1e3, s[min(len(s) - 1, round(0.95 * (len(s) - 1)))] * 1e3
 
 
 def timed(client: TestClient, path: str) -> float:
@@ -71,18 +64,10 @@ def beat_every_table(url: str) -> list[str]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("url", nargs="?", default=os.environ.get("LEDGER_TEST_POSTGRES_URL"))
-    ap.add_argument("--reuse", action="store_true", help="use the year already built in its schema")
-    ap.add_argument("--small", action="store_true", help="5 tables x 10 days (a quick run)")
+    parlour_year.add_arguments(ap)
     ap.add_argument("--repeat", type=int, default=20)
     a = ap.parse_args(argv)
-    if not a.url:
-        raise SystemExit("bench_counter: a PostgreSQL URL is needed (or LEDGER_TEST_POSTGRES_URL)")
-    tables, days = (5, 10) if a.small else (50, 300)
-    schema = "bench_parlour_small" if a.small else "bench_parlour_year"
-    url = parlour_year.schema_url(a.url, schema)
-    if not (a.reuse and _has_year(url)):
-        url = parlour_year.build(a.url, schema=schema, tables=tables, days=days)
+    url, tables, days = parlour_year.from_arguments(a, "bench_counter")
     names = beat_every_table(url)
     reader = Ledger(url, migrate=False)
     newest = reader.latest_sessions()

@@ -19,7 +19,6 @@ state of each session, settled) and must equal what /api/standings says.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -122,18 +121,10 @@ def check(client: TestClient, url: str, params: dict, keep, players: set[int] | 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("url", nargs="?", default=os.environ.get("LEDGER_TEST_POSTGRES_URL"))
-    ap.add_argument("--reuse", action="store_true", help="use the year already built in its schema")
-    ap.add_argument("--small", action="store_true", help="5 tables x 10 days (a quick run)")
+    parlour_year.add_arguments(ap)
     ap.add_argument("--repeat", type=int, default=20)
     a = ap.parse_args(argv)
-    if not a.url:
-        raise SystemExit("bench_standings: a PostgreSQL URL is needed (or LEDGER_TEST_POSTGRES_URL)")
-    tables, days = (5, 10) if a.small else (50, 300)
-    schema = "bench_parlour_small" if a.small else "bench_parlour_year"
-    url = parlour_year.schema_url(a.url, schema)
-    if not (a.reuse and _has_year(url)):
-        url = parlour_year.build(a.url, schema=schema, tables=tables, days=days)
+    url, tables, days = parlour_year.from_arguments(a, "bench_standings")
     with sa.create_engine(url).connect() as c:
         n_sessions = c.execute(sa.select(sa.func.count()).select_from(db.sessions)).scalar()
         n_events = c.execute(sa.select(sa.func.count()).select_from(db.events)).scalar()
@@ -184,14 +175,6 @@ def main(argv=None) -> int:
     print(f"  recount: equal for {n_month} players over {month}, {n_day} over {mid}, "
           f"{n_all} sampled players over all time ({t_check:.1f} s)")
     return 0
-
-
-def _has_year(url: str) -> bool:
-    try:
-        with sa.create_engine(url).connect() as c:
-            return bool(c.execute(sa.select(sa.func.count()).select_from(db.sessions)).scalar())
-    except sa.exc.SQLAlchemyError:
-        return False
 
 
 if __name__ == "__main__":

@@ -214,6 +214,34 @@ def build(url: str | None = None, *, schema: str = "bench_parlour_year", tables:
     return target
 
 
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The year's arguments a bench that reads it takes: the URL, --reuse, --small."""
+    ap.add_argument("url", nargs="?", default=os.environ.get("LEDGER_TEST_POSTGRES_URL"))
+    ap.add_argument("--reuse", action="store_true", help="use the year already built in its schema")
+    ap.add_argument("--small", action="store_true", help="5 tables x 10 days (a quick run)")
+
+
+def from_arguments(a: argparse.Namespace, bench: str) -> tuple[str, int, int]:
+    """The year's schema URL (built now, unless --reuse finds it there), its tables and days."""
+    if not a.url:
+        raise SystemExit(f"{bench}: a PostgreSQL URL is needed (or LEDGER_TEST_POSTGRES_URL)")
+    tables, days = (5, 10) if a.small else (50, 300)
+    schema = "bench_parlour_small" if a.small else "bench_parlour_year"
+    url = schema_url(a.url, schema)
+    if not (a.reuse and has_year(url)):
+        url = build(a.url, schema=schema, tables=tables, days=days)
+    return url, tables, days
+
+
+def has_year(url: str) -> bool:
+    """Whether the schema holds sessions already."""
+    try:
+        with sa.create_engine(url).connect() as c:
+            return bool(c.execute(sa.select(sa.func.count()).select_from(db.sessions)).scalar())
+    except sa.exc.SQLAlchemyError:
+        return False
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("url", nargs="?", help="PostgreSQL URL (default LEDGER_TEST_POSTGRES_URL)")

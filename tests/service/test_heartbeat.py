@@ -5,12 +5,9 @@ the table; a counter-only service runs no table. Real apps (TestClient), real da
 
 from __future__ import annotations
 
-import os
 import time
-import uuid
 from datetime import datetime, timedelta, timezone
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
@@ -21,27 +18,6 @@ from service.settings import DEMO_FRAMES, Settings
 from table_fixtures import PIN, PLAYERS
 
 STAFF = "8765"
-PG_URL = os.environ.get("LEDGER_TEST_POSTGRES_URL")
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
-    not PG_URL, reason="LEDGER_TEST_POSTGRES_URL not set (run .ci/postgres.sh)"))])
-def db_url(request, tmp_path) -> str:
-    """One database for every table of the parlour: a SQLite file, or a fresh PostgreSQL schema."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'parlour.sqlite3'}"
-    import sqlalchemy as sa
-    schema = "t_" + uuid.uuid4().hex[:12]
-    admin = sa.create_engine(PG_URL.replace("postgresql://", "postgresql+psycopg://", 1))
-    with admin.begin() as c:
-        c.exec_driver_sql(f"CREATE SCHEMA {schema}")
-
-    def drop():
-        with admin.begin() as c:
-            c.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-        admin.dispose()
-    request.addfinalizer(drop)
-    return f"{PG_URL}{'&' if '?' in PG_URL else '?'}options=-csearch_path%3D{schema}"
 
 
 def table(tmp_path, db_url: str, name: str, **given) -> Settings:

@@ -9,9 +9,7 @@ session ids differ, and each session's log is numbered 1..n with nothing lost or
 
 from __future__ import annotations
 
-import os
 import threading
-import uuid
 from contextlib import ExitStack
 
 import pytest
@@ -23,45 +21,21 @@ from service.ledger import Ledger, db
 from service.settings import Settings
 from table_fixtures import record
 
-PG_URL = os.environ.get("LEDGER_TEST_POSTGRES_URL")
 PINS = {"A": "1111", "B": "2222", "C": "3333"}
 SEATED = {"A": ["Aki", "Ben", "Chie"], "B": ["Aki", "Dai", "Emi"], "C": ["Fumi", "Gen", "Hana"]}
 DRAWS = 8        # per table, logged by the three tables at once
 
 
-def _fresh_schema(request) -> str:
-    """A schema of this test's own, dropped afterwards (search_path in the URL)."""
-    schema = "mt_" + uuid.uuid4().hex[:12]
-    admin = sa.create_engine(PG_URL.replace("postgresql://", "postgresql+psycopg://", 1))
-    with admin.begin() as c:
-        c.exec_driver_sql(f"CREATE SCHEMA {schema}")
-
-    def drop():
-        with admin.begin() as c:
-            c.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-        admin.dispose()
-    request.addfinalizer(drop)
-    return f"{PG_URL}{'&' if '?' in PG_URL else '?'}options=-csearch_path%3D{schema}"
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
-    not PG_URL, reason="LEDGER_TEST_POSTGRES_URL not set (run .ci/postgres.sh)"))])
-def url(request, tmp_path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'parlour.sqlite3'}"
-    return _fresh_schema(request)
-
-
 @pytest.fixture
-def tables(url, tmp_path):
-    """The three table services on ``url``, each with its own data folder (its login secret, its
+def tables(db_url, tmp_path):
+    """The three table services on ``db_url``, each with its own data folder (its login secret, its
     snapshots); their clients send no PIN unless a call gives one."""
     with ExitStack() as stack:
         clients = {}
         for name, pin in PINS.items():
-            settings = Settings(_env_file=None, data_dir=tmp_path / name, db_url=url, table_name=name,
+            settings = Settings(_env_file=None, data_dir=tmp_path / name, db_url=db_url, table_name=name,
                                 pin=pin, camera="", reader="", watch=False)
-            assert settings.ledger_url == url
+            assert settings.ledger_url == db_url
             clients[name] = stack.enter_context(TestClient(create_app(settings)))
         yield clients
 
@@ -76,7 +50,7 @@ def _start(tables, name: str) -> str:
     return r.json()["id"]
 
 
-def test_each_table_sees_and_writes_its_own_sessions_only(tables, url):
+def test_each_table_sees_and_writes_its_own_sessions_only(tables, db_url):
     sids = {name: _start(tables, name) for name in PINS}
     a, b = tables["A"], tables["B"]
     assert a.post(f"/api/sessions/{sids['A']}/wins", json={"records": [record("south", "ron", "west")]},
@@ -105,13 +79,13 @@ def test_each_table_sees_and_writes_its_own_sessions_only(tables, url):
 
     state = a.get(f"/api/sessions/{sids['A']}", headers=_pin("A")).json()
     assert state["hands"] == 1                    # B's refused draw wrote nothing
-    with Ledger(url, migrate=False) as parlour:  # every table's sessions, each kept with its table
+    with Ledger(db_url, migrate=False) as parlour:  # every table's sessions, each kept with its table
         assert {cfg.id: cfg.table_name for cfg in parlour.sessions()} == {sid: n for n, sid in sids.items()}
 
 
-def test_a_regular_at_two_tables_is_one_player(tables, url):
+def test_a_regular_at_two_tables_is_one_player(tables, db_url):
     sids = {name: _start(tables, name) for name in ("A", "B")}
-    with Ledger(url, migrate=False) as parlour:
+    with Ledger(db_url, migrate=False) as parlour:
         at_a, at_b = parlour.config(sids["A"]).player_ids, parlour.config(sids["B"]).player_ids
         assert at_a[0] == at_b[0] == parlour.player("Aki").id
         assert len(set(at_a) | set(at_b)) == 5       # Aki, Ben, Chie, Dai, Emi
@@ -120,7 +94,7 @@ def test_a_regular_at_two_tables_is_one_player(tables, url):
         assert [(p["name"], p["id"]) for p in found] == [("Aki", at_a[0])]
 
 
-def test_hands_logged_at_three_tables_at_once_do_not_collide(tables, url):
+def test_hands_logged_at_three_tables_at_once_do_not_collide(tables, db_url):
     sids = {name: _start(tables, name) for name in PINS}
     failures: list[str] = []
 
@@ -139,7 +113,7 @@ def test_hands_logged_at_three_tables_at_once_do_not_collide(tables, url):
         t.join(timeout=120)
     assert not failures
 
-    engine = db.make_engine(url)
+    engine = db.make_engine(db_url)
     try:
         with engine.connect() as conn:
             rows = conn.execute(sa.select(db.events.c.session_id, db.events.c.seq)).all()

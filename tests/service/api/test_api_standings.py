@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import uuid
 from datetime import datetime, timezone
 
 import pytest
@@ -16,31 +14,12 @@ from service.app import create_app
 from service.ledger.standings import business_day
 from table_fixtures import PIN, record
 
-PG_URL = os.environ.get("LEDGER_TEST_POSTGRES_URL")
 FORMULA = '=HYPERLINK("http://x","y")'
 
 
-def _pg_schema(request) -> str:
-    """A schema of this test's own on the test PostgreSQL, dropped afterwards."""
-    import sqlalchemy as sa
-    schema = "t_" + uuid.uuid4().hex[:12]
-    admin = sa.create_engine(PG_URL.replace("postgresql://", "postgresql+psycopg://", 1))
-    with admin.begin() as c:
-        c.exec_driver_sql(f"CREATE SCHEMA {schema}")
-
-    def drop():
-        with admin.begin() as c:
-            c.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-        admin.dispose()
-    request.addfinalizer(drop)
-    return f"{PG_URL}{'&' if '?' in PG_URL else '?'}options=-csearch_path%3D{schema}"
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
-    not PG_URL, reason="LEDGER_TEST_POSTGRES_URL not set (run .ci/postgres.sh)"))])
-def api(request, settings):
-    if request.param == "postgres":
-        settings = settings.model_copy(update={"db_url": _pg_schema(request)})
+@pytest.fixture
+def api(db_url, settings):
+    settings = settings.model_copy(update={"db_url": db_url})
     with TestClient(create_app(settings, camera=False), headers={"X-Table-PIN": PIN}) as c:
         yield c
 
