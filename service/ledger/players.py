@@ -6,7 +6,8 @@ their players by id; renaming a player changes the register only: the log of
 every session stays as it was logged, and standings follow the id.
 
 ``resolve`` is how a name typed on the new-session page becomes a player: a
-member code, or a name that only one player has, finds that player; a name
+member code, or a name that only one player has (exactly, else as search
+compares names: "aki" finds Aki), finds that player; a name
 nobody has adds a new player; a name two players share asks for the code.
 """
 
@@ -79,6 +80,12 @@ def all_players(conn: Connection) -> list[Player]:
 def by_ids(conn: Connection, ids: Sequence[int]) -> dict[int, Player]:
     rows = conn.execute(select(db.players).where(db.players.c.id.in_(list(ids))))
     return {r.id: _player(r) for r in rows}
+
+
+def same_name(players: Sequence[Player], name: str) -> list[Player]:
+    """The players whose name is ``name`` as search compares it (case, width, kana)."""
+    folded = fold_text(name)
+    return [p for p in players if fold_text(p.name) == folded]
 
 
 def search(players: Sequence[Player], query: str, limit: int = 10) -> list[Player]:
@@ -165,11 +172,14 @@ def resolve(conn: Connection, given: str | int, *, create: bool = True) -> Playe
     row = conn.execute(select(db.players).where(func.lower(db.players.c.code) == text.lower())).first()
     if row is not None:
         return _player(row)
-    named = conn.execute(select(db.players).where(db.players.c.name == text).order_by(db.players.c.id)).all()
+    named = [_player(r) for r in conn.execute(select(db.players).where(db.players.c.name == text)
+                                              .order_by(db.players.c.id))]
+    if not named:      # "aki" for Aki, "ｱｷ" for アキ: the same name typed another way
+        named = same_name(all_players(conn), text)
     if len(named) == 1:
-        return _player(named[0])
+        return named[0]
     if len(named) > 1:
-        codes = ", ".join(r.code for r in named)
+        codes = ", ".join(p.code for p in named)
         raise LedgerError(f"{len(named)} players are named {text!r}: choose one by member code ({codes})")
     if not create:
         raise LedgerError(f"no player named {text!r}")

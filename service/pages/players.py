@@ -20,7 +20,7 @@ from fastapi.responses import Response
 from ..deps import LedgerDep
 from ..errors import ServiceError
 from ..ledger import Ledger, LedgerError
-from ..ledger.players import Player
+from ..ledger.players import Player, same_name
 from .render import render
 
 router = APIRouter()
@@ -37,7 +37,7 @@ def typed(ledger: Ledger, text: str) -> tuple[str, Player | None, list[Player]]:
     try:
         return "known", ledger.player(text), []
     except LedgerError:          # nobody, or more than one: the register says which
-        same = [p for p in ledger.players() if p.name == text]
+        same = same_name(ledger.players(), text)
         return ("shared", None, same) if len(same) > 1 else ("new", None, [])
 
 

@@ -66,3 +66,15 @@ def test_search_as_you_type_by_name_reading_or_code():
     assert [p.id for p in search(people, "s3")] == [3]
     assert search(people, "  ") == []
     assert fold_text("ＳＡＴＯ") == "sato"                            # full-width letters too
+
+
+def test_a_name_typed_in_another_case_or_width_finds_the_regular(ledger):
+    aki = ledger.add_player("Aki")
+    kana = ledger.add_player("アキラ")
+    assert ledger.player("aki") == aki and ledger.player("ＡＫＩ") == aki
+    assert ledger.player("あきら") == kana                      # hiragana for a katakana name
+    assert ledger.start("dunhill", ["aki", "Ben", "Chie"]).player_ids[0] == aki.id
+    ledger.add_player("AKI", code="X9")                          # now two fold to "aki" (neither exactly "aKi")
+    with pytest.raises(LedgerError, match="2 players are named 'aKi'"):
+        ledger.player("aKi")
+    assert ledger.player("Aki") == aki                           # the exact name still finds its one
