@@ -59,7 +59,7 @@ def index(request: Request, ledger: LedgerDep, settings: SettingsDep) -> Respons
 
 
 @router.post("/sessions")
-def start(form: FormDep, ledger: LedgerDep) -> Response:
+def start(form: FormDep, ledger: LedgerDep, settings: SettingsDep) -> Response:
     """Start a session of the three players typed or picked (players.py): a name nobody has joins
     the register, with the reading typed beside it; a name two players share is refused (422)
     naming their member codes, and nothing is written."""
@@ -68,6 +68,8 @@ def start(form: FormDep, ledger: LedgerDep) -> Response:
         raise ServiceError(f"choose a house rule: {', '.join(scoring.preset_ids())}")
     players = [text(form, f"player{i}") for i in (1, 2, 3)]
     cfg = ledger.start(rules, players, dealer=text(form, "dealer") or None, label=text(form, "label"))
+    if text(form, "table_default"):     # the rule the new-session page offers first here (as the counter sets it)
+        heartbeat.set_default_rule(ledger.engine, settings.table_name, rules)
     for pid, kana in zip(cfg.player_ids or (), (text(form, f"kana{i}") for i in (1, 2, 3))):
         # the reading fills a blank one only: a regular's reading is changed in the register, not here
         if kana and not ledger.player(pid).kana:

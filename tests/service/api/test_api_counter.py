@@ -207,6 +207,18 @@ def test_the_counter_chooses_a_tables_default_rule_for_its_new_session_page(staf
     assert offered(staff) == first
 
 
+def test_the_tablet_makes_a_rule_its_tables_default_when_it_starts_a_session(client):
+    assert offered(client) == scoring.preset_ids()[0]
+    r = client.post("/sessions", data={"rules": "isshokai", "player1": "Aki", "player2": "Ben", "player3": "Chie"},
+                    headers=TABLE_H)
+    assert r.status_code == 204
+    assert offered(client) == scoring.preset_ids()[0]           # not asked: the default stays
+    client.post("/sessions", data={"rules": "isshokai", "player1": "Aki", "player2": "Ben", "player3": "Chie",
+                                   "table_default": "1"}, headers=TABLE_H)
+    assert offered(client) == "isshokai"
+    assert client.get("/api/counter/tables", headers=STAFF_H).json()[0]["default_rule_chosen"] == "isshokai"
+
+
 # -- the player register -------------------------------------------------------------------------
 
 def test_staff_rename_a_player_and_the_log_stays(staff):
