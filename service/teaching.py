@@ -1,7 +1,9 @@
 """The teach page's work: read a picture of the four rows (``vision.teach.LAYOUT``) into cuts, each
 with the kind laid at its place, kept until the players confirm them (``Lesson``).
 
-The picture is the camera's frame or an uploaded photo, detected whole
+The picture is an uploaded photo, or the camera's frame: a calibrated table's frame is rectified
+top-down as the reader reads it and looked at in region-sized windows, the centre first
+(``VisionReader.table_windows``), so the cuts are cut as the reader will cut the tiles. A picture is detected whole
 (``Detector.detect``): in one piece, and where that finds fewer tiles than laid
 on a large picture, also in overlapping windows (``grid_for``), keeping the
 reading that found more.
@@ -75,10 +77,17 @@ def detect(detector, image: np.ndarray) -> list:
     return found
 
 
-def read_lesson(detector, image: np.ndarray) -> Lesson:
-    """The picture's tiles in rows, each with the kind laid at its place (``vision.teach``).
-    ``ServiceError`` (422) when it shows no tile."""
-    found = detect(detector, image)
+def read_lesson(detector, image: np.ndarray | Sequence[np.ndarray]) -> Lesson:
+    """The picture's tiles in rows, each with the kind laid at its place (``vision.teach``); given
+    several pictures (a calibrated table's windows, the centre first), the one showing the most tiles,
+    up to the rows laid. ``ServiceError`` (422) when none shows a tile."""
+    found: list = []
+    for picture in ([image] if isinstance(image, np.ndarray) else image):
+        here = detect(detector, picture)
+        if len(here) > len(found):
+            image, found = picture, here
+        if len(found) >= LAID:
+            break
     if not found:
         raise ServiceError("no tiles found in the picture: lay the four rows face up in the camera's view "
                            "(or photograph them from above, the rows filling most of the photo) and try again")

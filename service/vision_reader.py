@@ -21,8 +21,9 @@ import numpy as np
 from calibration.errors import CalibrationError
 from calibration.homography import table_to_image
 from calibration.store import TableFile, load
+from calibration.tracker import Tracker
 from vision.detect import Detector
-from vision.read import TableReader
+from vision.read import TableReader, table_windows, top_view
 
 from .reader import Cut, Detection, ReadContext, Reading
 
@@ -53,6 +54,13 @@ class VisionReader:
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
         with self._lock:
             return self._read(frame, context)
+
+    def table_windows(self, frame: np.ndarray) -> list[np.ndarray]:
+        """The camera's frame rectified top-down as the reader reads it, in region-sized squares, the
+        table's centre first (the teach page's rows are cut from them, so a table's set learns its
+        tiles as the reader will cut them). CalibrationError without markers or a stored fit."""
+        fit = Tracker(self.table.layout, self.table.lens, last_good=self.table.fit).update(frame)
+        return table_windows(top_view(self.table, frame, fit))
 
     def _read(self, frame: np.ndarray, context: ReadContext) -> Reading:
         reader = self._readers.get(context.rules)

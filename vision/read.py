@@ -135,6 +135,25 @@ def name_stacked_halves(top: np.ndarray, pieces: Sequence[Piece], zones, seats, 
     return out, warnings
 
 
+def top_view(table: TableFile, frame: np.ndarray, fit, px_per_mm: float = PX_PER_MM, debug=None) -> np.ndarray:
+    """The frame as the reader reads it: white-balanced (where the table has gains) and rectified
+    top-down at ``px_per_mm`` by the homography ``fit``."""
+    if table.white_balance is not None:
+        frame = apply_gains(frame, table.white_balance, debug)
+    return rectify(frame, fit, table.layout, px_per_mm, table.lens, debug)
+
+
+def table_windows(top: np.ndarray, px_per_mm: float = PX_PER_MM) -> list[np.ndarray]:
+    """Squares of the rectified table as wide as a region's canvas (``WINDOW_MM``), where the locator
+    sees tiles at the scale it reads them: the centre first, then a 3 x 3 spread over the table."""
+    h, w = top.shape[:2]
+    side = min(int(round(WINDOW_MM * px_per_mm)), h, w)
+    spots = [((w - side) // 2, (h - side) // 2)]
+    spots += [(x, y) for y in (0, (h - side) // 2, h - side) for x in (0, (w - side) // 2, w - side)
+              if (x, y) != spots[0]]
+    return [top[y:y + side, x:x + side] for x, y in spots]
+
+
 def probe(top: np.ndarray, spots, detector: Detector, px_per_mm: float) -> list[Piece]:
     """The faces the classifier reads surely at the given spots (table mm) of the rectified table."""
     boxes = [tuple(v * px_per_mm for v in spot) for spot in spots]
@@ -198,9 +217,7 @@ class TableReader:
     def read(self, frame: np.ndarray, debug=None, all_seats: bool = False) -> Reading:
         """One frame's reading. Raises calibration's NoHomography when there are no markers and no fit."""
         fit = self.tracker.update(frame, debug)
-        if self.table.white_balance is not None:
-            frame = apply_gains(frame, self.table.white_balance, debug)
-        top = rectify(frame, fit, self.table.layout, self.px_per_mm, self.table.lens, debug)
+        top = top_view(self.table, frame, fit, self.px_per_mm, debug)
         self.last_top = top
         seats = None if all_seats else revealing_seats(top, self.table.zones, self.px_per_mm)
         chosen = [r for r in self.regions if seats is None or r.name in seats or r.name == "dead_wall"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from calibration.errors import CalibrationError
 from vision.classes import BACK
 from vision.teach import LAYOUT
 from vision.tileset import KINDS
@@ -36,6 +37,12 @@ def teach_page(request: Request, settings: SettingsDep, tiles: TilesDep) -> Resp
 @router.post("/teach/read")
 def read_camera(request: Request, camera: CameraDep, tiles: TilesDep) -> Response:
     _, frame = camera.latest()
+    windows = getattr(request.app.state.reader, "table_windows", None)     # a calibrated table's reader
+    if windows is not None:
+        try:
+            return _lesson(request, tiles, windows(frame))
+        except CalibrationError as e:
+            raise ServiceError(f"the camera's frame cannot be laid flat: {e}") from None
     return _lesson(request, tiles, frame)
 
 

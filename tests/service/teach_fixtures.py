@@ -46,3 +46,16 @@ def jpeg(image: np.ndarray, quality: int = 90) -> bytes:
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     assert ok
     return buf.tobytes()
+
+
+def rows_on_table(art: TileArt, layout=LAYOUT, seed: int = 3) -> np.ndarray:
+    """The rows laid face up in the middle of the demo's table, as its camera sees them (BGR, the
+    rendered table's pose, light and lens drawn from ``seed``)."""
+    from calibration.markers import default_layout
+    from vision.synth.table import STEP, TH, Laid, render_laid
+    table = default_layout()
+    cx, cy = np.array(table.table_mm) / 2
+    tiles = [Laid(kind, cx + (i - (len(row) - 1) / 2) * STEP, cy + (r - (len(layout) - 1) / 2) * TH * 1.6, 0.0)
+             for r, row in enumerate(layout) for i, kind in enumerate(row)]
+    frame, _ = render_laid(tiles, np.random.default_rng(seed), art, table)
+    return frame

@@ -14,12 +14,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from service.app import create_app
+from calibration.store import TableFile, save
+from vision.read import PX_PER_MM
+from vision.synth.table import TH
 from service.settings import DEMO_FRAMES
 from vision.teach import LAYOUT
 from vision.tileset import ENROLLED, TileSet
 
 from table_fixtures import PIN
-from teach_fixtures import FELT, jpeg, rows_photo, tile_art
+from teach_fixtures import FELT, jpeg, rows_on_table, rows_photo, tile_art
 
 HTMX = {"HX-Request": "true"}
 LAID = [k for row in LAYOUT for k in row]
@@ -170,3 +173,29 @@ def test_a_camera_over_no_known_table_has_no_set_to_teach(settings, tmp_path, ph
         assert "no calibrated table" in client.get("/teach").text
         r = _upload(client, photo)
         assert r.status_code == 409 and "TABLE_CALIBRATION" in r.text
+
+
+def test_a_calibrated_tables_frame_is_laid_flat_before_its_rows_are_cut(settings, tmp_path, monkeypatch):
+    """The camera over a calibrated table: its frame is rectified as the reader rectifies it and read
+    in the reader's window at the table's centre, so the rows are found whole (the raw frame's tiles
+    are too small for the locator) and cut as the reader will cut them."""
+    frames = tmp_path / "camera"
+    frames.mkdir()
+    frame = rows_on_table(tile_art())
+    cv2.imwrite(str(frames / "rows.jpg"), frame)
+    monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path / "tables"))
+    save(TableFile("t1"), tmp_path / "tables")
+    with TestClient(create_app(settings.model_copy(update={"camera": str(frames), "calibration": "t1"})),
+                    headers={"X-Table-PIN": PIN}) as client:
+        r = client.post("/teach/read", headers=HTMX)
+        assert r.status_code == 200, r.text
+        lesson = _Lesson(r.text)
+        assert lesson.kinds == LAID and "flash warn" not in r.text           # every tile, in its place
+        cuts = client.app.state.tiles.lessons.get(lesson.token).cuts
+        assert [c.read for c in cuts] == LAID                                 # and read as laid
+        heights = [c.image.shape[0] / PX_PER_MM for c in cuts]            # mm on the rectified table
+        assert all(0.8 * TH < h < 1.6 * TH for h in heights), heights      # a tile's height at the reader's scale
+        # the whole frame, not laid flat, finds the rows in pieces at best
+        from service import teaching
+        whole = teaching.detect(client.app.state.tiles.detector, frame)
+        assert len([d for d in whole if d.tile in LAID]) < len(LAID)

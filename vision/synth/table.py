@@ -261,6 +261,14 @@ def render_deal(d: dict, rng: np.random.Generator, art: TileArt, layout: MarkerL
     """The frame of a given deal (as ``deal`` makes them), pose, light and lens drawn from ``rng``."""
     layout = layout or default_layout()
     tiles = lay_out(d, layout, rng)
+    frame, H = render_laid(tiles, rng, art, layout, lens)
+    return TableScene(frame, record_of(d, layout, rules), tiles, H)
+
+
+def render_laid(tiles: list[Laid], rng: np.random.Generator, art: TileArt, layout: MarkerLayout,
+                lens: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The camera frame (BGR, JPEG-coded as a camera sends it) of tiles laid on the table, and its
+    true homography; pose, light and lens drawn from ``rng``."""
     top = _draw(layout, tiles, art, rng)
     H = random_pose(rng, layout)
     maps = None
@@ -271,7 +279,7 @@ def render_deal(d: dict, rng: np.random.Generator, art: TileArt, layout: MarkerL
     frame = render(top, H, rng, PX_PER_MM, SIZE, blur=float(rng.uniform(0.4, 1.0)),
                    noise=float(rng.uniform(1, 4)), maps=maps, cast=cast)
     ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 96))])
-    return TableScene(cv2.imdecode(buf, cv2.IMREAD_COLOR), record_of(d, layout, rules), tiles, H)
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR), H
 
 
 _MAPS: dict[float, tuple] = {}
