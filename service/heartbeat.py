@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -59,6 +60,8 @@ class Heartbeat:
         self.settings = app.state.settings
         self._frames, self._frame_at = -1, time.monotonic()
         self._failing = ""
+        self.instance = secrets.token_hex(6)       # this run of the service: tells a twin from itself
+        self.twin = False
 
     # -- what the table says -----------------------------------------------------------------------
     def camera_state(self) -> tuple[str, str]:
@@ -91,12 +94,14 @@ class Heartbeat:
                 "reader_message": getattr(reader, "message", ""), "session": state.offers.session,
                 "default_rule": self.settings.default_rule,
                 "watcher": state.watcher is not None and bool(state.watcher.status().get("enabled")),
-                "heartbeat_s": self.settings.heartbeat_s, "stopped": False}
+                "heartbeat_s": self.settings.heartbeat_s, "stopped": False,
+                "instance": self.instance, "twin": self.twin}
 
     # -- writing -----------------------------------------------------------------------------------
     def beat(self, stopped: bool = False) -> bool:
         """Write the row now; False (logged once per kind of failure) when the database is away."""
         try:
+            self.twin = not stopped and self._twin_beating()
             status = {**self.status(), "stopped": stopped}
             upsert(self.engine, self.settings.table_name, status)
         except Exception as e:       # the database gone for a moment: the table goes on, next beat retries
@@ -106,6 +111,24 @@ class Heartbeat:
             return False
         self._failing = ""
         return True
+
+    def _twin_beating(self) -> bool:
+        """Whether another running service beats as this table (the same ``TABLE_TABLE_NAME`` set on
+        two): the row's last beat is another instance's, not stopped, and fresher than one of its
+        beats and a half. Both then say so at every beat, and the counter shows it; a service
+        restarted after a crash says it at most once (the dead run's last beat)."""
+        row = table(self.engine, self.settings.table_name)
+        if row is None or row.status.get("stopped"):
+            return False
+        other = row.status.get("instance")
+        if other in (None, self.instance):
+            return False
+        every = float(row.status.get("heartbeat_s") or self.settings.heartbeat_s)
+        fresh = (datetime.now(timezone.utc) - row.seen_at).total_seconds() <= 1.5 * every
+        if fresh and not self.twin:
+            log.warning("another service beats as table %r: give each table its own TABLE_TABLE_NAME",
+                        self.settings.table_name)
+        return fresh
 
     async def run(self) -> None:
         while True:
@@ -144,7 +167,11 @@ def tables(engine: Engine) -> list[TableRow]:
 
 
 def table(engine: Engine, name: str) -> TableRow | None:
-    return next((t for t in tables(engine) if t.name == name), None)
+    """Table ``name``'s row as its last beat left it (None: it never beat)."""
+    with engine.connect() as conn:
+        r = conn.execute(select(db.tables).where(db.tables.c.name == name)).first()
+    return TableRow(r.name, _utc(r.seen_at), dict(r.status or {}), r.default_rule) if r is not None else None
+
 
 
 def default_rule(engine: Engine, name: str) -> str | None:

@@ -95,6 +95,8 @@ def tables_view(parlour: Ledger, settings: Settings, now: datetime | None = None
             warnings.append("no camera")
         if online and not s.get("calibrated"):
             warnings.append("not calibrated")
+        if online and s.get("twin"):
+            warnings.append("two services beat as this table: give each its own TABLE_TABLE_NAME")
         state = "offline" if not online else ("in session" if session and session["active"] else "idle")
         out.append({"name": row.name, "online": online, "stopped": bool(s.get("stopped")), "state": state,
                     "seen_at": row.seen_at.isoformat(), "seen_ago_s": round((now - row.seen_at).total_seconds()),

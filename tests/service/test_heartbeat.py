@@ -24,7 +24,7 @@ def table(tmp_path, db_url: str, name: str, **given) -> Settings:
     """A table service's settings: its own data folder, the parlour's database."""
     values = dict(data_dir=tmp_path / name.replace(" ", "-"), pin=PIN, staff_pin=STAFF, table_name=name,
                   camera=str(DEMO_FRAMES), camera_fps=20, watch=False, heartbeat_s=0.2)
-    return Settings(_env_file=None, **{"TABLE_DB_URL": db_url}, **{**values, **given})
+    return Settings(_env_file=None, db_url=db_url, **{**values, **given})
 
 
 def counter_tables(client) -> dict[str, dict]:
@@ -125,3 +125,20 @@ def test_a_counter_only_service_runs_no_table(tmp_path, db_url):
         time.sleep(0.5)
         assert heartbeat.tables(state.parlour.engine) == []          # no beat: it is no table
         assert counter_tables(client) == {}
+
+
+def test_two_services_set_to_one_table_name_are_told_at_the_counter(tmp_path, db_url):
+    """A misconfigured parlour: two services beating as "table 1" (both would show and write its
+    sessions). Each sees the other's beat and says so; the counter warns; one stopping clears it."""
+    first = table(tmp_path, db_url, "table 1", camera="", reader="", heartbeat_s=30.0)
+    second = first.model_copy(update={"data_dir": tmp_path / "twin"})
+    with TestClient(create_app(first)) as c1:
+        assert "two services" not in " ".join(counter_tables(c1)["table 1"]["warnings"])   # alone: no warning
+        with TestClient(create_app(second)):
+            beat_one = heartbeat.Heartbeat(c1.app, c1.app.state.parlour.engine)
+            assert beat_one.beat() and beat_one.twin          # c2's start beat is the freshest: another's
+            warnings = counter_tables(c1)["table 1"]["warnings"]
+            assert any("two services beat as this table" in w for w in warnings), warnings
+        # the second stopped (its row says so): the next beat is alone again
+        assert beat_one.beat() and not beat_one.twin
+        assert not any("two services" in w for w in counter_tables(c1)["table 1"]["warnings"])
