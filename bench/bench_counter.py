@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -31,21 +30,12 @@ import sqlalchemy as sa  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import parlour_year  # noqa: E402
-from bench_standings import ms  # noqa: E402
+from bench_standings import ms, timed  # noqa: E402
 from service.app import create_app  # noqa: E402
 from service.ledger import Ledger, db  # noqa: E402
 from service.settings import Settings  # noqa: E402
 
 STAFF = "86420"
-
-
-def timed(client: TestClient, path: str) -> float:
-    t0 = time.perf_counter()
-    r = client.get(path)
-    took = time.perf_counter() - t0
-    if r.status_code != 200:
-        raise SystemExit(f"bench_counter: {path}: {r.status_code} {r.text[:200]}")
-    return took
 
 
 def beat_every_table(url: str) -> list[str]:

@@ -48,12 +48,12 @@ def ms(samples: list[float]) -> tuple[float, float]:
     return statistics.median(s) * 1e3, s[min(len(s) - 1, round(0.95 * (len(s) - 1)))] * 1e3
 
 
-def timed(client: TestClient, path: str, params: dict) -> float:
+def timed(client: TestClient, path: str, params: dict | None = None) -> float:
     t0 = time.perf_counter()
     r = client.get(path, params=params)
     took = time.perf_counter() - t0
     if r.status_code != 200:
-        raise SystemExit(f"bench_standings: {path} {params}: {r.status_code} {r.text[:200]}")
+        raise SystemExit(f"{Path(sys.argv[0]).stem}: {path} {params}: {r.status_code} {r.text[:200]}")
     return took
 
 

@@ -132,23 +132,13 @@ def _handlers(app: FastAPI, settings: Settings) -> None:
 
     @app.exception_handler(NotLoggedIn)
     async def not_logged_in(request: Request, exc: NotLoggedIn):
-        if _is_api(request):
-            return JSONResponse({"detail": "the table's PIN is missing or wrong (header X-Table-PIN)"},
-                                status_code=401)
-        if request.headers.get("hx-request"):
-            return Response(status_code=401, headers={"HX-Redirect": "/login"})
-        return RedirectResponse("/login", status_code=303)
+        return _log_in_first(request, "the table's PIN is missing or wrong (header X-Table-PIN)", "/login")
 
     @app.exception_handler(NotStaff)
     async def not_staff(request: Request, exc: NotStaff):
         if not settings.staff_pin:
             return _refusal(request, "the counter is off: set TABLE_STAFF_PIN (not any table's PIN)", 404)
-        if _is_api(request):
-            return JSONResponse({"detail": "the staff PIN is missing or wrong (header X-Staff-PIN)"},
-                                status_code=401)
-        if request.headers.get("hx-request"):
-            return Response(status_code=401, headers={"HX-Redirect": "/counter/login"})
-        return RedirectResponse("/counter/login", status_code=303)
+        return _log_in_first(request, "the staff PIN is missing or wrong (header X-Staff-PIN)", "/counter/login")
 
     for kind in REFUSALS:
         @app.exception_handler(kind)
@@ -159,6 +149,15 @@ def _handlers(app: FastAPI, settings: Settings) -> None:
     async def invalid(request: Request, exc: RequestValidationError):
         lines = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
         return _refusal(request, "; ".join(lines), 422)
+
+
+def _log_in_first(request: Request, detail: str, login: str) -> Response:
+    """No PIN, or the wrong one: the API answers 401 saying which; a page goes to ``login``."""
+    if _is_api(request):
+        return JSONResponse({"detail": detail}, status_code=401)
+    if request.headers.get("hx-request"):
+        return Response(status_code=401, headers={"HX-Redirect": login})
+    return RedirectResponse(login, status_code=303)
 
 
 def _is_api(request: Request) -> bool:

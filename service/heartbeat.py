@@ -163,14 +163,18 @@ def tables(engine: Engine) -> list[TableRow]:
     """Every table that ever beat, by name."""
     with engine.connect() as conn:
         rows = conn.execute(select(db.tables).order_by(db.tables.c.name)).all()
-    return [TableRow(r.name, _utc(r.seen_at), dict(r.status or {}), r.default_rule) for r in rows]
+    return [_table_row(r) for r in rows]
 
 
 def table(engine: Engine, name: str) -> TableRow | None:
     """Table ``name``'s row as its last beat left it (None: it never beat)."""
     with engine.connect() as conn:
         r = conn.execute(select(db.tables).where(db.tables.c.name == name)).first()
-    return TableRow(r.name, _utc(r.seen_at), dict(r.status or {}), r.default_rule) if r is not None else None
+    return _table_row(r) if r is not None else None
+
+
+def _table_row(r) -> TableRow:
+    return TableRow(r.name, _utc(r.seen_at), dict(r.status or {}), r.default_rule)
 
 
 

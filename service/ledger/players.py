@@ -69,6 +69,19 @@ def clean_code(code: str) -> str:
     return code
 
 
+def clean_kana(kana: str) -> str:
+    return " ".join(str(kana).split())
+
+
+def _with_code(conn: Connection, code: str, other_than: int | None = None):
+    """The register's row holding member code ``code`` (codes compare without case), if any but
+    player ``other_than``."""
+    query = select(db.players).where(func.lower(db.players.c.code) == code.lower())
+    if other_than is not None:
+        query = query.where(db.players.c.id != other_than)
+    return conn.execute(query).first()
+
+
 def _player(row) -> Player:
     return Player(row.id, row.name, row.kana or "", row.code)
 
@@ -106,10 +119,10 @@ def search(players: Sequence[Player], query: str, limit: int = 10) -> list[Playe
 
 def add(conn: Connection, name: str, kana: str = "", code: str | None = None) -> Player:
     """A new player; without a code, the next free number (0001, ...)."""
-    name, kana = clean_name(name), " ".join(str(kana).split())
+    name, kana = clean_name(name), clean_kana(kana)
     if code is not None:
         code = clean_code(code)
-        if conn.execute(select(db.players.c.id).where(func.lower(db.players.c.code) == code.lower())).first():
+        if _with_code(conn, code):
             raise LedgerError(f"member code {code!r} is taken")
     now = datetime.now(timezone.utc)
     pid = conn.execute(insert(db.players).values(name=name, kana=kana, code=code or "~" + secrets.token_hex(7),
@@ -138,12 +151,10 @@ def rename(conn: Connection, player_id: int, name: str | None = None, kana: str 
     if name is not None:
         values["name"] = clean_name(name)
     if kana is not None:
-        values["kana"] = " ".join(str(kana).split())
+        values["kana"] = clean_kana(kana)
     if code is not None:
         values["code"] = clean_code(code)
-        taken = conn.execute(select(db.players.c.id).where(func.lower(db.players.c.code) == values["code"].lower(),
-                                                           db.players.c.id != player_id)).first()
-        if taken:
+        if _with_code(conn, values["code"], other_than=player_id):
             raise LedgerError(f"member code {values['code']!r} is taken")
     if values:
         try:
@@ -166,10 +177,10 @@ def resolve(conn: Connection, given: str | int, *, create: bool = True) -> Playe
         raise LedgerError("a player's name is empty")
     m = re.fullmatch(r"(.+?) \(([^()]+)\)", text)
     if m:
-        row = conn.execute(select(db.players).where(func.lower(db.players.c.code) == m.group(2).lower())).first()
+        row = _with_code(conn, m.group(2))
         if row is not None and row.name == m.group(1):
             return _player(row)
-    row = conn.execute(select(db.players).where(func.lower(db.players.c.code) == text.lower())).first()
+    row = _with_code(conn, text)
     if row is not None:
         return _player(row)
     named = [_player(r) for r in conn.execute(select(db.players).where(db.players.c.name == text)
