@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from vision.classes import BACK, CLASSES
+from vision.evaluate import iou
 
 REPO = Path(__file__).resolve().parents[2]
 LABELS = REPO / "vision" / "labels"
@@ -47,14 +48,6 @@ def _hand(labels) -> list[dict]:
 
 def _centre(box) -> tuple[float, float]:
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-
-
-def _iou(a, b) -> float:
-    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union
 
 
 def _kind(tile: str) -> str:
@@ -129,7 +122,7 @@ def test_the_hand_tiles_come_first_left_to_right(labels):
 
 def test_no_two_boxes_are_the_same_tile(labels):
     for a, b in combinations(labels["tiles"], 2):
-        assert _iou(a["box"], b["box"]) < 0.5, (a, b)
+        assert iou(a["box"], b["box"]) < 0.5, (a, b)
 
 
 def test_no_kind_appears_more_than_four_times(labels):

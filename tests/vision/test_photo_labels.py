@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from vision.classes import BACK, CLASSES
+from vision.evaluate import iou
 
 REPO = Path(__file__).resolve().parents[2]
 LABELS = REPO / "vision" / "labels" / "amos-table-overhead.json"
@@ -30,14 +31,6 @@ def labels() -> dict:
 
 def _face_up(labels):
     return [t for t in labels["tiles"] if t["tile"] != BACK]
-
-
-def _iou(a, b) -> float:
-    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union
 
 
 def test_the_file_names_its_photo_and_size(labels):
@@ -62,7 +55,7 @@ def test_every_tile_has_a_known_class_and_a_quarter_turn(labels):
 def test_no_face_up_tile_is_labelled_twice(labels):
     tiles = _face_up(labels)
     for a, b in combinations(tiles, 2):
-        assert _iou(a["box"], b["box"]) <= 0.5, (a, b)
+        assert iou(a["box"], b["box"]) <= 0.5, (a, b)
 
 
 def test_the_photo_has_the_labelled_size(labels, photo):
