@@ -4,8 +4,9 @@ learns from each confirmed count, what the teach page enrols, and the reader swi
 - Where: beside the table's calibration (``<CALIBRATION_DIR>/<table>.tileset/``) on a
   calibrated table; on the demo camera, ``<TABLE_DATA_DIR>/demo.tileset``; else nowhere
   (``tileset_folder``).
-- Count keeps the reading's cuts in memory, by snapshot name, until Confirm
-  (``remember``); the last ``KEEP`` counts are kept, a restart forgets them.
+- Count keeps the reading's cuts, by snapshot name, until Confirm (``remember``): in memory, and
+  on disk in the set's ``waiting/`` folder (``service.waiting_cuts``), so a count read before a
+  restart is still learnt from when it is confirmed after it; the last ``KEEP`` counts are kept.
 - Confirm labels them by the confirmed hand (``service.learning``) and the set
   learns them (``TileSet.learn``: refused, and logged in the set, when it would
   name fewer kept-out cuts right), then it is saved and the reader uses it. It
@@ -35,11 +36,13 @@ from .learning import CONFIRMED_ZONES, face_up_tiles, labels
 from .reader import Cut, Reader
 from .recent import Recent
 from .settings import Settings
+from .waiting_cuts import WaitingCuts
 
 log = logging.getLogger(__name__)
 KEEP = 32               # counts whose cuts wait for their Confirm
 LESSONS = 8             # teach-page readings waiting for theirs
 DEMO_SET = "demo.tileset"
+WAITING = "waiting"     # the set's sub-folder of counts' cuts (TileSet keeps index, embeddings, crops/)
 
 def tileset_folder(settings: Settings) -> Path | None:
     """Where the table's tile set lives: beside the calibration of ``TABLE_CALIBRATION``'s table;
@@ -64,6 +67,7 @@ class TableTiles:
         self.reader = reader
         self.learning = learn
         self.counts: Recent[str, tuple[Cut, ...]] = Recent(KEEP)
+        self.waiting = WaitingCuts(self.folder / WAITING, KEEP) if self.folder is not None else None
         self.lessons: Recent[str, Any] = Recent(LESSONS)    # the teach page's readings (service.teaching)
         self._lock = threading.Lock()       # one change to the set at a time
         self._loading = threading.Lock()
@@ -125,17 +129,25 @@ class TableTiles:
     # ---- learning from confirmed counts ---------------------------------------------------------
 
     def remember(self, snapshot: str, cuts: Sequence[Cut]) -> None:
-        """A count's cuts, kept until its snapshot is confirmed."""
-        if cuts and self.learning and self.folder is not None:
+        """A count's cuts, kept until its snapshot is confirmed: in memory, and on disk (a snapshot
+        store's name only) to outlive a restart. A write that fails is logged: the count stands."""
+        if cuts and self.learning and self.waiting is not None:
             self.counts.put(snapshot, tuple(cuts))
+            self.waiting.put(snapshot, cuts)
 
     def learn(self, snapshot: str | None, records: Sequence[Mapping[str, Any]]) -> Update | None:
         """The confirmed count of ``snapshot`` taught to the set: its cuts labelled by the confirmed
         ``records`` (``service.learning``), learnt, saved, put in the reader. None when there was
-        nothing to learn (no cuts kept for it, learning off) or it failed: never raises."""
-        if not self.learning or self.folder is None or not snapshot:
+        nothing to learn (no cuts kept for it, learning off) or it failed: never raises. The cuts are
+        taken from memory, else from disk (a count read before a restart); either way their file is
+        removed, whatever the set makes of them: a count is learnt from once."""
+        if not self.learning or self.waiting is None or not snapshot:
             return None
         cuts = self.counts.pop(snapshot)
+        if cuts:
+            self.waiting.remove(snapshot)
+        else:
+            cuts = self.waiting.pop(snapshot)
         if not cuts:
             return None
         try:

@@ -2,22 +2,29 @@
 
 The demo camera shows the demo's first table (a folder camera shows its first
 image until its next turn, here 100 s away), read by the real vision reader;
-the set lives in the data folder (demo.tileset) and is read back from disk.
+the set lives in the data folder (demo.tileset) and is read back from disk. A
+count's cuts wait for its Confirm in memory and in the set's waiting/ folder,
+which outlives a restart.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import re
 from collections import Counter
+
+import numpy as np
 
 import pytest
 from fastapi.testclient import TestClient
 
 from service.app import create_app
 from service.learning import face_up_tiles
+from service.reader import Cut
 from service.settings import DEMO_HANDS
+from service.table_tiles import KEEP, WAITING, TableTiles
 from vision.tileset import INDEX, KEPT_OUT, LEARNT, TileSet
 
 from table_fixtures import PIN, PLAYERS
@@ -75,6 +82,7 @@ def test_confirm_after_count_teaches_the_set_the_confirmed_tiles(still):
         # the running reader names tiles with the set as saved
         in_use = client.app.state.reader.detector.tileset
         assert in_use is not None and in_use.kinds() == TileSet.load(folder).kinds()
+        assert list((folder / WAITING).iterdir()) == []         # the count's cuts are learnt from once
 
 
 def test_a_tile_the_players_fixed_is_learnt_as_fixed(still):
@@ -102,6 +110,8 @@ def test_with_learning_off_a_confirm_adds_nothing(still):
     settings = still.model_copy(update={"learn_tiles": False})
     with _client(settings) as client:
         sid, snapshot = _count(client)
+        assert not (settings.data_dir / "demo.tileset").exists()      # the count's cuts are not kept, on disk
+        assert client.app.state.tiles.counts.get(snapshot) is None    # or in memory
         _confirm(client, sid, snapshot)
         assert not (settings.data_dir / "demo.tileset").exists()
         assert client.app.state.reader.detector.tileset is None
@@ -111,7 +121,7 @@ def test_a_set_that_cannot_learn_never_fails_the_confirm(still, caplog):
     folder = still.data_dir / "demo.tileset"
     with _client(still) as client:
         sid, snapshot = _count(client)
-        folder.mkdir(parents=True)
+        folder.mkdir(parents=True, exist_ok=True)          # (the count's cuts wait in it)
         (folder / INDEX).write_text("{not json")          # broken after the service started
         with caplog.at_level(logging.ERROR, logger="service.table_tiles"):
             _confirm(client, sid, snapshot)
@@ -119,9 +129,75 @@ def test_a_set_that_cannot_learn_never_fails_the_confirm(still, caplog):
         assert (folder / INDEX).read_text() == "{not json"
 
 
-def test_a_count_from_before_a_restart_teaches_nothing(still):
+def test_a_count_read_before_a_restart_teaches_the_set_after_it(still):
+    folder = still.data_dir / "demo.tileset"
     with _client(still) as client:
         sid, snapshot = _count(client)
-    with _client(still) as client:                      # the cuts were kept in memory only
+    assert [p.name for p in (folder / WAITING).iterdir()] == [snapshot.replace(".jpg", ".npz")]
+    with _client(still) as client:                      # a new service: nothing in its memory
+        assert client.app.state.tiles.counts.get(snapshot) is None
         _confirm(client, sid, snapshot)
-        assert not (still.data_dir / "demo.tileset").exists()
+        # as without the restart: every face-up tile of the hand, named as confirmed
+        assert _crops(folder) == Counter(face_up_tiles([SHOWN])[0])
+        assert json.loads((folder / INDEX).read_text())["log"][-1]["event"] == "learnt"
+        assert client.app.state.reader.detector.tileset is not None
+    assert list((folder / WAITING).iterdir()) == []
+
+
+def _cuts(n: int = 3) -> tuple[Cut, ...]:
+    rng = np.random.default_rng(n)
+    return tuple(Cut(tile, rng.integers(0, 256, (64, 48, 3), dtype=np.uint8), "hand")
+                 for tile in ["1m", "5p", "7z"][:n])
+
+
+def _name(i: int) -> str:
+    return f"{i:020x}.jpg"
+
+
+def test_the_last_keep_counts_wait_on_disk_the_oldest_removed(still):
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        tiles = client.app.state.tiles
+        for i in range(KEEP + 3):
+            tiles.remember(_name(i), _cuts())
+        files = sorted(p.name for p in (folder / WAITING).iterdir())
+        assert files == [_name(i).replace(".jpg", ".npz") for i in range(3, KEEP + 3)]
+        # a name no snapshot has names no file: its cuts wait in memory only
+        tiles.remember("../../escape.jpg", _cuts())
+        assert tiles.counts.get("../../escape.jpg") is not None
+        assert sorted(p.name for p in (folder / WAITING).iterdir()) == files
+        assert not (still.data_dir / "escape.npz").exists()      # where waiting/../../escape.npz would be
+        # after a restart the cuts read back are the cuts remembered
+        waited = TableTiles(folder, tiles.reader).waiting.pop(_name(KEEP + 2))
+        assert [(c.tile, c.zone) for c in waited] == [(c.tile, c.zone) for c in _cuts()]
+        assert all(np.array_equal(a.image, b.image) for a, b in zip(waited, _cuts()))
+
+
+def test_a_waiting_file_that_cannot_be_read_is_removed_and_teaches_nothing(still, caplog):
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        tiles = client.app.state.tiles
+        tiles.remember(_name(0), _cuts())
+        whole = (folder / WAITING / _name(0).replace(".jpg", ".npz")).read_bytes()
+        spoilt = {"garbage": b"not a zip",
+                  "cut short": whole[:len(whole) // 2],
+                  "no tiles": _npz(cut0=np.zeros((4, 4, 3), np.uint8)),
+                  "tiles not text": _npz(tiles=np.array([1]), zones=np.array(["hand"]),
+                                         cut0=np.zeros((4, 4, 3), np.uint8)),
+                  "pickled": _npz(tiles=np.array([{"1m": 1}], dtype=object), zones=np.array(["hand"]))}
+        restarted = TableTiles(folder, tiles.reader)            # nothing in its memory
+        for i, (why, data) in enumerate(spoilt.items(), start=1):
+            path = folder / WAITING / _name(i).replace(".jpg", ".npz")
+            path.write_bytes(data)
+            caplog.clear()
+            with caplog.at_level(logging.WARNING, logger="service.waiting_cuts"):
+                assert restarted.learn(_name(i), [SHOWN]) is None, why
+            assert not path.exists(), why
+            assert "cannot be read" in caplog.text, why
+        assert not (folder / INDEX).exists()
+
+
+def _npz(**arrays) -> bytes:
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    return buf.getvalue()
