@@ -3,8 +3,9 @@
 Every parlour's set has its own glyphs, ink and back colour; the classifier learnt
 one rendered design. Shown a few crops of each kind of the table's own tiles, the
 set names a cut by the kind whose enrolled crops it looks most like, on the
-classifier's embedding (``vision.classifier``: the pooled features before its last
-layer). The rule, per cut:
+classifier's embedding (``vision.classifier``: its pooled features and a discriminant
+of them fitted on real tiles of many sets, ``vision/build/projection.py``). The
+rule, per cut:
 
 - each enrolled kind has two prototypes, upright and upside down: the mean of its
   crops' unit embeddings (each crop also seen with small shifts, light and blur),
@@ -49,7 +50,7 @@ FORMAT = 1
 INDEX = "index.json"
 EMBEDDINGS = "embeddings.npz"
 KINDS = CLASSES                 # 34 kinds, the three red fives and ``back``
-TEMPERATURE = 0.02              # the softmax over cosine similarities (they lie close together)
+TEMPERATURE = 0.03              # the softmax over cosine similarities (they lie close together)
 SURE = 0.5                      # the set names a cut when its best kind has this much
 BASE_SURE = 0.9                 # ... unless the classifier is this sure of a kind the set lacks (a set taught
                                 # from one photo lacks many: it must not pull their tiles onto its kinds)
