@@ -16,6 +16,8 @@ missing is skipped with a line saying so):
    of the same tile set and used on this one. Per photo: labelled tiles found and
    named right (IoU >= 0.5), the revealed hand line (every tile found once, in
    order), and boxes on nothing labelled (felt, rails).
+   Then one set's own tiles: the detector's cuts of the labelled tiles of a tile
+   set's photos, a set of up to 3 of them a kind, named on the others.
 3. **Speed**: enrolling 37 kinds x 3 crops, and what naming with a set adds per image.
 """
 
@@ -41,12 +43,17 @@ from vision.crop import upright_cut  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import iou, match, photos_dir  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
-from vision.tileset import TileSet  # noqa: E402
+from vision.tileset import TileSet, square_cut  # noqa: E402
 
 LABELS = ROOT / "vision" / "labels"
 # enrol from the first photo, read the second: photos of one tile set (vision/labels/README.md)
 SAME_SET = [("hand-92345ff1", "hand-839f5eac"), ("hand-839f5eac", "hand-92345ff1"),
             ("amos-table-overhead", "hand-eafe5f63"), ("hand-eafe5f63", "amos-table-overhead")]
+# the photos of each tile set (vision/labels/README.md)
+TILE_SETS = {"AMOS REXX III": ["amos-table-overhead", "hand-eafe5f63"],
+             "grey felt, red backs": ["hand-92345ff1", "hand-839f5eac"],
+             "green felt, purple backs": ["hand-70008812"]}
+OWN_SET_SPLITS = 5
 SHOTS = (1, 3, 5)           # the held-out third has 4-8 crops a kind: every kind keeps some to name
 
 
@@ -162,6 +169,7 @@ def photos(view: str, grid: int, folder: Path) -> dict:
         ms = (time.perf_counter() - started) * 1000
         s = score_photo(found, photo)
         out["zero_shot"][name] = s
+        photo["found"] = found
         out["ms"][name] = {"without_set": ms}
         print(f"  {name}: zero-shot {s['right']}/{s['tiles']}, hand {s['hand_right']}/{len(s['hand_read'])} "
               f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
@@ -184,6 +192,53 @@ def photos(view: str, grid: int, folder: Path) -> dict:
               f"{s['right']}/{s['tiles']}, hand {s['hand_right']}/{len(s['hand_read'])} "
               f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
               f"{s['stray_boxes']} extra box(es) by the line, {s['red_plain']} red/plain mix-up(s), {ms:.0f} ms")
+    out["own_set"] = own_sets(found_photos, detector.classifier, view, folder)
+    return out
+
+
+def own_sets(found_photos: dict, classifier: Classifier, view: str, folder: Path) -> dict:
+    """One set's own tiles: the detector's cuts of each tile set's labelled face-up tiles (boxes of
+    IoU >= 0.5, as found zero-shot), a set of up to 3 crops a kind of the kinds seen twice or more,
+    named on the rest (``OWN_SET_SPLITS`` random splits), against the classifier alone on the same."""
+    print("\none set's own tiles (the detector's cuts of a set's labelled tiles; <= 3 crops a kind enrolled, "
+          "named on the others):")
+    rng = np.random.default_rng(0)
+    out = {}
+    for set_name, members in TILE_SETS.items():
+        cuts = []
+        for m in (m for m in members if m in found_photos):
+            image = cv2.imread(str(found_photos[m]["path"]))
+            face = [t for t in found_photos[m]["tiles"] if t["tile"] != BACK]
+            cuts += [(t["tile"], upright_cut(image, d["box"], d["rotation"]))
+                     for t, d in match(found_photos[m]["found"], face)]
+        if not cuts:
+            continue
+        truth = np.array([k for k, _ in cuts])
+        probs, emb = classifier.read([square_cut(c) for _, c in cuts])
+        right = alone = n = 0
+        rules = []
+        for r in range(OWN_SET_SPLITS):
+            enrol, rest = [], []
+            for kind in sorted(set(truth)):
+                idx = rng.permutation(np.where(truth == kind)[0])
+                if len(idx) >= 2:                   # at least one to enrol and one to name
+                    k = min(3, len(idx) - 1)
+                    enrol += list(idx[:k])
+                    rest += list(idx[k:])
+            tileset = TileSet.create(folder / f"own-{r}-{len(out)}", classifier, view)
+            for kind in sorted(set(truth[enrol])):
+                tileset.enroll(kind, [cuts[i][1] for i in enrol if truth[i] == kind], classifier)
+            rules.append(tileset.rule(classifier))
+            for i in rest:
+                right += tileset.name(probs[i], emb[i], classifier).tile == truth[i]
+                totals = classifier.totals(probs[i])
+                totals.pop("none", None)
+                alone += max(totals, key=totals.get) == truth[i]
+                n += 1
+        out[set_name] = {"cuts": len(cuts), "named": n, "with_set": right, "alone": alone, "rules": rules}
+        print(f"  {set_name} ({len(cuts)} cuts of {', '.join(members)}): with a set {right}/{n} "
+              f"({right / max(n, 1):.1%}), the classifier alone {alone}/{n} ({alone / max(n, 1):.1%}); "
+              f"the sets' rules: {' '.join(rules)}")
     return out
 
 
@@ -200,15 +255,19 @@ def speed(classifier: Classifier, folder: Path) -> dict:
         tileset.enroll(kind, by_kind[kind if kind in by_kind else "5" + kind[1]][:3], classifier)
     tileset.save()
     enrol_s = time.perf_counter() - started
+    started = time.perf_counter()
+    rule = tileset.rule(classifier)         # once a change, before the set names a frame (the service does it then)
+    check_s = time.perf_counter() - started
     cuts = [cv2.resize(c, (64, 64)) for _, c in crops[:60]]
     probs, emb = classifier.read(cuts)
     started = time.perf_counter()
     for _ in range(5):
         [tileset.name(p, e, classifier) for p, e in zip(probs, emb)]
     per_60 = (time.perf_counter() - started) / 5 * 1000
-    print(f"\nspeed: enrolling {len(tileset.kinds())} kinds x 3 crops {enrol_s:.2f} s; naming 60 tiles with the set "
-          f"adds {per_60:.2f} ms (beyond the classifier's own run)")
-    return {"enrol_37x3_s": enrol_s, "name_60_tiles_ms": per_60}
+    print(f"\nspeed: enrolling {len(tileset.kinds())} kinds x 3 crops {enrol_s:.2f} s, the set checking itself "
+          f"{check_s * 1000:.0f} ms (rule: {rule}); naming 60 tiles with the set adds {per_60:.2f} ms (beyond the "
+          f"classifier's own run)")
+    return {"enrol_37x3_s": enrol_s, "check_ms": check_s * 1000, "rule": rule, "name_60_tiles_ms": per_60}
 
 
 def main() -> int:

@@ -112,6 +112,7 @@ class TableTiles:
             return []
 
     def _use(self, tileset: TileSet) -> None:
+        tileset.rule(self.detector.classifier)      # the set checks itself here, not on the next frame
         self._in_use = tileset
         if hasattr(self.reader, "use_tileset"):
             self.reader.use_tileset(tileset)

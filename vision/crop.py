@@ -45,11 +45,13 @@ def cut_tile(image: np.ndarray, box, margin: float = 0.04, size: int = CLS_SIZE,
 
 
 def upright_cut(image: np.ndarray, box, rotation: int, margin: float = 0.04, size: int | None = None) -> np.ndarray:
-    """One tile at ``rotation`` cut upright: portrait (a sideways box turned a quarter clockwise), then a
-    half turn when the face shows upside down; at the image's own resolution, or squashed to ``size``
-    square. What a table's tile set enrols and learns from."""
-    cut = cut_box(image, box, margin)
-    if upside_down(rotation, is_sideways(box)):
+    """One tile at ``rotation`` cut upright: a tile lying sideways (rotation 90 or 270) turned a quarter
+    clockwise, then a half turn when the face shows upside down; at the image's own resolution, or
+    squashed to ``size`` square. What a table's tile set enrols and learns from. The rotation, not the
+    box's shape, says whether to turn: a nearly square box (``is_ambiguous``) may hold either way."""
+    turned = rotation % 180 == 90
+    cut = cut_box(image, box, margin, turn=turned)
+    if upside_down(rotation, turned):
         cut = cv2.rotate(cut, cv2.ROTATE_180)
     return np.ascontiguousarray(cut) if size is None else cv2.resize(cut, (size, size), interpolation=cv2.INTER_AREA)
 

@@ -16,7 +16,11 @@ rule, per cut:
   than ``BASE_SURE`` of a kind the set has no crops of, or reads a back and the set
   holds none (the teach page's rows are faces only); elsewhere the classifier names it;
 - a five is red or plain by the set alone only when the set holds both (``5p`` and
-  ``0p``); with one of them, the classifier says which.
+  ``0p``); with one of them, the classifier says which;
+- the set checks itself (``rule``): each of its crops is named without itself by
+  that rule, by the set and classifier fused, and by the classifier alone; the one
+  that names most right is used (the rule above on a tie or with too few crops to
+  tell). A set whose crops vary more within a kind than between kinds so steps back.
 
 On disk a set is a folder (``SET``): ``index.json`` (its format, the classifier it
 was built on, each kind's crops, the log of updates), ``embeddings.npz`` (each
@@ -55,6 +59,7 @@ SURE = 0.5                      # the set names a cut when its best kind has thi
 BASE_SURE = 0.9                 # ... unless the classifier is this sure of a kind the set lacks (a set taught
                                 # from one photo lacks many: it must not pull their tiles onto its kinds)
 AUGMENTS = 6                    # extra views of each enrolled crop
+MIN_CHECKED = 12                # crops the set must name without themselves before it may step back (``rule``)
 MAX_LEARNT = 20                 # learnt crops kept per kind (enrolled crops are always kept)
 MAX_KEPT_OUT = 6                # kept-out cuts kept per kind
 KEPT_OUT_EVERY = 5              # one learnt cut in this many is kept out, by its name's hash
@@ -63,6 +68,10 @@ KEEP_SIDE = 192                 # px: crops are stored no longer than this a sid
 IMAGE_TYPES = (".png", ".jpg", ".jpeg")
 
 ENROLLED, LEARNT, KEPT_OUT = "enrolled", "learnt", "kept-out"
+# how a set weighs itself against the classifier (``TileSet.rule``): its own rule (module doc), the
+# two fused (the set's softmax times the classifier's probability, per kind), or the classifier alone
+SET, FUSED, BASE = "set", "fused", "base"
+RULES = (SET, FUSED, BASE)
 
 
 class TileSetError(ValueError):
@@ -190,6 +199,7 @@ class TileSet:
     # per crop file: (upright unit embedding, upside-down unit embedding, classifier probabilities)
     vectors: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
     _protos: tuple | None = field(default=None, repr=False)
+    _rule: str | None = field(default=None, repr=False)
 
     # ---- making, loading, saving -------------------------------------------------------------------
 
@@ -266,7 +276,7 @@ class TileSet:
         self.vectors = {}
         for kind, crops in self.crops.items():
             self._embed([(c.file, read_image(self.folder / c.file)) for c in crops], classifier)
-        self._protos = None
+        self._changed()
         self.log.append({"at": _now(), "event": "rebuilt", "classifier": classifier.id})
 
     # ---- enrolling -----------------------------------------------------------------------------------
@@ -292,7 +302,7 @@ class TileSet:
             new.append(Crop(name, source, _now()))
         self._embed([(c.file, img) for c, img in zip(new, images)], classifier)
         self.crops.setdefault(kind, []).extend(new)
-        self._protos = None
+        self._changed()
         return new
 
     def _embed(self, items: list[tuple[str, np.ndarray]], classifier) -> None:
@@ -338,25 +348,77 @@ class TileSet:
             self._protos = protos
         return protos
 
-    def name(self, probs: np.ndarray, embedding: np.ndarray, classifier, protos=None) -> Naming:
-        """One cut's name from the classifier's probabilities and embedding (the rule: module doc)."""
+    def _changed(self) -> None:
+        self._protos = None
+        self._rule = None
+
+    def name(self, probs: np.ndarray, embedding: np.ndarray, classifier, protos=None,
+             rule: str | None = None) -> Naming:
+        """One cut's name from the classifier's probabilities and embedding (the rule: module doc;
+        ``rule``: the set's, ``rule()``, by default)."""
         totals = classifier.totals(probs)
         totals.pop("none", None)
         base = max(totals, key=totals.get)
         kinds, up, down = protos or self._prototypes()
-        if not kinds:
-            return Naming(base, totals[base], classifier.upside_down(probs, base), "base")
+        rule = rule or self.rule(classifier)
+        if not kinds or rule == BASE:
+            return Naming(base, totals[base], classifier.upside_down(probs, base), BASE)
         e = _unit(np.asarray(embedding, np.float32))
         su, sd = up @ e, down @ e
         sims = np.maximum(su, sd)
         q = np.exp((sims - sims.max()) / TEMPERATURE)
-        best = int(np.argmax(q))
-        tile, score = kinds[best], float(q[best] / q.sum())
+        q /= q.sum()
         lacks_backs = base == BACK and BACK not in kinds       # a set taught faces only says nothing of backs
+        if rule == FUSED and not lacks_backs:
+            return self._fused(q, sd > su, kinds, totals, classifier, probs)
+        best = int(np.argmax(q))
+        tile, score = kinds[best], float(q[best])
         if score < SURE or lacks_backs or (base not in kinds and totals[base] >= BASE_SURE):
-            return Naming(base, totals[base], classifier.upside_down(probs, base), "base")
+            return Naming(base, totals[base], classifier.upside_down(probs, base), BASE)
         tile = self._red_or_plain(tile, kinds, totals)
-        return Naming(tile, score, bool(sd[best] > su[best]), "set")
+        return Naming(tile, score, bool(sd[best] > su[best]), SET)
+
+    def _fused(self, q, flipped, kinds, totals, classifier, probs) -> Naming:
+        """The kind with the most set softmax times classifier probability; a kind the set lacks
+        counts as one in ``len(totals)`` for the set (it neither favours nor bars it)."""
+        share = dict(zip(kinds, q))
+        floor = 1.0 / len(totals)
+        tile = max(totals, key=lambda k: np.log(share.get(k, floor) + 1e-9) + np.log(totals[k] + 1e-9))
+        if tile not in share:
+            return Naming(tile, totals[tile], classifier.upside_down(probs, tile), BASE)
+        i = kinds.index(tile)
+        return Naming(self._red_or_plain(tile, kinds, totals), float(share[tile]), bool(flipped[i]), FUSED)
+
+    def rule(self, classifier) -> str:
+        """How the set names cuts: each of its crops is named without itself (its kind's prototype
+        made of the kind's other crops) by each of ``RULES``, and the rule that names most of them
+        right is used; on a tie, or with fewer than ``MIN_CHECKED`` such crops, the set's own rule.
+        A set whose crops vary more within a kind than between kinds (tiles seen at many angles)
+        so leaves the naming to the classifier, or shares it; a set that names its own tiles well
+        keeps it."""
+        if self._rule is None:
+            self._rule = self._calibrated(classifier)
+        return self._rule
+
+    def _calibrated(self, classifier) -> str:
+        kinds, up, down = self._prototypes()
+        checks = []
+        for k, kind in enumerate(kinds):
+            files = [c.file for c in self.crops[kind] if c.source != KEPT_OUT and c.file in self.vectors]
+            if len(files) < 2:
+                continue
+            sum_up = np.sum([self.vectors[f][0] for f in files], axis=0)
+            sum_down = np.sum([self.vectors[f][1] for f in files], axis=0)
+            for f in files:
+                u, d, p = self.vectors[f]
+                up_k, down_k = up.copy(), down.copy()
+                up_k[k], down_k[k] = _unit(sum_up - u), _unit(sum_down - d)
+                checks.append((kind, u, p, (kinds, up_k, down_k)))
+        if len(checks) < MIN_CHECKED:
+            return SET
+        right = {r: sum(self.name(p, u, classifier, protos, r).tile == kind for kind, u, p, protos in checks)
+                 for r in RULES}
+        return max(RULES, key=lambda r: (right[r], r == SET))
 
     @staticmethod
     def _red_or_plain(tile: str, kinds: Sequence[str], totals: dict[str, float]) -> str:
@@ -412,7 +474,7 @@ class TileSet:
                 self.crops.setdefault(kind, []).append(Crop(name, source, _now()))
             self._bound({k for k, *_ in new})
             update = Update(True, n_learnt, n_kept, len(checked), before, after)
-        self._protos = None
+        self._changed()
         self.log.append({"at": _now(), "event": "learnt" if update.accepted else "refused", **vars(update)})
         return update
 
@@ -479,6 +541,7 @@ class Evaluation:
     red_plain: dict[str, int]
     worst: list[tuple[str, str, str, float]]
     by_set: int
+    rule: str = SET
 
     @property
     def accuracy(self) -> float:
@@ -486,7 +549,7 @@ class Evaluation:
 
     def to_dict(self) -> dict:
         return {"right": self.right, "total": self.total, "accuracy": round(self.accuracy, 4),
-                "named_by_set": self.by_set,
+                "named_by_set": self.by_set, "rule": self.rule,
                 "per_kind": {k: {"right": r, "of": n} for k, (r, n) in sorted(self.per_kind.items())},
                 "red_plain": self.red_plain,
                 "worst": [{"file": f, "truth": t, "named": n, "score": round(s, 3)} for f, t, n, s in self.worst]}
@@ -512,7 +575,7 @@ def evaluate_folder(tileset: TileSet, folder: Path, classifier, worst: int = 10)
     wrong.sort(key=lambda w: -w[3])
     return Evaluation(sum(r for r, _ in per_kind.values()), len(files),
                       {k: (r, n) for k, (r, n) in per_kind.items()}, red_plain, wrong[:worst],
-                      sum(n.by == "set" for n in named))
+                      sum(n.by in (SET, FUSED) for n in named), tileset.rule(classifier))
 
 
 TABLE_SUFFIX = ".tileset"

@@ -84,7 +84,7 @@ def run(a: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), indent=1))
         return 0
     print(f"{result.right} of {result.total} named right ({result.accuracy:.2%}); "
-          f"{result.by_set} named by the set, the rest by the classifier alone")
+          f"{result.by_set} named by the set (rule: {result.rule}), the rest by the classifier alone")
     for kind, (right, n) in sorted(result.per_kind.items()):
         print(f"  {kind:>4}  {right}/{n}")
     print("red vs plain: " + ", ".join(f"{k} {v}" for k, v in result.red_plain.items()))

@@ -135,3 +135,19 @@ def test_a_cut_is_turned_upright(turn, rotation):
 def test_a_box_of_no_pixels_is_refused():
     with pytest.raises(ValueError):
         upright_cut(np.zeros((10, 10, 3), np.uint8), Detection("1p", (20.0, 20.0, 30.0, 30.0), 0, 0.9))
+
+
+@pytest.mark.parametrize("rotation", [0, 180])
+def test_an_upright_tile_in_a_box_wider_than_tall_is_not_turned(rotation):
+    """Seen aslant, a standing tile's box can be a little wider than tall (``is_ambiguous``): its
+    rotation, not the box's shape, says it stands, so the cut keeps its face the right way up."""
+    tile = _marked_tile()[60:114, 80:120]                   # the tile alone, 40x54, red edge on top
+    image = tile if rotation == 0 else cv2.rotate(tile, cv2.ROTATE_180)
+    h = image.shape[0]
+    wide = cv2.resize(image, (int(h * 1.1), h))             # stretched wider than tall, as seen aslant
+    cut = upright_cut(wide, Detection("1p", (0.0, 0.0, float(wide.shape[1]), float(h)), rotation, 0.9))
+    red = (cut[..., 2] > 200) & (cut[..., 0] < 60)
+    rows = np.where(red.any(axis=1))[0]
+    cols = np.where(red.any(axis=0))[0]
+    assert rows.max() < cut.shape[0] / 4                     # the red edge is at the top
+    assert cols.max() - cols.min() > cut.shape[1] / 2        # ... running across it, not down a side

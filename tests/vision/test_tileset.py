@@ -21,8 +21,8 @@ from vision.classes import BACK, CLASSES, REDS
 from vision.classifier import Classifier
 from vision.detect import VIEWS
 from vision.synth.tile import TileStyle, face_image
-from vision.tileset import (INDEX, KEPT_OUT, LEARNT, StaleTileSet, TileSet, TileSetError, enroll_folder,
-                            evaluate_folder, open_or_create)
+from vision.tileset import (BASE, INDEX, KEPT_OUT, LEARNT, SET, Crop, StaleTileSet, TileSet, TileSetError,
+                            enroll_folder, evaluate_folder, open_or_create)
 
 REPO = Path(__file__).resolve().parents[2]
 SECOND_DESIGN = TileStyle(art_style="png-black", stroke=1, ink_gain=(1.0, 0.75, 0.9), face_tint=(250, 252, 252),
@@ -267,3 +267,59 @@ def test_open_or_create_checks_an_existing_set(enrolled, classifier):
     assert open_or_create(enrolled.folder, classifier).kinds() == enrolled.kinds()
     with pytest.raises(TileSetError, match="not a kind"):
         enrolled.enroll("9z", [np.zeros((40, 30, 3), np.uint8)], classifier)
+
+
+# ---- how a set weighs itself against the classifier (TileSet.rule) ----------------------------------
+
+RULE_KINDS = ["1p", "2p", "3p", "4p", "5p", "6p"]
+
+
+def set_of_vectors(classifier, tmp_path, embedding, classifier_right, per_kind=3) -> TileSet:
+    """A set held as vectors only: ``per_kind`` crops of each of RULE_KINDS, each with the unit
+    ``embedding(kind, n)`` and a classifier reading that names its kind (or the next kind when
+    ``classifier_right(kind, n)`` is False)."""
+    tileset = TileSet.create(tmp_path / "vectors", classifier)
+    for k, kind in enumerate(RULE_KINDS):
+        for n in range(per_kind):
+            read = kind if classifier_right(kind, n) else RULE_KINDS[(k + 1) % len(RULE_KINDS)]
+            probs = np.full(len(classifier.class_names), 0.001, np.float32)
+            probs[classifier.class_names.index(read)] = 1.0
+            e = embedding(k, n)
+            e = e / np.linalg.norm(e)
+            name = f"crops/{kind}/{n}.png"
+            tileset.crops.setdefault(kind, []).append(Crop(name, "enrolled", "t"))
+            tileset.vectors[name] = (e, -e, probs / probs.sum())
+    return tileset
+
+
+def test_a_set_that_names_its_own_tiles_well_keeps_its_rule(classifier, tmp_path):
+    """Each kind's crops lie together, the classifier misreads a third of them: the set's own rule."""
+    rng = np.random.default_rng(0)
+    centres = rng.normal(size=(len(RULE_KINDS), 64))
+    tileset = set_of_vectors(classifier, tmp_path, lambda k, n: centres[k] + rng.normal(0, 0.1, 64),
+                             lambda kind, n: n != 0)
+    assert tileset.rule(classifier) == SET
+
+
+def test_a_set_whose_crops_say_nothing_of_their_kind_leaves_the_naming_to_the_classifier(classifier, tmp_path):
+    """Crops that vary more within a kind than between kinds (tiles seen at many angles): named
+    without themselves, the set's rule gets them wrong where the classifier gets them right, so
+    the set steps back, and a cut the set would have misnamed is named as the classifier reads it."""
+    rng = np.random.default_rng(1)
+    tileset = set_of_vectors(classifier, tmp_path, lambda k, n: rng.normal(size=64), lambda kind, n: True)
+    assert tileset.rule(classifier) == BASE
+    kinds, up, _ = tileset._prototypes()
+    lure = up[kinds.index("2p")]                        # looks like the set's 2p, reads as 5p
+    probs = np.full(len(classifier.class_names), 0.001, np.float32)
+    probs[classifier.class_names.index("5p")] = 1.0
+    probs /= probs.sum()
+    assert tileset.name(probs, lure, classifier, rule=SET).tile == "2p"
+    assert tileset.name(probs, lure, classifier).tile == "5p"
+
+
+def test_a_set_too_small_to_check_itself_keeps_its_rule(classifier, tmp_path):
+    """One crop a kind (the teach page's rows) leaves no crop to name without itself."""
+    rng = np.random.default_rng(2)
+    tileset = set_of_vectors(classifier, tmp_path, lambda k, n: rng.normal(size=64), lambda kind, n: True,
+                             per_kind=1)
+    assert tileset.rule(classifier) == SET
