@@ -79,14 +79,19 @@ def detect(detector, image: np.ndarray) -> list:
 
 def read_lesson(detector, image: np.ndarray | Sequence[np.ndarray]) -> Lesson:
     """The picture's tiles in rows, each with the kind laid at its place (``vision.teach``); given
-    several pictures (a calibrated table's windows, the centre first), the one showing the most tiles,
-    up to the rows laid. ``ServiceError`` (422) when none shows a tile."""
+    several pictures (a calibrated table's windows, the centre first), the one whose tiles the
+    classifier reads most often as the kind laid there, then the one showing the most tiles (a
+    window that also holds other boxes, say the rim's, shows more tiles but shifts every row).
+    ``ServiceError`` (422) when none shows a tile."""
     found: list = []
+    best = (-1, -1)
     for picture in ([image] if isinstance(image, np.ndarray) else image):
         here = detect(detector, picture)
-        if len(here) > len(found):
-            image, found = picture, here
-        if len(found) >= LAID:
+        pairs, _ = assign(rows_of(here), LAYOUT) if here else ([], [])
+        score = (sum(d.tile == kind for d, kind in pairs), len(here))
+        if score > best:
+            image, found, best = picture, here, score
+        if best[0] >= LAID:
             break
     if not found:
         raise ServiceError("no tiles found in the picture: lay the four rows face up in the camera's view "

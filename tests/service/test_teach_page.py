@@ -199,3 +199,21 @@ def test_a_calibrated_tables_frame_is_laid_flat_before_its_rows_are_cut(settings
         from service import teaching
         whole = teaching.detect(client.app.state.tiles.detector, frame)
         assert len([d for d in whole if d.tile in LAID]) < len(LAID)
+
+
+def test_of_several_pictures_the_one_whose_rows_read_as_laid_is_taught():
+    """A window that also holds tiles beside the rows shows more tiles, but every row's kinds are
+    then shifted: the window whose tiles read as the kinds laid there is the one taught, not the
+    one with the most boxes."""
+    from service.teaching import read_lesson
+    from vision.detect import Detector
+
+    art = tile_art()
+    beside = [("7z", "7z", "7z", *row) for row in LAYOUT]             # three more tiles before each row
+    crowded = rows_photo(art, layout=beside, size=(1100, 720), seed=4)
+    short = [list(row) for row in LAYOUT]
+    short[0] = short[0][:-1]                                          # 9p not laid
+    clean = rows_photo(art, layout=short, seed=5)
+    lesson = read_lesson(Detector.for_view("overhead"), [crowded, clean])
+    assert len(lesson.cuts) == sum(len(row) for row in short)
+    assert sum(c.kind == c.read for c in lesson.cuts) >= len(lesson.cuts) - 1

@@ -231,3 +231,29 @@ def test_the_share_of_designs_leaves_other_scenes_as_they_were(art):
     assert np.array_equal(a.image, b.image)
     drawn = next(s for s in range(50) if designs_for(s, 0.5))
     assert scene_for(drawn, art, (320, 240), designs=0.5).style.inks is not None
+
+
+def test_a_table_can_be_drawn_in_a_chosen_design(art):
+    """The same deal, pose and light in two designs that differ only in the back's colour: the frames
+    differ only where the tiles lie, and the red-backed table is redder there (bench_teach draws a
+    design's teach rows and its hands this way)."""
+    from dataclasses import replace
+
+    from calibration.markers import default_layout
+    from vision.synth.table import Laid, render_laid
+    from vision.synth.tile import random_style
+
+    layout = default_layout()
+    cx, cy = np.array(layout.table_mm) / 2
+    backs = [Laid(BACK, cx + dx, cy, 0.0) for dx in (-60.0, -30.0, 0.0, 30.0, 60.0)]
+    design = random_style(np.random.default_rng(5), designs=True)
+    red, blue = replace(design, back_colour=(20, 20, 230)), replace(design, back_colour=(230, 20, 20))
+    a, _ = render_laid(backs, np.random.default_rng(9), art, layout, style=red)
+    b, _ = render_laid(backs, np.random.default_rng(9), art, layout, style=blue)
+    changed = np.abs(a.astype(int) - b.astype(int)).max(axis=2) > 40
+    assert 0 < changed.mean() < 0.05                        # the five tiles, not the table
+
+    def redness(frame: np.ndarray) -> float:
+        return float((frame[..., 2].astype(int) - frame[..., 0].astype(int))[changed].mean())
+
+    assert redness(a) > redness(b) + 50

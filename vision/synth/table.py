@@ -28,7 +28,7 @@ from ..art import TileArt
 from ..classes import BACK, SANMA_KINDS
 from ..layout import plain_kind
 from .scene import felt
-from .tile import draw_tile, face_image, random_style, rect_corners
+from .tile import TileStyle, draw_tile, face_image, random_style, rect_corners
 
 PX_PER_MM = 2.0
 TW, TH = 26.0, 35.0               # a tile's face in mm
@@ -219,13 +219,15 @@ def lay_out(d: dict, layout: MarkerLayout, rng: np.random.Generator) -> list[Lai
     return out
 
 
-def _draw(layout: MarkerLayout, tiles: list[Laid], art: TileArt, rng: np.random.Generator) -> np.ndarray:
-    """The table top from above at PX_PER_MM: felt, rim, markers, then every tile (far ones first)."""
+def _draw(layout: MarkerLayout, tiles: list[Laid], art: TileArt, rng: np.random.Generator,
+          style: TileStyle | None = None) -> np.ndarray:
+    """The table top from above at PX_PER_MM: felt, rim, markers, then every tile (far ones first) in
+    ``style`` (default: one drawn from ``rng``, as every stored frame was drawn)."""
     p = PX_PER_MM
     top = topdown(layout, p).astype(np.float32) / 255
     x0, y0, x1, y1 = (int(round(v * p)) for v in layout.felt)
     top[y0:y1, x0:x1] = felt(rng, x1 - x0, y1 - y0)
-    style = random_style(rng)
+    style = random_style(rng) if style is None else style
     centre = np.array(layout.table_mm, np.float32) / 2 * p
     quads = shadowed_quads(top, tiles, p)
     for t, q in sorted(zip(tiles, quads), key=lambda tq: -np.linalg.norm(tq[1].mean(axis=0) - centre)):
@@ -257,19 +259,21 @@ def render_table(seed: int, art: TileArt, layout: MarkerLayout | None = None, ru
 
 
 def render_deal(d: dict, rng: np.random.Generator, art: TileArt, layout: MarkerLayout | None = None,
-                rules: str = "dunhill", lens: bool = True) -> TableScene:
-    """The frame of a given deal (as ``deal`` makes them), pose, light and lens drawn from ``rng``."""
+                rules: str = "dunhill", lens: bool = True, style: TileStyle | None = None) -> TableScene:
+    """The frame of a given deal (as ``deal`` makes them), pose, light and lens drawn from ``rng``;
+    the tiles in ``style`` (default: drawn from ``rng``)."""
     layout = layout or default_layout()
     tiles = lay_out(d, layout, rng)
-    frame, H = render_laid(tiles, rng, art, layout, lens)
+    frame, H = render_laid(tiles, rng, art, layout, lens, style)
     return TableScene(frame, record_of(d, layout, rules), tiles, H)
 
 
 def render_laid(tiles: list[Laid], rng: np.random.Generator, art: TileArt, layout: MarkerLayout,
-                lens: bool = True) -> tuple[np.ndarray, np.ndarray]:
+                lens: bool = True, style: TileStyle | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The camera frame (BGR, JPEG-coded as a camera sends it) of tiles laid on the table, and its
-    true homography; pose, light and lens drawn from ``rng``."""
-    top = _draw(layout, tiles, art, rng)
+    true homography; pose, light and lens drawn from ``rng``; the tiles in ``style`` (default: drawn
+    from ``rng``)."""
+    top = _draw(layout, tiles, art, rng, style)
     H = random_pose(rng, layout)
     maps = None
     if lens:

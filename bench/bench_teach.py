@@ -1,0 +1,128 @@
+"""Teaching a table its tiles, end to end, on rendered tables in tile designs no model learnt.
+
+    .venv/bin/python bench/bench_teach.py [--designs 6] [--frames 20] [--seed 0]
+
+Rendered, so it says little of a real parlour (bench_tileset.py measures real tiles);
+what it measures is the whole path a parlour's staff take, on the table rig's own
+camera: per design (``vision.synth.tile.random_style(designs=True)``: other inks, 發 in
+black, engraving, glyph size and place, face and back colours; drawn from
+``--seed``), the teach page's four rows laid in the middle of the table are read
+as the page reads them (the frame rectified, region-sized windows, centre first:
+``service.teaching.read_lesson``), each cut fixed to the tile it shows, as a careful
+player would (the laid tile under its centre), and enrolled (one crop a kind). Then ``--frames`` whole-table frames of hands in that
+design are read by ``vision.read.TableReader``, without the set and with it, and
+compared field by field with the records they were drawn from. Needs the tile
+art at ../shared/tiles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from calibration.markers import default_layout  # noqa: E402
+from calibration.store import TableFile  # noqa: E402
+from service.teaching import detect, read_lesson  # noqa: E402
+from vision.art import ArtMissing, TileArt  # noqa: E402
+from vision.detect import Detector  # noqa: E402
+from vision.layout import record_diff  # noqa: E402
+from vision.read import PX_PER_MM, TableReader, table_windows, top_view  # noqa: E402
+from vision.synth.table import STEP, TH, TW, Laid, deal, render_deal, render_laid  # noqa: E402
+from vision.synth.tile import random_style  # noqa: E402
+from vision.teach import LAYOUT, upright_cut  # noqa: E402
+from vision.tileset import TileSet  # noqa: E402
+
+DESIGN_SEED = 70_000            # design d is drawn from seed DESIGN_SEED + --seed + d
+FRAME_SEED = 80_000             # its frames from FRAME_SEED + 1,000 d + i
+
+
+def rows_laid(layout) -> list[Laid]:
+    """The teach page's four rows, face up in the middle of the table."""
+    cx, cy = np.array(layout.table_mm) / 2
+    return [Laid(kind, cx + (i - (len(row) - 1) / 2) * STEP, cy + (r - (len(LAYOUT) - 1) / 2) * TH * 1.6, 0.0)
+            for r, row in enumerate(LAYOUT) for i, kind in enumerate(row)]
+
+
+def teach(reader: TableReader, frame: np.ndarray, laid: list[Laid], folder: Path) -> tuple[TileSet, int, int, int]:
+    """The set a careful player makes on the teach page from ``frame``: (set, cuts the page shows,
+    of them already named as laid, cuts enrolled). The player fixes every cut to the tile it shows
+    (here: the laid tile under the cut's centre) and leaves out a cut on no laid tile."""
+    top = top_view(reader.table, frame, reader.tracker.update(frame))
+    windows = table_windows(top)
+    lesson = read_lesson(reader.detector, windows)
+    as_laid = sum(c.kind == c.read for c in lesson.cuts)
+    # the player's eye: each tile of the centre window (the one the page reads first) and where it lies
+    h, w = top.shape[:2]
+    side = windows[0].shape[0]
+    ox, oy = (w - side) // 2, (h - side) // 2
+    at = np.array([(t.x, t.y) for t in laid])
+    by_kind: dict[str, list[np.ndarray]] = {}
+    for d in detect(reader.detector, windows[0]):
+        x1, y1, x2, y2 = d.box
+        mm = np.array([((x1 + x2) / 2 + ox) / PX_PER_MM, ((y1 + y2) / 2 + oy) / PX_PER_MM])
+        k = int(np.argmin(np.linalg.norm(at - mm, axis=1)))
+        if np.linalg.norm(at[k] - mm) < TW / 2:
+            by_kind.setdefault(laid[k].tile, []).append(upright_cut(windows[0], d))
+    tileset = TileSet.create(folder, reader.detector.classifier, "overhead")
+    for kind, images in by_kind.items():
+        tileset.enroll(kind, images, reader.detector.classifier)
+    return tileset, len(lesson.cuts), as_laid, sum(len(v) for v in by_kind.values())
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--designs", type=int, default=6)
+    ap.add_argument("--frames", type=int, default=20, help="whole-table frames read per design")
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    try:
+        art = TileArt()
+    except ArtMissing as e:
+        print(f"skipped: {e}")
+        return 0
+    layout = default_layout()
+    reader = TableReader(TableFile("synthetic"), "dunhill", Detector(mirror=False))
+    totals = {"alone": 0, "with_set": 0, "frames": 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in range(a.designs):
+            style = random_style(np.random.default_rng(DESIGN_SEED + a.seed + d), designs=True)
+            reader.detector.use_tileset(None)
+            reader.tracker.last_good = None
+            laid = rows_laid(layout)
+            frame, _ = render_laid(laid, np.random.default_rng(DESIGN_SEED + a.seed + d), art, layout, style=style)
+            started = time.perf_counter()
+            tileset, read, as_laid, enrolled = teach(reader, frame, laid, Path(tmp) / f"design-{d}")
+            teach_s = time.perf_counter() - started
+            exact = {"alone": 0, "with_set": 0}
+            for i in range(a.frames):
+                seed = FRAME_SEED + 1000 * (a.seed + d) + i
+                rng = np.random.default_rng(seed)
+                scene = render_deal(deal(rng), rng, art, layout, style=style)
+                for mode, tiles in (("alone", None), ("with_set", tileset)):
+                    reader.detector.use_tileset(tiles)
+                    reader.tracker.last_good = None             # each frame on its own markers
+                    exact[mode] += not record_diff(scene.record, reader.read(scene.image).record)
+            print(f"design {d} ({style.art_style}, inks {tuple(round(g, 2) for g in style.ink_gain)}, "
+                  f"rule {tileset.rule(reader.detector.classifier)}): the page shows {read} cuts, {as_laid} named "
+                  f"as laid; {enrolled} enrolled as they are, {len(tileset.kinds())} kinds, {teach_s:.1f} s; exact records "
+                  f"{exact['alone']}/{a.frames} alone, {exact['with_set']}/{a.frames} with the set", flush=True)
+            for k in exact:
+                totals[k] += exact[k]
+            totals["frames"] += a.frames
+    n = totals["frames"]
+    print(f"\n{a.designs} designs x {a.frames} frames: exact hand records {totals['alone']}/{n} "
+          f"({totals['alone'] / n:.1%}) with the classifier alone, {totals['with_set']}/{n} "
+          f"({totals['with_set'] / n:.1%}) with the set taught from one frame of the four rows")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
