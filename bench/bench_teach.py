@@ -6,10 +6,10 @@ Rendered, so it says little of a real parlour (bench_tileset.py measures real ti
 what it measures is the whole path a parlour's staff take, on the table rig's own
 camera: per design (``vision.synth.tile.random_style(designs=True)``: other inks, 發 in
 black, engraving, glyph size and place, face and back colours; drawn from
-``--seed``), the teach page's four rows laid in the middle of the table are read
+``--seed``), the teach page's five rows (four of faces, one of three backs) laid in the middle of the table are read
 as the page reads them (the frame rectified, region-sized windows, centre first:
 ``service.teaching.read_lesson``), each cut fixed to the tile it shows, as a careful
-player would (the laid tile under its centre), and enrolled (one crop a kind). Then ``--frames`` whole-table frames of hands in that
+player would (the laid tile under its centre), and enrolled (one crop a face, three backs). Then ``--frames`` whole-table frames of hands in that
 design are read by ``vision.read.TableReader``, without the set and with it, and
 compared field by field with the records they were drawn from. Needs the tile
 art at ../shared/tiles.
@@ -45,7 +45,7 @@ FRAME_SEED = 80_000             # its frames from FRAME_SEED + 1,000 d + i
 
 
 def rows_laid(layout) -> list[Laid]:
-    """The teach page's four rows, face up in the middle of the table."""
+    """The teach page's five rows (faces, then three backs) in the middle of the table."""
     cx, cy = np.array(layout.table_mm) / 2
     return [Laid(kind, cx + (i - (len(row) - 1) / 2) * STEP, cy + (r - (len(LAYOUT) - 1) / 2) * TH * 1.6, 0.0)
             for r, row in enumerate(LAYOUT) for i, kind in enumerate(row)]
@@ -120,7 +120,7 @@ def main() -> int:
     n = totals["frames"]
     print(f"\n{a.designs} designs x {a.frames} frames: exact hand records {totals['alone']}/{n} "
           f"({totals['alone'] / n:.1%}) with the classifier alone, {totals['with_set']}/{n} "
-          f"({totals['with_set'] / n:.1%}) with the set taught from one frame of the four rows")
+          f"({totals['with_set'] / n:.1%}) with the set taught from one frame of the five rows")
     return 0
 
 

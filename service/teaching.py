@@ -1,4 +1,4 @@
-"""The teach page's work: read a picture of the four rows (``vision.teach.LAYOUT``) into cuts, each
+"""The teach page's work: read a picture of the five rows (``vision.teach.LAYOUT``) into cuts, each
 with the kind laid at its place, kept until the players confirm them (``Lesson``).
 
 The picture is an uploaded photo, or the camera's frame: a calibrated table's frame is rectified
@@ -24,7 +24,7 @@ from vision.tileset import KINDS
 
 from .errors import ServiceError
 
-LAID = sum(len(row) for row in LAYOUT)      # 31 tiles
+LAID = sum(len(row) for row in LAYOUT)      # 34 tiles: 31 faces, 3 backs
 WINDOW_SIDE = 1400                          # px: a picture this long a side or longer may be read in windows
 THUMB_HEIGHT = 96                           # px: the cuts as the page shows them
 SKIP = ""                                   # a cut's kind when the players leave it out
@@ -94,7 +94,7 @@ def read_lesson(detector, image: np.ndarray | Sequence[np.ndarray]) -> Lesson:
         if best[0] >= LAID:
             break
     if not found:
-        raise ServiceError("no tiles found in the picture: lay the four rows face up in the camera's view "
+        raise ServiceError("no tiles found in the picture: lay the five rows in the camera's view "
                            "(or photograph them from above, the rows filling most of the photo) and try again")
     rows = rows_of(found)
     pairs, warnings = assign(rows, LAYOUT)

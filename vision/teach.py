@@ -1,4 +1,5 @@
-"""Teaching a table its own tiles: one of each kind laid face up in four rows, read in one picture.
+"""Teaching a table its own tiles: one of each kind laid face up in four rows, and three tiles face down
+in a fifth (the set's backs: a pale back can read as 白), read in one picture.
 
 The players lay the rows the tablet shows (``LAYOUT``) and take one picture;
 the detector finds the tiles, ``rows_of`` groups them into rows and
@@ -29,6 +30,7 @@ LAYOUT: tuple[tuple[str, ...], ...] = (
     tuple(f"{n}s" for n in range(1, 10)),
     ("1m", "5m", "9m", "0m", "0p", "0s"),
     tuple(f"{n}z" for n in range(1, 8)),
+    (BACK, BACK, BACK),
 )
 ROW_TOLERANCE = 0.5         # of the median tile height: centres closer than this (in y) share a row
 MARGIN = 0.04               # of the box, added on each side of a cut (as vision.crop.cut_tile)
@@ -79,14 +81,17 @@ def assign(rows: Sequence[Sequence[Detection]], layout: Sequence[Sequence[str]] 
     ``(pairs, warnings)``; a tile past the end of its row's layout, or in a row the layout does not
     have, comes with ``None`` (the players name it or leave it out), and every row with more or
     fewer tiles than laid, and every row missing, is a warning. A tile the detector saw as a back
-    keeps its place but gets no kind either (a face-down tile teaches no face), with a warning."""
+    where a face was laid keeps its place but gets no kind either (a face-down tile teaches no
+    face), with a warning; where a back was laid it is the back, whatever the detector saw (a pale
+    back it reads as 白 is what the set must learn)."""
     pairs: list[tuple[Detection, str | None]] = []
     warnings: list[str] = []
     for i, row in enumerate(rows):
         kinds = list(layout[i]) if i < len(layout) else []
         for j, d in enumerate(row):
-            pairs.append((d, kinds[j] if j < len(kinds) and d.tile != BACK else None))
-        backs = [kinds[j] for j, d in enumerate(row) if d.tile == BACK and j < len(kinds)]
+            kind = kinds[j] if j < len(kinds) else None
+            pairs.append((d, None if d.tile == BACK and kind != BACK else kind))
+        backs = [kinds[j] for j, d in enumerate(row) if d.tile == BACK and j < len(kinds) and kinds[j] != BACK]
         if backs:
             warnings.append(f"row {i + 1}: the {' '.join(backs)} show(s) a back: left out (turn it face up, "
                             f"or name it)")

@@ -19,6 +19,8 @@ _SUIT_JA = {"m": "萬", "p": "筒", "s": "索"}
 
 def tile_face(name: str) -> dict[str, str]:
     """How a tile is drawn without tile art: a top glyph, a suit mark, a CSS class."""
+    if name == "back":
+        return {"top": "", "bottom": "", "cls": "back", "name": name}
     n, suit = name[0], name[1]
     if suit == "z":
         return {"top": HONOR_NAMES_JA[int(n) - 1], "bottom": "", "cls": f"z z{n}", "name": name}

@@ -1,4 +1,4 @@
-"""A photo of the teach page's four rows, drawn by the project's tile renderer from the shared tile art
+"""A photo of the teach page's five rows, drawn by the project's tile renderer from the shared tile art
 (../shared/tiles or TOUTENKOU_TILE_ART; without it the tests that need it skip, saying why)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import pytest
 
 from vision.art import ArtMissing, TileArt
 from vision.synth.tile import FACE_ASPECT, TileStyle, draw_tile, face_image, rect_corners
+from vision.classes import BACK
 from vision.teach import LAYOUT
 
 STYLE = TileStyle(art_style="png-regular", stroke=0, ink_gain=(1.0, 1.0, 1.0), face_tint=(225, 245, 250),
@@ -37,7 +38,7 @@ def rows_photo(art: TileArt, layout=LAYOUT, size=(960, 720), width: int = 48, se
         for i, kind in enumerate(row):
             quad = rect_corners(x0 + i * (width + 2), y0 + r * height * 1.5, width, height, 0)
             face = face_image(art, kind, STYLE, int(width * 1.5), rng)
-            draw_tile(image, face, quad, np.float32([0, width * 0.18]), STYLE, False)
+            draw_tile(image, face, quad, np.float32([0, width * 0.18]), STYLE, kind == BACK)
     return np.clip(image * 255, 0, 255).astype(np.uint8)
 
 
