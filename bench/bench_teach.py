@@ -6,13 +6,14 @@ Rendered, so it says little of a real parlour (bench_tileset.py measures real ti
 what it measures is the whole path a parlour's staff take, on the table rig's own
 camera: per design (``vision.synth.tile.random_style(designs=True)``: other inks, 發 in
 black, engraving, glyph size and place, face and back colours; drawn from
-``--seed``), the teach page's five rows (four of faces, one of three backs) laid in the middle of the table are read
-as the page reads them (the frame rectified, region-sized windows, centre first:
-``service.teaching.read_lesson``), each cut fixed to the tile it shows, as a careful
-player would (the laid tile under its centre), and enrolled (one crop a face, three backs). Then ``--frames`` whole-table frames of hands in that
-design are read by ``vision.read.TableReader``, without the set and with it, and
-compared field by field with the records they were drawn from. Needs the tile
-art at ../shared/tiles.
+``--seed``), the teach page's five rows (four of faces, one of three backs) laid in
+the middle of the table are read as the page reads them (the frame rectified,
+region-sized windows, centre first: ``service.teaching.read_lesson``), each cut
+fixed to the tile it shows, as a careful player would (the laid tile under its
+centre), and enrolled (one crop a face, three backs). Then ``--frames`` whole-table
+frames of hands in that design are read by ``vision.read.TableReader``, without
+the set and with it, and compared field by field with the records they were drawn
+from. Needs the tile art at ../shared/tiles.
 """
 
 from __future__ import annotations
