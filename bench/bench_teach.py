@@ -31,11 +31,11 @@ import numpy as np  # noqa: E402
 
 from calibration.markers import default_layout  # noqa: E402
 from calibration.store import TableFile  # noqa: E402
-from service.teaching import detect, read_lesson  # noqa: E402
+from service.teaching import best_picture, read_lesson  # noqa: E402
 from vision.art import ArtMissing, TileArt  # noqa: E402
 from vision.detect import Detector  # noqa: E402
 from vision.layout import record_diff  # noqa: E402
-from vision.read import PX_PER_MM, TableReader, table_windows, top_view  # noqa: E402
+from vision.read import PX_PER_MM, TableReader, table_windows, top_view, window_spots  # noqa: E402
 from vision.synth.table import STEP, TH, TW, Laid, deal, render_deal, render_laid  # noqa: E402
 from vision.synth.tile import random_style  # noqa: E402
 from vision.teach import LAYOUT, upright_cut  # noqa: E402
@@ -60,18 +60,17 @@ def teach(reader: TableReader, frame: np.ndarray, laid: list[Laid], folder: Path
     windows = table_windows(top)
     lesson = read_lesson(reader.detector, windows)
     as_laid = sum(c.kind == c.read for c in lesson.cuts)
-    # the player's eye: each tile of the centre window (the one the page reads first) and where it lies
-    h, w = top.shape[:2]
-    side = windows[0].shape[0]
-    ox, oy = (w - side) // 2, (h - side) // 2
+    # the player's eye: each tile of the window the page teaches from, and where it lies on the table
+    chosen, found = best_picture(reader.detector, windows)
+    ox, oy = window_spots(top)[1][chosen]
     at = np.array([(t.x, t.y) for t in laid])
     by_kind: dict[str, list[np.ndarray]] = {}
-    for d in detect(reader.detector, windows[0]):
+    for d in found:
         x1, y1, x2, y2 = d.box
         mm = np.array([((x1 + x2) / 2 + ox) / PX_PER_MM, ((y1 + y2) / 2 + oy) / PX_PER_MM])
         k = int(np.argmin(np.linalg.norm(at - mm, axis=1)))
         if np.linalg.norm(at[k] - mm) < TW / 2:
-            by_kind.setdefault(laid[k].tile, []).append(upright_cut(windows[0], d))
+            by_kind.setdefault(laid[k].tile, []).append(upright_cut(windows[chosen], d))
     tileset = TileSet.create(folder, reader.detector.classifier, "overhead")
     for kind, images in by_kind.items():
         tileset.enroll(kind, images, reader.detector.classifier)

@@ -77,22 +77,30 @@ def detect(detector, image: np.ndarray) -> list:
     return found
 
 
-def read_lesson(detector, image: np.ndarray | Sequence[np.ndarray]) -> Lesson:
-    """The picture's tiles in rows, each with the kind laid at its place (``vision.teach``); given
-    several pictures (a calibrated table's windows, the centre first), the one whose tiles the
-    classifier reads most often as the kind laid there, then the one showing the most tiles (a
-    window that also holds other boxes, say the rim's, shows more tiles but shifts every row).
-    ``ServiceError`` (422) when none shows a tile."""
-    found: list = []
-    best = (-1, -1)
-    for picture in ([image] if isinstance(image, np.ndarray) else image):
+def best_picture(detector, pictures: Sequence[np.ndarray]) -> tuple[int, list]:
+    """(index, tiles found) of the picture to teach from: the one whose tiles the classifier reads
+    most often as the kind laid at their place, then the one showing the most tiles (a window that
+    also holds other boxes, say the rim's, shows more tiles but shifts every row); the first where
+    every tile laid agrees ends the search."""
+    chosen, found, best = 0, [], (-1, -1)
+    for i, picture in enumerate(pictures):
         here = detect(detector, picture)
         pairs, _ = assign(rows_of(here), LAYOUT) if here else ([], [])
         score = (sum(d.tile == kind for d, kind in pairs), len(here))
         if score > best:
-            image, found, best = picture, here, score
+            chosen, found, best = i, here, score
         if best[0] >= LAID:
             break
+    return chosen, found
+
+
+def read_lesson(detector, image: np.ndarray | Sequence[np.ndarray]) -> Lesson:
+    """The picture's tiles in rows, each with the kind laid at its place (``vision.teach``); given
+    several pictures (a calibrated table's windows, the centre first), the one ``best_picture``
+    chooses. ``ServiceError`` (422) when none shows a tile."""
+    pictures = [image] if isinstance(image, np.ndarray) else list(image)
+    chosen, found = best_picture(detector, pictures)
+    image = pictures[chosen]
     if not found:
         raise ServiceError("no tiles found in the picture: lay the five rows in the camera's view "
                            "(or photograph them from above, the rows filling most of the photo) and try again")

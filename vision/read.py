@@ -143,14 +143,20 @@ def top_view(table: TableFile, frame: np.ndarray, fit, px_per_mm: float = PX_PER
     return rectify(frame, fit, table.layout, px_per_mm, table.lens, debug)
 
 
-def table_windows(top: np.ndarray, px_per_mm: float = PX_PER_MM) -> list[np.ndarray]:
-    """Squares of the rectified table as wide as a region's canvas (``WINDOW_MM``), where the locator
-    sees tiles at the scale it reads them: the centre first, then a 3 x 3 spread over the table."""
+def window_spots(top: np.ndarray, px_per_mm: float = PX_PER_MM) -> tuple[int, list[tuple[int, int]]]:
+    """(side, top-left corners) of ``table_windows``' squares on the rectified table, in its px."""
     h, w = top.shape[:2]
     side = min(int(round(WINDOW_MM * px_per_mm)), h, w)
     spots = [((w - side) // 2, (h - side) // 2)]
     spots += [(x, y) for y in (0, (h - side) // 2, h - side) for x in (0, (w - side) // 2, w - side)
               if (x, y) != spots[0]]
+    return side, spots
+
+
+def table_windows(top: np.ndarray, px_per_mm: float = PX_PER_MM) -> list[np.ndarray]:
+    """Squares of the rectified table as wide as a region's canvas (``WINDOW_MM``), where the locator
+    sees tiles at the scale it reads them: the centre first, then a 3 x 3 spread over the table."""
+    side, spots = window_spots(top, px_per_mm)
     return [top[y:y + side, x:x + side] for x, y in spots]
 
 
