@@ -1,5 +1,6 @@
-"""Teach this table's tiles: one of each kind laid face up in four rows and three backs in a fifth, one picture (the camera's
-frame or a photo), the kinds checked on the tablet, Confirm enrols them into the table's tile set."""
+"""Teach this table's tiles: one of each kind laid face up in four rows and three backs in a fifth,
+one picture (the camera's frame or a photo), the kinds checked on the tablet, Confirm enrols them
+into the table's tile set."""
 
 from __future__ import annotations
 

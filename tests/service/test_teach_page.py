@@ -1,5 +1,5 @@
-"""The teach page: a photo of one of each kind laid in the four rows is read into cuts named by their
-place; Confirm enrols them into the table's tile set on disk, and the reader names tiles with it.
+"""The teach page: a photo of one of each kind laid in four rows, and three backs in a fifth, is read
+into cuts named by their place; Confirm enrols them into the table's tile set on disk, and the reader names tiles with it.
 Bad pictures are refused with a message, never a server error. (The real app, detector and set.)"""
 
 from __future__ import annotations

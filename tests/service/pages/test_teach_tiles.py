@@ -1,5 +1,5 @@
 """Teaching the table its tiles in a real browser: open the page from the index, upload a photo of the
-four rows, see the cuts named as laid, change one, confirm, and find that kind in the set on disk."""
+five rows, see the cuts named as laid, change one, confirm, and find that kind in the set on disk."""
 
 from __future__ import annotations
 
