@@ -14,7 +14,8 @@ rule, per cut:
   softmax at ``TEMPERATURE``; the set is *sure* when its best kind has ``SURE`` or more;
 - where the set is sure it names the tile, unless the classifier alone is surer
   than ``BASE_SURE`` of a kind the set has no crops of, or reads a back and the set
-  holds none (the teach page's rows are faces only); elsewhere the classifier names it;
+  holds none (a set taught from faces alone: before the teach page's back row, or
+  from a photo); elsewhere the classifier names it;
 - a five is red or plain by the set alone only when the set holds both (``5p`` and
   ``0p``); with one of them, the classifier says which;
 - the set checks itself (``rule``): each of its crops is named without itself by

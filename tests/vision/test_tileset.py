@@ -116,7 +116,8 @@ def test_a_five_is_red_or_plain_by_the_classifier_when_the_set_holds_only_one_of
 
 
 def test_a_set_of_faces_only_leaves_backs_to_the_classifier(art, classifier, tmp_path):
-    """The teach page's rows are faces: a set with no back crops must not name a back as a face."""
+    """A set taught faces alone (from a photo, or before the teach page's back row) must not name a
+    back as a face."""
     faces = [k for k in CLASSES if k != BACK]
     tileset = TileSet.create(tmp_path / "s", classifier)
     enroll_folder(tileset, crops_folder(art, tmp_path / "c", faces, seeds=(1,)), classifier)
