@@ -61,19 +61,22 @@ class Classifier:
         embedding of each square BGR cut."""
         if not cuts:
             return np.zeros((0, len(self.class_names)), np.float32), None
+        out = self.outputs(cuts, self._outputs[:2] if self.has_embedding else self._outputs[:1], batch)
+        return out[0], (out[1] if self.has_embedding else None)
+
+    def outputs(self, cuts: list[np.ndarray], names: list[str], batch: int = 64) -> list[np.ndarray]:
+        """The named outputs of the model for the square BGR cuts (at least one), in batches (a model
+        exported with a fixed batch gets its last batch padded)."""
         inp = self.session.get_inputs()[0]
         fixed = inp.shape[0] if isinstance(inp.shape[0], int) else None
         step = fixed or batch
-        probs, embs = [], []
-        wanted = self._outputs[:2] if self.has_embedding else self._outputs[:1]
+        parts: list[list[np.ndarray]] = [[] for _ in names]
         for k in range(0, len(cuts), step):
             part = cuts[k:k + step]
             pad = (fixed - len(part)) if fixed else 0
-            out = self.session.run(wanted, {inp.name: blob(part + [part[-1]] * pad)})
-            probs.append(out[0][:len(part)])
-            if self.has_embedding:
-                embs.append(out[1][:len(part)])
-        return np.concatenate(probs), (np.concatenate(embs) if self.has_embedding else None)
+            for got, out in zip(parts, self.session.run(names, {inp.name: blob(part + [part[-1]] * pad)})):
+                got.append(out[:len(part)])
+        return [np.concatenate(p) for p in parts]
 
     def totals(self, p: np.ndarray) -> dict[str, float]:
         """Each class's probability summed over both ways up (``none`` included)."""

@@ -36,7 +36,6 @@ import cv2
 import numpy as np
 
 from vision.classifier import EMBEDDING, Classifier
-from vision.runtime import blob
 from vision.tileset import square_cut
 
 from .real_tiles import camerash, held_out
@@ -59,10 +58,7 @@ def pooled(classifier: Classifier, cuts: list[np.ndarray]) -> np.ndarray:
     """The pooled features of square cuts: the ``pooled`` output where the file has one (a
     projection is in it already), else ``embedding``."""
     names = [o.name for o in classifier.session.get_outputs()]
-    want = POOLED if POOLED in names else EMBEDDING
-    out = [classifier.session.run([want], {classifier.session.get_inputs()[0].name: blob(cuts[i:i + 64])})[0]
-           for i in range(0, len(cuts), 64)]
-    return np.concatenate(out)
+    return classifier.outputs(cuts, [POOLED if POOLED in names else EMBEDDING])[0]
 
 
 def real_samples(classifier: Classifier) -> tuple[np.ndarray, list[str]]:
