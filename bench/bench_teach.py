@@ -8,7 +8,7 @@ camera: per design (``vision.synth.tile.random_style(designs=True)``: other inks
 black, engraving, glyph size and place, face and back colours; drawn from
 ``--seed``), the teach page's five rows (four of faces, one of three backs) laid in
 the middle of the table are read as the page reads them (the frame rectified,
-region-sized windows, centre first: ``service.teaching.read_lesson``), each cut
+region-sized windows, centre first: ``service.teaching.best_picture``), each cut
 fixed to the tile it shows, as a careful player would (the laid tile under its
 centre), and enrolled (one crop a face, three backs). Then ``--frames`` whole-table
 frames of hands in that design are read by ``vision.read.TableReader``, without
@@ -31,14 +31,14 @@ import numpy as np  # noqa: E402
 
 from calibration.markers import default_layout  # noqa: E402
 from calibration.store import TableFile  # noqa: E402
-from service.teaching import best_picture, read_lesson  # noqa: E402
+from service.teaching import best_picture  # noqa: E402
 from vision.art import ArtMissing, TileArt  # noqa: E402
 from vision.detect import Detector  # noqa: E402
 from vision.layout import record_diff  # noqa: E402
 from vision.read import PX_PER_MM, TableReader, table_windows, top_view, window_spots  # noqa: E402
 from vision.synth.table import STEP, TH, TW, Laid, deal, render_deal, render_laid  # noqa: E402
 from vision.synth.tile import random_style  # noqa: E402
-from vision.teach import LAYOUT, upright_cut  # noqa: E402
+from vision.teach import LAYOUT, assign, rows_of, upright_cut  # noqa: E402
 from vision.tileset import TileSet  # noqa: E402
 
 DESIGN_SEED = 70_000            # design d is drawn from seed DESIGN_SEED + --seed + d
@@ -58,10 +58,9 @@ def teach(reader: TableReader, frame: np.ndarray, laid: list[Laid], folder: Path
     (here: the laid tile under the cut's centre) and leaves out a cut on no laid tile."""
     top = top_view(reader.table, frame, reader.tracker.update(frame))
     windows = table_windows(top)
-    lesson = read_lesson(reader.detector, windows)
-    as_laid = sum(c.kind == c.read for c in lesson.cuts)
-    # the player's eye: each tile of the window the page teaches from, and where it lies on the table
-    chosen, found = best_picture(reader.detector, windows)
+    chosen, found = best_picture(reader.detector, windows)       # the window the page teaches from
+    shown, _ = assign(rows_of(found), LAYOUT)                    # its tiles as the page names them
+    # the player's eye: each tile of that window, and where it lies on the table
     ox, oy = window_spots(top)[1][chosen]
     at = np.array([(t.x, t.y) for t in laid])
     by_kind: dict[str, list[np.ndarray]] = {}
@@ -74,7 +73,7 @@ def teach(reader: TableReader, frame: np.ndarray, laid: list[Laid], folder: Path
     tileset = TileSet.create(folder, reader.detector.classifier, "overhead")
     for kind, images in by_kind.items():
         tileset.enroll(kind, images, reader.detector.classifier)
-    return tileset, len(lesson.cuts), as_laid, sum(len(v) for v in by_kind.values())
+    return tileset, len(shown), sum(d.tile == kind for d, kind in shown), sum(len(v) for v in by_kind.values())
 
 
 def main() -> int:

@@ -203,6 +203,7 @@ def own_sets(found_photos: dict, classifier: Classifier, view: str, folder: Path
     print("\none set's own tiles (the detector's cuts of a set's labelled tiles; <= 3 crops a kind enrolled, "
           "named on the others):")
     rng = np.random.default_rng(0)
+    no_set = TileSet.create(folder / "no-set", classifier, view)     # names as the classifier alone
     out = {}
     for set_name, members in TILE_SETS.items():
         cuts = []
@@ -231,9 +232,7 @@ def own_sets(found_photos: dict, classifier: Classifier, view: str, folder: Path
             rules.append(tileset.rule(classifier))
             for i in rest:
                 right += tileset.name(probs[i], emb[i], classifier).tile == truth[i]
-                totals = classifier.totals(probs[i])
-                totals.pop("none", None)
-                alone += max(totals, key=totals.get) == truth[i]
+                alone += no_set.name(probs[i], emb[i], classifier).tile == truth[i]
                 n += 1
         out[set_name] = {"cuts": len(cuts), "named": n, "with_set": right, "alone": alone, "rules": rules}
         print(f"  {set_name} ({len(cuts)} cuts of {', '.join(members)}): with a set {right}/{n} "
