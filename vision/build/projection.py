@@ -36,9 +36,10 @@ import cv2
 import numpy as np
 
 from vision.classifier import EMBEDDING, Classifier
+from vision.runtime import ModelMissing
 from vision.tileset import square_cut
 
-from .real_tiles import camerash, held_out
+from .real_tiles import REAL_TILES, camerash, held_out
 
 POOLED = "pooled"
 BLEND = 0.3                 # the pooled features' share of a cosine
@@ -71,7 +72,7 @@ def real_samples(classifier: Classifier) -> tuple[np.ndarray, list[str]]:
         cuts += [cut, cv2.rotate(cut, cv2.ROTATE_180)]
         labels += [kind, kind + "_ud"]
     if not cuts:
-        raise SystemExit("no real tiles to fit on: ../shared/real-tiles/camerash is missing")
+        raise FileNotFoundError(f"no real tiles to fit on: {REAL_TILES} is missing")
     return pooled(classifier, cuts), labels
 
 
@@ -168,11 +169,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("model", type=Path, help="a classifier ONNX file with an embedding output (changed in place)")
     ap.add_argument("--view", choices=sorted(FIRST_SEED), required=True, help="the camera view it reads")
     a = ap.parse_args(argv)
-    classifier = Classifier(a.model)
+    try:
+        classifier = Classifier(a.model)
+    except ModelMissing as e:
+        print(e, file=sys.stderr)
+        return 2
+    except Exception as e:          # onnxruntime's load errors, or no class names: not a tile classifier
+        print(f"{a.model}: not a tile classifier ONNX file ({type(e).__name__})", file=sys.stderr)
+        return 2
     if not classifier.has_embedding:
         print(f"{a.model}: no embedding output; first: python -m vision.build.embedding {a.model}", file=sys.stderr)
         return 2
-    real, real_labels = real_samples(classifier)
+    try:
+        real, real_labels = real_samples(classifier)
+    except FileNotFoundError as e:
+        print(e, file=sys.stderr)
+        return 2
     rendered, rendered_labels = rendered_samples(classifier, a.view)
     labels = real_labels + rendered_labels
     w, mean = discriminant(np.concatenate([real, rendered]), labels)
