@@ -32,16 +32,12 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.classifier import EMBEDDING, Classifier
 from vision.runtime import ModelMissing
-from vision.tileset import square_cut
 
-from .real_tiles import REAL_TILES, camerash, held_out
-
-POOLED = "pooled"
+from .features import POOLED, pooled, real_cuts, rendered_cuts
 BLEND = 0.3                 # the pooled features' share of a cosine
 REGULARISE = 0.1            # of the within-class scatter's mean variance, added to its diagonal
 RENDERED_KINDS = ("0m", "0p", "0s", "5m", "5p", "5s", "back")
@@ -55,42 +51,17 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12)
 
 
-def pooled(classifier: Classifier, cuts: list[np.ndarray]) -> np.ndarray:
-    """The pooled features of square cuts: the ``pooled`` output where the file has one (a
-    projection is in it already), else ``embedding``."""
-    names = [o.name for o in classifier.session.get_outputs()]
-    return classifier.outputs(cuts, [POOLED if POOLED in names else EMBEDDING])[0]
-
-
 def real_samples(classifier: Classifier) -> tuple[np.ndarray, list[str]]:
     """The fitting two thirds of the real crops, upright and upside down: features and class names."""
-    cuts, labels = [], []
-    for name, kind, image in camerash():
-        if held_out(name):
-            continue
-        cut = square_cut(image)
-        cuts += [cut, cv2.rotate(cut, cv2.ROTATE_180)]
-        labels += [kind, kind + "_ud"]
-    if not cuts:
-        raise FileNotFoundError(f"no real tiles to fit on: {REAL_TILES} is missing")
+    cuts, labels = real_cuts()
     return pooled(classifier, cuts), labels
 
 
 def rendered_samples(classifier: Classifier, view: str) -> tuple[np.ndarray, list[str]]:
     """Rendered cuts of red fives, plain fives and backs, from scenes of many designs."""
-    from vision.art import TileArt
-    from vision.synth.crops import classifier_samples
-    from vision.synth.dataset import scene_for
-
-    art = TileArt()
-    cuts, labels = [], []
-    for seed in range(FIRST_SEED[view], FIRST_SEED[view] + RENDERED_SCENES):
-        scene = scene_for(seed, art, (960, 720), designs=DESIGNS)
-        for label, cut in classifier_samples(scene, np.random.default_rng(seed)):
-            if label.split("_")[0] in RENDERED_KINDS:
-                cuts.append(cut)
-                labels.append(label)
-    cuts, labels = cuts[::RENDERED_EVERY], labels[::RENDERED_EVERY]
+    every = rendered_cuts(range(FIRST_SEED[view], FIRST_SEED[view] + RENDERED_SCENES), DESIGNS)
+    kept = [(cut, label) for cut, label in zip(*every) if label.split("_")[0] in RENDERED_KINDS]
+    cuts, labels = [c for c, _ in kept][::RENDERED_EVERY], [lab for _, lab in kept][::RENDERED_EVERY]
     return pooled(classifier, cuts), labels
 
 

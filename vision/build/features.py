@@ -1,0 +1,80 @@
+"""The classifier's pooled features of the cuts a build step fits on: real tiles and rendered scenes.
+
+Shared by the fits that read the pooled features (the 1,280 values before the classifier's last
+layer): the tile set's space (``vision.build.projection``) and the last layer refitted on real
+tiles (``vision.build.head``). Only the fitting two thirds of the real crops are read here
+(``vision.build.real_tiles.held_out`` names the third no fit sees).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import cv2
+import numpy as np
+
+from vision.classifier import EMBEDDING, Classifier
+from vision.tileset import square_cut, views
+
+from .real_tiles import REAL_TILES, camerash, held_out
+
+POOLED = "pooled"
+
+
+def pooled(classifier: Classifier, cuts: list[np.ndarray]) -> np.ndarray:
+    """The pooled features of square cuts: the ``pooled`` output where the file has one (a
+    projection is in it already), else ``embedding``."""
+    names = [o.name for o in classifier.session.get_outputs()]
+    return classifier.outputs(cuts, [POOLED if POOLED in names else EMBEDDING])[0]
+
+
+def real_cuts(variants: int = 0) -> tuple[list[np.ndarray], list[str]]:
+    """Square cuts of the fitting two thirds of the real crops, each crop and ``variants`` of it
+    (``vision.tileset.views``: edges moved, light changed), upright and upside down (class
+    ``kind`` and ``kind_ud``). ``FileNotFoundError`` when the crops are missing."""
+    every = camerash()
+    if not every:
+        raise FileNotFoundError(f"no real tiles to fit on: {REAL_TILES} is missing")
+    cuts, labels = [], []
+    for seed, (name, kind, image) in enumerate(every):
+        if held_out(name):
+            continue
+        for v in views(image, variants, seed):
+            cut = square_cut(v)
+            cuts += [cut, cv2.rotate(cut, cv2.ROTATE_180)]
+            labels += [kind, kind + "_ud"]
+    return cuts, labels
+
+
+def real_nothing() -> list[np.ndarray]:
+    """Square cuts of no tile made from the fitting real crops, as the rendered scenes make their
+    ``none`` cuts: each crop turned a quarter (a box cut the wrong way), and a box straddling it
+    and the next crop laid beside it (half of each). ``FileNotFoundError`` when they are missing."""
+    crops = [image for name, _, image in camerash() if not held_out(name)]
+    if not crops:
+        raise FileNotFoundError(f"no real tiles to fit on: {REAL_TILES} is missing")
+    cuts = []
+    for k, image in enumerate(crops):
+        cuts.append(square_cut(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE if k % 2 else cv2.ROTATE_90_COUNTERCLOCKWISE)))
+        h, w = image.shape[:2]
+        other = cv2.resize(crops[(k + 1) % len(crops)], (w, h), interpolation=cv2.INTER_AREA)
+        pair = np.hstack([image, other])
+        cuts.append(square_cut(pair[:, w // 2: w // 2 + w]))
+    return cuts
+
+
+def rendered_cuts(seeds: Iterable[int], designs: float) -> tuple[list[np.ndarray], list[str]]:
+    """The classifier's training cuts (``vision.synth.crops.classifier_samples``) of the scenes
+    ``seeds``, a ``designs`` share of them in many tile designs."""
+    from vision.art import TileArt
+    from vision.synth.crops import classifier_samples
+    from vision.synth.dataset import scene_for
+
+    art = TileArt()
+    cuts, labels = [], []
+    for seed in seeds:
+        scene = scene_for(seed, art, (960, 720), designs=designs)
+        for label, cut in classifier_samples(scene, np.random.default_rng(seed)):
+            cuts.append(cut)
+            labels.append(label)
+    return cuts, labels
