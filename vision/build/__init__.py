@@ -1,5 +1,7 @@
 """What builds the detector's models, apart from what runs at the table: training both stages
 (``train``), the box refiner's training (``refine_train``), weight soups (``soup``), warm starts
-from shipped ONNX (``warmstart``) and the classifier's embedding output (``embedding``). The
+from shipped ONNX (``warmstart``), the classifier's embedding output (``embedding``), the tile
+set's space (``projection``) and the last layer refitted on real tiles (``head``), both read
+through ``features`` (pooled features of real and rendered cuts). The
 synthetic data they learn from is ``vision.synth``. Needs the ``train`` extra (torch, ultralytics)
 except where a module says otherwise; nothing here is imported at run time."""
