@@ -101,13 +101,3 @@ def test_a_file_refitted_once_is_refused_with_one_line(tmp_path, capsys):
     assert main([str(path), "--view", "overhead"]) == 2
     err = capsys.readouterr().err
     assert "refitted already" in err and "Traceback" not in err
-
-
-@pytest.mark.parametrize("content, says", [(None, "model file not found"), (b"not a model", "not a tile classifier")])
-def test_the_refit_refuses_a_file_that_is_no_classifier_with_one_line(tmp_path, capsys, content, says):
-    path = tmp_path / "classifier.onnx"
-    if content is not None:
-        path.write_bytes(content)
-    assert main([str(path), "--view", "overhead"]) == 2
-    err = capsys.readouterr().err
-    assert says in err and "Traceback" not in err

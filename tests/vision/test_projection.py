@@ -76,15 +76,3 @@ def test_a_projection_put_into_a_classifier_is_the_formula_and_replaces_the_last
         z = (u - mean) @ w
         expected = np.concatenate([np.sqrt(0.6) * z / np.linalg.norm(z, axis=1, keepdims=True), np.sqrt(0.4) * u], 1)
         assert np.allclose(emb, expected, atol=1e-4)
-
-
-@pytest.mark.parametrize("content, says", [(None, "model file not found"), (b"not a model", "not a tile classifier")])
-def test_the_fit_refuses_a_file_that_is_no_classifier_with_one_line(tmp_path, capsys, content, says):
-    from vision.build.projection import main
-
-    path = tmp_path / "classifier.onnx"
-    if content is not None:
-        path.write_bytes(content)
-    assert main([str(path), "--view", "overhead"]) == 2
-    err = capsys.readouterr().err
-    assert says in err and "Traceback" not in err

@@ -8,12 +8,15 @@ tiles (``vision.build.head``). Only the fitting two thirds of the real crops are
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Iterable
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.classifier import EMBEDDING, Classifier
+from vision.runtime import ModelMissing
 from vision.tileset import square_cut, views
 
 from .real_tiles import REAL_TILES, camerash, held_out
@@ -21,11 +24,35 @@ from .real_tiles import REAL_TILES, camerash, held_out
 POOLED = "pooled"
 
 
+class NotAClassifier(Exception):
+    """A build step's model file is missing or no tile classifier (one line, for exit 2)."""
+
+
+def open_classifier(path: Path) -> Classifier:
+    """The tile classifier at ``path``; ``NotAClassifier`` saying what is wrong otherwise."""
+    try:
+        return Classifier(path)
+    except ModelMissing as e:
+        raise NotAClassifier(str(e)) from None
+    except Exception as e:          # onnxruntime's load errors, or no class names: not a tile classifier
+        raise NotAClassifier(f"{path}: not a tile classifier ONNX file ({type(e).__name__})") from None
+
+
 def pooled(classifier: Classifier, cuts: list[np.ndarray]) -> np.ndarray:
     """The pooled features of square cuts: the ``pooled`` output where the file has one (a
     projection is in it already), else ``embedding``."""
     names = [o.name for o in classifier.session.get_outputs()]
     return classifier.outputs(cuts, [POOLED if POOLED in names else EMBEDDING])[0]
+
+
+def model_and_view(prog: str, doc: str, views: Iterable[str], argv: list[str] | None) -> tuple[Path, str, Classifier]:
+    """A build step's command line, ``MODEL --view V``: the file (changed in place), the view and
+    the classifier read from it (``NotAClassifier`` when it is none)."""
+    ap = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
+    ap.add_argument("model", type=Path, help="a tile classifier ONNX file (changed in place)")
+    ap.add_argument("--view", choices=sorted(views), required=True, help="the camera view it reads")
+    a = ap.parse_args(argv)
+    return a.model, a.view, open_classifier(a.model)
 
 
 def real_cuts(variants: int = 0) -> tuple[list[np.ndarray], list[str]]:

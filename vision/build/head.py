@@ -27,7 +27,6 @@ Constants were chosen by two-fold cross-validation within the fitting two thirds
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -35,9 +34,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.classifier import NONE, Classifier
-from vision.runtime import ModelMissing
 
-from .features import pooled, real_cuts, real_nothing, rendered_cuts
+from .features import NotAClassifier, model_and_view, pooled, real_cuts, real_nothing, rendered_cuts
 
 REAL_SHARE = {"overhead": 0.1, "oblique": 0.1}
 PULL = 1e-3                 # L2 pull of the weights towards the trained ones
@@ -154,44 +152,37 @@ def nothing(classifier: Classifier, view: str) -> np.ndarray:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.build.head", description=__doc__.split("\n\n")[0])
-    ap.add_argument("model", type=Path, help="a classifier ONNX file (changed in place)")
-    ap.add_argument("--view", choices=sorted(SCENES), required=True, help="the camera view it reads")
-    a = ap.parse_args(argv)
     try:
-        classifier = Classifier(a.model)
-    except ModelMissing as e:
+        model, view, classifier = model_and_view("python -m vision.build.head", __doc__, SCENES, argv)
+    except NotAClassifier as e:
         print(e, file=sys.stderr)
         return 2
-    except Exception as e:          # onnxruntime's load errors, or no class names: not a tile classifier
-        print(f"{a.model}: not a tile classifier ONNX file ({type(e).__name__})", file=sys.stderr)
-        return 2
     try:
-        w0, b0, meta = head_of(a.model)
+        w0, b0, meta = head_of(model)
     except ImportError:
         print("refitting needs the onnx package (the train extra: pip install -e '.[train]')", file=sys.stderr)
         return 2
     if HEAD in meta:
-        print(f"{a.model}: its last layer was refitted already ({meta[HEAD]}); refit the file the training "
+        print(f"{model}: its last layer was refitted already ({meta[HEAD]}); refit the file the training "
               f"exported", file=sys.stderr)
         return 2
     if not classifier.has_embedding:
-        print(f"{a.model}: no pooled features output; first: python -m vision.build.embedding {a.model}",
+        print(f"{model}: no pooled features output; first: python -m vision.build.embedding {model}",
               file=sys.stderr)
         return 2
     try:
-        x, labels, weight, real = samples(classifier, a.view)
+        x, labels, weight, real = samples(classifier, view)
     except FileNotFoundError as e:
         print(e, file=sys.stderr)
         return 2
     index = {n: i for i, n in enumerate(classifier.class_names)}
     w, fitted = refit(x, np.array([index[lab] for lab in labels]), weight, w0, b0)
-    b = keep_refusals(nothing(classifier, a.view), w, fitted, w0, b0, index[NONE])
+    b = keep_refusals(nothing(classifier, view), w, fitted, w0, b0, index[NONE])
     about = {"fit": "last layer, rendered and real cuts", "cuts": len(labels), "real": real,
-             "real_share": REAL_SHARE[a.view], "pull": PULL, "variants": VARIANTS,
+             "real_share": REAL_SHARE[view], "pull": PULL, "variants": VARIANTS,
              "none_raised": round(float(b[index[NONE]] - fitted[index[NONE]]), 4)}
-    put_head(a.model, w, b, about)
-    print(f"{a.model}: last layer refitted ({about})")
+    put_head(model, w, b, about)
+    print(f"{model}: last layer refitted ({about})")
     return 0
 
 

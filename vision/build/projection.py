@@ -27,7 +27,6 @@ cross-validation within the fitting two thirds (docs/vision.md).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -35,9 +34,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.classifier import EMBEDDING, Classifier
-from vision.runtime import ModelMissing
 
-from .features import POOLED, pooled, real_cuts, rendered_cuts
+from .features import POOLED, NotAClassifier, model_and_view, pooled, real_cuts, rendered_cuts
 BLEND = 0.3                 # the pooled features' share of a cosine
 REGULARISE = 0.1            # of the within-class scatter's mean variance, added to its diagonal
 RENDERED_KINDS = ("0m", "0p", "0s", "5m", "5p", "5s", "back")
@@ -136,33 +134,26 @@ def add_projection(path: Path, w: np.ndarray, mean: np.ndarray, blend: float, ab
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.build.projection", description=__doc__.split("\n\n")[0])
-    ap.add_argument("model", type=Path, help="a classifier ONNX file with an embedding output (changed in place)")
-    ap.add_argument("--view", choices=sorted(FIRST_SEED), required=True, help="the camera view it reads")
-    a = ap.parse_args(argv)
     try:
-        classifier = Classifier(a.model)
-    except ModelMissing as e:
+        model, view, classifier = model_and_view("python -m vision.build.projection", __doc__, FIRST_SEED, argv)
+    except NotAClassifier as e:
         print(e, file=sys.stderr)
         return 2
-    except Exception as e:          # onnxruntime's load errors, or no class names: not a tile classifier
-        print(f"{a.model}: not a tile classifier ONNX file ({type(e).__name__})", file=sys.stderr)
-        return 2
     if not classifier.has_embedding:
-        print(f"{a.model}: no embedding output; first: python -m vision.build.embedding {a.model}", file=sys.stderr)
+        print(f"{model}: no embedding output; first: python -m vision.build.embedding {model}", file=sys.stderr)
         return 2
     try:
         real, real_labels = real_samples(classifier)
     except FileNotFoundError as e:
         print(e, file=sys.stderr)
         return 2
-    rendered, rendered_labels = rendered_samples(classifier, a.view)
+    rendered, rendered_labels = rendered_samples(classifier, view)
     labels = real_labels + rendered_labels
     w, mean = discriminant(np.concatenate([real, rendered]), labels)
     about = {"fit": "linear discriminant", "real": len(real_labels), "rendered": len(rendered_labels),
              "classes": len(set(labels)), "dims": int(w.shape[1]), "blend": BLEND, "regularise": REGULARISE}
-    add_projection(a.model, w, mean, BLEND, about)
-    print(f"{a.model}: embedding is now {w.shape[1]} discriminant + {len(mean)} pooled values ({about})")
+    add_projection(model, w, mean, BLEND, about)
+    print(f"{model}: embedding is now {w.shape[1]} discriminant + {len(mean)} pooled values ({about})")
     return 0
 
 
