@@ -45,12 +45,13 @@ def pooled(classifier: Classifier, cuts: list[np.ndarray]) -> np.ndarray:
     return classifier.outputs(cuts, [POOLED if POOLED in names else EMBEDDING])[0]
 
 
-def model_and_view(prog: str, doc: str, views: Iterable[str], argv: list[str] | None) -> tuple[Path, str, Classifier]:
+def model_and_view(prog: str, doc: str, choices: Iterable[str],
+                   argv: list[str] | None) -> tuple[Path, str, Classifier]:
     """A build step's command line, ``MODEL --view V``: the file (changed in place), the view and
     the classifier read from it (``NotAClassifier`` when it is none)."""
     ap = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
     ap.add_argument("model", type=Path, help="a tile classifier ONNX file (changed in place)")
-    ap.add_argument("--view", choices=sorted(views), required=True, help="the camera view it reads")
+    ap.add_argument("--view", choices=sorted(choices), required=True, help="the camera view it reads")
     a = ap.parse_args(argv)
     return a.model, a.view, open_classifier(a.model)
 
@@ -82,7 +83,8 @@ def real_nothing() -> list[np.ndarray]:
         raise FileNotFoundError(f"no real tiles to fit on: {REAL_TILES} is missing")
     cuts = []
     for k, image in enumerate(crops):
-        cuts.append(square_cut(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE if k % 2 else cv2.ROTATE_90_COUNTERCLOCKWISE)))
+        turn = cv2.ROTATE_90_CLOCKWISE if k % 2 else cv2.ROTATE_90_COUNTERCLOCKWISE
+        cuts.append(square_cut(cv2.rotate(image, turn)))
         h, w = image.shape[:2]
         other = cv2.resize(crops[(k + 1) % len(crops)], (w, h), interpolation=cv2.INTER_AREA)
         pair = np.hstack([image, other])
