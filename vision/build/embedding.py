@@ -16,6 +16,12 @@ from pathlib import Path
 EMBEDDING = "embedding"
 
 
+def linear_head(graph):
+    """The classifier's last layer (its one Gemm node): input 0 is the pooled features, inputs 1 and
+    2 its weight and bias."""
+    return next(n for n in graph.node if n.op_type == "Gemm")
+
+
 def add_embedding_output(path: Path) -> bool:
     """Add the ``embedding`` output to the classifier at ``path`` in place; False when it has one already."""
     import onnx
@@ -24,7 +30,7 @@ def add_embedding_output(path: Path) -> bool:
     graph = model.graph
     if any(o.name == EMBEDDING for o in graph.output):
         return False
-    head = next(n for n in graph.node if n.op_type == "Gemm")          # the linear head: its input is pooled
+    head = linear_head(graph)
     pooled = head.input[0]
     graph.node.append(onnx.helper.make_node("Identity", [pooled], [EMBEDDING], name="embedding_out"))
     width = next(i for i in graph.initializer if i.name == head.input[1]).dims[1]

@@ -56,17 +56,21 @@ def model_and_view(prog: str, doc: str, choices: Iterable[str],
     return a.model, a.view, open_classifier(a.model)
 
 
+def fitting_crops() -> list[tuple[int, str, np.ndarray]]:
+    """(place among all the real crops, kind, BGR image) of the fitting two thirds;
+    ``FileNotFoundError`` when the crops are missing."""
+    every = camerash()
+    if not every:
+        raise FileNotFoundError(f"no real tiles to fit on: {REAL_TILES} is missing")
+    return [(k, kind, image) for k, (name, kind, image) in enumerate(every) if not held_out(name)]
+
+
 def real_cuts(variants: int = 0) -> tuple[list[np.ndarray], list[str]]:
     """Square cuts of the fitting two thirds of the real crops, each crop and ``variants`` of it
     (``vision.tileset.views``: edges moved, light changed), upright and upside down (class
     ``kind`` and ``kind_ud``). ``FileNotFoundError`` when the crops are missing."""
-    every = camerash()
-    if not every:
-        raise FileNotFoundError(f"no real tiles to fit on: {REAL_TILES} is missing")
     cuts, labels = [], []
-    for seed, (name, kind, image) in enumerate(every):
-        if held_out(name):
-            continue
+    for seed, kind, image in fitting_crops():
         for v in views(image, variants, seed):
             cut = square_cut(v)
             cuts += [cut, cv2.rotate(cut, cv2.ROTATE_180)]
@@ -78,9 +82,7 @@ def real_nothing() -> list[np.ndarray]:
     """Square cuts of no tile made from the fitting real crops, as the rendered scenes make their
     ``none`` cuts: each crop turned a quarter (a box cut the wrong way), and a box straddling it
     and the next crop laid beside it (half of each). ``FileNotFoundError`` when they are missing."""
-    crops = [image for name, _, image in camerash() if not held_out(name)]
-    if not crops:
-        raise FileNotFoundError(f"no real tiles to fit on: {REAL_TILES} is missing")
+    crops = [image for _, _, image in fitting_crops()]
     cuts = []
     for k, image in enumerate(crops):
         turn = cv2.ROTATE_90_CLOCKWISE if k % 2 else cv2.ROTATE_90_COUNTERCLOCKWISE

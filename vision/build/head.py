@@ -35,9 +35,10 @@ import numpy as np
 
 from vision.classifier import NONE, Classifier
 
+from .embedding import linear_head
 from .features import NotAClassifier, model_and_view, pooled, real_cuts, real_nothing, rendered_cuts
 
-REAL_SHARE = {"overhead": 0.1, "oblique": 0.1}
+REAL_SHARE = 0.1           # of the loss, carried by the real cuts
 PULL = 1e-3                 # L2 pull of the weights towards the trained ones
 VARIANTS = 4                # of each real crop besides itself
 STEPS, RATE = 300, 0.01     # full-batch Adam
@@ -86,7 +87,7 @@ def keep_refusals(x: np.ndarray, w: np.ndarray, b: np.ndarray, w0: np.ndarray, b
         return int(np.sum(np.argmax(x @ weights.T + bias, axis=1) != none))
 
     allowed = named_tiles(w0, b0)
-    raised = b.astype(np.float64).copy()
+    raised = b.astype(np.float64)
     margin = x @ w.T + raised
     # the smallest raise that turns a cut to none is its best other logit minus its none logit
     others = np.delete(margin, none, axis=1).max(axis=1) - margin[:, none]
@@ -102,18 +103,18 @@ def head_of(path: Path) -> tuple[np.ndarray, np.ndarray, dict]:
     from onnx import numpy_helper
 
     model = onnx.load(str(path))
-    gemm = next(n for n in model.graph.node if n.op_type == "Gemm")
+    gemm = linear_head(model.graph)
     init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
     return init[gemm.input[1]], init[gemm.input[2]], {p.key: p.value for p in model.metadata_props}
 
 
 def put_head(path: Path, w: np.ndarray, b: np.ndarray, about: dict) -> None:
-    """Write (w, b) as ``path``'s last layer, in place, and ``about`` as its ``head`` metadata."""
+    """Write (w, b) as ``path``'s last layer, in place, and ``about`` as its ``HEAD`` metadata."""
     import onnx
     from onnx import numpy_helper
 
     model = onnx.load(str(path))
-    gemm = next(n for n in model.graph.node if n.op_type == "Gemm")
+    gemm = linear_head(model.graph)
     for name, value in ((gemm.input[1], w), (gemm.input[2], b)):
         old = next(i for i in model.graph.initializer if i.name == name)
         if tuple(old.dims) != value.shape:
@@ -126,28 +127,31 @@ def put_head(path: Path, w: np.ndarray, b: np.ndarray, about: dict) -> None:
     onnx.save(model, str(path))
 
 
+def seeds_of(ranges: list[tuple[int, int]]) -> list[int]:
+    """Every seed of (first seed, scenes) ranges."""
+    return [s for first, n in ranges for s in range(first, first + n)]
+
+
 def samples(classifier: Classifier, view: str) -> tuple[np.ndarray, list[str], np.ndarray, int]:
     """Pooled features, class names and loss weights of the rendered and the real cuts, and how many
     are real (the last ones)."""
-    plain = [s for first, n in SCENES[view] for s in range(first, first + n)]
-    designed = [s + DESIGNS_SEED for first, n in SCENES[view] for s in range(first, first + n // 2)]
+    plain = seeds_of(SCENES[view])
+    designed = [s + DESIGNS_SEED for s in seeds_of([(first, n // 2) for first, n in SCENES[view]])]
     real, real_labels = real_cuts(VARIANTS)
     nothing_real = real_nothing()
     real, real_labels = real + nothing_real, real_labels + [NONE] * len(nothing_real)
     drawn = [rendered_cuts(plain, 0.0), rendered_cuts(designed, 1.0)]
     cuts = [c for part, _ in drawn for c in part]
     labels = [lab for _, part in drawn for lab in part]
-    share = REAL_SHARE[view]
-    weight = np.concatenate([np.full(len(labels), (1 - share) / len(labels)),
-                             np.full(len(real_labels), share / len(real_labels))])
+    weight = np.concatenate([np.full(len(labels), (1 - REAL_SHARE) / len(labels)),
+                             np.full(len(real_labels), REAL_SHARE / len(real_labels))])
     return pooled(classifier, cuts + real), labels + real_labels, weight, len(real)
 
 
 def nothing(classifier: Classifier, view: str) -> np.ndarray:
     """Pooled features of the boxes off the tiles (``none``) in the ``CHECK`` scenes, half of them
     in many designs."""
-    seeds = [s for first, n in CHECK[view] for s in range(first, first + n)]
-    cuts, labels = rendered_cuts(seeds, 0.5)
+    cuts, labels = rendered_cuts(seeds_of(CHECK[view]), 0.5)
     return pooled(classifier, [c for c, lab in zip(cuts, labels) if lab == NONE])
 
 
@@ -179,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     w, fitted = refit(x, np.array([index[lab] for lab in labels]), weight, w0, b0)
     b = keep_refusals(nothing(classifier, view), w, fitted, w0, b0, index[NONE])
     about = {"fit": "last layer, rendered and real cuts", "cuts": len(labels), "real": real,
-             "real_share": REAL_SHARE[view], "pull": PULL, "variants": VARIANTS,
+             "real_share": REAL_SHARE, "pull": PULL, "variants": VARIANTS,
              "none_raised": round(float(b[index[NONE]] - fitted[index[NONE]]), 4)}
     put_head(model, w, b, about)
     print(f"{model}: last layer refitted ({about})")

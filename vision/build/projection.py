@@ -35,6 +35,7 @@ import numpy as np
 
 from vision.classifier import EMBEDDING, Classifier
 
+from .embedding import linear_head
 from .features import POOLED, NotAClassifier, model_and_view, pooled, real_cuts, rendered_cuts
 BLEND = 0.3                 # the pooled features' share of a cosine
 REGULARISE = 0.1            # of the within-class scatter's mean variance, added to its diagonal
@@ -97,7 +98,7 @@ def add_projection(path: Path, w: np.ndarray, mean: np.ndarray, blend: float, ab
     model = onnx.load(str(path))
     g = model.graph
     ours = [n for n in g.node if n.name.startswith("proj_") or n.name == "embedding_out"]
-    source = next(n for n in g.node if n.op_type == "Gemm").input[0]      # the linear head's input
+    source = linear_head(g).input[0]
     for n in ours:
         g.node.remove(n)
     for i in [i for i in g.initializer if i.name.startswith("proj_")]:
