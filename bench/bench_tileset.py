@@ -16,7 +16,8 @@ missing is skipped with a line saying so):
    zero-shot (no set), then a set enrolled from the labelled tiles of another photo
    of the same tile set and used on this one. Per photo: labelled tiles found and
    named right (IoU >= 0.5), the revealed hand line (every tile found once, in
-   order), and boxes on nothing labelled (felt, rails).
+   order), extra boxes by the line, and boxes on ground the labels mark clear of tiles
+   (felt, rails, the table's panels: ``clear``).
    Then one set's own tiles: the detector's cuts of the labelled tiles of a tile
    set's photos, a set of up to 3 of them a kind, named on the others.
 3. **Speed**: enrolling 37 kinds x 3 crops, and what naming with a set adds per image.
@@ -132,8 +133,21 @@ def near_line(box, hand: list[dict]) -> bool:
     return x1 - w <= cx <= x2 + w and y1 - h / 2 <= cy <= y2 + h / 2
 
 
+def on_clear_ground(box, photo: dict) -> bool:
+    """Whether a box lies mostly (half its area or more) on ground the labels mark clear of tiles
+    (felt, rails, the table's panels: ``clear`` in vision/labels)."""
+    area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-9)
+    for c in photo.get("clear", []):
+        x1, y1, x2, y2 = c["box"]
+        inside = max(0.0, min(box[2], x2) - max(box[0], x1)) * max(0.0, min(box[3], y2) - max(box[1], y1))
+        if inside >= 0.5 * area:
+            return True
+    return False
+
+
 def score_photo(found: list[dict], photo: dict) -> dict:
-    """Found and named right (of labelled face-up tiles), the hand line, boxes on nothing labelled."""
+    """Found and named right (of labelled face-up tiles), the hand line, extra boxes by the line and
+    boxes on ground marked clear of tiles."""
     face_up = [t for t in photo["tiles"] if t["tile"] != BACK]
     pairs = match(found, face_up)
     right = sum(t["tile"] == d["tile"] for t, d in pairs)
@@ -149,7 +163,12 @@ def score_photo(found: list[dict], photo: dict) -> dict:
                                                                           [t["tile"] for t in hand]),
             "hand_read": line, "hand_right": sum(a == t["tile"] for a, t in zip(line, hand)),
             "hand_in_order": line == [t["tile"] for t in hand], "stray_boxes": len(stray),
+            "on_clear": sum(on_clear_ground(d["box"], photo) for d in found) if photo.get("clear") else None,
             "red_plain": red_plain}
+
+
+def clear_text(s: dict) -> str:
+    return "" if s["on_clear"] is None else f"{s['on_clear']} on clear ground, "
 
 
 def grid_for(image: np.ndarray, grid: int) -> int:
@@ -177,7 +196,8 @@ def photos(view: str, grid: int, folder: Path) -> dict:
         out["ms"][name] = {"without_set": ms}
         print(f"  {name}: zero-shot {s['right']}/{s['tiles']}, hand {s['hand_right']}/{len(s['hand_read'])} "
               f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
-              f"{s['stray_boxes']} extra box(es) by the line, {s['red_plain']} red/plain mix-up(s), {ms:.0f} ms")
+              f"{s['stray_boxes']} extra box(es) by the line, {clear_text(s)}{s['red_plain']} red/plain mix-up(s), "
+              f"{ms:.0f} ms")
     for source, target in SAME_SET:
         if source not in found_photos or target not in found_photos:
             continue
@@ -195,7 +215,8 @@ def photos(view: str, grid: int, folder: Path) -> dict:
         print(f"  {target} with a set from {source} ({n} crops, {len(tileset.kinds())} kinds): "
               f"{s['right']}/{s['tiles']}, hand {s['hand_right']}/{len(s['hand_read'])} "
               f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
-              f"{s['stray_boxes']} extra box(es) by the line, {s['red_plain']} red/plain mix-up(s), {ms:.0f} ms")
+              f"{s['stray_boxes']} extra box(es) by the line, {clear_text(s)}"
+              f"{s['red_plain']} red/plain mix-up(s), {ms:.0f} ms")
     out["own_set"] = own_sets(found_photos, detector.classifier, view, folder)
     return out
 

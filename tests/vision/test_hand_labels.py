@@ -172,3 +172,18 @@ def test_the_hand_tiles_lie_on_a_line(labels, photo):
     slope, intercept = np.polyfit(x, y, 1)
     residuals = np.abs(y - (slope * x + intercept))
     assert residuals.max() < height / 4, (residuals.round(1).tolist(), height)
+
+
+def test_every_hand_photo_marks_clear_ground_no_tile_lies_on(labels):
+    # "clear": felt, rails and the table's panels with no tile on them; a box found there is a false one
+    w, h = labels["size"]
+    assert labels["clear"], "a hand photo names at least one stretch of clear ground"
+    for c in labels["clear"]:
+        assert set(c) == {"box", "what"} and c["what"].strip(), c
+        x1, y1, x2, y2 = c["box"]
+        assert all(isinstance(v, int) for v in c["box"]) and 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h, c
+        for t in labels["tiles"] + labels.get("unreadable", []):
+            b = t["box"]
+            overlap = max(0, min(b[2], x2) - max(b[0], x1)) * max(0, min(b[3], y2) - max(b[1], y1))
+            assert overlap == 0, (c["what"], t)
+
