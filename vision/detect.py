@@ -307,10 +307,9 @@ UNSURE = 0.6      # (both chosen on the validation scenes, seeds 1,000,000-1,000
 
 
 SURE_BOX = 0.5    # a locator score this high: a tile is there, even when the classifier leans to none ...
-KEEP_TILE = 0.2   # ... and its likeliest tile has this much (the rule chosen on the validation scenes,
-                  # seeds 1,000,000-1,000,199: 12 more tiles found, 1 false box, at 0.1; raised to 0.2 for
-                  # the real photos' clear ground: 27 -> 22 boxes on the three photos looked at, none fewer
-                  # named; rendered validation, overhead and oblique, the same bar one tile of 11,500)
+KEEP_TILE = 0.1   # ... and its likeliest tile has this much (both chosen on the validation scenes,
+                  # seeds 1,000,000-1,000,199: 12 more tiles found, 1 false box; 0.2 was tried against
+                  # the real photos' boxes on clear ground and not kept: docs/vision.md)
 PAIR_AREA = 1.6   # a box this many typical tiles large may hold two
 PAIR_SURE = 0.9   # a pair box read less surely than this is read as two halves
 
