@@ -38,7 +38,7 @@ from vision.layout import record_diff  # noqa: E402
 from vision.read import PX_PER_MM, TableReader, table_windows, top_view, window_spots  # noqa: E402
 from vision.synth.table import STEP, TH, TW, Laid, deal, render_deal, render_laid  # noqa: E402
 from vision.synth.tile import random_style  # noqa: E402
-from vision.teach import LAYOUT, assign, rows_of, upright_cut  # noqa: E402
+from vision.teach import LAYOUT, assign, rows_and_strays, upright_cut  # noqa: E402
 from vision.tileset import TileSet  # noqa: E402
 
 DESIGN_SEED = 70_000            # design d is drawn from seed DESIGN_SEED + --seed + d
@@ -59,7 +59,8 @@ def teach(reader: TableReader, frame: np.ndarray, laid: list[Laid], folder: Path
     top = top_view(reader.table, frame, reader.tracker.update(frame))
     windows = table_windows(top)
     chosen, found = best_picture(reader.detector, windows)       # the window the page teaches from
-    shown, _ = assign(rows_of(found), LAYOUT)                    # its tiles as the page names them
+    rows, strays = rows_and_strays(found)
+    shown, _ = assign(rows, LAYOUT, strays)                      # its tiles as the page names them
     # the player's eye: each tile of that window, and where it lies on the table
     ox, oy = window_spots(top)[1][chosen]
     at = np.array([(t.x, t.y) for t in laid])

@@ -19,7 +19,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.teach import LAYOUT, assign, rows_of, upright_cut
+from vision.teach import LAYOUT, assign, rows_and_strays, upright_cut
 from vision.tileset import KINDS
 
 from .errors import ServiceError
@@ -79,14 +79,15 @@ def detect(detector, image: np.ndarray) -> list:
 
 def best_picture(detector, pictures: Sequence[np.ndarray]) -> tuple[int, list]:
     """(index, tiles found) of the picture to teach from: the one whose tiles the classifier reads
-    most often as the kind laid at their place, then the one showing the most tiles (a window that
-    also holds other boxes, say the rim's, shows more tiles but shifts every row); the first where
-    every tile laid agrees ends the search."""
-    chosen, found, best = 0, [], (-1, -1)
+    most often as the kind laid at their place, then the one showing the most tiles in the rows, then
+    the fewest strays (``vision.teach.rows_and_strays``: a window that also holds the rim's boxes
+    shows more, none of them laid); the first where every tile laid agrees ends the search."""
+    chosen, found, best = 0, [], (-1, -1, 0)
     for i, picture in enumerate(pictures):
         here = detect(detector, picture)
-        pairs, _ = assign(rows_of(here), LAYOUT) if here else ([], [])
-        score = (sum(d.tile == kind for d, kind in pairs), len(here))
+        rows, strays = rows_and_strays(here)
+        pairs, _ = assign(rows, LAYOUT, strays)
+        score = (sum(d.tile == kind for d, kind in pairs), len(here) - len(strays), -len(strays))
         if score > best:
             chosen, found, best = i, here, score
         if best[0] >= LAID:
@@ -104,9 +105,9 @@ def read_lesson(detector, image: np.ndarray | Sequence[np.ndarray]) -> Lesson:
     if not found:
         raise ServiceError("no tiles found in the picture: lay the five rows in the camera's view "
                            "(or photograph them from above, the rows filling most of the photo) and try again")
-    rows = rows_of(found)
-    pairs, warnings = assign(rows, LAYOUT)
-    row_of = {id(d): r for r, row in enumerate(rows) for d in row}
+    rows, strays = rows_and_strays(found)
+    pairs, warnings = assign(rows, LAYOUT, strays)
+    row_of = {id(d): r for r, row in enumerate(rows) for d in row} | {id(d): len(rows) for d in strays}
     cuts = []
     for d, kind in pairs:
         try:

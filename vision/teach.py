@@ -2,7 +2,8 @@
 in a fifth (the set's backs: a pale back can read as 白), read in one picture.
 
 The players lay the rows the tablet shows (``LAYOUT``) and take one picture;
-the detector finds the tiles, ``rows_of`` groups them into rows and
+the detector finds the tiles, ``rows_and_strays`` groups them into rows (setting aside
+boxes that are no laid tile: a marker, the rim) and
 ``assign`` gives each tile the kind laid at its place. The detector's own
 names are not used: the point is tiles it may not know. What does not fit (a
 row with a tile too many or too few, a row too many) is said in a warning, and
@@ -33,6 +34,8 @@ LAYOUT: tuple[tuple[str, ...], ...] = (
     (BACK, BACK, BACK),
 )
 ROW_TOLERANCE = 0.5         # of the median tile height: centres closer than this (in y) share a row
+TILE_SIZE = (0.6, 1.6)      # a laid tile's box: its width and height within these of the median ones
+RUN_GAP = 3.0               # of the median tile width: centres further apart along a row are not one run
 MARGIN = 0.04               # of the box, added on each side of a cut (as vision.crop.cut_tile)
 
 _TOP = {0: (0.0, -1.0), 90: (1.0, 0.0), 180: (0.0, 1.0), 270: (-1.0, 0.0)}   # a face's top, per rotation
@@ -56,6 +59,39 @@ def _players_view(d: Detection, turn: int) -> tuple[float, float, float]:
     return cx * right[0] + cy * right[1], -(cx * tx + cy * ty), height
 
 
+def _extent(d: Detection, turn: int) -> tuple[float, float]:
+    """(width along the row, height) of a detection's box, the players' way up."""
+    w, h = d.box[2] - d.box[0], d.box[3] - d.box[1]
+    return (w, h) if turn in (0, 180) else (h, w)
+
+
+def rows_and_strays(detections: Sequence[Detection]) -> tuple[list[list[Detection]], list[Detection]]:
+    """The laid rows (``rows_of``) and the strays set aside from them: a box not the size of the laid
+    tiles (width or height outside ``TILE_SIZE`` of the median ones: a marker, a stick, a rim's edge),
+    and a box far along its row from the row's longest run of tiles (more than ``RUN_GAP`` tile widths
+    from its neighbour). Left in, a stray at a row's start would shift every kind after it."""
+    if not detections:
+        return [], []
+    turn = facing(detections)
+    sizes = [_extent(d, turn) for d in detections]
+    mw, mh = float(np.median([w for w, _ in sizes])), float(np.median([h for _, h in sizes]))
+    lo, hi = TILE_SIZE
+    sized = [lo <= w / mw <= hi and lo <= h / mh <= hi for w, h in sizes]
+    strays = [d for d, ok in zip(detections, sized) if not ok]
+    rows = []
+    for row in rows_of([d for d, ok in zip(detections, sized) if ok]):
+        along = [_players_view(d, turn)[0] for d in row]
+        runs = [[row[0]]]
+        for k in range(1, len(row)):
+            if along[k] - along[k - 1] > RUN_GAP * mw:
+                runs.append([])
+            runs[-1].append(row[k])
+        longest = max(runs, key=len)
+        rows.append(longest)
+        strays += [d for run in runs if run is not longest for d in run]
+    return rows, strays
+
+
 def rows_of(detections: Sequence[Detection], tolerance: float = ROW_TOLERANCE) -> list[list[Detection]]:
     """The detections grouped into rows, top to bottom, each row left to right (the players' way
     up, ``facing``). Sorted by the y of their box centres, a new row starts where the step from
@@ -75,15 +111,16 @@ def rows_of(detections: Sequence[Detection], tolerance: float = ROW_TOLERANCE) -
     return [[d for d, *_ in sorted(row, key=lambda s: s[1])] for row in rows]
 
 
-def assign(rows: Sequence[Sequence[Detection]], layout: Sequence[Sequence[str]] = LAYOUT
-           ) -> tuple[list[tuple[Detection, str | None]], list[str]]:
+def assign(rows: Sequence[Sequence[Detection]], layout: Sequence[Sequence[str]] = LAYOUT,
+           strays: Sequence[Detection] = ()) -> tuple[list[tuple[Detection, str | None]], list[str]]:
     """Each detection with the kind laid at its place: row by row, position by position. Returns
     ``(pairs, warnings)``; a tile past the end of its row's layout, or in a row the layout does not
     have, comes with ``None`` (the players name it or leave it out), and every row with more or
     fewer tiles than laid, and every row missing, is a warning. A tile the detector saw as a back
     where a face was laid keeps its place but gets no kind either (a face-down tile teaches no
     face), with a warning; where a back was laid it is the back, whatever the detector saw (a pale
-    back it reads as 白 is what the set must learn)."""
+    back it reads as 白 is what the set must learn). ``strays`` (``rows_and_strays``) come last, with
+    ``None`` and one warning."""
     pairs: list[tuple[Detection, str | None]] = []
     warnings: list[str] = []
     for i, row in enumerate(rows):
@@ -107,6 +144,10 @@ def assign(rows: Sequence[Sequence[Detection]], layout: Sequence[Sequence[str]] 
                             f"missed, the kinds after it are off by one: check them")
     for i in range(len(rows), len(layout)):
         warnings.append(f"row {i + 1} ({' '.join(layout[i])}) not seen")
+    if strays:
+        pairs += [(d, None) for d in strays]
+        warnings.append(f"{len(strays)} box(es) away from the rows (not a laid tile's size, or far along a row): "
+                        f"name them or leave them out")
     return pairs, warnings
 
 

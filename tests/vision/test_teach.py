@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.detect import Detection
-from vision.teach import LAYOUT, assign, facing, rows_of, upright_cut
+from vision.teach import LAYOUT, assign, facing, rows_and_strays, rows_of, upright_cut
 
 W, H, PITCH, ROW = 40, 54, 44, 80       # a tile's box, the step along a row and between rows (px)
 
@@ -161,3 +161,28 @@ def test_an_upright_tile_in_a_box_wider_than_tall_is_not_turned(rotation):
     cols = np.where(red.any(axis=0))[0]
     assert rows.max() < cut.shape[0] / 4                     # the red edge is at the top
     assert cols.max() - cols.min() > cut.shape[1] / 2        # ... running across it, not down a side
+
+
+def test_a_marker_beside_the_first_row_shifts_no_kind():
+    # a box left of 1p at its height, the size of no laid tile (a rim marker's edge): set aside, named by no one
+    marker = Detection("2s", (20.0, 50.0, 38.0, 124.0), 0, 0.93)
+    rows, strays = rows_and_strays([marker, *laid()])
+    pairs, warnings = assign(rows, LAYOUT, strays)
+    assert kinds(pairs) == flat() + [None] and pairs[-1][0] is marker
+    assert [d.box for d, _ in pairs[:-1]] == [d.box for d in laid()]
+    assert any("away from the rows" in w for w in warnings)
+
+
+def test_a_tile_sized_box_far_along_a_row_is_no_tile_of_that_row():
+    # the same size as the laid tiles, but twelve tiles along from the end of the third row
+    far = Detection("back", (100.0 + 18 * PITCH, 50.0 + 2 * ROW, 100.0 + 18 * PITCH + W, 50.0 + 2 * ROW + H), 0, 1.0)
+    rows, strays = rows_and_strays([*laid(), far])
+    assert [len(r) for r in rows] == [9, 9, 6, 7, 3] and strays == [far]
+    pairs, warnings = assign(rows, LAYOUT, strays)
+    assert kinds(pairs) == flat() + [None]
+
+
+def test_rows_laid_as_asked_have_no_strays():
+    rows, strays = rows_and_strays(laid(slant=3.0))
+    assert strays == [] and [len(r) for r in rows] == [9, 9, 6, 7, 3]
+    assert rows_and_strays([]) == ([], [])
