@@ -186,3 +186,15 @@ def test_rows_laid_as_asked_have_no_strays():
     rows, strays = rows_and_strays(laid(slant=3.0))
     assert strays == [] and [len(r) for r in rows] == [9, 9, 6, 7, 3]
     assert rows_and_strays([]) == ([], [])
+
+
+def test_rows_photographed_aslant_keep_their_far_tiles():
+    # a phone held a little aslant: the far row's tiles at 0.7 of the near row's size, all still laid tiles
+    found = []
+    for r, row in enumerate(LAYOUT):
+        scale = 0.7 + 0.15 * r
+        for i, kind in enumerate(row):
+            x, y = 100 + i * PITCH * scale, 50 + r * ROW
+            found.append(Detection(kind, (x, y, x + W * scale, y + H * scale), 0, 0.9))
+    rows, strays = rows_and_strays(found)
+    assert strays == [] and [len(r) for r in rows] == [9, 9, 6, 7, 3]
