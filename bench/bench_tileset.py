@@ -43,7 +43,7 @@ from vision.classes import BACK, KINDS, REDS  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
 from vision.crop import upright_cut  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
-from vision.evaluate import iou, match, photos_dir  # noqa: E402
+from vision.evaluate import intersection, iou, match, photos_dir  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
 
@@ -137,12 +137,7 @@ def on_clear_ground(box, photo: dict) -> bool:
     """Whether a box lies mostly (half its area or more) on ground the labels mark clear of tiles
     (felt, rails, the table's panels: ``clear`` in vision/labels)."""
     area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-9)
-    for c in photo.get("clear", []):
-        x1, y1, x2, y2 = c["box"]
-        inside = max(0.0, min(box[2], x2) - max(box[0], x1)) * max(0.0, min(box[3], y2) - max(box[1], y1))
-        if inside >= 0.5 * area:
-            return True
-    return False
+    return any(intersection(box, c["box"]) >= 0.5 * area for c in photo.get("clear", []))
 
 
 def score_photo(found: list[dict], photo: dict) -> dict:

@@ -32,12 +32,17 @@ def photos_dir() -> Path:
     return Path(os.environ.get(ENV_PHOTOS) or DEFAULT_PHOTOS)
 
 
-def iou(a, b) -> float:
+def intersection(a, b) -> float:
+    """The area two boxes (x1, y1, x2, y2) share; 0 when they do not overlap."""
     iw = min(a[2], b[2]) - max(a[0], b[0])
     ih = min(a[3], b[3]) - max(a[1], b[1])
-    if iw <= 0 or ih <= 0:
+    return iw * ih if iw > 0 and ih > 0 else 0.0
+
+
+def iou(a, b) -> float:
+    inter = intersection(a, b)
+    if inter == 0:
         return 0.0
-    inter = iw * ih
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 

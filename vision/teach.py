@@ -48,6 +48,12 @@ def facing(detections: Sequence[Detection]) -> int:
     return turns.most_common(1)[0][0] if turns else 0
 
 
+def _extent(d: Detection, turn: int) -> tuple[float, float]:
+    """(width along the row, height) of a detection's box, the players' way up."""
+    w, h = d.box[2] - d.box[0], d.box[3] - d.box[1]
+    return (w, h) if turn in (0, 180) else (h, w)
+
+
 def _players_view(d: Detection, turn: int) -> tuple[float, float, float]:
     """(x to the players' right, y towards the players, tile height) of a detection, seen from the
     side ``turn`` says the players sit on."""
@@ -55,14 +61,7 @@ def _players_view(d: Detection, turn: int) -> tuple[float, float, float]:
     x1, y1, x2, y2 = d.box
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     right = (-ty, tx)
-    height = (y2 - y1) if turn in (0, 180) else (x2 - x1)
-    return cx * right[0] + cy * right[1], -(cx * tx + cy * ty), height
-
-
-def _extent(d: Detection, turn: int) -> tuple[float, float]:
-    """(width along the row, height) of a detection's box, the players' way up."""
-    w, h = d.box[2] - d.box[0], d.box[3] - d.box[1]
-    return (w, h) if turn in (0, 180) else (h, w)
+    return cx * right[0] + cy * right[1], -(cx * tx + cy * ty), _extent(d, turn)[1]
 
 
 def rows_and_strays(detections: Sequence[Detection]) -> tuple[list[list[Detection]], list[Detection]]:

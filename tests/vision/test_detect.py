@@ -172,7 +172,6 @@ def test_a_sure_box_wider_than_tall_is_also_read_upright(detector):
     assert right >= 11, [(tile, d.tile, d.rotation) for (tile, _, _), d in zip(faces, sure)]
 
 
-
 def _leaning_to_none(detector: Detector, tile_share: float) -> np.ndarray:
     p = np.zeros(len(detector.class_names), np.float32)
     p[detector.class_names.index("none")] = 1 - tile_share
@@ -188,6 +187,7 @@ def test_a_sure_box_leaning_to_none_keeps_its_tile_only_when_a_tenth_sure(detect
     assert score == pytest.approx(share if kept else 1 - share, abs=1e-6)
     # a box the locator is unsure of gets no such benefit of the doubt
     assert detector._name(_leaning_to_none(detector, share), sure_box=False)[0] == "none"
+
 
 # --- merging windows: rules on boxes, no model needed ---
 
