@@ -19,6 +19,10 @@ its tile; the moved box is read again and kept where it reads as a tile more sur
 mirrored left to right and fuses the two passes' boxes (it has one class, so a
 mirrored glyph is still a tile to it): it finds tiles the first pass misses, at
 the cost of a second locator run. See models/README.md for what it gains.
+
+``second`` (the oblique view's console locator, ``SECOND_LOCATORS``) keeps a tile only
+where that locator, which learnt a seat's rail, score display and stick tray as no
+tile, also proposes a box: a second opinion against boxes on the console.
 """
 
 from __future__ import annotations
@@ -43,6 +47,9 @@ VIEWS = {"overhead": (LOCATOR, CLASSIFIER),
          "oblique": (MODELS / "oblique" / "tile-locator.onnx", MODELS / "oblique" / "tile-classifier.onnx")}
 # a view's box refiner (vision/refine.py), where one was trained for it
 REFINERS = {"oblique": MODELS / "oblique" / "tile-refiner.onnx"}
+# a view's second locator, which must see a tile where the first did (``SECOND_OPINION``): the oblique
+# locator fine-tuned on scenes with a seat's console (synth/console.py), which knows rails and displays
+SECOND_LOCATORS = {"oblique": MODELS / "oblique" / "tile-locator-console.onnx"}
 
 
 @dataclass(frozen=True)
@@ -79,8 +86,9 @@ class Detector:
 
     def __init__(self, locator: Path = LOCATOR, classifier: Path = CLASSIFIER, threads: int = 2,
                  min_box_score: float = 0.25, iou: float = 0.5, mirror: bool = True,
-                 refiner: Path | None = None, tileset=None):
+                 refiner: Path | None = None, tileset=None, second: Path | None = None):
         self.locator = session(Path(locator), threads)
+        self.second = session(Path(second), threads) if second is not None else None
         self.classifier = Classifier(Path(classifier), threads)
         self.tileset = None
         if tileset is not None:
@@ -101,23 +109,27 @@ class Detector:
         self.tileset = tileset
 
     @classmethod
-    def for_view(cls, view: str = "overhead", refine: bool = True, **kwargs) -> "Detector":
+    def for_view(cls, view: str = "overhead", refine: bool = True, second: bool = True, **kwargs) -> "Detector":
         """The detector for a camera's view: ``overhead`` (over the table: the shipped default) or
         ``oblique`` (beside it, looking across: fine-tuned on oblique scenes, with a box refiner;
-        see models/README.md). ``refine=False`` leaves a view's refiner out."""
+        see models/README.md). ``refine=False`` leaves a view's refiner out, ``second=False`` its second
+        locator (``SECOND_LOCATORS``)."""
         if view not in VIEWS:
             raise ValueError(f"view must be one of {', '.join(VIEWS)}, not {view!r}")
-        return cls(*VIEWS[view], refiner=REFINERS.get(view) if refine else None, **kwargs)
+        return cls(*VIEWS[view], refiner=REFINERS.get(view) if refine else None,
+                   second=SECOND_LOCATORS.get(view) if second else None, **kwargs)
 
-    def _candidates(self, image: np.ndarray, mirrored: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """The locator's boxes (N x 4, x1 y1 x2 y2 in image pixels) and scores above ``min_box_score``,
-        before suppression; ``mirrored`` runs it on the image mirrored left to right and mirrors
-        the boxes back."""
+    def _candidates(self, image: np.ndarray, mirrored: bool = False, locator=None,
+                    floor: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The locator's boxes (N x 4, x1 y1 x2 y2 in image pixels) and scores above ``min_box_score``
+        (or ``floor``), before suppression; ``mirrored`` runs it on the image mirrored left to right
+        and mirrors the boxes back. ``locator``: another session of the same input (the second)."""
+        locator = locator or self.locator
         h, w = image.shape[:2]
         inp, s, (px, py) = letterbox(image[:, ::-1] if mirrored else image, self.size)
-        out = self.locator.run(None, {self.locator.get_inputs()[0].name: blob([inp])})[0][0]   # (4+nc, N)
+        out = locator.run(None, {locator.get_inputs()[0].name: blob([inp])})[0][0]   # (4+nc, N)
         scores = out[4:].max(axis=0)
-        keep = scores >= self.min_box_score
+        keep = scores >= (self.min_box_score if floor is None else floor)
         cx, cy, bw, bh = out[:4, keep]
         x1, x2 = (cx - bw / 2 - px) / s, (cx + bw / 2 - px) / s
         if mirrored:
@@ -126,12 +138,12 @@ class Detector:
                           np.clip(x2, 0, w), np.clip((cy + bh / 2 - py) / s, 0, h)], axis=1)
         return boxes, scores[keep]
 
-    def candidates(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Every box the locator proposes, before suppression (both passes' with ``mirror``): boxes
-        (N x 4, image pixels) and scores."""
-        boxes, scores = self._candidates(image)
+    def candidates(self, image: np.ndarray, locator=None, floor: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Every box the locator (or another, ``locator``) proposes, before suppression (both passes'
+        with ``mirror``): boxes (N x 4, image pixels) and scores."""
+        boxes, scores = self._candidates(image, locator=locator, floor=floor)
         if self.mirror:
-            more, more_scores = self._candidates(image, mirrored=True)
+            more, more_scores = self._candidates(image, mirrored=True, locator=locator, floor=floor)
             boxes, scores = np.concatenate([boxes, more]), np.concatenate([scores, more_scores])
         return boxes, scores
 
@@ -198,7 +210,16 @@ class Detector:
             if d.tile == NONE or any(_same_tile(d.box, d.score, k) for k in out):
                 continue
             out.append(d)
+        if self.second is not None:
+            out = self._seconded(image, out)
         return reading_order(out)
+
+    def _seconded(self, image: np.ndarray, found: list[Detection]) -> list[Detection]:
+        """The tiles the second locator also sees: some box of its, scored ``SECOND_OPINION`` or more,
+        overlapping the tile's by IoU ``SECOND_IOU``. It learnt a seat's console (rail, score display,
+        stick tray) as no tile, where the first finds backs in a rail's highlights."""
+        boxes, _ = self.candidates(image, locator=self.second, floor=SECOND_OPINION)
+        return [d for d in found if any(_iou(d.box, b) >= SECOND_IOU for b in boxes)]
 
     def name_boxes(self, image: np.ndarray, boxes, sure: list[bool] | None = None) -> list[Detection]:
         """The classifier's reading of each given box (image pixels), one ``Detection`` per box, in
@@ -310,6 +331,11 @@ SURE_BOX = 0.5    # a locator score this high: a tile is there, even when the cl
 KEEP_TILE = 0.1   # ... and its likeliest tile has this much (both chosen on the validation scenes,
                   # seeds 1,000,000-1,000,199: 12 more tiles found, 1 false box; 0.2 was tried against
                   # the real photos' boxes on clear ground and not kept: docs/vision.md)
+SECOND_OPINION = 0.05  # the second locator's least score for a place it agrees holds a tile, and ...
+SECOND_IOU = 0.3       # ... how well its box must meet the tile's. Of bars 0.05-0.25, the one costing no more
+                       # than a point of found and named right on oblique validation (seeds 3,500,000-3,500,059: 91.24%
+                       # -> 90.43%, precision 95.35% -> 97.25%; 0.1: 89.99%; console validation 5,500,000
+                       # up: precision 79.86% -> 85.78%). See models/README.md.
 PAIR_AREA = 1.6   # a box this many typical tiles large may hold two
 PAIR_SURE = 0.9   # a pair box read less surely than this is read as two halves
 
@@ -348,6 +374,11 @@ def prefer_moved(located: Detection, moved: Detection) -> bool:
     """Whether the refiner's moved box is kept over the located one: it reads as a tile (not ``none``)
     and by ``REFINE_MARGIN`` more surely than the located box does (a ``none`` reading counts 0)."""
     return moved.tile != NONE and surely(moved) > surely(located) + REFINE_MARGIN
+
+
+def _iou(a, b) -> float:
+    inter = inside_share(a, b) * min(_area(a), _area(b))
+    return inter / (_area(a) + _area(b) - inter) if inter > 0 else 0.0
 
 
 def _area(box) -> float:

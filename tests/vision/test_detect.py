@@ -238,6 +238,24 @@ def test_the_oblique_models_find_more_there_than_the_overhead_ones(detector):
     assert oblique.found_and_named > overhead.found_and_named + 0.05, (oblique.text(), overhead.text())
 
 
+def test_the_oblique_view_keeps_only_tiles_its_console_locator_also_sees(art):
+    """Seen from a seat, the table's own rail, score display and stick tray lie below the hand; the
+    oblique locator finds backs in a rail's highlights. Its second locator learnt consoles: a tile
+    it does not also see is dropped, and every tile kept is one the first pair found."""
+    from vision.synth.dataset import scene_for
+    alone, seconded = Detector.for_view("oblique", second=False), Detector.for_view("oblique")
+    assert alone.second is None and seconded.second is not None and Detector().second is None
+    on_console = {"alone": 0, "seconded": 0}
+    for seed in range(5_700_000, 5_700_006):      # console scenes outside every training and test range
+        scene = scene_for(seed, art, (640, 480))
+        a, b = alone.detect(scene.image), seconded.detect(scene.image)
+        assert {d.box for d in b} <= {d.box for d in a}
+        for name, found in (("alone", a), ("seconded", b)):
+            on_console[name] += sum((d.box[1] + d.box[3]) / 2 > scene.console[int((d.box[0] + d.box[2]) / 2)]
+                                    for d in found)
+    assert on_console["seconded"] < on_console["alone"] / 2, on_console
+
+
 def test_an_unknown_view_names_the_views():
     with pytest.raises(ValueError, match="overhead, oblique"):
         Detector.for_view("fisheye")

@@ -67,3 +67,15 @@ def test_rim_test_scenes_are_their_own_held_out_set(art):
     reports = run_evaluation(scenes=0, rim=1, detector=Detector.for_view("oblique"), real=[])
     assert len(reports) == 1 and f"seeds {RIM_TEST}..{RIM_TEST}" in reports[0].name
     assert "rim" in reports[0].name and reports[0].truth > 0
+
+
+def test_console_test_scenes_are_their_own_held_out_set(art):
+    # evaluate --console N: scenes from the console test seeds, apart from every training and validation seed
+    from vision.build.train import OBLIQUE_VAL
+    from vision.detect import Detector
+    from vision.evaluate_run import CONSOLE_TEST, run_evaluation
+    from vision.synth.dataset import CONSOLE_SEED
+    assert CONSOLE_TEST >= CONSOLE_SEED + OBLIQUE_VAL + 100_000
+    reports = run_evaluation(scenes=0, console=1, detector=Detector.for_view("oblique"), real=[])
+    assert len(reports) == 1 and f"seeds {CONSOLE_TEST}..{CONSOLE_TEST}" in reports[0].name
+    assert "console" in reports[0].name and reports[0].truth > 0

@@ -257,3 +257,48 @@ def test_a_table_can_be_drawn_in_a_chosen_design(art):
         return float((frame[..., 2].astype(int) - frame[..., 0].astype(int))[changed].mean())
 
     assert redness(a) > redness(b) + 50
+
+
+def test_only_scenes_from_the_console_seeds_show_a_seat_console(art):
+    # a photo from a seat shows the table's own rail, score display and stick tray below the hand;
+    # scenes below the console seeds (every training and test set rendered before) do not move
+    from vision.synth.dataset import CONSOLE_SEED, RIM_SEED, console_for, scene_for
+    assert not console_for(RIM_SEED) and not console_for(CONSOLE_SEED - 1)
+    assert console_for(CONSOLE_SEED) and console_for(CONSOLE_SEED + 600_000)
+    assert scene_for(RIM_SEED, art, (480, 360)).console is None
+    a, b = scene_for(CONSOLE_SEED, art, (480, 360)), scene_for(CONSOLE_SEED, art, (480, 360))
+    assert np.array_equal(a.image, b.image) and a.tiles == b.tiles
+    assert a.console is not None and a.console.shape == (480,)
+
+
+def test_no_tile_is_labelled_under_the_console(art):
+    """The console hides what lies below its top edge: every labelled box ends above it, and a tile
+    mostly hidden is not labelled at all."""
+    from vision.synth.dataset import CONSOLE_SEED, scene_for
+    labelled = 0
+    for seed in range(CONSOLE_SEED, CONSOLE_SEED + 6):
+        scene = scene_for(seed, art, (640, 480))
+        edge = scene.console
+        for t in scene.tiles:
+            x1, _, x2, y2 = t.box
+            assert y2 <= edge[int(x1):int(np.ceil(x2))].min() + 1e-6, (seed, t)
+        labelled += len(scene.tiles)
+    assert labelled > 50
+
+
+def test_cover_keeps_a_tile_mostly_seen_and_drops_one_mostly_hidden():
+    from vision.synth.console import cover
+    edge = np.full(100, 50.0)
+    assert cover((10, 10, 20, 40), edge) == (10, 10, 20, 40)          # above the console
+    assert cover((10, 20, 20, 60), edge) == (10, 20, 20, 50.0)        # 30 of 40 rows seen
+    assert cover((10, 40, 20, 60), edge) is None                      # 10 of 20 rows seen
+
+
+def test_console_scenes_give_the_classifier_cuts_of_no_tile_on_the_console(art):
+    from vision.classifier import NONE
+    from vision.synth.crops import _console_cuts
+    from vision.synth.dataset import CONSOLE_SEED, scene_for
+    scene = scene_for(CONSOLE_SEED + 1, art, (640, 480))
+    boxes = [t.box for t in scene.tiles]
+    cuts = _console_cuts(scene, boxes, np.random.default_rng(0), 4)
+    assert len(cuts) == 4 and all(label == NONE and cut.shape == (64, 64, 3) for label, cut in cuts)

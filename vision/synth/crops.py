@@ -16,6 +16,7 @@ import numpy as np
 from ..classes import BACK
 from ..crop import cut_tile, upside_down
 from ..detect import FLIP_SUFFIX, NONE, inside_share
+from .console import near
 from .scene import Scene
 
 CROP_W, CROP_H = 48, 64
@@ -83,4 +84,29 @@ def classifier_samples(scene: Scene, rng: np.random.Generator, spread: float = 0
             continue
         out.append((NONE, cut_tile(scene.image, box)))
         placed += 1
+    if scene.console is not None and boxes:
+        out += _console_cuts(scene, boxes, rng, n_none)
+    return out
+
+
+def _console_cuts(scene: Scene, boxes, rng: np.random.Generator, n: int) -> list[tuple[str, np.ndarray]]:
+    """``n`` tile-sized boxes on a seat view's console (rail, display, stick tray): no tile, however
+    much a highlight or a row of white sticks looks like one."""
+    h, w = scene.image.shape[:2]
+    out = []
+    for _ in range(n * 5):
+        if len(out) >= n:
+            break
+        if rng.random() < 0.5:      # a tile of the scene's size, or one lying by the console
+            ref = boxes[int(rng.integers(len(boxes)))]
+            bw, bh = (ref[2] - ref[0]) * rng.uniform(0.7, 1.4), (ref[3] - ref[1]) * rng.uniform(0.7, 1.4)
+        else:
+            bw = near(rng, h)
+            bh = bw * rng.uniform(0.6, 1.6)
+        x = rng.uniform(0, w - bw)
+        top = float(scene.console[int(x):int(x + bw) + 1].max())
+        if top + bh >= h:
+            continue
+        y = rng.uniform(top, h - bh)
+        out.append((NONE, cut_tile(scene.image, (x, y, x + bw, y + bh))))
     return out

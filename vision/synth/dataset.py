@@ -33,6 +33,7 @@ LOCATE_NAMES = ("tile",)
 OBLIQUE_SEED = 3_000_000     # scenes from this seed up are seen by a slanted camera (``oblique.py``)
 RIM_SEED = 4_000_000         # ... and from this one up, half of them have tiles on the table's rim
 RIM_TILES = 0.5
+CONSOLE_SEED = 5_000_000     # ... and from this one up, a seat view's console across the bottom (``console.py``)
 DESIGNS_STREAM = 7           # the generator that picks a scene's design family is seeded (seed, this)
 
 
@@ -49,6 +50,13 @@ def rim_tiles_for(seed: int) -> float:
     return RIM_TILES if seed >= RIM_SEED else 0.0
 
 
+def console_for(seed: int) -> bool:
+    """Whether scene ``seed`` shows a player's console (rail, display, stick tray) across its bottom:
+    from ``CONSOLE_SEED`` up (training, validation and test: +0, +500,000, +600,000); no scene below
+    it spends a draw on one, so every scene rendered before renders as it did."""
+    return seed >= CONSOLE_SEED
+
+
 def designs_for(seed: int, share: float) -> bool:
     """Whether scene ``seed`` draws its set from many designs: a ``share`` of scenes, chosen by the seed
     on a generator of its own (the scene's own draws are untouched, so ``share`` 0 renders as before)."""
@@ -57,7 +65,8 @@ def designs_for(seed: int, share: float) -> bool:
 
 def scene_for(seed: int, art: TileArt, size: tuple[int, int], designs: float = 0.0) -> Scene:
     return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed),
-                        rim_tiles=rim_tiles_for(seed), designs=designs_for(seed, designs))
+                        rim_tiles=rim_tiles_for(seed), designs=designs_for(seed, designs),
+                        console=console_for(seed))
 
 
 def yolo_rows(scene: Scene, classes: str) -> list[str]:

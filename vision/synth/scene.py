@@ -16,6 +16,7 @@ import numpy as np
 from ..art import TileArt
 from ..classes import BACK
 from . import layouts, oblique
+from .console import cover, draw_console
 from .tile import FACE_ASPECT, TileStyle, draw_tile, face_image, random_style, rect_corners
 
 FELTS = [(120, 115, 40), (150, 140, 60), (160, 150, 135), (70, 110, 40), (110, 90, 50), (90, 80, 70)]
@@ -40,6 +41,7 @@ class Scene:
     image: np.ndarray                      # BGR uint8
     tiles: list[Annotation] = field(default_factory=list)
     style: TileStyle | None = None
+    console: np.ndarray | None = None      # a seat view's console: per column, the first row it covers
 
 
 def felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
@@ -175,16 +177,18 @@ def _photo(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] = (960, 720),
                  unit: tuple[float, float] = (24, 52), max_groups: int = 12, view: str = "overhead",
-                 rim_tiles: float = 0.0, designs: bool = False) -> Scene:
+                 rim_tiles: float = 0.0, designs: bool = False, console: bool = False) -> Scene:
     """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane.
 
     ``view`` is ``overhead`` (a camera a little off straight-down) or ``oblique``
     (a camera beside the table, as in the real photo: see ``oblique.py``). An oblique
     scene's rim is open to tiles with probability ``rim_tiles`` (0: never, and no random
     draw is spent on it, so scenes rendered before it existed render the same). ``designs``: the
-    scene's set is one of many tile designs (``tile.random_style``), not only the art's two."""
+    scene's set is one of many tile designs (``tile.random_style``), not only the art's two.
+    ``console`` (oblique only): the player's rail, score display and stick tray across the bottom,
+    as a photo from a seat shows them (``console.py``)."""
     if view == "oblique":
-        return _render_oblique(rng, art, size, unit, max_groups, rim_tiles, designs)
+        return _render_oblique(rng, art, size, unit, max_groups, rim_tiles, designs, console)
     if view != "overhead":
         raise ValueError(f"view must be 'overhead' or 'oblique', not {view!r}")
     w, h = size
@@ -213,7 +217,7 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     return Scene(image, anns, style)
 
 
-def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=False) -> Scene:
+def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=False, console=False) -> Scene:
     """The table seen from one side: a taller plane squeezed by the camera, a rim, what lies beyond it,
     and each tile's box around what is seen of it."""
     w, h = size
@@ -236,14 +240,19 @@ def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=Fal
     view_img = oblique.backdrop(rng, w, h)
     cv2.warpPerspective((plane * 255).astype(np.uint8), m, (w, h), dst=view_img, flags=cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_TRANSPARENT)
-    image = _photo(rng, view_img)
     outlines = [_seen(hull, m) for _, _, hull, _ in tiles]
+    boxes = oblique.visible_boxes(ids, m, w, h, outlines)
+    edge = None
+    if console:
+        edge = draw_console(rng, view_img)
+        boxes = [cover(b, edge) if b is not None else None for b in boxes]
+    image = _photo(rng, view_img)
     anns = []
-    for (cls, quad, _, rot), box in zip(tiles, oblique.visible_boxes(ids, m, w, h, outlines)):
+    for (cls, quad, _, rot), box in zip(tiles, boxes):
         if box is None:
             continue
         anns.append(Annotation(cls, box, rot, tuple((float(x), float(y)) for x, y in _seen(quad, m))))
-    return Scene(image, anns, style)
+    return Scene(image, anns, style, edge)
 
 
 def draw_annotations(scene: Scene) -> np.ndarray:
