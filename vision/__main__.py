@@ -1,8 +1,8 @@
 """python -m vision: the tile detector and its data.
 
     python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--no-mirror]
-                            [--no-refine] [--tileset SET]
-    python -m vision evaluate [--view V] [--no-mirror] [--no-refine] [--scenes N] [--oblique N] [--rim N]
+                            [--no-refine] [--no-second] [--tileset SET]
+    python -m vision evaluate [--view V] [--no-mirror] [--no-refine] [--no-second] [--scenes N] [--oblique N] [--rim N]
                               [--console N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
@@ -66,6 +66,9 @@ def _parser() -> _Parser:
                    help="skip the locator's second, mirrored pass (faster, finds fewer; see models/README.md)")
     d.add_argument("--no-refine", dest="refine", action="store_false",
                    help="leave out the view's box refiner (the oblique view has one; see models/README.md)")
+    d.add_argument("--no-second", dest="second", action="store_false",
+                   help="leave out the view's second locator, which must also see each tile (the oblique view "
+                        "has one, that knows a seat's console; see models/README.md)")
     d.add_argument("--tileset", type=Path, metavar="SET",
                    help="name tiles with this tile set (python -m vision tileset enroll); its view is used")
 
@@ -77,6 +80,9 @@ def _parser() -> _Parser:
                    help="skip the locator's second, mirrored pass (faster, finds fewer; see models/README.md)")
     e.add_argument("--no-refine", dest="refine", action="store_false",
                    help="leave out the view's box refiner (the oblique view has one; see models/README.md)")
+    e.add_argument("--no-second", dest="second", action="store_false",
+                   help="leave out the view's second locator, which must also see each tile (the oblique view "
+                        "has one, that knows a seat's console; see models/README.md)")
     e.add_argument("--oblique", type=int, default=0,
                    help="also this many held-out scenes seen by a slanted camera, as in the real photo")
     e.add_argument("--rim", type=int, default=0,
@@ -205,7 +211,8 @@ def _detect(a: argparse.Namespace) -> int:
 
         tileset = TileSet.load(a.tileset)
         a.view = tileset.view
-    found = Detector.for_view(a.view, mirror=a.mirror, refine=a.refine, tileset=tileset).detect(image, grid=a.grid)
+    found = Detector.for_view(a.view, mirror=a.mirror, refine=a.refine, second=a.second,
+                              tileset=tileset).detect(image, grid=a.grid)
     if a.draw:
         import cv2
 
@@ -230,7 +237,7 @@ def _evaluate(a: argparse.Namespace) -> int:
         reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos,
                                  real_grid=a.real_grid, oblique=a.oblique, view=a.view,
                                  mirror=a.mirror, rim=a.rim, refine=a.refine,
-                                 console=a.console)
+                                 console=a.console, second=a.second)
     except (FileNotFoundError, ValueError) as e:
         raise UsageError(str(e)) from None
     if a.json:

@@ -256,6 +256,18 @@ def test_the_oblique_view_keeps_only_tiles_its_console_locator_also_sees(art):
     assert on_console["seconded"] < on_console["alone"] / 2, on_console
 
 
+def test_cli_detect_without_the_second_opinion_keeps_the_boxes_on_the_console(art, tmp_path):
+    from vision.synth.dataset import scene_for
+    image = tmp_path / "seat.png"
+    cv2.imwrite(str(image), scene_for(5_700_004, art, (640, 480)).image)
+    found = {}
+    for flags in ((), ("--no-second",)):
+        r = _cli("detect", str(image), "--view", "oblique", "--json", *flags)
+        assert r.returncode == 0, r.stderr
+        found[flags] = {tuple(d["box"]) for d in json.loads(r.stdout)}
+    assert found[()] < found[("--no-second",)]
+
+
 def test_an_unknown_view_names_the_views():
     with pytest.raises(ValueError, match="overhead, oblique"):
         Detector.for_view("fisheye")
