@@ -33,6 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .boxes import area, inside_share, iou
 from .classes import BACK
 from .classifier import FLIP_SUFFIX, NONE, Classifier  # noqa: F401  (callers import NONE from here)
 from .crop import CLS_SIZE, cut_tile, is_ambiguous, is_sideways, rotation_of
@@ -210,7 +211,7 @@ class Detector:
             if d.tile == NONE or any(_same_tile(d.box, d.score, k) for k in out):
                 continue
             out.append(d)
-        if self.second is not None:
+        if self.second is not None and out:
             out = self._seconded(image, out)
         return reading_order(out)
 
@@ -219,7 +220,7 @@ class Detector:
         overlapping the tile's by IoU ``SECOND_IOU``. It learnt a seat's console (rail, score display,
         stick tray) as no tile, where the first finds backs in a rail's highlights."""
         boxes, _ = self.candidates(image, locator=self.second, floor=SECOND_OPINION)
-        return [d for d in found if any(_iou(d.box, b) >= SECOND_IOU for b in boxes)]
+        return [d for d in found if any(iou(d.box, b) >= SECOND_IOU for b in boxes)]
 
     def name_boxes(self, image: np.ndarray, boxes, sure: list[bool] | None = None) -> list[Detection]:
         """The classifier's reading of each given box (image pixels), one ``Detection`` per box, in
@@ -261,11 +262,11 @@ class Detector:
         """A box twice a tile's size around two touching tiles (kakan's added tile stacked on the
         called one) reads as no tile or a muddle: read its two halves (split across its long side)
         instead, when both are surely tiles. A tile's size is the median of the boxes read as tiles."""
-        areas = [_area(d.box) for d in named if d.tile != NONE]
+        areas = [area(d.box) for d in named if d.tile != NONE]
         if len(areas) < 3:
             return named
         typical = float(np.median(areas))
-        big = [d for d in named if _area(d.box) > PAIR_AREA * typical and (d.tile == NONE or d.score < PAIR_SURE)]
+        big = [d for d in named if area(d.box) > PAIR_AREA * typical and (d.tile == NONE or d.score < PAIR_SURE)]
         if not big:
             return named
         halves = [h for d in big for h in _halves(d.box)]
@@ -358,7 +359,7 @@ def _fused(box: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> tuple[floa
     iw = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
     ih = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
     inter = iw * ih
-    union = _area(box) + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter
+    union = area(box) + (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) - inter
     alike = inter > MIRROR_FUSE * union
     alike |= (boxes == box).all(axis=1)    # a zero-area box is still its own
     weights = scores[alike]
@@ -376,15 +377,6 @@ def prefer_moved(located: Detection, moved: Detection) -> bool:
     return moved.tile != NONE and surely(moved) > surely(located) + REFINE_MARGIN
 
 
-def _iou(a, b) -> float:
-    inter = inside_share(a, b) * min(_area(a), _area(b))
-    return inter / (_area(a) + _area(b) - inter) if inter > 0 else 0.0
-
-
-def _area(box) -> float:
-    return (box[2] - box[0]) * (box[3] - box[1])
-
-
 def _halves(box) -> list[tuple[float, float, float, float]]:
     """The two halves of a box, cut across its longer side."""
     x1, y1, x2, y2 = box
@@ -399,12 +391,3 @@ def _same_tile(box, score: float, surer: Detection) -> bool:
     """NMS keeps a box inside another, or half over two tiles, when their IoU is low: one tile, once."""
     share = inside_share(box, surer.box)
     return share > NESTED or (share > STRADDLE and score < UNSURE)
-
-
-def inside_share(a, b) -> float:
-    """Intersection over the smaller box's area."""
-    iw = min(a[2], b[2]) - max(a[0], b[0])
-    ih = min(a[3], b[3]) - max(a[1], b[1])
-    if iw <= 0 or ih <= 0:
-        return 0.0
-    return iw * ih / min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))

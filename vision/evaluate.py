@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from .boxes import intersection, iou  # noqa: F401  (callers measure with these from here)
 from .classes import BACK, CLASSES
 
 ENV_PHOTOS = "TOUTENKOU_PHOTOS"
@@ -30,20 +31,6 @@ IOU = 0.5
 
 def photos_dir() -> Path:
     return Path(os.environ.get(ENV_PHOTOS) or DEFAULT_PHOTOS)
-
-
-def intersection(a, b) -> float:
-    """The area two boxes (x1, y1, x2, y2) share; 0 when they do not overlap."""
-    iw = min(a[2], b[2]) - max(a[0], b[0])
-    ih = min(a[3], b[3]) - max(a[1], b[1])
-    return iw * ih if iw > 0 and ih > 0 else 0.0
-
-
-def iou(a, b) -> float:
-    inter = intersection(a, b)
-    if inter == 0:
-        return 0.0
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
 def match(detections: list[dict], truth: list[dict], threshold: float = IOU) -> list[tuple[dict, dict]]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ..boxes import inside_share
 from ..classes import BACK
 from ..crop import cut_tile, upside_down
-from ..detect import FLIP_SUFFIX, NONE, inside_share
+from ..detect import FLIP_SUFFIX, NONE
 from .console import near
 from .scene import Scene
 
