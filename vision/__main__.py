@@ -155,6 +155,12 @@ def _parser() -> _Parser:
     t.add_argument("--designs", type=float, metavar="SHARE",
                    help="share of scenes whose tiles are drawn in one of many designs (inks, engraving, "
                         "glyph size; default 0: the art's two styles)")
+    t.add_argument("--real-faces", type=float, metavar="SHARE",
+                   help="share of scenes whose tiles show the faces of the fitting real single tiles "
+                        "(../shared/real-tiles; vision/synth/real_faces.py; default 0)")
+    t.add_argument("--real-variants", type=int, metavar="N",
+                   help="add the fitting two thirds of the real single tiles (../shared/real-tiles) to the "
+                        "classifier's cuts, each with N variants (vision/build/real_cls.py; default: none)")
 
     w = sub.add_parser("soup", help="average fine-tunes of one model into one ONNX file (the train extra)")
     w.add_argument("checkpoints", type=Path, nargs="+", help="ultralytics checkpoints (.pt) from one start")
@@ -287,6 +293,12 @@ def _synth(a: argparse.Namespace) -> int:
     return 0
 
 
+def _real_tiles_here() -> bool:
+    from .build.real_tiles import camerash
+
+    return bool(camerash())
+
+
 def _need_train_extra(what: str) -> None:
     try:
         import ultralytics  # noqa: F401
@@ -302,6 +314,12 @@ def _train(a: argparse.Namespace) -> int:
         raise UsageError("--hours must be more than 0")
     if a.designs is not None and not 0 <= a.designs <= 1:
         raise UsageError("--designs must be a share from 0 to 1")
+    if a.real_variants is not None and a.real_variants < 0:
+        raise UsageError("--real-variants must be 0 or more")
+    if a.real_faces is not None and not 0 <= a.real_faces <= 1:
+        raise UsageError("--real-faces must be a share from 0 to 1")
+    if (a.real_variants or a.real_faces) and not _real_tiles_here():
+        raise UsageError("--real-faces and --real-variants need the real single tiles in ../shared/real-tiles/camerash")
     _need_train_extra("training")
     from .build.train import FINETUNE_PLAN, train
 
@@ -313,7 +331,8 @@ def _train(a: argparse.Namespace) -> int:
                       start=a.start, locator_model=a.locator_model, classifier_model=a.classifier_model,
                       locator_batch=a.locator_batch,
                       classifier_batch=a.classifier_batch, workers=a.workers, hours=a.hours,
-                      cache=a.cache or None, jobs=a.jobs, designs=a.designs):
+                      cache=a.cache or None, jobs=a.jobs, designs=a.designs,
+                      real_faces=a.real_faces, real_variants=a.real_variants):
         print(path)
     return 0
 

@@ -302,3 +302,50 @@ def test_console_scenes_give_the_classifier_cuts_of_no_tile_on_the_console(art):
     boxes = [t.box for t in scene.tiles]
     cuts = _console_cuts(scene, boxes, np.random.default_rng(0), 4)
     assert len(cuts) == 4 and all(label == NONE and cut.shape == (64, 64, 3) for label, cut in cuts)
+
+
+def test_real_faces_are_laid_only_on_the_kinds_real_tiles_hold(art):
+    """A scene drawn with real faces shows, on a kind the fitting real tiles hold, one of their faces;
+    a red five and a back (which they lack) stay the art, and spend no draw."""
+    from dataclasses import replace
+
+    from vision.synth.real_faces import bank
+    from vision.synth.tile import random_style
+
+    if not bank():
+        pytest.skip("../shared/real-tiles/camerash is missing")
+    style = random_style(np.random.default_rng(0))
+    real = replace(style, real_faces=True)
+    drawn = face_image(art, "1z", real, 60, np.random.default_rng(1))
+    assert not np.allclose(drawn, face_image(art, "1z", style, 60, np.random.default_rng(1)), atol=0.05)
+    options = [cv2.resize(f, (60, drawn.shape[0]), interpolation=cv2.INTER_AREA) for f in bank()["1z"]]
+    assert min(float(np.abs(drawn[..., :3] - f).mean()) for f in options) < 0.01
+    for cls in ("0p", BACK):
+        a, b = np.random.default_rng(2), np.random.default_rng(2)
+        assert np.array_equal(face_image(art, cls, real, 60, a), face_image(art, cls, style, 60, b))
+        assert a.random() == b.random()
+
+
+def test_the_real_faces_are_the_fitting_two_thirds_only():
+    from vision.build.real_tiles import camerash, held_out
+    from vision.synth.real_faces import bank
+
+    every = camerash()
+    if not every:
+        pytest.skip("../shared/real-tiles/camerash is missing")
+    fitting = {}
+    for name, kind, _ in every:
+        if not held_out(name):
+            fitting[kind] = fitting.get(kind, 0) + 1
+    assert {k: len(v) for k, v in bank().items()} == fitting
+
+
+def test_the_share_of_real_faces_leaves_other_scenes_as_they_were(art):
+    from vision.synth.dataset import real_faces_for, scene_for
+    assert not any(real_faces_for(s, 0.0) for s in range(50))
+    assert all(real_faces_for(s, 1.0) for s in range(50))
+    plain = next(s for s in range(50) if not real_faces_for(s, 0.5))
+    a, b = scene_for(plain, art, (320, 240)), scene_for(plain, art, (320, 240), real_faces=0.5)
+    assert np.array_equal(a.image, b.image) and not b.style.real_faces
+    drawn = next(s for s in range(50) if real_faces_for(s, 0.5))
+    assert scene_for(drawn, art, (320, 240), real_faces=0.5).style.real_faces

@@ -53,6 +53,8 @@ class Plan:
     cache: bool = False               # hold the decoded images in memory (a GPU waits on decoding otherwise)
     jobs: int = 1                     # processes rendering the scenes side by side
     designs: float = 0.0              # share of scenes drawing their set from many designs (synth.tile.random_style)
+    real_variants: int = 0            # > 0: the fitting real tiles, this many variants each, join the classifier's cuts
+    real_faces: float = 0.0           # share of scenes whose tiles show real tiles' faces (synth/real_faces.py)
 
 
 CPU_PLAN = Plan()
@@ -81,8 +83,8 @@ def _budget(plan: Plan) -> dict:
 def _write(args: tuple) -> int:
     from ..synth.dataset import write_dataset
 
-    data, n, seed, split, designs = args
-    return write_dataset(data, n, seed, split, crops=True, designs=designs)
+    data, n, seed, split, designs, real_faces = args
+    return write_dataset(data, n, seed, split, crops=True, designs=designs, real_faces=real_faces)
 
 
 def _chunks(n: int, seed: int, parts: int) -> list[tuple[int, int]]:
@@ -100,7 +102,7 @@ def make_data(data: Path, plan: Plan) -> None:
             (plan.rim_scenes, RIM_SEED, "train"), (plan.console_scenes, CONSOLE_SEED, "train"),
             (plan.val_scenes, VAL_SEED, "val"),
             (plan.oblique_val, OBLIQUE_SEED + OBLIQUE_VAL, "val")]
-    work = [(data, n, s, split, plan.designs) for total, first, split in sets
+    work = [(data, n, s, split, plan.designs, plan.real_faces) for total, first, split in sets
             for n, s in _chunks(total, first, max(1, plan.jobs))]
     if plan.jobs > 1:
         from multiprocessing import get_context
@@ -110,6 +112,10 @@ def make_data(data: Path, plan: Plan) -> None:
     else:
         for w in work:
             _write(w)
+    if plan.real_variants > 0:
+        from .real_cls import write_real_cuts
+
+        write_real_cuts(data, plan.real_variants)
 
 
 def _start(runs: Path, plan: Plan, stage: int, yaml: str) -> tuple[str, dict]:

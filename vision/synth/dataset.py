@@ -35,6 +35,7 @@ RIM_SEED = 4_000_000         # ... and from this one up, half of them have tiles
 RIM_TILES = 0.5
 CONSOLE_SEED = 5_000_000     # ... and from this one up, a seat view's console across the bottom (``console.py``)
 DESIGNS_STREAM = 7           # the generator that picks a scene's design family is seeded (seed, this)
+REAL_FACES_STREAM = 11       # ... and the one that picks the scenes drawn with real tiles' faces
 
 
 def view_for(seed: int) -> str:
@@ -63,10 +64,17 @@ def designs_for(seed: int, share: float) -> bool:
     return share > 0 and np.random.default_rng([seed, DESIGNS_STREAM]).random() < share
 
 
-def scene_for(seed: int, art: TileArt, size: tuple[int, int], designs: float = 0.0) -> Scene:
+def real_faces_for(seed: int, share: float) -> bool:
+    """Whether scene ``seed`` lays real tiles' faces on its tiles (``synth/real_faces.py``): a ``share`` of
+    scenes, chosen as ``designs_for`` chooses, on a generator of their own."""
+    return share > 0 and np.random.default_rng([seed, REAL_FACES_STREAM]).random() < share
+
+
+def scene_for(seed: int, art: TileArt, size: tuple[int, int], designs: float = 0.0,
+              real_faces: float = 0.0) -> Scene:
     return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed),
                         rim_tiles=rim_tiles_for(seed), designs=designs_for(seed, designs),
-                        console=console_for(seed))
+                        console=console_for(seed), real_faces=real_faces_for(seed, real_faces))
 
 
 def yolo_rows(scene: Scene, classes: str) -> list[str]:
@@ -103,9 +111,10 @@ def recut(out: Path, split: str = "train") -> int:
 
 def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: TileArt | None = None,
                   size: tuple[int, int] = (960, 720), classes: str = "locate", crops: bool = False,
-                  draw: bool = False, designs: float = 0.0) -> int:
+                  draw: bool = False, designs: float = 0.0, real_faces: float = 0.0) -> int:
     """Render and write ``n`` scenes; returns how many were written now (existing ones are kept).
-    ``designs``: the share of scenes whose set is one of many tile designs (``designs_for``)."""
+    ``designs``: the share of scenes whose set is one of many tile designs (``designs_for``);
+    ``real_faces``: the share drawn with real tiles' faces (``real_faces_for``)."""
     if classes not in ("locate", "full"):
         raise ValueError(f"classes must be 'locate' or 'full', not {classes!r}")
     art = art or TileArt()
@@ -117,7 +126,7 @@ def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: Ti
         stem = f"s{i:07d}"
         if (out / "truth" / split / f"{stem}.json").exists():
             continue
-        scene = scene_for(i, art, size, designs)
+        scene = scene_for(i, art, size, designs, real_faces)
         cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         (out / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_rows(scene, classes)) + "\n")
         if crops:

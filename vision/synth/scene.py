@@ -8,7 +8,7 @@ class and rotation (0/90/180/270, clockwise, of the face's top) is kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -177,7 +177,8 @@ def _photo(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] = (960, 720),
                  unit: tuple[float, float] = (24, 52), max_groups: int = 12, view: str = "overhead",
-                 rim_tiles: float = 0.0, designs: bool = False, console: bool = False) -> Scene:
+                 rim_tiles: float = 0.0, designs: bool = False, console: bool = False,
+                 real_faces: bool = False) -> Scene:
     """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane.
 
     ``view`` is ``overhead`` (a camera a little off straight-down) or ``oblique``
@@ -186,13 +187,14 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     draw is spent on it, so scenes rendered before it existed render the same). ``designs``: the
     scene's set is one of many tile designs (``tile.random_style``), not only the art's two.
     ``console`` (oblique only): the player's rail, score display and stick tray across the bottom,
-    as a photo from a seat shows them (``console.py``)."""
+    as a photo from a seat shows them (``console.py``). ``real_faces``: each tile of a kind the real
+    single tiles hold shows one of their faces (``real_faces.py``)."""
     if view == "oblique":
-        return _render_oblique(rng, art, size, unit, max_groups, rim_tiles, designs, console)
+        return _render_oblique(rng, art, size, unit, max_groups, rim_tiles, designs, console, real_faces)
     if view != "overhead":
         raise ValueError(f"view must be 'overhead' or 'oblique', not {view!r}")
     w, h = size
-    style = random_style(rng, designs)
+    style = replace(random_style(rng, designs), real_faces=real_faces)
     u = float(rng.uniform(*unit))
     plane = felt(rng, w, h)
     occupied = np.zeros((h, w), np.uint8)
@@ -217,11 +219,12 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     return Scene(image, anns, style)
 
 
-def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=False, console=False) -> Scene:
+def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=False, console=False,
+                    real_faces=False) -> Scene:
     """The table seen from one side: a taller plane squeezed by the camera, a rim, what lies beyond it,
     and each tile's box around what is seen of it."""
     w, h = size
-    style = random_style(rng, designs)
+    style = replace(random_style(rng, designs), real_faces=real_faces)
     u = float(rng.uniform(*unit))
     ph = oblique.plane_height(rng, h)
     plane = felt(rng, w, ph)

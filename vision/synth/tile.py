@@ -17,6 +17,7 @@ import numpy as np
 
 from ..art import TileArt
 from ..classes import BACK
+from .real_faces import real_face
 
 FACE_ASPECT = 1.36        # face height / width of a real tile (26 x 35 mm)
 
@@ -37,6 +38,7 @@ class TileStyle:
     inks: tuple[tuple[float, float, float], ...] | None = None
     engraved: float = 0.0
     glyph_shift: tuple[float, float] = (0.0, 0.0)
+    real_faces: bool = False  # faces of real tiles where one of the kind is held (synth/real_faces.py)
 
 
 # ink colours of real sets (BGR 0..1) for the art's dark, green and blue strokes: a blue-ink set draws its
@@ -129,8 +131,11 @@ def face_image(art: TileArt, cls: str, style: TileStyle, w: int, rng: np.random.
     h = int(round(w * FACE_ASPECT))
     front = _front(art, 150, 200)
     shade = front[..., :3].mean(axis=2, keepdims=True)      # Front.png's soft shading
+    real = real_face(cls, rng) if style.real_faces and cls != BACK else None
     if cls == BACK:
         top = shade * (np.array(style.back_colour, np.float32) / 255)
+    elif real is not None:
+        top = real
     else:
         top = shade * (np.array(style.face_tint, np.float32) / 255)
         g = _glyph(art, cls, style.art_style, style.stroke)
