@@ -75,7 +75,8 @@ def test_variants_multiply_the_tiles_and_land_in_the_classifiers_training_folder
     assert sum(1 for _ in (tmp_path / "cls" / "train").rglob("real_*.png")) == written
 
 
-def test_a_negative_variant_count_exits_2_naming_it(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "vision", "train", "--data", str(tmp_path), "--real-variants", "-1"],
+@pytest.mark.parametrize("flag, value", [("--real-variants", "-1"), ("--real-faces", "1.5"), ("--real-faces", "-0.1")])
+def test_a_bad_count_or_share_of_real_tiles_exits_2_naming_it(tmp_path, flag, value):
+    r = subprocess.run([sys.executable, "-m", "vision", "train", "--data", str(tmp_path), flag, value],
                        capture_output=True, text=True)
-    assert r.returncode == 2 and "--real-variants" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and flag in r.stderr and "Traceback" not in r.stderr
