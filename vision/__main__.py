@@ -239,6 +239,9 @@ def _evaluate(a: argparse.Namespace) -> int:
 
     from .evaluate_run import run_evaluation
 
+    for flag in ("scenes", "oblique", "rim", "console"):
+        if getattr(a, flag) < 0:
+            raise UsageError(f"--{flag} must be 0 or more, not {getattr(a, flag)}")
     try:
         reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos,
                                  real_grid=a.real_grid, oblique=a.oblique, view=a.view,

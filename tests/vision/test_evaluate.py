@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from vision.evaluate import Report, iou, match
@@ -79,3 +82,9 @@ def test_console_test_scenes_are_their_own_held_out_set(art):
     reports = run_evaluation(scenes=0, console=1, detector=Detector.for_view("oblique"), real=[])
     assert len(reports) == 1 and f"seeds {CONSOLE_TEST}..{CONSOLE_TEST}" in reports[0].name
     assert "console" in reports[0].name and reports[0].truth > 0
+
+
+@pytest.mark.parametrize("flag", ["--scenes", "--oblique", "--rim", "--console"])
+def test_a_negative_count_of_test_scenes_exits_2_naming_it(flag):
+    r = subprocess.run([sys.executable, "-m", "vision", "evaluate", flag, "-1"], capture_output=True, text=True)
+    assert r.returncode == 2 and flag in r.stderr and "Traceback" not in r.stderr
