@@ -19,7 +19,7 @@ from vision.classifier import EMBEDDING, Classifier
 from vision.runtime import ModelMissing
 from vision.tileset import square_cut, views
 
-from .real_tiles import REAL_TILES, camerash, held_out
+from .real_tiles import fitting_crops
 
 POOLED = "pooled"
 
@@ -54,15 +54,6 @@ def model_and_view(prog: str, doc: str, choices: Iterable[str],
     ap.add_argument("--view", choices=sorted(choices), required=True, help="the camera view it reads")
     a = ap.parse_args(argv)
     return a.model, a.view, open_classifier(a.model)
-
-
-def fitting_crops() -> list[tuple[int, str, np.ndarray]]:
-    """(place among all the real crops, kind, BGR image) of the fitting two thirds;
-    ``FileNotFoundError`` when the crops are missing."""
-    every = camerash()
-    if not every:
-        raise FileNotFoundError(f"no real tiles to fit on: {REAL_TILES} is missing")
-    return [(k, kind, image) for k, (name, kind, image) in enumerate(every) if not held_out(name)]
 
 
 def real_cuts(variants: int = 0) -> tuple[list[np.ndarray], list[str]]:

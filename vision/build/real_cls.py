@@ -17,10 +17,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classifier import NONE
+from vision.classifier import FLIP_SUFFIX, NONE
 from vision.tileset import square_cut, views
 
-from .features import fitting_crops, real_nothing
+from .features import real_nothing
+from .real_tiles import fitting_crops
 
 PREFIX = "real"             # file names of real cuts (the scenes' are <seed>_<k>.png)
 
@@ -48,7 +49,7 @@ def real_training_cuts(variants: int) -> list[tuple[str, np.ndarray]]:
         for v in views(image, variants, seed):
             for look in (v, seen_from_the_side(v, rng)):
                 cut = square_cut(look)
-                out += [(kind, cut), (kind + "_ud", cv2.rotate(cut, cv2.ROTATE_180))]
+                out += [(kind, cut), (kind + FLIP_SUFFIX, cv2.rotate(cut, cv2.ROTATE_180))]
     out += [(NONE, cut) for cut in real_nothing()]
     return out
 

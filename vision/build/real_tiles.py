@@ -42,3 +42,12 @@ def camerash(folder: Path = REAL_TILES) -> list[tuple[str, str, np.ndarray]]:
         if image is not None:
             out.append((name, kind, image))
     return out
+
+
+def fitting_crops() -> list[tuple[int, str, np.ndarray]]:
+    """(place among all the real crops, kind, BGR image) of the fitting two thirds;
+    ``FileNotFoundError`` when the crops are missing."""
+    every = camerash()
+    if not every:
+        raise FileNotFoundError(f"no real tiles to fit on: {REAL_TILES} is missing")
+    return [(k, kind, image) for k, (name, kind, image) in enumerate(every) if not held_out(name)]

@@ -23,13 +23,16 @@ FACE_SIZE = (150, 200)      # the size tile.face_image composes a face at
 def bank() -> dict[str, tuple[np.ndarray, ...]]:
     """kind -> the fitting real crops as faces (BGR float32 0..1 at ``FACE_SIZE``); empty when the
     real tiles are missing (a scene asked for real faces then draws the art)."""
-    from ..build.real_tiles import camerash, held_out
+    from ..build.real_tiles import fitting_crops
 
+    try:
+        crops = fitting_crops()
+    except FileNotFoundError:
+        return {}
     faces: dict[str, list[np.ndarray]] = {}
-    for name, kind, image in camerash():
-        if not held_out(name):
-            face = cv2.resize(image, FACE_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32) / 255
-            faces.setdefault(kind, []).append(face)
+    for _, kind, image in crops:
+        face = cv2.resize(image, FACE_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+        faces.setdefault(kind, []).append(face)
     return {kind: tuple(v) for kind, v in faces.items()}
 
 
