@@ -296,12 +296,6 @@ def _synth(a: argparse.Namespace) -> int:
     return 0
 
 
-def _real_tiles_here() -> bool:
-    from .build.real_tiles import camerash
-
-    return bool(camerash())
-
-
 def _need_train_extra(what: str) -> None:
     try:
         import ultralytics  # noqa: F401
@@ -321,7 +315,9 @@ def _train(a: argparse.Namespace) -> int:
         raise UsageError("--real-variants must be 0 or more")
     if a.real_faces is not None and not 0 <= a.real_faces <= 1:
         raise UsageError("--real-faces must be a share from 0 to 1")
-    if (a.real_variants or a.real_faces) and not _real_tiles_here():
+    from .build.real_tiles import present as real_tiles_present
+
+    if (a.real_variants or a.real_faces) and not real_tiles_present():
         raise UsageError("--real-faces and --real-variants need the real single tiles in ../shared/real-tiles/camerash")
     _need_train_extra("training")
     from .build.train import FINETUNE_PLAN, train

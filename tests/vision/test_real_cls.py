@@ -80,3 +80,12 @@ def test_a_bad_count_or_share_of_real_tiles_exits_2_naming_it(tmp_path, flag, va
     r = subprocess.run([sys.executable, "-m", "vision", "train", "--data", str(tmp_path), flag, value],
                        capture_output=True, text=True)
     assert r.returncode == 2 and flag in r.stderr and "Traceback" not in r.stderr
+
+
+def test_real_faces_without_the_real_tiles_exit_2_saying_where_they_belong(tmp_path, monkeypatch, capsys):
+    import vision.build.real_tiles as real_tiles
+    from vision.__main__ import main
+
+    monkeypatch.setattr(real_tiles, "REAL_TILES", tmp_path / "no-such-folder")
+    assert main(["train", "--data", str(tmp_path), "--real-faces", "0.5"]) == 2
+    assert "real-tiles/camerash" in capsys.readouterr().err

@@ -28,12 +28,18 @@ def held_out(name: str) -> bool:
     return zlib.crc32(name.encode()) % HELD_OUT_EVERY == 0
 
 
+def present(folder: Path | None = None) -> bool:
+    """Whether the real single tiles are in ``folder`` (default ``REAL_TILES``): their label table;
+    no image is read."""
+    return ((folder or REAL_TILES) / "tiles-data" / "data.csv").is_file()
+
+
 def camerash(folder: Path = REAL_TILES) -> list[tuple[str, str, np.ndarray]]:
     """(file name, kind, BGR image) of the crops of the 34 Japanese kinds, by name; [] when the
     folder is missing."""
-    table = folder / "tiles-data" / "data.csv"
-    if not table.is_file():
+    if not present(folder):
         return []
+    table = folder / "tiles-data" / "data.csv"
     with table.open(newline="") as f:
         labels = {r["image-name"]: CAMERASH.get(int(r["label"])) for r in csv.DictReader(f)}
     out = []

@@ -7,6 +7,11 @@ hold, the face of one of them: the fitting two thirds of ``../shared/real-tiles/
 the camera, the light and the neighbours stay the renderer's, so the classifier learns real glyphs
 in the cuts it will see at run time, not in shop photos. Red fives and backs (which camerash lacks)
 stay the scene's art.
+
+A real face of a kind whose glyph reads the same after a half turn (``HALF_TURN_SAME``) is drawn only
+on a tile lying upright: upside down it would show the same picture under the other label, and
+teach the classifier that such kinds have no up and down, which it then reads on every tile of
+them, the art's too. Upside down, those tiles keep the art's face.
 """
 
 from __future__ import annotations
@@ -17,6 +22,11 @@ import cv2
 import numpy as np
 
 FACE_SIZE = (150, 200)      # the size tile.face_image composes a face at
+
+# kinds real sets draw the same after a half turn: the circles 1-5, 8, 9, bamboo 2, 4, 5, 6, 8, 9, and
+# 白 (blank, or a frame)
+HALF_TURN_SAME = frozenset({"1p", "2p", "3p", "4p", "5p", "8p", "9p",
+                            "2s", "4s", "5s", "6s", "8s", "9s", "5z"})
 
 
 @lru_cache(maxsize=1)
@@ -36,10 +46,11 @@ def bank() -> dict[str, tuple[np.ndarray, ...]]:
     return {kind: tuple(v) for kind, v in faces.items()}
 
 
-def real_face(cls: str, rng: np.random.Generator) -> np.ndarray | None:
-    """One real face of ``cls`` drawn by ``rng``, or None where no real tile of it is held (no draw
-    is spent then)."""
+def real_face(cls: str, rng: np.random.Generator, upside_down: bool = False) -> np.ndarray | None:
+    """One real face of ``cls`` drawn by ``rng``, or None where no real tile of it is held, or where
+    the tile lies ``upside_down`` and its kind looks the same that way (``HALF_TURN_SAME``). No draw is
+    spent when None."""
     faces = bank().get(cls)
-    if not faces:
+    if not faces or (upside_down and cls in HALF_TURN_SAME):
         return None
     return faces[int(rng.integers(len(faces)))]
