@@ -16,6 +16,11 @@ CLASS_INDEX: dict[str, int] = {c: i for i, c in enumerate(CLASSES)}
 # 三人花: the kinds a three-player table holds (2m-4m, 6m-8m are out of the wall).
 SANMA_KINDS: tuple[str, ...] = tuple(k for k in KINDS if not (k[1] == "m" and k[0] not in "159"))
 
+# kinds whose faces read the same after a half turn in most real sets (circles 1-5, 8, 9; bamboo 2, 4, 5,
+# 6, 8, 9; 白, blank or a frame): which way up such a tile lies is a guess from its face alone
+HALF_TURN_SAME: frozenset[str] = frozenset({"1p", "2p", "3p", "4p", "5p", "8p", "9p",
+                                            "2s", "4s", "5s", "6s", "8s", "9s", "5z"})
+
 _HONOUR_ART = {"1z": "Ton", "2z": "Nan", "3z": "Shaa", "4z": "Pei", "5z": "Haku", "6z": "Hatsu", "7z": "Chun"}
 _SUIT_ART = {"m": "Man", "p": "Pin", "s": "Sou"}
 

@@ -7,7 +7,8 @@ A detection matches a labelled tile when their boxes overlap by IoU >= 0.5
     precision       detections matched / detections
     accuracy        matched tiles named right / matched tiles  (per-tile accuracy)
     found & named   tiles matched and named right / labelled tiles  (the real photo's target)
-    rotation        matched face-up tiles turned right / those whose rotation can be told
+    rotation        matched face-up tiles turned right / those whose rotation can be told; and the same
+                    for kinds with an up (not ``HALF_TURN_SAME``: a 8p's way up is a guess on real tiles)
     red vs plain    labelled red fives named as plain fives, and the reverse (a 3-4 point error)
 """
 
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .boxes import intersection, iou  # noqa: F401  (callers measure with these from here)
-from .classes import BACK, CLASSES
+from .classes import BACK, CLASSES, HALF_TURN_SAME
 
 ENV_PHOTOS = "TOUTENKOU_PHOTOS"
 DEFAULT_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "photos"
@@ -63,6 +64,8 @@ class Report:
     face_up: int = 0             # labelled tiles that are not backs: the ones a player reads
     rotations_known: int = 0
     rotations_right: int = 0
+    rotations_known_up: int = 0        # of those, tiles of kinds with an up (not HALF_TURN_SAME)
+    rotations_right_up: int = 0
     confusion: Counter = field(default_factory=Counter)        # (truth class, named class) -> count
     milliseconds: list[float] = field(default_factory=list)
 
@@ -80,6 +83,9 @@ class Report:
             if t["tile"] != BACK and t["tile"] not in ambiguous and "rotation" in t:
                 self.rotations_known += 1
                 self.rotations_right += t["rotation"] == d["rotation"]
+                if t["tile"] not in HALF_TURN_SAME:
+                    self.rotations_known_up += 1
+                    self.rotations_right_up += t["rotation"] == d["rotation"]
         if ms is not None:
             self.milliseconds.append(ms)
 
@@ -138,6 +144,8 @@ class Report:
             "accuracy": round(self.accuracy, 4), "found_and_named": round(self.found_and_named, 4),
             "face_up": self.face_up, "face_up_found_and_named": round(self.face_up_found_and_named, 4),
             "rotation": round(self.rotations_right / self.rotations_known, 4) if self.rotations_known else None,
+            "rotation_with_an_up": (round(self.rotations_right_up / self.rotations_known_up, 4)
+                                    if self.rotations_known_up else None),
             "red_plain": self.red_plain(),
             "per_class": {c: list(v) for c, v in self.per_class().items()},
             "confusions": sorted(([t, d, n] for (t, d), n in self.confusion.items() if t != d),
@@ -153,7 +161,9 @@ class Report:
             f"  recall {r['recall']:.2%}  precision {r['precision']:.2%}  per-tile accuracy {r['accuracy']:.2%}"
             f"  found and named right {r['found_and_named']:.2%}"
             f" (face-up tiles {r['face_up_found_and_named']:.2%}: {self.face_up_named} of {self.face_up})",
-            f"  rotation right {r['rotation']:.2%}" if r["rotation"] is not None else "  rotation: none to tell",
+            (f"  rotation right {r['rotation']:.2%}" + (f" (kinds with an up {r['rotation_with_an_up']:.2%})"
+                                                         if r["rotation_with_an_up"] is not None else "")
+             if r["rotation"] is not None else "  rotation: none to tell"),
             f"  red fives named plain {rp['red_as_plain']}/{rp['reds']}, "
             f"plain fives named red {rp['plain_as_red']}/{rp['plain_fives']}",
         ]

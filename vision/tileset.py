@@ -97,7 +97,9 @@ class Naming:
 @dataclass(frozen=True)
 class Update:
     """One ``learn`` call: whether it was taken, how many cuts it brought, and the kept-out cuts
-    named right before and after (of ``checked``)."""
+    (of ``checked``) named right before and after: as the table names them (``right_``), and by the
+    set's prototypes alone (``own_``: a classifier sure of those cuts hides a set gone wrong, which
+    would show the first time it is unsure)."""
 
     accepted: bool
     added: int
@@ -106,6 +108,8 @@ class Update:
     right_before: int
     right_after: int
     reason: str = ""
+    own_before: int = 0
+    own_after: int = 0
 
 
 @dataclass
@@ -459,34 +463,40 @@ class TileSet:
         for kind, name, _, source in new:
             if source == LEARNT:
                 candidate.crops.setdefault(kind, []).append(Crop(name, source, _now()))
-        before = self._right(checked, classifier)
-        after = candidate._right(checked, classifier)
+        before, own_before = self._right(checked, classifier)
+        after, own_after = candidate._right(checked, classifier)
         n_learnt = sum(s == LEARNT for *_, s in new)
         n_kept = len(new) - n_learnt
-        if checked and after < before:
+        if checked and (after < before or own_after < own_before):
             for _, name, _, _ in new:
                 self.vectors.pop(name, None)
-            update = Update(False, 0, 0, len(checked), before, after,
-                            f"would name {before - after} of {len(checked)} kept-out cuts wrong")
+            reason = (f"would name {before - after} of {len(checked)} kept-out cuts wrong" if after < before else
+                      f"its prototypes alone would name {own_before - own_after} of {len(checked)} kept-out cuts wrong")
+            update = Update(False, 0, 0, len(checked), before, after, reason, own_before, own_after)
         else:
             for kind, name, img, source in new:
                 (self.folder / name).parent.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(self.folder / name), stored(img))
                 self.crops.setdefault(kind, []).append(Crop(name, source, _now()))
             self._bound({k for k, *_ in new})
-            update = Update(True, n_learnt, n_kept, len(checked), before, after)
+            update = Update(True, n_learnt, n_kept, len(checked), before, after, "", own_before, own_after)
         self._changed()
         self.log.append({"at": _now(), "event": "learnt" if update.accepted else "refused", **vars(update)})
         return update
 
-    def _right(self, checked: list[tuple[str, str]], classifier) -> int:
-        """How many of the kept-out cuts ``(kind, file)`` the set names right."""
+    def _right(self, checked: list[tuple[str, str]], classifier) -> tuple[int, int]:
+        """How many of the kept-out cuts ``(kind, file)`` the set names right: as the table names
+        them, and by the nearest prototype alone (either way up)."""
         protos = self._prototypes()
-        right = 0
+        kinds, up_protos, down_protos = protos
+        right = own = 0
         for kind, f in checked:
             up, _, probs = self.vectors[f]
             right += self.name(probs, up, classifier, protos).tile == kind
-        return right
+            if kinds:
+                e = _unit(np.asarray(up, np.float32))
+                own += kinds[int(np.argmax(np.maximum(up_protos @ e, down_protos @ e)))] == kind
+        return right, own
 
     def _bound(self, kinds: Iterable[str]) -> None:
         """At most ``MAX_LEARNT`` learnt crops a kind (the newest half, then the most unlike the kind's

@@ -88,3 +88,13 @@ def test_console_test_scenes_are_their_own_held_out_set(art):
 def test_a_negative_count_of_test_scenes_exits_2_naming_it(flag):
     r = subprocess.run([sys.executable, "-m", "vision", "evaluate", flag, "-1"], capture_output=True, text=True)
     assert r.returncode == 2 and flag in r.stderr and "Traceback" not in r.stderr
+
+
+def test_rotation_of_kinds_with_an_up_is_also_told_apart():
+    # an 8p reads the same both ways up, so its rotation counts in the whole figure only; a 1z's in both
+    report = Report("t")
+    report.add([tile("8p", (0, 0, 10, 10), rotation=180), tile("1z", (20, 0, 30, 10))],
+               [tile("8p", (0, 0, 10, 10)), tile("1z", (20, 0, 30, 10))])
+    r = report.to_dict()
+    assert r["rotation"] == 0.5 and r["rotation_with_an_up"] == 1.0
+    assert "kinds with an up 100.00%" in report.text()

@@ -331,7 +331,8 @@ def test_a_kind_alike_both_ways_up_gets_a_real_face_only_upright(art):
     for the same picture, so it keeps the art's face there (and spends no draw). 1z has an up."""
     from dataclasses import replace
 
-    from vision.synth.real_faces import HALF_TURN_SAME, bank
+    from vision.classes import HALF_TURN_SAME
+    from vision.synth.real_faces import bank
     from vision.synth.tile import random_style
 
     if not bank():

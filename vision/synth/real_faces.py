@@ -21,12 +21,9 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-FACE_SIZE = (150, 200)      # the size tile.face_image composes a face at
+from ..classes import HALF_TURN_SAME
 
-# kinds real sets draw the same after a half turn: the circles 1-5, 8, 9, bamboo 2, 4, 5, 6, 8, 9, and
-# 白 (blank, or a frame)
-HALF_TURN_SAME = frozenset({"1p", "2p", "3p", "4p", "5p", "8p", "9p",
-                            "2s", "4s", "5s", "6s", "8s", "9s", "5z"})
+FACE_SIZE = (150, 200)      # the size tile.face_image composes a face at
 
 
 @lru_cache(maxsize=1)
