@@ -326,30 +326,6 @@ def test_real_faces_are_laid_only_on_the_kinds_real_tiles_hold(art):
         assert a.random() == b.random()
 
 
-def test_a_kind_alike_both_ways_up_gets_a_real_face_only_upright(art):
-    """8p reads the same after a half turn: upside down its real face would carry the other label
-    for the same picture, so it keeps the art's face there (and spends no draw). 1z has an up."""
-    from dataclasses import replace
-
-    from vision.classes import HALF_TURN_SAME
-    from vision.synth.real_faces import bank
-    from vision.synth.tile import random_style
-
-    if not bank():
-        pytest.skip("../shared/real-tiles/camerash is missing")
-    assert "8p" in HALF_TURN_SAME and "1z" not in HALF_TURN_SAME and "6p" not in HALF_TURN_SAME
-    style = random_style(np.random.default_rng(0))
-    real = replace(style, real_faces=True)
-    a, b = np.random.default_rng(3), np.random.default_rng(3)
-    assert np.array_equal(face_image(art, "8p", real, 60, a, upside_down=True), face_image(art, "8p", style, 60, b))
-    assert a.random() == b.random()
-    upright = face_image(art, "8p", real, 60, np.random.default_rng(3))
-    assert not np.allclose(upright, face_image(art, "8p", style, 60, np.random.default_rng(3)), atol=0.05)
-    for turned in (False, True):
-        assert not np.allclose(face_image(art, "1z", real, 60, np.random.default_rng(4), upside_down=turned),
-                               face_image(art, "1z", style, 60, np.random.default_rng(4)), atol=0.05)
-
-
 def test_the_real_faces_are_the_fitting_two_thirds_only():
     from vision.build.real_tiles import camerash, held_out
     from vision.synth.real_faces import bank

@@ -8,10 +8,10 @@ the camera, the light and the neighbours stay the renderer's, so the classifier 
 in the cuts it will see at run time, not in shop photos. Red fives and backs (which camerash lacks)
 stay the scene's art.
 
-A real face of a kind whose glyph reads the same after a half turn (``HALF_TURN_SAME``) is drawn only
-on a tile lying upright: upside down it would show the same picture under the other label, and
-teach the classifier that such kinds have no up and down, which it then reads on every tile of
-them, the art's too. Upside down, those tiles keep the art's face.
+A kind whose glyph reads the same after a half turn (``classes.HALF_TURN_SAME``) shows the same
+picture upright and upside down, under two labels: the classifier learns it has no up, and reads
+the art's tiles of it (whose faces carry a slight up) less surely. Drawing such faces on upright
+tiles only was measured and not kept (docs/vision.md).
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
-
-from ..classes import HALF_TURN_SAME
 
 FACE_SIZE = (150, 200)      # the size tile.face_image composes a face at
 
@@ -43,11 +41,10 @@ def bank() -> dict[str, tuple[np.ndarray, ...]]:
     return {kind: tuple(v) for kind, v in faces.items()}
 
 
-def real_face(cls: str, rng: np.random.Generator, upside_down: bool = False) -> np.ndarray | None:
-    """One real face of ``cls`` drawn by ``rng``, or None where no real tile of it is held, or where
-    the tile lies ``upside_down`` and its kind looks the same that way (``HALF_TURN_SAME``). No draw is
-    spent when None."""
+def real_face(cls: str, rng: np.random.Generator) -> np.ndarray | None:
+    """One real face of ``cls`` drawn by ``rng``, or None where no real tile of it is held (no draw
+    is spent then)."""
     faces = bank().get(cls)
-    if not faces or (upside_down and cls in HALF_TURN_SAME):
+    if not faces:
         return None
     return faces[int(rng.integers(len(faces)))]

@@ -15,7 +15,6 @@ import numpy as np
 
 from ..art import TileArt
 from ..classes import BACK
-from ..crop import upside_down
 from . import layouts, oblique
 from .console import cover, draw_console
 from .tile import FACE_ASPECT, TileStyle, draw_tile, face_image, random_style, rect_corners
@@ -136,8 +135,7 @@ def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups, 
         else:
             body = (centre - c) / max(float(np.linalg.norm(centre - c)), 1e-6) * body_length
             body *= float(rng.uniform(0.9, 1.1))
-        face = face_image(art, t.cls, style, max(8, int(round(u * 1.5))), rng,
-                          upside_down(rotation, rotation in (90, 270)))
+        face = face_image(art, t.cls, style, max(8, int(round(u * 1.5))), rng)
         hull = draw_tile(img, face, q, body.astype(np.float32), style, t.face_down)
         if ids is not None:
             cv2.fillConvexPoly(ids, np.round(hull).astype(np.int32), len(out) + 1)

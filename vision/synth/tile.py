@@ -126,14 +126,12 @@ def _front(art: TileArt, w: int, h: int) -> np.ndarray:
     return f
 
 
-def face_image(art: TileArt, cls: str, style: TileStyle, w: int, rng: np.random.Generator,
-               upside_down: bool = False) -> np.ndarray:
-    """The face (or back top) of a tile, ``w`` px wide, BGR float32 0..1, with its alpha (rounded corners).
-    ``upside_down``: the tile will be drawn so (real faces of kinds alike both ways stay the art then)."""
+def face_image(art: TileArt, cls: str, style: TileStyle, w: int, rng: np.random.Generator) -> np.ndarray:
+    """The face (or back top) of a tile, ``w`` px wide, BGR float32 0..1, with its alpha (rounded corners)."""
     h = int(round(w * FACE_ASPECT))
     front = _front(art, 150, 200)
     shade = front[..., :3].mean(axis=2, keepdims=True)      # Front.png's soft shading
-    real = real_face(cls, rng, upside_down) if style.real_faces and cls != BACK else None
+    real = real_face(cls, rng) if style.real_faces and cls != BACK else None
     if cls == BACK:
         top = shade * (np.array(style.back_colour, np.float32) / 255)
     elif real is not None:
