@@ -318,7 +318,8 @@ def test_real_faces_are_laid_only_on_the_kinds_real_tiles_hold(art):
     real = replace(style, real_faces=True)
     drawn = face_image(art, "1z", real, 60, np.random.default_rng(1))
     assert not np.allclose(drawn, face_image(art, "1z", style, 60, np.random.default_rng(1)), atol=0.05)
-    options = [cv2.resize(f, (60, drawn.shape[0]), interpolation=cv2.INTER_AREA) for f in bank()["1z"]]
+    options = [cv2.resize(f, (60, drawn.shape[0]), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+               for f in bank()["1z"]]
     assert min(float(np.abs(drawn[..., :3] - f).mean()) for f in options) < 0.01
     for cls in ("0p", BACK):
         a, b = np.random.default_rng(2), np.random.default_rng(2)

@@ -18,16 +18,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import cv2
 import numpy as np
-
-FACE_SIZE = (150, 200)      # the size tile.face_image composes a face at
-
 
 @lru_cache(maxsize=1)
 def bank() -> dict[str, tuple[np.ndarray, ...]]:
-    """kind -> the fitting real crops as faces (BGR float32 0..1 at ``FACE_SIZE``); empty when the
-    real tiles are missing (a scene asked for real faces then draws the art)."""
+    """kind -> the fitting real crops (BGR uint8, as read; ``tile.face_image`` scales one to its
+    face); empty when the real tiles are missing (a scene asked for real faces then draws the art)."""
     from ..build.real_tiles import fitting_crops
 
     try:
@@ -36,8 +32,7 @@ def bank() -> dict[str, tuple[np.ndarray, ...]]:
         return {}
     faces: dict[str, list[np.ndarray]] = {}
     for _, kind, image in crops:
-        face = cv2.resize(image, FACE_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32) / 255
-        faces.setdefault(kind, []).append(face)
+        faces.setdefault(kind, []).append(image)
     return {kind: tuple(v) for kind, v in faces.items()}
 
 

@@ -20,6 +20,7 @@ from ..classes import BACK
 from .real_faces import real_face
 
 FACE_ASPECT = 1.36        # face height / width of a real tile (26 x 35 mm)
+FW, FH = 150, 200         # a face is composed at this size, then scaled to the tile
 
 
 @dataclass(frozen=True)
@@ -105,8 +106,8 @@ def recolour(glyph: np.ndarray, inks) -> np.ndarray:
 
 @lru_cache(maxsize=512)
 def _glyph(art: TileArt, cls: str, art_style: str, stroke: int) -> np.ndarray:
-    """The glyph at 150x200, stroke-adjusted; black-style art recoloured to dark ink (float32 BGRA 0..1)."""
-    im = cv2.resize(art.face(cls, art_style), (150, 200), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    """The glyph at FW x FH, stroke-adjusted; black-style art recoloured to dark ink (float32 BGRA 0..1)."""
+    im = cv2.resize(art.face(cls, art_style), (FW, FH), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
     if art_style == "png-black":
         # the black set draws light ink for dark faces: its greys become dark, its colours stay
         bgr = im[..., :3]
@@ -129,13 +130,13 @@ def _front(art: TileArt, w: int, h: int) -> np.ndarray:
 def face_image(art: TileArt, cls: str, style: TileStyle, w: int, rng: np.random.Generator) -> np.ndarray:
     """The face (or back top) of a tile, ``w`` px wide, BGR float32 0..1, with its alpha (rounded corners)."""
     h = int(round(w * FACE_ASPECT))
-    front = _front(art, 150, 200)
+    front = _front(art, FW, FH)
     shade = front[..., :3].mean(axis=2, keepdims=True)      # Front.png's soft shading
     real = real_face(cls, rng) if style.real_faces and cls != BACK else None
     if cls == BACK:
         top = shade * (np.array(style.back_colour, np.float32) / 255)
     elif real is not None:
-        top = real
+        top = cv2.resize(real, (FW, FH), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
     else:
         top = shade * (np.array(style.face_tint, np.float32) / 255)
         g = _glyph(art, cls, style.art_style, style.stroke)
@@ -143,11 +144,11 @@ def face_image(art: TileArt, cls: str, style: TileStyle, w: int, rng: np.random.
             g = recolour(g, style.inks)
         s = style.glyph_scale * float(rng.uniform(0.97, 1.03))
         dx, dy = style.glyph_shift
-        m = np.float32([[s, 0, 75 * (1 - s) + 150 * dx], [0, s, 100 * (1 - s) + 200 * dy]])
-        g = cv2.warpAffine(g, m, (150, 200), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+        m = np.float32([[s, 0, FW / 2 * (1 - s) + FW * dx], [0, s, FH / 2 * (1 - s) + FH * dy]])
+        g = cv2.warpAffine(g, m, (FW, FH), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
         if style.engraved:
             # an engraved glyph: the cut's far wall shows as a darker rim beside the ink
-            rim = cv2.warpAffine(g[..., 3], np.float32([[1, 0, 2], [0, 1, 2]]), (150, 200)) * style.engraved
+            rim = cv2.warpAffine(g[..., 3], np.float32([[1, 0, 2], [0, 1, 2]]), (FW, FH)) * style.engraved
             top = top * (1 - rim[..., None] * 0.6)
         ink = g[..., :3] * np.array(style.ink_gain, np.float32)
         a = g[..., 3:4]
