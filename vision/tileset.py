@@ -128,6 +128,12 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / np.where(n > 0, n, 1)
 
 
+def _similarities(up: np.ndarray, down: np.ndarray, embedding) -> tuple[np.ndarray, np.ndarray]:
+    """A cut's cosine with each kind's upright prototypes ``up`` and upside-down ones ``down``."""
+    e = _unit(np.asarray(embedding, np.float32))
+    return up @ e, down @ e
+
+
 def square_cut(image: np.ndarray) -> np.ndarray:
     """An upright tile image as the classifier's square input (the whole image, squashed, as
     ``vision.crop.cut_tile`` squashes a box)."""
@@ -368,8 +374,7 @@ class TileSet:
         rule = rule or self.rule(classifier)
         if not kinds or rule == BASE:
             return Naming(base, totals[base], classifier.upside_down(probs, base), BASE)
-        e = _unit(np.asarray(embedding, np.float32))
-        su, sd = up @ e, down @ e
+        su, sd = _similarities(up, down, embedding)
         sims = np.maximum(su, sd)
         q = np.exp((sims - sims.max()) / TEMPERATURE)
         q /= q.sum()
@@ -494,8 +499,7 @@ class TileSet:
             up, _, probs = self.vectors[f]
             right += self.name(probs, up, classifier, protos).tile == kind
             if kinds:
-                e = _unit(np.asarray(up, np.float32))
-                own += kinds[int(np.argmax(np.maximum(up_protos @ e, down_protos @ e)))] == kind
+                own += kinds[int(np.argmax(np.maximum(*_similarities(up_protos, down_protos, up))))] == kind
         return right, own
 
     def _bound(self, kinds: Iterable[str]) -> None:

@@ -28,18 +28,23 @@ def held_out(name: str) -> bool:
     return zlib.crc32(name.encode()) % HELD_OUT_EVERY == 0
 
 
+def _label_table(folder: Path | None) -> Path:
+    return (folder or REAL_TILES) / "tiles-data" / "data.csv"
+
+
 def present(folder: Path | None = None) -> bool:
     """Whether the real single tiles are in ``folder`` (default ``REAL_TILES``): their label table;
     no image is read."""
-    return ((folder or REAL_TILES) / "tiles-data" / "data.csv").is_file()
+    return _label_table(folder).is_file()
 
 
-def camerash(folder: Path = REAL_TILES) -> list[tuple[str, str, np.ndarray]]:
-    """(file name, kind, BGR image) of the crops of the 34 Japanese kinds, by name; [] when the
-    folder is missing."""
-    if not present(folder):
+def camerash(folder: Path | None = None) -> list[tuple[str, str, np.ndarray]]:
+    """(file name, kind, BGR image) of the crops of the 34 Japanese kinds in ``folder`` (default
+    ``REAL_TILES``), by name; [] when the folder is missing."""
+    folder = folder or REAL_TILES
+    table = _label_table(folder)
+    if not table.is_file():
         return []
-    table = folder / "tiles-data" / "data.csv"
     with table.open(newline="") as f:
         labels = {r["image-name"]: CAMERASH.get(int(r["label"])) for r in csv.DictReader(f)}
     out = []

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
+
 @lru_cache(maxsize=1)
 def bank() -> dict[str, tuple[np.ndarray, ...]]:
     """kind -> the fitting real crops (BGR uint8, as read; ``tile.face_image`` scales one to its
