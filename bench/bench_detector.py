@@ -1,7 +1,7 @@
 """Accuracy and speed: our two-stage tile detector against the `mahjong-detector` package, same images, one run.
 
     .venv/bin/pip install mahjong-detector==0.0.6      # the bench extra: .[bench]
-    .venv/bin/python bench/bench_detector.py [--scenes 50] [--threads 2] [--no-mirror]
+    .venv/bin/python bench/bench_detector.py [--scenes 50] [--threads 2] [--mirror]
                                              [--view overhead|oblique] [--no-refine]
 
 Images: held-out synthetic scenes (960x720, seeds from 1,100,000, rendered now
@@ -99,8 +99,8 @@ def main() -> int:
     ap.add_argument("--scenes", type=int, default=50)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--real-grid", type=int, default=3, help="our windows per side on the real photo")
-    ap.add_argument("--no-mirror", dest="mirror", action="store_false",
-                    help="ours without its mirrored locator pass (vision.detect.Detector)")
+    ap.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=False,
+                    help="ours with its mirrored locator pass too (vision.detect.Detector; off by default)")
     ap.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
                     help="our models for a camera over the table (default) or beside it (the real photo's)")
     ap.add_argument("--no-refine", dest="refine", action="store_false",

@@ -89,7 +89,7 @@ def main() -> int:
         print(f"skipped: {e}")
         return 0
     layout = default_layout()
-    reader = TableReader(TableFile("synthetic"), "dunhill", Detector(mirror=False))
+    reader = TableReader(TableFile("synthetic"), "dunhill", Detector())
     totals = {"alone": 0, "with_set": 0, "frames": 0}
     with tempfile.TemporaryDirectory() as tmp:
         for d in range(a.designs):

@@ -41,8 +41,8 @@ class VisionReader:
 
     def __init__(self, table: str | TableFile, detector: Detector | None = None):
         self.table = load(table) if isinstance(table, str) else table
-        # as TableReader makes its own: without the locator's mirrored pass (see vision/read.py)
-        self.detector = detector or Detector(mirror=False)
+        # as TableReader makes its own: one locator pass (see vision/read.py)
+        self.detector = detector or Detector()
         self._readers: dict[str, TableReader] = {}      # one per house rule (the record names it)
         # one frame at a time: a TableReader keeps its last frame (tracker, rectified table for the cuts)
         self._lock = threading.Lock()

@@ -1,8 +1,8 @@
 """python -m vision: the tile detector and its data.
 
-    python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--no-mirror]
+    python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--mirror]
                             [--no-refine] [--no-second] [--tileset SET]
-    python -m vision evaluate [--view V] [--no-mirror] [--no-refine] [--no-second] [--scenes N] [--oblique N] [--rim N]
+    python -m vision evaluate [--view V] [--mirror] [--no-refine] [--no-second] [--scenes N] [--oblique N] [--rim N]
                               [--console N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
@@ -62,8 +62,9 @@ def _parser() -> _Parser:
                    help="detect in N x N overlapping windows (large photos; default 1)")
     d.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
                    help="the camera's view: over the table (default) or beside it, looking across")
-    d.add_argument("--no-mirror", dest="mirror", action="store_false",
-                   help="skip the locator's second, mirrored pass (faster, finds fewer; see models/README.md)")
+    d.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=False,
+                   help="also run the locator on the image mirrored (off by default: on real photos it costs "
+                        "more than it finds; see models/README.md)")
     d.add_argument("--no-refine", dest="refine", action="store_false",
                    help="leave out the view's box refiner (the oblique view has one; see models/README.md)")
     d.add_argument("--no-second", dest="second", action="store_false",
@@ -76,8 +77,9 @@ def _parser() -> _Parser:
     e.add_argument("--scenes", type=int, default=100, help="held-out synthetic scenes rendered now (0: none)")
     e.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
                    help="which models to evaluate: the overhead ones (default) or the oblique ones")
-    e.add_argument("--no-mirror", dest="mirror", action="store_false",
-                   help="skip the locator's second, mirrored pass (faster, finds fewer; see models/README.md)")
+    e.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=False,
+                   help="also run the locator on the image mirrored (off by default: on real photos it costs "
+                        "more than it finds; see models/README.md)")
     e.add_argument("--no-refine", dest="refine", action="store_false",
                    help="leave out the view's box refiner (the oblique view has one; see models/README.md)")
     e.add_argument("--no-second", dest="second", action="store_false",

@@ -15,10 +15,11 @@ the classifier calls ``none`` is dropped.
 ``refiner`` (the oblique view's, ``vision/refine.py``) moves each box's edges onto
 its tile; the moved box is read again and kept where it reads as a tile more surely.
 
-``mirror`` (on unless turned off) runs the locator a second time on the image
+``mirror`` (off unless asked for) runs the locator a second time on the image
 mirrored left to right and fuses the two passes' boxes (it has one class, so a
-mirrored glyph is still a tile to it): it finds tiles the first pass misses, at
-the cost of a second locator run. See models/README.md for what it gains.
+mirrored glyph is still a tile to it): it finds rendered tiles the first pass
+misses, but on real photos its fused boxes read fewer tiles right and land more
+boxes on clear ground, at the cost of a second locator run. See models/README.md.
 
 ``second`` (the oblique view's console locator, ``SECOND_LOCATORS``) keeps a tile only
 where that locator, which learnt a seat's rail, score display and stick tray as no
@@ -86,7 +87,7 @@ class Detector:
     (``vision.tileset``) the classifier's reading of each tile is named by that set where it is sure."""
 
     def __init__(self, locator: Path = LOCATOR, classifier: Path = CLASSIFIER, threads: int = 2,
-                 min_box_score: float = 0.25, iou: float = 0.5, mirror: bool = True,
+                 min_box_score: float = 0.25, iou: float = 0.5, mirror: bool = False,
                  refiner: Path | None = None, tileset=None, second: Path | None = None):
         self.locator = session(Path(locator), threads)
         self.second = session(Path(second), threads) if second is not None else None

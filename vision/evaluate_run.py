@@ -71,7 +71,7 @@ def real_photo(detector: Detector, labels_path: Path, photos: Path, grid: int = 
 def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "val",
                    real: list[Path] | None = None, photos: Path | None = None,
                    detector: Detector | None = None, real_grid: int = 1, oblique: int = 0,
-                   view: str = "overhead", mirror: bool = True, rim: int = 0,
+                   view: str = "overhead", mirror: bool = False, rim: int = 0,
                    refine: bool = True, console: int = 0, second: bool = True) -> list[Report]:
     """Reports for the synthetic set and each real labels file (the shared photo's when none is named;
     skipped quietly when that photo is absent, an error when a named one is). ``mirror``: the

@@ -208,10 +208,10 @@ class TableReader:
                  px_per_mm: float = PX_PER_MM, gari_kinds: Iterable[str] = DEFAULT_GARI, tileset=None):
         self.table = table
         self.rules = rules
-        # without the locator's mirrored pass: the layout rules (a kakan's pair box, the second look
-        # at added tiles) were made on single-pass boxes, and bench/bench_read.py on its 200 frames
-        # reads 190 records exact without it, 186 with it (more melds wrong)
-        self.detector = detector or Detector(mirror=False)
+        # one locator pass (the detector's default): the layout rules (a kakan's pair box, the second
+        # look at added tiles) were made on single-pass boxes, and bench/bench_read.py on its 200 frames
+        # reads 190 records exact with one, 186 with the mirrored pass too (more melds wrong)
+        self.detector = detector or Detector()
         if tileset is not None:         # the table's own tiles (vision.tileset), rebuilt if the classifier changed
             self.detector.use_tileset(current(tileset, self.detector.classifier))
         self.tracker = Tracker(table.layout, table.lens, last_good=table.fit)

@@ -20,8 +20,10 @@ rule, per cut:
   ``0p``); with one of them, the classifier says which;
 - the set checks itself (``rule``): each of its crops is named without itself by
   that rule, by the set and classifier fused, and by the classifier alone; the one
-  that names most right is used (the rule above on a tie or with too few crops to
-  tell). A set whose crops vary more within a kind than between kinds so steps back.
+  that names most right is used (the rule above on a tie). A set whose crops vary
+  more within a kind than between kinds so steps back. A set with too few crops to
+  tell (one a kind: the teach page's rows, a single photo) shares the naming with
+  the classifier (fused): untried, it is trusted neither alone nor not at all.
 
 On disk a set is a folder (``SET``): ``index.json`` (its format, the classifier it
 was built on, each kind's crops, the log of updates), ``embeddings.npz`` (each
@@ -402,10 +404,11 @@ class TileSet:
     def rule(self, classifier) -> str:
         """How the set names cuts: each of its crops is named without itself (its kind's prototype
         made of the kind's other crops) by each of ``RULES``, and the rule that names most of them
-        right is used; on a tie, or with fewer than ``MIN_CHECKED`` such crops, the set's own rule.
-        A set whose crops vary more within a kind than between kinds (tiles seen at many angles)
-        so leaves the naming to the classifier, or shares it; a set that names its own tiles well
-        keeps it."""
+        right is used; on a tie the set's own rule. A set whose crops vary more within a kind than
+        between kinds (tiles seen at many angles) so leaves the naming to the classifier, or shares
+        it; a set that names its own tiles well keeps it. With fewer than ``MIN_CHECKED`` such crops
+        the set is untried, and shares the naming (fused): on the real photos a set of one photo's
+        tiles named another photo of its tile set better so (bench/bench_tileset.py)."""
         if self._rule is None:
             self._rule = self._calibrated(classifier)
         return self._rule
@@ -425,7 +428,7 @@ class TileSet:
                 up_k[k], down_k[k] = _unit(sum_up - u), _unit(sum_down - d)
                 checks.append((kind, u, p, (kinds, up_k, down_k)))
         if len(checks) < MIN_CHECKED:
-            return SET
+            return FUSED
         right = {r: sum(self.name(p, u, classifier, protos, r).tile == kind for kind, u, p, protos in checks)
                  for r in RULES}
         return max(RULES, key=lambda r: (right[r], r == SET))

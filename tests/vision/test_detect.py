@@ -227,7 +227,7 @@ OBLIQUE = sorted((DATA / "truth" / "oblique").glob("*.json"))
 
 def test_the_oblique_models_read_a_table_seen_from_one_side():
     assert len(OBLIQUE) == 3
-    report = _score(Detector.for_view("oblique", mirror=False), OBLIQUE)
+    report = _score(Detector.for_view("oblique"), OBLIQUE)
     assert report.recall >= 0.7 and report.precision >= 0.85, report.text()
     assert report.accuracy >= 0.9, report.text()
 
@@ -273,11 +273,13 @@ def test_an_unknown_view_names_the_views():
         Detector.for_view("fisheye")
 
 
-# --- the mirrored locator pass (on unless turned off) ---
+# --- the mirrored locator pass (off unless asked for) ---
 
-def test_both_views_run_the_mirrored_pass_unless_told_not_to():
-    assert Detector().mirror and Detector.for_view("oblique").mirror
-    assert not Detector.for_view("oblique", mirror=False).mirror and not Detector(mirror=False).mirror
+def test_both_views_run_the_locator_once_unless_asked_for_the_mirrored_pass():
+    # On the real photos the mirrored pass's fused boxes read fewer tiles right and land more boxes on
+    # clear ground (models/README.md): it is there to ask for, not the default.
+    assert not Detector().mirror and not Detector.for_view("oblique").mirror
+    assert Detector.for_view("oblique", mirror=True).mirror and Detector(mirror=True).mirror
 
 
 def test_the_mirrored_pass_puts_its_boxes_back_where_the_tiles_are(detector):
@@ -306,16 +308,19 @@ def test_boxes_of_one_tile_from_both_passes_are_averaged_by_score():
     assert _fused(flat[0], flat, np.array([0.5])) == pytest.approx((5, 5, 5, 9))
 
 
-def test_without_the_mirrored_pass_the_scenes_are_still_read():
-    report = _score(Detector(mirror=False), SCENES)
+def test_with_the_mirrored_pass_too_the_scenes_are_still_read():
+    report = _score(Detector(mirror=True), SCENES)
     assert report.recall >= 0.97 and report.accuracy >= 0.97, report.text()
 
 
 def test_cli_detect_takes_the_mirror_switch():
     image = DATA / "images" / "val" / "scene-2000001.jpg"
-    plain = _cli("detect", str(image), "--json", "--no-mirror")
-    mirrored = _cli("detect", str(image), "--json")
+    plain = _cli("detect", str(image), "--json")
+    mirrored = _cli("detect", str(image), "--json", "--mirror")
+    told_not_to = _cli("detect", str(image), "--json", "--no-mirror")
     assert plain.returncode == 0 and mirrored.returncode == 0, plain.stderr + mirrored.stderr
+    assert told_not_to.returncode == 0 and told_not_to.stdout == plain.stdout
+    assert mirrored.stdout != plain.stdout          # the second pass moves boxes (fused with the first's)
     truth = json.loads((DATA / "truth" / "val" / "scene-2000001.json").read_text())
     for found in (json.loads(plain.stdout), json.loads(mirrored.stdout)):
         assert abs(len(found) - len(truth["tiles"])) <= 2

@@ -146,7 +146,7 @@ def test_cli_detect_takes_the_refine_switch():
 def test_the_refiner_learns_from_every_candidate_of_both_passes():
     truth = json.loads(OBLIQUE[0].read_text())
     image = cv2.imread(str(DATA / truth["image"]))
-    both, one = Detector.for_view("oblique", refine=False), Detector.for_view("oblique", refine=False, mirror=False)
+    both, one = Detector.for_view("oblique", refine=False, mirror=True), Detector.for_view("oblique", refine=False)
     first, mirrored = both._candidates(image)[0], both._candidates(image, mirrored=True)[0]
     np.testing.assert_allclose(both.candidates(image)[0], np.concatenate([first, mirrored]))
     np.testing.assert_allclose(one.candidates(image)[0], first)

@@ -21,7 +21,7 @@ from vision.classes import BACK, CLASSES, REDS
 from vision.classifier import Classifier
 from vision.detect import VIEWS
 from vision.synth.tile import TileStyle, face_image
-from vision.tileset import (BASE, INDEX, KEPT_OUT, LEARNT, SET, Crop, StaleTileSet, TileSet, TileSetError,
+from vision.tileset import (BASE, FUSED, INDEX, KEPT_OUT, LEARNT, SET, Crop, StaleTileSet, TileSet, TileSetError,
                             enroll_folder, evaluate_folder, open_or_create)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -192,13 +192,14 @@ def test_a_tile_set_makes_the_detector_name_tiles_by_it(enrolled, art, classifie
     for i, k in enumerate(kinds):
         row[37:103, 30 + 52 * i:78 + 52 * i] = cv2.resize(tile_photo(art, k, 70 + i), (48, 66))
         boxes.append((30 + 52 * i, 37, 78 + 52 * i, 103))
-    detector = Detector(mirror=False, tileset=enrolled)
+    detector = Detector(tileset=enrolled)
     assert [d.tile for d in detector.name_boxes(row, boxes)] == kinds
     assert all(d.rotation == 0 for d in detector.name_boxes(row, boxes))
-    # a set that holds 中 as 發 and 發 as 中 names them so: the detector follows the set
+    # a set that holds 中 as 發 and 發 as 中 names them so: the detector follows the set (five crops a
+    # kind: enough for the set to check itself, and it names its own crops better than the classifier)
     swapped = TileSet.create(enrolled.folder.parent / "swapped", classifier)
     for kind, shown in (("6z", "7z"), ("7z", "6z"), ("3z", "3z")):
-        swapped.enroll(kind, [tile_photo(art, shown, s) for s in (1, 2, 3)], classifier)
+        swapped.enroll(kind, [tile_photo(art, shown, s) for s in (1, 2, 3, 4, 5)], classifier)
     detector.use_tileset(swapped)
     assert [d.tile for d in detector.name_boxes(row, boxes)][-2:] == ["3z", "6z"]
     detector.use_tileset(None)
@@ -319,9 +320,16 @@ def test_a_set_whose_crops_say_nothing_of_their_kind_leaves_the_naming_to_the_cl
     assert tileset.name(probs, lure, classifier).tile == "5p"
 
 
-def test_a_set_too_small_to_check_itself_keeps_its_rule(classifier, tmp_path):
-    """One crop a kind (the teach page's rows) leaves no crop to name without itself."""
+def test_a_set_too_small_to_check_itself_shares_the_naming_with_the_classifier(classifier, tmp_path):
+    """One crop a kind (the teach page's rows, a single photo) leaves no crop to name without itself:
+    untried, the set neither names alone nor steps back; its softmax and the classifier's are fused."""
     rng = np.random.default_rng(2)
     tileset = set_of_vectors(classifier, tmp_path, lambda k, n: rng.normal(size=64), lambda kind, n: True,
                              per_kind=1)
-    assert tileset.rule(classifier) == SET
+    assert tileset.rule(classifier) == FUSED
+    kinds, up, _ = tileset._prototypes()
+    probs = np.full(len(classifier.class_names), 0.001, np.float32)
+    probs[classifier.class_names.index("2p")] = 1.0
+    probs /= probs.sum()
+    named = tileset.name(probs, up[kinds.index("2p")], classifier)
+    assert (named.tile, named.by) == ("2p", FUSED)
