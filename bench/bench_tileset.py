@@ -1,6 +1,6 @@
 """Real tiles, with and without a table's tile set: what the camera names right on its first day.
 
-    .venv/bin/python bench/bench_tileset.py [--view oblique|overhead] [--repeats 20] [--grid 1] [--json]
+    .venv/bin/python bench/bench_tileset.py [--view oblique|overhead] [--repeats 20] [--grid 1] [--mirror] [--json]
 
 Three parts, each on real material only (``../shared``; a part whose material is
 missing is skipped with a line saying so):
@@ -172,12 +172,29 @@ def grid_for(image: np.ndarray, grid: int) -> int:
     return grid or max(1, round(max(image.shape[:2]) / 1600))
 
 
-def photos(view: str, grid: int, folder: Path) -> dict:
+def totals(scores: dict[str, dict]) -> dict:
+    """The zero-shot figures summed over the photos, and over those with a revealed hand line."""
+    def summed(names: list[str]) -> dict:
+        s = [scores[n] for n in names]
+        return {"photos": len(s), "right": sum(x["right"] for x in s), "tiles": sum(x["tiles"] for x in s),
+                "lines_in_order": sum(x["hand_in_order"] for x in s if x["hand_read"]),
+                "lines": sum(bool(x["hand_read"]) for x in s),
+                "on_clear": sum(x["on_clear"] or 0 for x in s), "stray_boxes": sum(x["stray_boxes"] for x in s)}
+    return {"all": summed(list(scores)), "hands": summed([n for n, s in scores.items() if s["hand_read"]])}
+
+
+def total_text(label: str, t: dict) -> str:
+    return (f"  {label} ({t['photos']} photos): {t['right']}/{t['tiles']} ({t['right'] / max(t['tiles'], 1):.1%}), "
+            f"hand lines in order {t['lines_in_order']}/{t['lines']}, {t['stray_boxes']} extra box(es) by the lines, "
+            f"{t['on_clear']} on clear ground")
+
+
+def photos(view: str, grid: int, folder: Path, mirror: bool = False) -> dict:
     found_photos = labelled_photos()
     if not found_photos:
         print(f"real photos: skipped, none of vision/labels/*.json has its photo in {photos_dir()}")
         return {}
-    detector = Detector.for_view(view)
+    detector = Detector.for_view(view, mirror=mirror)
     out: dict = {"view": view, "grid": grid, "zero_shot": {}, "enrolled": {}, "ms": {}}
     print(f"\nreal photos, {view} view, grid {grid or 'by size'} (labelled face-up tiles found and named right; the hand line):")
     for name, photo in found_photos.items():
@@ -193,6 +210,9 @@ def photos(view: str, grid: int, folder: Path) -> dict:
               f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
               f"{s['stray_boxes']} extra box(es) by the line, {clear_text(s)}{s['red_plain']} red/plain mix-up(s), "
               f"{ms:.0f} ms")
+    out["zero_shot_totals"] = totals(out["zero_shot"])
+    print(total_text("zero-shot, all", out["zero_shot_totals"]["all"]))
+    print(total_text("zero-shot, the hand photos", out["zero_shot_totals"]["hands"]))
     for source, target in SAME_SET:
         if source not in found_photos or target not in found_photos:
             continue
@@ -298,13 +318,15 @@ def main() -> int:
                    help="windows per side on the photos (default 0: by the photo's size, see grid_for)")
     p.add_argument("--json", type=Path, help="also write every figure there")
     p.add_argument("--no-photos", dest="photos", action="store_false", help="skip the photos (part 2)")
+    p.add_argument("--mirror", action="store_true",
+                   help="the detector with its mirrored locator pass too (off by default: docs/vision.md)")
     p.add_argument("--classifier", type=Path, help="a candidate classifier ONNX file for parts 1 and 3 (default: "
                                                      "the view's shipped one)")
     a = p.parse_args()
     classifier = Classifier(a.classifier or VIEWS[a.view][1])
     with tempfile.TemporaryDirectory() as tmp:
         figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp)),
-                   "photos": photos(a.view, a.grid, Path(tmp)) if a.photos else {},
+                   "photos": photos(a.view, a.grid, Path(tmp), a.mirror) if a.photos else {},
                    "speed": speed(classifier, Path(tmp))}
     if a.json:
         a.json.write_text(json.dumps(figures, indent=1, default=float))
