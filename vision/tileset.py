@@ -62,7 +62,7 @@ SURE = 0.5                      # the set names a cut when its best kind has thi
 BASE_SURE = 0.9                 # ... unless the classifier is this sure of a kind the set lacks (a set taught
                                 # from one photo lacks many: it must not pull their tiles onto its kinds)
 AUGMENTS = 6                    # extra views of each enrolled crop
-MIN_CHECKED = 12                # crops the set must name without themselves before it may step back (``rule``)
+MIN_CHECKED = 12                # crops the set must name without themselves to choose its rule; fewer: fused (``rule``)
 MAX_LEARNT = 20                 # learnt crops kept per kind (enrolled crops are always kept)
 MAX_KEPT_OUT = 6                # kept-out cuts kept per kind
 KEPT_OUT_EVERY = 5              # one learnt cut in this many is kept out, by its name's hash
