@@ -21,6 +21,10 @@ mirrored glyph is still a tile to it): it finds rendered tiles the first pass
 misses, but on real photos its fused boxes read fewer tiles right and land more
 boxes on clear ground, at the cost of a second locator run. See models/README.md.
 
+Two boxes side by side, each read unsurely as a face, whose union reads surely as one
+tile are a sideways tile the locator boxed as two upright halves (``_joined_halves``):
+the union replaces them.
+
 ``second`` (the oblique view's console locator, ``SECOND_LOCATORS``) keeps a tile only
 where that locator, which learnt a seat's rail, score display and stick tray as no
 tile, also proposes a box: a second opinion against boxes on the console.
@@ -174,7 +178,7 @@ class Detector:
         return cuts, owners
 
     def _name(self, p: np.ndarray, embedding: np.ndarray | None = None,
-              sure_box: bool = False) -> tuple[str, float, bool]:
+              sure_box: bool = False, use_set: bool = True) -> tuple[str, float, bool]:
         """(class, its probability summed over both ways up, upside down?) of one cut's probabilities.
         A box the locator is sure of (``sure_box``) keeps its likeliest tile over ``none`` when that
         tile has at least ``KEEP_TILE``: it is reported with that low score, so the table warns of it.
@@ -185,7 +189,7 @@ class Detector:
             likeliest = max((c for c in totals if c != NONE), key=totals.get)
             if totals[likeliest] >= KEEP_TILE:
                 tile = likeliest
-        if self.tileset is not None and tile != NONE and embedding is not None:
+        if use_set and self.tileset is not None and tile != NONE and embedding is not None:
             named = self.tileset.name(p, embedding, self.classifier)
             return named.tile, named.score, named.flipped and named.tile != BACK
         flipped = self.classifier.upside_down(p, tile) and tile != BACK
@@ -208,7 +212,7 @@ class Detector:
         if self.refiner is not None:
             named = self._refined(image, named, sure)
         out: list[Detection] = []
-        for d in sorted(self._split_pairs(image, named), key=lambda d: -d.score):
+        for d in sorted(self._joined_halves(image, self._split_pairs(image, named)), key=lambda d: -d.score):
             if d.tile == NONE or any(_same_tile(d.box, d.score, k) for k in out):
                 continue
             out.append(d)
@@ -223,10 +227,12 @@ class Detector:
         boxes, _ = self.candidates(image, locator=self.second, floor=SECOND_OPINION)
         return [d for d in found if any(iou(d.box, b) >= SECOND_IOU for b in boxes)]
 
-    def name_boxes(self, image: np.ndarray, boxes, sure: list[bool] | None = None) -> list[Detection]:
+    def name_boxes(self, image: np.ndarray, boxes, sure: list[bool] | None = None,
+                   use_set: bool = True) -> list[Detection]:
         """The classifier's reading of each given box (image pixels), one ``Detection`` per box, in
         order; a box that holds no tile reads ``none`` (unless ``sure[k]``: see ``_name``). Of a nearly
-        square box's two cuts, the one read as a tile (not none) and surer wins.
+        square box's two cuts, the one read as a tile (not none) and surer wins. ``use_set=False``:
+        the classifier alone, even where a tile set is in use.
 
         A box the locator is sure of that reads ``none`` the way its shape turns it is also read
         turned the other way: seen from beside the table, depth is squeezed, and an upright face
@@ -238,7 +244,7 @@ class Detector:
             probs, embeddings = self.classifier.read(cuts)
             for j, ((k, turn), p) in enumerate(zip(owners, probs)):
                 e = embeddings[j] if embeddings is not None else None
-                tile, score, flipped = self._name(p, e, trust_box and bool(sure and sure[k]))
+                tile, score, flipped = self._name(p, e, trust_box and bool(sure and sure[k]), use_set)
                 rank = (tile != NONE, score)
                 if k not in best or rank > (best[k][0] != NONE, best[k][1]):
                     best[k] = (tile, score, flipped, turn)
@@ -280,6 +286,38 @@ class Detector:
             else:
                 out.append(d)
         return out
+
+    def _joined_halves(self, image: np.ndarray, named: list[Detection]) -> list[Detection]:
+        """A sideways tile the locator boxed as two upright halves side by side (seen from beside the
+        table, a turned tile's face is about two narrow tiles wide), each read as a face, one of them
+        unsurely: their union read as one face, kept where it reads surely (``JOIN_SURE``) and surer
+        than either half. Each reading joins at most one pair, the surest union first. Judged on the
+        classifier's own probabilities, even with a tile set (its scores are not probabilities);
+        a joined tile is then named as any other. Backs never join: two backs look like one."""
+        pairs = [(i, j) for i, a in enumerate(named) for j, b in enumerate(named)
+                 if i < j and _face(a) and _face(b) and _side_by_side(a.box, b.box)]
+        if not pairs:
+            return named
+        plain = named
+        if self.tileset is not None:
+            involved = sorted({k for pair in pairs for k in pair})
+            again = self.name_boxes(image, [named[k].box for k in involved], use_set=False)
+            plain = dict(zip(involved, again))
+        pairs = [(i, j) for i, j in pairs if min(plain[i].score, plain[j].score) < PAIR_SURE
+                 and _face(plain[i]) and _face(plain[j])]
+        unions = [_union(named[i].box, named[j].box) for i, j in pairs]
+        read = self.name_boxes(image, unions, use_set=False)
+        used: set[int] = set()
+        joined = []
+        for (i, j), u in sorted(zip(pairs, read), key=lambda p: -surely(p[1])):
+            if (i in used or j in used or not _face(u) or u.score < JOIN_SURE
+                    or u.score <= max(plain[i].score, plain[j].score)):
+                continue
+            used |= {i, j}
+            joined.append(u)
+        if self.tileset is not None and joined:
+            joined = self.name_boxes(image, [u.box for u in joined])
+        return [d for k, d in enumerate(named) if k not in used] + joined
 
     def _detect_windows(self, image: np.ndarray, grid: int, overlap: float = 0.15) -> list[Detection]:
         h, w = image.shape[:2]
@@ -340,6 +378,11 @@ SECOND_IOU = 0.3       # ... how well its box must meet the tile's. Of bars 0.05
                        # up: precision 79.86% -> 85.78%). See models/README.md.
 PAIR_AREA = 1.6   # a box this many typical tiles large may hold two
 PAIR_SURE = 0.9   # a pair box read less surely than this is read as two halves
+JOIN_SURE = 0.9     # two unsure halves' union read this surely (and surer than both) is one sideways tile ...
+JOIN_OVERLAP = 0.4  # ... when the halves overlap by at most this share of the narrower ...
+JOIN_GAP = 0.15     # ... or stand apart by at most this share of it ...
+JOIN_LEVEL = 0.7    # ... and share this much of the shorter one's height ...
+JOIN_WIDE = 1.3     # ... and their union is this much wider than tall (a sideways tile's shape)
 
 
 REFINE_MARGIN = 0.0  # a moved box must read as a tile more surely than the located one by this much: surer at
@@ -386,6 +429,29 @@ def _halves(box) -> list[tuple[float, float, float, float]]:
         return [(x1, y1, xm, y2), (xm, y1, x2, y2)]
     ym = (y1 + y2) / 2
     return [(x1, y1, x2, ym), (x1, ym, x2, y2)]
+
+
+def _side_by_side(a, b) -> bool:
+    """Two boxes next to each other across the image (overlapping by at most ``JOIN_OVERLAP`` of the
+    narrower, apart by at most ``JOIN_GAP`` of it), level (sharing ``JOIN_LEVEL`` of the shorter's
+    height), their union ``JOIN_WIDE`` times as wide as tall: where a sideways tile's two halves
+    would be in a row seen from beside the table. Stacked boxes never join: a kakan's two sideways
+    tiles, one above the other, look like one upright tile."""
+    (l, r) = (a, b) if a[0] <= b[0] else (b, a)
+    narrow = min(a[2] - a[0], b[2] - b[0])
+    shared = min(a[3], b[3]) - max(a[1], b[1])
+    short = min(a[3] - a[1], b[3] - b[1])
+    u = _union(a, b)
+    return (narrow > 0 and -JOIN_OVERLAP * narrow <= r[0] - l[2] <= JOIN_GAP * narrow
+            and shared >= JOIN_LEVEL * short and u[2] - u[0] >= JOIN_WIDE * (u[3] - u[1]))
+
+
+def _face(d: Detection) -> bool:
+    return d.tile not in (NONE, BACK)
+
+
+def _union(a, b) -> tuple[float, float, float, float]:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
 def _same_tile(box, score: float, surer: Detection) -> bool:
