@@ -208,11 +208,13 @@ class Detector:
         located = self.locate(image)
         boxes = [b for b, _ in located]
         sure = [score >= SURE_BOX for _, score in located]
-        named = self.name_boxes(image, boxes, sure)
+        plain: dict = {}            # each box's reading by the classifier alone, where a set names tiles
+        named = self.name_boxes(image, boxes, sure, plain=plain)
         if self.refiner is not None:
-            named = self._refined(image, named, sure)
+            named = self._refined(image, named, sure, plain)
+        named = self._joined_halves(image, self._split_pairs(image, named, plain), plain)
         out: list[Detection] = []
-        for d in sorted(self._joined_halves(image, self._split_pairs(image, named)), key=lambda d: -d.score):
+        for d in sorted(named, key=lambda d: -d.score):
             if d.tile == NONE or any(_same_tile(d.box, d.score, k) for k in out):
                 continue
             out.append(d)
@@ -228,26 +230,33 @@ class Detector:
         return [d for d in found if any(iou(d.box, b) >= SECOND_IOU for b in boxes)]
 
     def name_boxes(self, image: np.ndarray, boxes, sure: list[bool] | None = None,
-                   use_set: bool = True) -> list[Detection]:
+                   use_set: bool = True, plain: dict | None = None) -> list[Detection]:
         """The classifier's reading of each given box (image pixels), one ``Detection`` per box, in
         order; a box that holds no tile reads ``none`` (unless ``sure[k]``: see ``_name``). Of a nearly
         square box's two cuts, the one read as a tile (not none) and surer wins. ``use_set=False``:
-        the classifier alone, even where a tile set is in use.
+        the classifier alone, even where a tile set is in use; ``plain``, where a set is in use, gets
+        each box's reading by the classifier alone too (keyed by the box), from the same run.
 
         A box the locator is sure of that reads ``none`` the way its shape turns it is also read
         turned the other way: seen from beside the table, depth is squeezed, and an upright face
         can look wider than tall (its box then says sideways, and the cut lies on its side)."""
         cuts, owners = self._cuts(image, boxes)
         best: dict[int, tuple[str, float, bool, bool]] = {}
+        alone: dict[int, tuple[str, float, bool, bool]] = {}
+        keep_alone = plain is not None and use_set and self.tileset is not None
+
+        def keep(into, k, reading):
+            if k not in into or (reading[0] != NONE, reading[1]) > (into[k][0] != NONE, into[k][1]):
+                into[k] = reading
 
         def read(owners, cuts, trust_box: bool):
             probs, embeddings = self.classifier.read(cuts)
             for j, ((k, turn), p) in enumerate(zip(owners, probs)):
                 e = embeddings[j] if embeddings is not None else None
-                tile, score, flipped = self._name(p, e, trust_box and bool(sure and sure[k]), use_set)
-                rank = (tile != NONE, score)
-                if k not in best or rank > (best[k][0] != NONE, best[k][1]):
-                    best[k] = (tile, score, flipped, turn)
+                trusted = trust_box and bool(sure and sure[k])
+                keep(best, k, (*self._name(p, e, trusted, use_set), turn))
+                if keep_alone:
+                    keep(alone, k, (*self._name(p, None, trusted, use_set=False), turn))
 
         read(owners, cuts, trust_box=True)
         other = [(k, not best[k][3]) for k in sorted(best)
@@ -255,17 +264,19 @@ class Detector:
         if other:
             # the other turn must read as a tile outright: a sure box's benefit of the doubt is spent
             read(other, [cut_tile(image, boxes[k], size=CLS_SIZE, turn=turn) for k, turn in other], trust_box=False)
-        return [Detection(tile, tuple(boxes[k]), 0 if tile in (BACK, NONE) else rotation_of(turn, flipped), score)
-                for k, (tile, score, flipped, turn) in sorted(best.items())]
+        if keep_alone:
+            plain.update({tuple(boxes[k]): _detection(boxes[k], *r) for k, r in alone.items()})
+        return [_detection(boxes[k], *best[k]) for k in sorted(best)]
 
-    def _refined(self, image: np.ndarray, named: list[Detection], sure: list[bool]) -> list[Detection]:
+    def _refined(self, image: np.ndarray, named: list[Detection], sure: list[bool],
+                 plain: dict | None = None) -> list[Detection]:
         """Each box moved by the refiner and read again: the moved box replaces the located one where it
         reads as a tile more surely (``prefer_moved``; the refiner learnt rendered tiles only: see
         vision/refine.py)."""
-        second = self.name_boxes(image, self.refiner.refine(image, [d.box for d in named]), sure)
+        second = self.name_boxes(image, self.refiner.refine(image, [d.box for d in named]), sure, plain=plain)
         return [m if prefer_moved(d, m) else d for d, m in zip(named, second)]
 
-    def _split_pairs(self, image: np.ndarray, named: list[Detection]) -> list[Detection]:
+    def _split_pairs(self, image: np.ndarray, named: list[Detection], plain: dict | None = None) -> list[Detection]:
         """A box twice a tile's size around two touching tiles (kakan's added tile stacked on the
         called one) reads as no tile or a muddle: read its two halves (split across its long side)
         instead, when both are surely tiles. A tile's size is the median of the boxes read as tiles."""
@@ -277,7 +288,7 @@ class Detector:
         if not big:
             return named
         halves = [h for d in big for h in _halves(d.box)]
-        read = self.name_boxes(image, halves)
+        read = self.name_boxes(image, halves, plain=plain)
         out = [d for d in named if d not in big]
         for k, d in enumerate(big):
             a, b = read[2 * k], read[2 * k + 1]
@@ -287,31 +298,33 @@ class Detector:
                 out.append(d)
         return out
 
-    def _joined_halves(self, image: np.ndarray, named: list[Detection]) -> list[Detection]:
+    def _joined_halves(self, image: np.ndarray, named: list[Detection], plain: dict | None = None) -> list[Detection]:
         """A sideways tile the locator boxed as two upright halves side by side (seen from beside the
         table, a turned tile's face is about two narrow tiles wide), each read as a face, one of them
         unsurely: their union read as one face, kept where it reads surely (``JOIN_SURE``) and surer
         than either half. Each reading joins at most one pair, the surest union first. Judged on the
         classifier's own probabilities, even with a tile set (its scores are not probabilities);
-        a joined tile is then named as any other. Backs never join: two backs look like one."""
+        a joined tile is then named as any other. Backs never join: two backs look like one.
+        ``plain``: the boxes' readings by the classifier alone, where a set named them (``name_boxes``)."""
         pairs = [(i, j) for i, a in enumerate(named) for j, b in enumerate(named)
                  if i < j and _face(a) and _face(b) and _side_by_side(a.box, b.box)]
         if not pairs:
             return named
-        plain = named
+        alone = dict(enumerate(named))
         if self.tileset is not None:
             involved = sorted({k for pair in pairs for k in pair})
-            again = self.name_boxes(image, [named[k].box for k in involved], use_set=False)
-            plain = dict(zip(involved, again))
-        pairs = [(i, j) for i, j in pairs if min(plain[i].score, plain[j].score) < PAIR_SURE
-                 and _face(plain[i]) and _face(plain[j])]
+            missing = [k for k in involved if tuple(named[k].box) not in (plain or {})]
+            again = dict(zip(missing, self.name_boxes(image, [named[k].box for k in missing], use_set=False)))
+            alone = {k: again[k] if k in again else plain[tuple(named[k].box)] for k in involved}
+        pairs = [(i, j) for i, j in pairs if min(alone[i].score, alone[j].score) < PAIR_SURE
+                 and _face(alone[i]) and _face(alone[j])]
         unions = [_union(named[i].box, named[j].box) for i, j in pairs]
         read = self.name_boxes(image, unions, use_set=False)
         used: set[int] = set()
         joined = []
         for (i, j), u in sorted(zip(pairs, read), key=lambda p: -surely(p[1])):
             if (i in used or j in used or not _face(u) or u.score < JOIN_SURE
-                    or u.score <= max(plain[i].score, plain[j].score)):
+                    or u.score <= max(alone[i].score, alone[j].score)):
                 continue
             used |= {i, j}
             joined.append(u)
@@ -444,6 +457,10 @@ def _side_by_side(a, b) -> bool:
     u = _union(a, b)
     return (narrow > 0 and -JOIN_OVERLAP * narrow <= r[0] - l[2] <= JOIN_GAP * narrow
             and shared >= JOIN_LEVEL * short and u[2] - u[0] >= JOIN_WIDE * (u[3] - u[1]))
+
+
+def _detection(box, tile: str, score: float, flipped: bool, turn: bool) -> Detection:
+    return Detection(tile, tuple(box), 0 if tile in (BACK, NONE) else rotation_of(turn, flipped), score)
 
 
 def _face(d: Detection) -> bool:

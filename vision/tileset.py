@@ -41,6 +41,7 @@ kept out of the prototypes: an update is checked on all kept-out cuts and refuse
 from __future__ import annotations
 
 import json
+import math
 import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -395,7 +396,8 @@ class TileSet:
         counts as one in ``len(totals)`` for the set (it neither favours nor bars it)."""
         share = dict(zip(kinds, q))
         floor = 1.0 / len(totals)
-        tile = max(totals, key=lambda k: np.log(share.get(k, floor) + 1e-9) + np.log(totals[k] + 1e-9))
+        # the product's logs, by plain floats: numpy's log on one number at a time cost half a set's naming time
+        tile = max(totals, key=lambda k: math.log(share.get(k, floor) + 1e-9) + math.log(totals[k] + 1e-9))
         if tile not in share:
             return Naming(tile, totals[tile], classifier.upside_down(probs, tile), BASE)
         i = kinds.index(tile)

@@ -201,7 +201,11 @@ def test_a_tile_set_makes_the_detector_name_tiles_by_it(enrolled, art, classifie
     for kind, shown in (("6z", "7z"), ("7z", "6z"), ("3z", "3z")):
         swapped.enroll(kind, [tile_photo(art, shown, s) for s in (1, 2, 3, 4, 5)], classifier)
     detector.use_tileset(swapped)
-    assert [d.tile for d in detector.name_boxes(row, boxes)][-2:] == ["3z", "6z"]
+    plain: dict = {}
+    assert [d.tile for d in detector.name_boxes(row, boxes, plain=plain)][-2:] == ["3z", "6z"]
+    # from the same run, each box's reading by the classifier alone (what joining halves is judged on)
+    assert [plain[tuple(b)].tile for b in boxes][-2:] == ["3z", "7z"]
+    assert [d.tile for d in detector.name_boxes(row, boxes, use_set=False)][-2:] == ["3z", "7z"]
     detector.use_tileset(None)
     assert [d.tile for d in detector.name_boxes(row, boxes)][-2:] == ["3z", "7z"]
 
