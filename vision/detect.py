@@ -312,24 +312,26 @@ class Detector:
             return named
         alone = dict(enumerate(named))
         if self.tileset is not None:
-            involved = sorted({k for pair in pairs for k in pair})
-            missing = [k for k in involved if tuple(named[k].box) not in (plain or {})]
-            again = dict(zip(missing, self.name_boxes(image, [named[k].box for k in missing], use_set=False)))
-            alone = {k: again[k] if k in again else plain[tuple(named[k].box)] for k in involved}
+            plain = {} if plain is None else plain
+            missing = [named[k].box for pair in pairs for k in pair if tuple(named[k].box) not in plain]
+            if missing:                 # boxes given from elsewhere, not read by this detect() run
+                self.name_boxes(image, missing, plain=plain)
+            alone = {k: plain[tuple(named[k].box)] for pair in pairs for k in pair}
         pairs = [(i, j) for i, j in pairs if min(alone[i].score, alone[j].score) < PAIR_SURE
                  and _face(alone[i]) and _face(alone[j])]
         unions = [_union(named[i].box, named[j].box) for i, j in pairs]
-        read = self.name_boxes(image, unions, use_set=False)
+        union_plain: dict = {}
+        union_named = self.name_boxes(image, unions, plain=union_plain)    # by the set too, where there is one
+        read = union_named if self.tileset is None else [union_plain[tuple(u)] for u in unions]
         used: set[int] = set()
         joined = []
-        for (i, j), u in sorted(zip(pairs, read), key=lambda p: -surely(p[1])):
+        for k in sorted(range(len(pairs)), key=lambda k: -surely(read[k])):
+            (i, j), u = pairs[k], read[k]
             if (i in used or j in used or not _face(u) or u.score < JOIN_SURE
                     or u.score <= max(alone[i].score, alone[j].score)):
                 continue
             used |= {i, j}
-            joined.append(u)
-        if self.tileset is not None and joined:
-            joined = self.name_boxes(image, [u.box for u in joined])
+            joined.append(union_named[k])
         return [d for k, d in enumerate(named) if k not in used] + joined
 
     def _detect_windows(self, image: np.ndarray, grid: int, overlap: float = 0.15) -> list[Detection]:

@@ -380,9 +380,9 @@ def test_surely_read_neighbours_are_never_joined():
 def test_the_sideways_west_closing_the_amos_hand_is_read_whole():
     """hand-eafe5f63 (../shared/photos): the locator boxes the sideways 西 at the line's end as two
     upright halves; read whole it is 西, and the line reads in order."""
-    from vision.evaluate import iou, photos_dir
+    from vision.evaluate import iou, load_labels, photos_dir
 
-    labels = json.loads((Path(__file__).resolve().parents[2] / "vision" / "labels" / "hand-eafe5f63.json").read_text())
+    labels = load_labels(Path(__file__).resolve().parents[2] / "vision" / "labels" / "hand-eafe5f63.json")
     path = photos_dir() / labels["image"]
     if not path.is_file():
         pytest.skip(f"photo not available at {path} (it lives outside the repo, in ../shared/photos)")
