@@ -3,7 +3,7 @@
     python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--mirror]
                             [--no-refine] [--no-second] [--tileset SET]
     python -m vision evaluate [--view V] [--mirror] [--no-refine] [--no-second] [--scenes N] [--oblique N] [--rim N]
-                              [--console N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
+                              [--console N] [--details N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR] [--no-tileset]
@@ -92,6 +92,9 @@ def _parser() -> _Parser:
     e.add_argument("--console", type=int, default=0,
                    help="also this many held-out slanted scenes with a seat's console (rail, score display, "
                         "stick tray) across the bottom")
+    e.add_argument("--details", type=int, default=0,
+                   help="also this many held-out console scenes whose console has labelled keys and a tray "
+                        "of compartments")
     e.add_argument("--synth", type=Path, help="a dataset folder (python -m vision synth) to score instead")
     e.add_argument("--split", default="val", help="its split (default val)")
     e.add_argument("--real", type=Path, action="append", default=None,
@@ -134,6 +137,9 @@ def _parser() -> _Parser:
     t.add_argument("--console-scenes", type=int,
                    help="oblique training scenes with a player's console (rail, score display, stick tray) "
                         "across the bottom, as a photo from a seat shows (seeds 5,000,000 up)")
+    t.add_argument("--details-scenes", type=int,
+                   help="console scenes whose console also has labelled keys and a tray of compartments "
+                        "(seeds 6,000,000 up)")
     t.add_argument("--locator-epochs", type=int)
     t.add_argument("--classifier-epochs", type=int)
     t.add_argument("--locator-imgsz", type=int)
@@ -241,14 +247,14 @@ def _evaluate(a: argparse.Namespace) -> int:
 
     from .evaluate_run import run_evaluation
 
-    for flag in ("scenes", "oblique", "rim", "console"):
+    for flag in ("scenes", "oblique", "rim", "console", "details"):
         if getattr(a, flag) < 0:
             raise UsageError(f"--{flag} must be 0 or more, not {getattr(a, flag)}")
     try:
         reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos,
                                  real_grid=a.real_grid, oblique=a.oblique, view=a.view,
                                  mirror=a.mirror, rim=a.rim, refine=a.refine,
-                                 console=a.console, second=a.second)
+                                 console=a.console, second=a.second, details=a.details)
     except (FileNotFoundError, ValueError) as e:
         raise UsageError(str(e)) from None
     if a.json:
@@ -326,7 +332,8 @@ def _train(a: argparse.Namespace) -> int:
 
     plan = FINETUNE_PLAN if a.finetune else None
     for path in train(a.data, a.runs.resolve(), a.stage, plan, scenes=a.scenes, oblique_scenes=a.oblique_scenes,
-                      rim_scenes=a.rim_scenes, console_scenes=a.console_scenes, locator_epochs=a.locator_epochs,
+                      rim_scenes=a.rim_scenes, console_scenes=a.console_scenes, details_scenes=a.details_scenes,
+                      locator_epochs=a.locator_epochs,
                       classifier_epochs=a.classifier_epochs,
                       locator_imgsz=a.locator_imgsz, locator_scale=a.locator_scale, seed=a.seed,
                       start=a.start, locator_model=a.locator_model, classifier_model=a.classifier_model,

@@ -84,7 +84,19 @@ def test_console_test_scenes_are_their_own_held_out_set(art):
     assert "console" in reports[0].name and reports[0].truth > 0
 
 
-@pytest.mark.parametrize("flag", ["--scenes", "--oblique", "--rim", "--console"])
+def test_console_detail_test_scenes_are_their_own_held_out_set(art):
+    # evaluate --details N: consoles with keys and compartments, from test seeds apart from their training ones
+    from vision.build.train import OBLIQUE_VAL
+    from vision.detect import Detector
+    from vision.evaluate_run import DETAILS_TEST, run_evaluation
+    from vision.synth.dataset import DETAILS_SEED
+    assert DETAILS_TEST >= DETAILS_SEED + OBLIQUE_VAL + 100_000
+    reports = run_evaluation(scenes=0, details=1, detector=Detector.for_view("oblique"), real=[])
+    assert len(reports) == 1 and f"seeds {DETAILS_TEST}..{DETAILS_TEST}" in reports[0].name
+    assert "keys and compartments" in reports[0].name
+
+
+@pytest.mark.parametrize("flag", ["--scenes", "--oblique", "--rim", "--console", "--details"])
 def test_a_negative_count_of_test_scenes_exits_2_naming_it(flag):
     r = subprocess.run([sys.executable, "-m", "vision", "evaluate", flag, "-1"], capture_output=True, text=True)
     assert r.returncode == 2 and flag in r.stderr and "Traceback" not in r.stderr

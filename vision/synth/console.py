@@ -5,6 +5,11 @@ plastic rail (any colour), a dark panel of red seven-segment digits, a tray of p
 by side. No tile lies there, yet a locator that learnt only felt finds "backs" in the rail's
 highlights and "白" in a tray of white sticks. Drawn in image space over the bottom of an oblique
 scene; the tiles it covers are dropped from the truth (``cover``).
+
+With ``details`` (a generator of its own, so a console drawn without them is drawn as before), the
+console also has what real ones show beside the numbers: small keys with printed labels (white,
+light or black caps; a glyph or two, an arrow) and a tray split into compartments whose walls hide
+the sticks but for a tile-wide window, where a stack of white sticks seen end on looks like a 白.
 """
 
 from __future__ import annotations
@@ -23,10 +28,11 @@ SEGMENTS = {"a": ((0, 0), (1, 0)), "b": ((1, 0), (1, 1)), "c": ((1, 1), (1, 2)),
             "e": ((0, 1), (0, 2)), "f": ((0, 0), (0, 1)), "g": ((0, 1), (1, 1))}
 
 
-def draw_console(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+def draw_console(rng: np.random.Generator, img: np.ndarray, details: np.random.Generator | None = None) -> np.ndarray:
     """Draw a console over the bottom of ``img`` (BGR uint8, in place); returns its top edge: per
     column, the first row it covers. Sized as a seat's own console is, near the camera: by the
-    image (``near``, a tile's width there), not by the tiles far across the table."""
+    image (``near``, a tile's width there), not by the tiles far across the table. ``details``:
+    keys and tray compartments too, drawn with that generator (module doc)."""
     h, w = img.shape[:2]
     tile_w = near(rng, h)
     top = int(h * rng.uniform(0.62, 0.86))
@@ -39,9 +45,14 @@ def draw_console(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     rail_h = int(h * rng.uniform(0.05, 0.14))
     y = int(edge.max()) + rail_h
     if rng.random() < 0.75 and y < h - 20:
+        panel = y
         y = _display(rng, layer, y, tile_w)
+        if details is not None:
+            _keys(details, layer, panel, y, tile_w)
     if rng.random() < 0.6 and y < h - 10:
         _tray(rng, layer, y, tile_w)
+        if details is not None:
+            _compartments(details, layer, y, tile_w)
     layer[np.abs(rows - edge[None, :]) < max(2.0, tile_w * 0.06)] *= 0.45   # the rail's shadowed lip
     out = img.astype(np.float32)
     out[mask] = layer[mask]
@@ -128,3 +139,46 @@ def _tray(rng: np.random.Generator, layer: np.ndarray, y: int, tile_w: float) ->
                 cv2.circle(layer, (int(x + length / 2), int(sy + thick / 2)), max(1, int(thick * 0.25)),
                            (30, 30, 160), -1)
         x += length + tile_w * rng.uniform(0.2, 0.8)
+
+
+def _keys(rng: np.random.Generator, layer: np.ndarray, top: int, bottom: int, tile_w: float) -> None:
+    """Small keys on and just below the display panel, each a cap with a printed label."""
+    h, w = layer.shape[:2]
+    cap = [(235, 235, 235), (200, 205, 210), (30, 30, 30)][int(rng.integers(3))]
+    for _ in range(int(rng.integers(2, 9))):
+        kw, kh = tile_w * rng.uniform(0.3, 0.9), tile_w * rng.uniform(0.2, 0.6)
+        x = rng.uniform(0, max(1.0, w - kw))
+        y = rng.uniform(top, max(top + 1.0, min(h - kh, bottom + tile_w * 0.3)))
+        p1, p2 = (int(x), int(y)), (int(x + kw), int(y + kh))
+        cv2.rectangle(layer, p1, p2, tuple(float(c) * rng.uniform(0.85, 1.05) for c in cap), -1, lineType=cv2.LINE_AA)
+        ink = (20, 20, 20) if cap[0] > 100 else (230, 230, 230)
+        if rng.random() < 0.4:              # an arrow key
+            cx, cy, r = x + kw / 2, y + kh / 2, min(kw, kh) * 0.3
+            turn = rng.uniform(0, 2 * np.pi)
+            pts = np.array([[cx + r * np.cos(turn + a), cy + r * np.sin(turn + a)] for a in (0, 2.1, 4.2)], np.int32)
+            cv2.fillPoly(layer, [pts], ink, lineType=cv2.LINE_AA)
+        else:                               # a label of a few strokes, as a printed word looks at this size
+            for _ in range(int(rng.integers(2, 7))):
+                a = (int(x + kw * rng.uniform(0.15, 0.85)), int(y + kh * rng.uniform(0.2, 0.8)))
+                b = (int(a[0] + kw * rng.uniform(-0.2, 0.2)), int(a[1] + kh * rng.uniform(-0.3, 0.3)))
+                cv2.line(layer, a, b, ink, max(1, int(kh * 0.08)), lineType=cv2.LINE_AA)
+        if rng.random() < 0.5:              # a printed word beside the key, on the panel
+            lx = int(x + kw * rng.uniform(-1.2, 1.2))
+            ly = int(y + kh * rng.uniform(1.1, 1.8))
+            for k in range(int(rng.integers(2, 4))):
+                cv2.rectangle(layer, (lx + int(k * kh * 0.7), ly), (lx + int(k * kh * 0.7 + kh * 0.5), ly + int(kh * 0.5)),
+                              (220, 220, 220), max(1, int(kh * 0.06)), lineType=cv2.LINE_AA)
+
+
+def _compartments(rng: np.random.Generator, layer: np.ndarray, y: int, tile_w: float) -> None:
+    """The tray's walls: dark bars across it, leaving windows a tile or two wide onto its sticks."""
+    h, w = layer.shape[:2]
+    wall = np.array(rng.uniform(15, 60, 3), np.float32)
+    x = rng.uniform(-tile_w, tile_w)
+    while x < w:
+        window = tile_w * rng.uniform(0.8, 2.2)
+        thick = tile_w * rng.uniform(0.15, 0.6)
+        cv2.rectangle(layer, (int(x + window), y), (int(x + window + thick), h), tuple(float(c) for c in wall), -1)
+        x += window + thick
+    if rng.random() < 0.5:                  # the tray's lip across the top of the windows
+        cv2.rectangle(layer, (0, y), (w, int(y + tile_w * rng.uniform(0.1, 0.4))), tuple(float(c) for c in wall), -1)

@@ -34,6 +34,8 @@ OBLIQUE_SEED = 3_000_000     # scenes from this seed up are seen by a slanted ca
 RIM_SEED = 4_000_000         # ... and from this one up, half of them have tiles on the table's rim
 RIM_TILES = 0.5
 CONSOLE_SEED = 5_000_000     # ... and from this one up, a seat view's console across the bottom (``console.py``)
+DETAILS_SEED = 6_000_000     # ... and from this one up, the console has keys and tray compartments too
+DETAILS_STREAM = 13          # the generator that draws them is seeded (seed, this): the scene's own draws stay
 DESIGNS_STREAM = 7           # the generator that picks a scene's design family is seeded (seed, this)
 REAL_FACES_STREAM = 11       # ... and the one that picks the scenes drawn with real tiles' faces
 
@@ -58,6 +60,12 @@ def console_for(seed: int) -> bool:
     return seed >= CONSOLE_SEED
 
 
+def console_details_for(seed: int) -> np.random.Generator | None:
+    """The generator that draws scene ``seed``'s console keys and tray compartments (``console.py``),
+    from ``DETAILS_SEED`` up (training, validation and test: +0, +500,000, +600,000); None below it."""
+    return np.random.default_rng([seed, DETAILS_STREAM]) if seed >= DETAILS_SEED else None
+
+
 def designs_for(seed: int, share: float) -> bool:
     """Whether scene ``seed`` draws its set from many designs: a ``share`` of scenes, chosen by the seed
     on a generator of its own (the scene's own draws are untouched, so ``share`` 0 renders as before)."""
@@ -74,7 +82,8 @@ def scene_for(seed: int, art: TileArt, size: tuple[int, int], designs: float = 0
               real_faces: float = 0.0) -> Scene:
     return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed),
                         rim_tiles=rim_tiles_for(seed), designs=designs_for(seed, designs),
-                        console=console_for(seed), real_faces=real_faces_for(seed, real_faces))
+                        console=console_for(seed), real_faces=real_faces_for(seed, real_faces),
+                        console_details=console_details_for(seed))
 
 
 def yolo_rows(scene: Scene, classes: str) -> list[str]:

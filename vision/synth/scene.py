@@ -178,7 +178,7 @@ def _photo(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] = (960, 720),
                  unit: tuple[float, float] = (24, 52), max_groups: int = 12, view: str = "overhead",
                  rim_tiles: float = 0.0, designs: bool = False, console: bool = False,
-                 real_faces: bool = False) -> Scene:
+                 real_faces: bool = False, console_details: np.random.Generator | None = None) -> Scene:
     """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane.
 
     ``view`` is ``overhead`` (a camera a little off straight-down) or ``oblique``
@@ -187,10 +187,12 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     draw is spent on it, so scenes rendered before it existed render the same). ``designs``: the
     scene's set is one of many tile designs (``tile.random_style``), not only the art's two.
     ``console`` (oblique only): the player's rail, score display and stick tray across the bottom,
-    as a photo from a seat shows them (``console.py``). ``real_faces``: each tile of a kind the real
+    as a photo from a seat shows them (``console.py``), with keys and tray compartments drawn by
+    ``console_details`` where given. ``real_faces``: each tile of a kind the real
     single tiles hold shows one of their faces (``real_faces.py``)."""
     if view == "oblique":
-        return _render_oblique(rng, art, size, unit, max_groups, rim_tiles, designs, console, real_faces)
+        return _render_oblique(rng, art, size, unit, max_groups, rim_tiles, designs, console, real_faces,
+                               console_details)
     if view != "overhead":
         raise ValueError(f"view must be 'overhead' or 'oblique', not {view!r}")
     w, h = size
@@ -220,7 +222,7 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
 
 
 def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=False, console=False,
-                    real_faces=False) -> Scene:
+                    real_faces=False, console_details=None) -> Scene:
     """The table seen from one side: a taller plane squeezed by the camera, a rim, what lies beyond it,
     and each tile's box around what is seen of it."""
     w, h = size
@@ -247,7 +249,7 @@ def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=Fal
     boxes = oblique.visible_boxes(ids, m, w, h, outlines)
     edge = None
     if console:
-        edge = draw_console(rng, view_img)
+        edge = draw_console(rng, view_img, console_details)
         boxes = [cover(b, edge) if b is not None else None for b in boxes]
     image = _photo(rng, view_img)
     anns = []
