@@ -276,12 +276,13 @@ def test_console_keys_and_compartments_only_from_their_own_seeds(art):
     the details seeds draw them, on a generator of their own, so the same scene without them has the
     same tiles, and every console scene rendered before (training and test sets) stays as it was."""
     import vision.synth.scene as scene_module
-    from vision.synth.dataset import CONSOLE_SEED, DETAILS_SEED, console_details_for, scene_for
+    from vision.synth.dataset import (CONSOLE_SEED, DETAILS_SEED, console_details_for, rim_tiles_for, scene_for,
+                                      view_for)
     assert console_details_for(DETAILS_SEED - 1) is None and console_details_for(CONSOLE_SEED + 600_000) is None
     assert console_details_for(DETAILS_SEED) is not None
     with_details = scene_for(DETAILS_SEED, art, (480, 360))
-    plain = scene_module.render_scene(np.random.default_rng(DETAILS_SEED), art, (480, 360), view="oblique",
-                                      rim_tiles=0.5, console=True)
+    plain = scene_module.render_scene(np.random.default_rng(DETAILS_SEED), art, (480, 360), view=view_for(DETAILS_SEED),
+                                      rim_tiles=rim_tiles_for(DETAILS_SEED), console=True)
     assert with_details.tiles == plain.tiles and np.array_equal(with_details.console, plain.console)
     below = np.arange(360)[:, None] >= plain.console[None, :]
     changed = np.abs(with_details.image.astype(int) - plain.image.astype(int)).sum(axis=2) > 30

@@ -145,13 +145,13 @@ def _keys(rng: np.random.Generator, layer: np.ndarray, top: int, bottom: int, ti
     """Small keys on and just below the display panel, each a cap with a printed label."""
     h, w = layer.shape[:2]
     cap = [(235, 235, 235), (200, 205, 210), (30, 30, 30)][int(rng.integers(3))]
+    ink = (20, 20, 20) if cap[0] > 100 else (230, 230, 230)
     for _ in range(int(rng.integers(2, 9))):
         kw, kh = tile_w * rng.uniform(0.3, 0.9), tile_w * rng.uniform(0.2, 0.6)
         x = rng.uniform(0, max(1.0, w - kw))
         y = rng.uniform(top, max(top + 1.0, min(h - kh, bottom + tile_w * 0.3)))
         p1, p2 = (int(x), int(y)), (int(x + kw), int(y + kh))
         cv2.rectangle(layer, p1, p2, tuple(float(c) * rng.uniform(0.85, 1.05) for c in cap), -1, lineType=cv2.LINE_AA)
-        ink = (20, 20, 20) if cap[0] > 100 else (230, 230, 230)
         if rng.random() < 0.4:              # an arrow key
             cx, cy, r = x + kw / 2, y + kh / 2, min(kw, kh) * 0.3
             turn = rng.uniform(0, 2 * np.pi)
