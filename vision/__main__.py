@@ -50,6 +50,18 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _detector_switches(parser: argparse.ArgumentParser) -> None:
+    """The detector's optional parts, as detect and evaluate both take them."""
+    parser.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=False,
+                        help="also run the locator on the image mirrored (off by default: on real photos it "
+                             "costs more than it finds; see models/README.md)")
+    parser.add_argument("--no-refine", dest="refine", action="store_false",
+                        help="leave out the view's box refiner (the oblique view has one; see models/README.md)")
+    parser.add_argument("--no-second", dest="second", action="store_false",
+                        help="leave out the view's second locator, which must also see each tile (the oblique "
+                             "view has one, that knows a seat's console; see models/README.md)")
+
+
 def _parser() -> _Parser:
     p = _Parser(prog="python -m vision", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -62,14 +74,7 @@ def _parser() -> _Parser:
                    help="detect in N x N overlapping windows (large photos; default 1)")
     d.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
                    help="the camera's view: over the table (default) or beside it, looking across")
-    d.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=False,
-                   help="also run the locator on the image mirrored (off by default: on real photos it costs "
-                        "more than it finds; see models/README.md)")
-    d.add_argument("--no-refine", dest="refine", action="store_false",
-                   help="leave out the view's box refiner (the oblique view has one; see models/README.md)")
-    d.add_argument("--no-second", dest="second", action="store_false",
-                   help="leave out the view's second locator, which must also see each tile (the oblique view "
-                        "has one, that knows a seat's console; see models/README.md)")
+    _detector_switches(d)
     d.add_argument("--tileset", type=Path, metavar="SET",
                    help="name tiles with this tile set (python -m vision tileset enroll); its view is used")
 
@@ -77,14 +82,7 @@ def _parser() -> _Parser:
     e.add_argument("--scenes", type=int, default=100, help="held-out synthetic scenes rendered now (0: none)")
     e.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
                    help="which models to evaluate: the overhead ones (default) or the oblique ones")
-    e.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=False,
-                   help="also run the locator on the image mirrored (off by default: on real photos it costs "
-                        "more than it finds; see models/README.md)")
-    e.add_argument("--no-refine", dest="refine", action="store_false",
-                   help="leave out the view's box refiner (the oblique view has one; see models/README.md)")
-    e.add_argument("--no-second", dest="second", action="store_false",
-                   help="leave out the view's second locator, which must also see each tile (the oblique view "
-                        "has one, that knows a seat's console; see models/README.md)")
+    _detector_switches(e)
     e.add_argument("--oblique", type=int, default=0,
                    help="also this many held-out scenes seen by a slanted camera, as in the real photo")
     e.add_argument("--rim", type=int, default=0,
