@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
+from vision.classes import BACK
 from vision.layout import tiles_of
 
 # The zones whose tiles a hand record names (concealed row, melds, gari, the dead wall's indicators);
 # the tablet does not confirm discards, so their cuts are never labelled.
 CONFIRMED_ZONES = ("hand", "melds", "gari", "dead_wall")
+DEAD_WALL = "dead_wall"
 _SHOWN_FIELDS = ("concealed", "gari")            # the winner's own; ``concealed`` holds the winning tile
 _TABLE_FIELDS = ("dora_indicators", "ura_indicators")
 
@@ -63,3 +65,31 @@ def labels(read: Sequence[str], shown: Sequence[str], maybe: Sequence[str] = ())
     if len(unmatched) == 1 and len(missing) == 1:
         out[unmatched[0]] = missing[0]
     return out
+
+
+def confirmed_labels(cuts: Sequence[tuple[str, str]], records: Sequence[Mapping[str, Any]]) -> list[str | None]:
+    """The kind to learn each cut ``(tile read, zone)`` of a count as, once ``records`` are confirmed;
+    None: not learnt from.
+
+    A cut outside ``CONFIRMED_ZONES`` is not learnt from; the others are labelled by ``labels``.
+    Then the dead wall: when every tile the records show face up was matched by a read tile, a
+    dead-wall cut still unlabelled is a back. The dead wall holds its indicators face up and every
+    other tile face down, so a cut there that is none of the confirmed tiles is a back the reader
+    named a face (a set's lilac backs read as 白, say), which the players took off the indicators.
+    So the set learns that back, and reads it right the next time."""
+    inside = [i for i, (_, zone) in enumerate(cuts) if zone in CONFIRMED_ZONES]
+    shown, maybe = face_up_tiles(records)
+    named = labels([cuts[i][0] for i in inside], shown, maybe)
+    out: list[str | None] = [None] * len(cuts)
+    for i, kind in zip(inside, named):
+        out[i] = kind
+    if _all_matched(named, shown):
+        for i in inside:
+            if out[i] is None and cuts[i][1] == DEAD_WALL:
+                out[i] = BACK
+    return out
+
+
+def _all_matched(named: Sequence[str | None], shown: Sequence[str]) -> bool:
+    """Whether every shown tile got a read tile labelled as it (``named`` may hold ``maybe`` ones too)."""
+    return not (Counter(shown) - Counter(k for k in named if k is not None))

@@ -32,7 +32,7 @@ from calibration.errors import CalibrationError
 from vision.tileset import (INDEX, KINDS, StaleTileSet, TileSet, TileSetError, Update, current,
                             open_or_create, table_tileset_path)
 
-from .learning import CONFIRMED_ZONES, face_up_tiles, labels
+from .learning import confirmed_labels
 from .reader import Cut, Reader
 from .recent import Recent
 from .settings import Settings
@@ -152,10 +152,8 @@ class TableTiles:
         if not cuts:
             return None
         try:
-            cuts = [c for c in cuts if c.zone in CONFIRMED_ZONES]
-            shown, maybe = face_up_tiles(records)
-            named = [(kind, c.image) for kind, c in zip(labels([c.tile for c in cuts], shown, maybe), cuts)
-                     if kind is not None]
+            named = [(kind, c.image) for kind, c in zip(confirmed_labels([(c.tile, c.zone) for c in cuts], records),
+                                                        cuts) if kind is not None]
             if not named:
                 return None
             with self._lock:

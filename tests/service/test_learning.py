@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from service.learning import face_up_tiles, labels
+from service.learning import confirmed_labels, face_up_tiles, labels
 from service.settings import DEMO_FRAMES, Settings
 from service.recent import Recent
 from service.table_tiles import tileset_folder
@@ -66,6 +66,32 @@ def test_a_double_rons_dead_wall_counts_once():
     second = {"concealed": "22p", "dora_indicators": "3s"}
     shown, _ = face_up_tiles([first, second])
     assert Counter(shown) == Counter(["1p", "1p", "2p", "2p", "3s"])
+
+
+def test_a_cut_outside_the_confirmed_zones_is_not_learnt():
+    cuts = [("1p", "hand"), ("9s", "discards"), ("2p", "")]
+    assert confirmed_labels(cuts, [{"concealed": "12p"}]) == ["1p", None, None]
+
+
+def test_a_dead_wall_tile_that_is_none_of_the_confirmed_tiles_is_a_back():
+    # lilac backs read as 白 beside the indicator; the players took the 白s off the indicators
+    record = {"concealed": "11p", "dora_indicators": "3s"}
+    cuts = [("1p", "hand"), ("1p", "hand"), ("5z", "dead_wall"), ("3s", "dead_wall"), ("5z", "dead_wall")]
+    assert confirmed_labels(cuts, [record]) == ["1p", "1p", "back", "3s", "back"]
+
+
+def test_a_dead_wall_back_is_learnt_only_when_every_confirmed_tile_was_read():
+    record = {"concealed": "11p", "dora_indicators": "3s4s"}
+    # the 4s indicator was not read at all: the dead wall's 白 may be it, misread, so nothing is guessed
+    cuts = [("1p", "hand"), ("1p", "hand"), ("5z", "dead_wall"), ("3s", "dead_wall")]
+    assert confirmed_labels(cuts, [record]) == ["1p", "1p", "4s", "3s"]             # one fix: that one tile
+    cuts.append(("5z", "dead_wall"))
+    assert confirmed_labels(cuts, [record]) == ["1p", "1p", None, "3s", None]        # two unknowns: neither
+
+
+def test_an_unmatched_tile_in_the_hand_is_never_called_a_back():
+    record = {"concealed": "11p"}
+    assert confirmed_labels([("1p", "hand"), ("1p", "hand"), ("5z", "hand")], [record]) == ["1p", "1p", None]
 
 
 def test_where_the_tables_set_lives(tmp_path, monkeypatch):

@@ -1,0 +1,138 @@
+"""A table that learns from its confirmed counts: a session of hands, read one after another.
+
+    .venv/bin/python bench/bench_learn.py [--designs 6] [--frames 24] [--seed 0]
+
+Rendered, so it says little of a real parlour (bench_tileset.py measures real tiles);
+what it measures is item 4 of the tile set's path as the service runs it: per tile
+design no model learnt (drawn as ``bench_teach.py`` draws them), ``--frames`` hands of
+a session are read in turn by the service's vision reader, and after each the count
+is confirmed as the hand truly was (the players fix every misread tile): its cuts,
+labelled by ``service.learning`` from the confirmed record, are learnt by the table's
+set (``TileSet.learn``, kept-out check and all), as ``service.table_tiles`` does on
+Confirm. Four tables read the same frames:
+
+- ``alone``: no set, the classifier alone;
+- ``learning``: no teaching, a set that starts empty and learns from every count;
+- ``taught``: the teach page's set (``bench_teach.teach``), learning nothing more;
+- ``taught+learning``: that set, learning from every count.
+
+Printed: exact hand records per table, over the first and the second half of the
+session, and how many updates each set accepted and refused. Needs the tile art at
+../shared/tiles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import numpy as np  # noqa: E402
+
+from bench_teach import DESIGN_SEED, FRAME_SEED, rows_laid, teach  # noqa: E402
+from calibration.markers import default_layout  # noqa: E402
+from calibration.store import TableFile  # noqa: E402
+from service.learning import confirmed_labels  # noqa: E402
+from service.reader import ReadContext  # noqa: E402
+from service.vision_reader import VisionReader  # noqa: E402
+from vision.art import ArtMissing, TileArt  # noqa: E402
+from vision.detect import Detector  # noqa: E402
+from vision.layout import record_diff  # noqa: E402
+from vision.read import TableReader  # noqa: E402
+from vision.synth.table import deal, render_deal, render_laid  # noqa: E402
+from vision.synth.tile import random_style  # noqa: E402
+from vision.tileset import TileSet  # noqa: E402
+
+TABLES = ("alone", "learning", "taught", "taught+learning")
+LEARNS = {"learning", "taught+learning"}
+
+
+def confirmed_cuts(reading, record: dict) -> list[tuple[str, np.ndarray]]:
+    """The reading's cuts as the service learns them on Confirm of ``record``
+    (``service.table_tiles.TableTiles.learn``)."""
+    kinds = confirmed_labels([(c.tile, c.zone) for c in reading.cuts], [record])
+    return [(kind, c.image) for kind, c in zip(kinds, reading.cuts) if kind is not None]
+
+
+def session(reader: VisionReader, tileset: TileSet | None, scenes, context: ReadContext, learn: bool) -> dict:
+    """Read ``scenes`` in turn with ``tileset`` (None: none), the set learning from each confirmed
+    count when ``learn``."""
+    exact, accepted, refused, learn_s = [], 0, 0, []
+    for scene in scenes:
+        reader.use_tileset(tileset)
+        for r in reader._readers.values():
+            r.tracker.last_good = None                      # each frame on its own markers
+        reading = reader.read(scene.image, context)
+        exact.append(reading.record is not None and not record_diff(scene.record, reading.record))
+        if tileset is not None and learn:
+            started = time.perf_counter()
+            update = tileset.learn(confirmed_cuts(reading, scene.record), reader.detector.classifier)
+            learn_s.append(time.perf_counter() - started)
+            accepted += update.accepted
+            refused += not update.accepted
+    return {"exact": exact, "accepted": accepted, "refused": refused, "learn_s": learn_s}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--designs", type=int, default=6)
+    ap.add_argument("--frames", type=int, default=24, help="hands in each design's session")
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    if a.designs < 1 or a.frames < 2:
+        print("error: --designs must be at least 1 and --frames at least 2", file=sys.stderr)
+        return 2
+    try:
+        art = TileArt()
+    except ArtMissing as e:
+        print(f"skipped: {e}")
+        return 0
+    layout = default_layout()
+    context = ReadContext("dunhill")
+    reader = VisionReader(TableFile("synthetic"), Detector())
+    half = a.frames // 2
+    totals = {t: [0, 0] for t in TABLES}
+    learn_s: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in range(a.designs):
+            style = random_style(np.random.default_rng(DESIGN_SEED + a.seed + d), designs=True)
+            scenes = []
+            for i in range(a.frames):
+                rng = np.random.default_rng(FRAME_SEED + 1000 * (a.seed + d) + i)
+                scenes.append(render_deal(deal(rng), rng, art, layout, style=style))
+            laid = rows_laid(layout)
+            frame, _ = render_laid(laid, np.random.default_rng(DESIGN_SEED + a.seed + d), art, layout, style=style)
+            reader.use_tileset(None)
+            taught = {table: teach(TableReader(reader.table, "dunhill", reader.detector), frame, laid,
+                                   Path(tmp) / f"{table}-{d}")[0] for table in ("taught", "taught+learning")}
+            sets = {"alone": None,
+                    "learning": TileSet.create(Path(tmp) / f"learning-{d}", reader.detector.classifier, "overhead"),
+                    **taught}
+            line = []
+            for table in TABLES:
+                got = session(reader, sets[table], scenes, context, table in LEARNS)
+                first, second = sum(got["exact"][:half]), sum(got["exact"][half:])
+                totals[table][0] += first
+                totals[table][1] += second
+                learn_s += got["learn_s"]
+                extra = f" (updates {got['accepted']} accepted, {got['refused']} refused)" if table in LEARNS else ""
+                line.append(f"{table} {first}/{half} then {second}/{a.frames - half}{extra}")
+            print(f"design {d} ({style.art_style}): " + "; ".join(line), flush=True)
+    print(f"\n{a.designs} designs x {a.frames} hands, exact hand records in the first / second half of each session:")
+    for table in TABLES:
+        first, second = totals[table]
+        print(f"  {table:>15}: {first}/{a.designs * half} then {second}/{a.designs * (a.frames - half)}")
+    if learn_s:
+        print(f"learning from one confirmed count: median {1000 * float(np.median(learn_s)):.0f} ms, "
+              f"slowest {1000 * max(learn_s):.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
