@@ -201,3 +201,18 @@ def _npz(**arrays) -> bytes:
     buf = io.BytesIO()
     np.savez(buf, **arrays)
     return buf.getvalue()
+
+
+def test_a_dead_wall_tile_read_as_a_face_the_players_took_off_the_indicators_is_learnt_as_a_back(still):
+    folder = still.data_dir / "demo.tileset"
+    rng = np.random.default_rng(5)
+    cut = lambda: rng.integers(0, 256, (64, 48, 3), dtype=np.uint8)     # noqa: E731
+    read = [Cut("1m", cut(), "hand"), Cut("5p", cut(), "hand"), Cut("3s", cut(), "dead_wall"),
+            Cut("5z", cut(), "dead_wall"), Cut("6z", cut(), "discards")]
+    with _client(still) as client:
+        tiles = client.app.state.tiles
+        tiles.remember(_name(0), read)
+        update = tiles.learn(_name(0), [{"concealed": "1m5p", "dora_indicators": "3s"}])
+        assert update is not None and update.accepted
+        # the indicator as confirmed; the 白 beside it was a back; the discard is never learnt
+        assert _crops(folder) == Counter({"1m": 1, "5p": 1, "3s": 1, "back": 1})
