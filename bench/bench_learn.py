@@ -23,7 +23,6 @@ session, and how many updates each set accepted and refused. Needs the tile art 
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import time
@@ -35,18 +34,15 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import numpy as np  # noqa: E402
 
-from bench_teach import DESIGN_SEED, FRAME_SEED, rows_laid, teach  # noqa: E402
+from bench_teach import design_options, design_style, hand_scene, rows_frame, teach, tile_art  # noqa: E402
 from calibration.markers import default_layout  # noqa: E402
 from calibration.store import TableFile  # noqa: E402
 from service.learning import confirmed_labels  # noqa: E402
 from service.reader import ReadContext  # noqa: E402
 from service.vision_reader import VisionReader  # noqa: E402
-from vision.art import ArtMissing, TileArt  # noqa: E402
 from vision.detect import Detector  # noqa: E402
 from vision.layout import record_diff  # noqa: E402
 from vision.read import TableReader  # noqa: E402
-from vision.synth.table import deal, render_deal, render_laid  # noqa: E402
-from vision.synth.tile import random_style  # noqa: E402
 from vision.tileset import TileSet  # noqa: E402
 
 TABLES = ("alone", "learning", "taught", "taught+learning")
@@ -80,18 +76,12 @@ def session(reader: VisionReader, tileset: TileSet | None, scenes, context: Read
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--designs", type=int, default=6)
-    ap.add_argument("--frames", type=int, default=24, help="hands in each design's session")
-    ap.add_argument("--seed", type=int, default=0)
-    a = ap.parse_args()
+    a = design_options(__doc__, 24, "hands in each design's session")
     if a.designs < 1 or a.frames < 2:
         print("error: --designs must be at least 1 and --frames at least 2", file=sys.stderr)
         return 2
-    try:
-        art = TileArt()
-    except ArtMissing as e:
-        print(f"skipped: {e}")
+    art = tile_art()
+    if art is None:
         return 0
     layout = default_layout()
     context = ReadContext("dunhill")
@@ -101,13 +91,9 @@ def main() -> int:
     learn_s: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for d in range(a.designs):
-            style = random_style(np.random.default_rng(DESIGN_SEED + a.seed + d), designs=True)
-            scenes = []
-            for i in range(a.frames):
-                rng = np.random.default_rng(FRAME_SEED + 1000 * (a.seed + d) + i)
-                scenes.append(render_deal(deal(rng), rng, art, layout, style=style))
-            laid = rows_laid(layout)
-            frame, _ = render_laid(laid, np.random.default_rng(DESIGN_SEED + a.seed + d), art, layout, style=style)
+            style = design_style(a.seed, d)
+            scenes = [hand_scene(art, layout, style, a.seed, d, i) for i in range(a.frames)]
+            laid, frame = rows_frame(art, layout, style, a.seed, d)
             reader.use_tileset(None)
             taught = {table: teach(TableReader(reader.table, "dunhill", reader.detector), frame, laid,
                                    Path(tmp) / f"{table}-{d}")[0] for table in ("taught", "taught+learning")}

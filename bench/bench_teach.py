@@ -77,35 +77,62 @@ def teach(reader: TableReader, frame: np.ndarray, laid: list[Laid], folder: Path
     return tileset, len(shown), sum(d.tile == kind for d, kind in shown), sum(len(v) for v in by_kind.values())
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def design_options(doc: str, frames: int, frames_help: str) -> argparse.Namespace:
+    """The options of a bench over rendered designs: ``--designs``, ``--frames``, ``--seed``."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--designs", type=int, default=6)
-    ap.add_argument("--frames", type=int, default=20, help="whole-table frames read per design")
+    ap.add_argument("--frames", type=int, default=frames, help=frames_help)
     ap.add_argument("--seed", type=int, default=0)
-    a = ap.parse_args()
+    return ap.parse_args()
+
+
+def design_style(seed: int, d: int):
+    """Design ``d``'s tile style (``--seed`` ``seed``)."""
+    return random_style(np.random.default_rng(DESIGN_SEED + seed + d), designs=True)
+
+
+def hand_scene(art: TileArt, layout, style, seed: int, d: int, i: int):
+    """Hand ``i`` of design ``d``, rendered on the table rig's camera."""
+    rng = np.random.default_rng(FRAME_SEED + 1000 * (seed + d) + i)
+    return render_deal(deal(rng), rng, art, layout, style=style)
+
+
+def rows_frame(art: TileArt, layout, style, seed: int, d: int) -> tuple[list[Laid], np.ndarray]:
+    """The teach page's five rows laid in design ``d``, and the table rig's frame of them."""
+    laid = rows_laid(layout)
+    frame, _ = render_laid(laid, np.random.default_rng(DESIGN_SEED + seed + d), art, layout, style=style)
+    return laid, frame
+
+
+def tile_art() -> TileArt | None:
+    """The tile art the designs are drawn from, or None (said why) where ../shared/tiles is missing."""
     try:
-        art = TileArt()
+        return TileArt()
     except ArtMissing as e:
         print(f"skipped: {e}")
+        return None
+
+
+def main() -> int:
+    a = design_options(__doc__, 20, "whole-table frames read per design")
+    art = tile_art()
+    if art is None:
         return 0
     layout = default_layout()
     reader = TableReader(TableFile("synthetic"), "dunhill", Detector())
     totals = {"alone": 0, "with_set": 0, "frames": 0}
     with tempfile.TemporaryDirectory() as tmp:
         for d in range(a.designs):
-            style = random_style(np.random.default_rng(DESIGN_SEED + a.seed + d), designs=True)
+            style = design_style(a.seed, d)
             reader.detector.use_tileset(None)
             reader.tracker.last_good = None
-            laid = rows_laid(layout)
-            frame, _ = render_laid(laid, np.random.default_rng(DESIGN_SEED + a.seed + d), art, layout, style=style)
+            laid, frame = rows_frame(art, layout, style, a.seed, d)
             started = time.perf_counter()
             tileset, read, as_laid, enrolled = teach(reader, frame, laid, Path(tmp) / f"design-{d}")
             teach_s = time.perf_counter() - started
             exact = {"alone": 0, "with_set": 0}
             for i in range(a.frames):
-                seed = FRAME_SEED + 1000 * (a.seed + d) + i
-                rng = np.random.default_rng(seed)
-                scene = render_deal(deal(rng), rng, art, layout, style=style)
+                scene = hand_scene(art, layout, style, a.seed, d, i)
                 for mode, tiles in (("alone", None), ("with_set", tileset)):
                     reader.detector.use_tileset(tiles)
                     reader.tracker.last_good = None             # each frame on its own markers
