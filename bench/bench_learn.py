@@ -37,7 +37,7 @@ import numpy as np  # noqa: E402
 from bench_teach import design_options, design_style, hand_scene, rows_frame, teach, tile_art  # noqa: E402
 from calibration.markers import default_layout  # noqa: E402
 from calibration.store import TableFile  # noqa: E402
-from service.learning import confirmed_labels  # noqa: E402
+from service.learning import confirmed_cuts  # noqa: E402
 from service.reader import ReadContext  # noqa: E402
 from service.vision_reader import VisionReader  # noqa: E402
 from vision.detect import Detector  # noqa: E402
@@ -49,26 +49,19 @@ TABLES = ("alone", "learning", "taught", "taught+learning")
 LEARNS = {"learning", "taught+learning"}
 
 
-def confirmed_cuts(reading, record: dict) -> list[tuple[str, np.ndarray]]:
-    """The reading's cuts as the service learns them on Confirm of ``record``
-    (``service.table_tiles.TableTiles.learn``)."""
-    kinds = confirmed_labels([(c.tile, c.zone) for c in reading.cuts], [record])
-    return [(kind, c.image) for kind, c in zip(kinds, reading.cuts) if kind is not None]
-
-
 def session(reader: VisionReader, tileset: TileSet | None, scenes, context: ReadContext, learn: bool) -> dict:
     """Read ``scenes`` in turn with ``tileset`` (None: none), the set learning from each confirmed
     count when ``learn``."""
     exact, accepted, refused, learn_s = [], 0, 0, []
+    reader.use_tileset(tileset)                             # learnt in place: the reader sees each update
     for scene in scenes:
-        reader.use_tileset(tileset)
         for r in reader._readers.values():
             r.tracker.last_good = None                      # each frame on its own markers
         reading = reader.read(scene.image, context)
         exact.append(reading.record is not None and not record_diff(scene.record, reading.record))
         if tileset is not None and learn:
             started = time.perf_counter()
-            update = tileset.learn(confirmed_cuts(reading, scene.record), reader.detector.classifier)
+            update = tileset.learn(confirmed_cuts(reading.cuts, [scene.record]), reader.detector.classifier)
             learn_s.append(time.perf_counter() - started)
             accepted += update.accepted
             refused += not update.accepted

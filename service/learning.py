@@ -3,7 +3,7 @@
 A count's cuts teach the table's tile set (``service.table_tiles``) only under a
 name the players stood behind: the hand record they confirmed, after their
 fixes. The record says which tiles lay face up, not where, so the cuts are
-matched to it by kind (``labels``); pure functions, no images here.
+matched to it by kind (``labels``); pure functions, which pass a cut's image through untouched.
 """
 
 from __future__ import annotations
@@ -88,6 +88,13 @@ def confirmed_labels(cuts: Sequence[tuple[str, str]], records: Sequence[Mapping[
             if out[i] is None and cuts[i][1] == DEAD_WALL:
                 out[i] = BACK
     return out
+
+
+def confirmed_cuts(cuts: Sequence[Any], records: Sequence[Mapping[str, Any]]) -> list[tuple[str, Any]]:
+    """``(kind, image)`` of each cut (``service.reader.Cut``: ``tile``, ``zone``, ``image``) that a
+    count confirmed as ``records`` teaches, by ``confirmed_labels``; the images pass through untouched."""
+    kinds = confirmed_labels([(c.tile, c.zone) for c in cuts], records)
+    return [(kind, c.image) for kind, c in zip(kinds, cuts) if kind is not None]
 
 
 def _all_matched(named: Sequence[str | None], shown: Sequence[str]) -> bool:

@@ -32,7 +32,7 @@ from calibration.errors import CalibrationError
 from vision.tileset import (INDEX, KINDS, StaleTileSet, TileSet, TileSetError, Update, current,
                             open_or_create, table_tileset_path)
 
-from .learning import confirmed_labels
+from .learning import confirmed_cuts
 from .reader import Cut, Reader
 from .recent import Recent
 from .settings import Settings
@@ -152,8 +152,7 @@ class TableTiles:
         if not cuts:
             return None
         try:
-            named = [(kind, c.image) for kind, c in zip(confirmed_labels([(c.tile, c.zone) for c in cuts], records),
-                                                        cuts) if kind is not None]
+            named = confirmed_cuts(cuts, records)
             if not named:
                 return None
             with self._lock:
