@@ -4,9 +4,9 @@ The ONNX file (``models/tile-classifier.onnx``) gives the softmax over its 76
 classes (each face upright and upside down, ``back``, ``none``) as its first
 output and, where it has one, ``embedding``: what a table's tile set
 (``vision.tileset``) compares cuts by. In the shipped files that is the pooled
-features before the last layer beside a discriminant of them fitted on real
-tiles of many sets (``vision/build/projection.py``); ``vision/build/embedding.py``
-gives a file the pooled features alone.
+features before the last layer and an earlier stage's map, beside a discriminant
+of them fitted on real tiles of many sets (``vision/build/projection.py``);
+``vision/build/embedding.py`` gives a file the pooled features alone.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
 Every parlour's set has its own glyphs, ink and back colour; the classifier learnt
 one rendered design. Shown a few crops of each kind of the table's own tiles, the
 set names a cut by the kind whose enrolled crops it looks most like, on the
-classifier's embedding (``vision.classifier``: its pooled features and a discriminant
-of them fitted on real tiles of many sets, ``vision/build/projection.py``). The
+classifier's embedding (``vision.classifier``: its pooled features and an earlier
+stage's map, and a discriminant of them fitted on real tiles of many sets,
+``vision/build/projection.py``). The
 rule, per cut:
 
 - each enrolled kind has two prototypes, upright and upside down: the mean of its

@@ -2,27 +2,32 @@
 
 The classifier's pooled features (1,280 values) were learnt on one rendered art; in them a kind's
 tiles of different sets lie apart, so a prototype enrolled from a few crops names other crops of
-its kind less well. A linear discriminant fitted on real tiles of many sets (the fitting two
-thirds of ``vision.build.real_tiles``: each crop upright and upside down, a class each) finds the
-directions that tell kinds apart across designs. Red fives, plain fives and backs are not among
-those crops: rendered cuts of them (scenes of many designs) join the fit, so the colour that
-tells a red five stays a direction of the space.
+its kind less well. Two things help. The map of an earlier stage (``GLYPH_STAGE``: at 64 px a 4x4
+grid of 128 channels) keeps where a glyph's strokes lie, which the pooling throws away and which
+differs less between sets than the art-bound last features. And a linear discriminant fitted on
+real tiles of many sets (the fitting two thirds of ``vision.build.real_tiles``: each crop upright
+and upside down, a class each) finds the directions that tell kinds apart across designs. Red
+fives, plain fives and backs are not among those crops: rendered cuts of them (scenes of many
+designs) join the fit, so the colour that tells a red five stays a direction of the space.
 
-The ``embedding`` output then becomes, per cut (``e``: the pooled features, ``u = e / |e|``)::
+A cut's ``features`` (an output) are its unit pooled features beside its unit stage map (3,328
+values); with ``u`` their unit vector, the ``embedding`` output is::
 
     [ sqrt(1 - BLEND) * unit((u - mean) @ W),  sqrt(BLEND) * u ]
 
 so a cosine between two cuts is ``(1 - BLEND)`` times their cosine in the discriminant's space plus
-``BLEND`` times their cosine in the pooled features (which keep what the fit did not see). The
-pooled features stay an output (``pooled``), which a later fit reads. The classifier's file
-changes, so every tile set built on it is rebuilt from its crops when next opened
-(``vision.tileset.current``). Needs ``onnx`` (the ``train`` extra)::
+``BLEND`` times their cosine in the features (which keep what the fit did not see). The
+discriminant is fitted in the features' first ``PRINCIPAL`` principal directions and folded back
+into one ``W``. The pooled features stay an output (``pooled``), which the last layer's refit
+(``vision.build.head``) reads. The classifier's file changes, so every tile set built on it is
+rebuilt from its crops when next opened (``vision.tileset.current``). Needs ``onnx`` (the
+``train`` extra)::
 
     python -m vision.build.projection models/tile-classifier.onnx --view overhead
     python -m vision.build.projection models/oblique/tile-classifier.onnx --view oblique
 
-Constants (regularisation, BLEND, the tile set's temperature) were chosen by two-fold
-cross-validation within the fitting two thirds (docs/vision.md).
+Constants (the stage, regularisation, principal directions, BLEND, the tile set's temperature)
+were chosen by two-fold cross-validation within the fitting two thirds (docs/vision.md).
 """
 
 from __future__ import annotations
@@ -36,24 +41,34 @@ import numpy as np
 from vision.classifier import EMBEDDING, Classifier
 
 from .embedding import linear_head
-from .features import POOLED, NotAClassifier, model_and_view, pooled, real_cuts, rendered_cuts
-BLEND = 0.3                 # the pooled features' share of a cosine
-REGULARISE = 0.1            # of the within-class scatter's mean variance, added to its diagonal
+from .features import POOLED, NotAClassifier, model_and_view, real_cuts, rendered_cuts
+
+FEATURES = "features"       # the output the fit reads: unit pooled features beside the unit stage map
+GLYPH_STAGE = 6             # the backbone stage whose map joins the pooled features (YOLOv8n-cls: 4x4x128 at 64 px)
+BLEND = 0.3                 # the features' share of a cosine
+REGULARISE = 0.3            # of the within-class scatter's mean variance, added to its diagonal
+PRINCIPAL = 512             # principal directions of the features the discriminant is fitted in
 RENDERED_KINDS = ("0m", "0p", "0s", "5m", "5p", "5s", "back")
 RENDERED_SCENES = 40        # scenes of many designs whose cuts of those kinds join the fit
 RENDERED_EVERY = 4          # ... one cut in this many
 DESIGNS = 0.5
 FIRST_SEED = {"overhead": 0, "oblique": 3_000_000}      # the views' training ranges (vision.synth.dataset)
+PREFIX = "proj_"            # the nodes and constants this step adds (replaced on a second fit)
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12)
 
 
+def features(classifier: Classifier, cuts: list[np.ndarray]) -> np.ndarray:
+    """The ``features`` of square cuts (``classifier`` from ``with_features``)."""
+    return classifier.outputs(cuts, [FEATURES])[0]
+
+
 def real_samples(classifier: Classifier) -> tuple[np.ndarray, list[str]]:
     """The fitting two thirds of the real crops, upright and upside down: features and class names."""
     cuts, labels = real_cuts()
-    return pooled(classifier, cuts), labels
+    return features(classifier, cuts), labels
 
 
 def rendered_samples(classifier: Classifier, view: str) -> tuple[np.ndarray, list[str]]:
@@ -61,13 +76,12 @@ def rendered_samples(classifier: Classifier, view: str) -> tuple[np.ndarray, lis
     every = rendered_cuts(range(FIRST_SEED[view], FIRST_SEED[view] + RENDERED_SCENES), DESIGNS)
     kept = [(cut, label) for cut, label in zip(*every) if label.split("_")[0] in RENDERED_KINDS]
     cuts, labels = [c for c, _ in kept][::RENDERED_EVERY], [lab for _, lab in kept][::RENDERED_EVERY]
-    return pooled(classifier, cuts), labels
+    return features(classifier, cuts), labels
 
 
-def discriminant(features: np.ndarray, labels: list[str], regularise: float = REGULARISE) -> tuple[np.ndarray, np.ndarray]:
-    """(W, mean): the linear discriminant of the unit features (classes - 1 directions, each of unit
+def _directions(x: np.ndarray, labels: list[str], regularise: float) -> tuple[np.ndarray, np.ndarray]:
+    """(W, mean): the linear discriminant of ``x`` as given (classes - 1 directions, each of unit
     within-class variance), the within-class scatter shrunk towards its mean variance."""
-    x = _unit(features.astype(np.float64))
     y = np.array(labels)
     classes = sorted(set(labels))
     mean = x.mean(axis=0)
@@ -85,48 +99,117 @@ def discriminant(features: np.ndarray, labels: list[str], regularise: float = RE
     values, vectors = np.linalg.eigh(within)
     whiten = vectors / np.sqrt(values)
     _, directions = np.linalg.eigh(whiten.T @ between @ whiten)
-    w = whiten @ directions[:, ::-1][:, :len(classes) - 1]
-    return w.astype(np.float32), mean.astype(np.float32)
+    return whiten @ directions[:, ::-1][:, :len(classes) - 1], mean
+
+
+def discriminant(features: np.ndarray, labels: list[str], regularise: float = REGULARISE,
+                 principal: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(W, mean): the linear discriminant of the unit features, so that a cut's place in it is
+    ``(unit(f) - mean) @ W``. With ``principal``, fitted in the features' first ``principal``
+    principal directions and folded back (``W`` maps the whole features; ``mean`` lies in them)."""
+    x = _unit(features.astype(np.float64))
+    if principal is None or principal >= min(x.shape):
+        w, mean = _directions(x, labels, regularise)
+        return w.astype(np.float32), mean.astype(np.float32)
+    centre = x.mean(axis=0)
+    _, _, rows = np.linalg.svd(x - centre, full_matrices=False)
+    basis = rows[:principal].T                          # features -> principal directions (orthonormal)
+    w, mean = _directions((x - centre) @ basis, labels, regularise)
+    # ((x - centre) @ basis - mean) @ w  ==  (x - (centre + mean @ basis.T)) @ (basis @ w)
+    return (basis @ w).astype(np.float32), (centre + mean @ basis.T).astype(np.float32)
+
+
+def _stage_map(graph) -> str:
+    """The activation leaving backbone stage ``GLYPH_STAGE`` (the SiLU after its last conv)."""
+    conv = next((n.output[0] for n in graph.node
+                 if n.op_type == "Conv" and n.name == f"/model.{GLYPH_STAGE}/cv2/conv/Conv"), None)
+    act = next((n.output[0] for n in graph.node if n.op_type == "Mul" and conv in n.input), None)
+    if act is None:
+        raise NotAClassifier(f"no stage-{GLYPH_STAGE} map in the classifier (not a YOLOv8n-cls export)")
+    return act
+
+
+def _strip(model) -> None:
+    """Take out what this step (or ``vision.build.embedding``) added: nodes, constants and the
+    ``embedding``, ``pooled`` and ``features`` outputs."""
+    g = model.graph
+    for n in [n for n in g.node if n.name.startswith(PREFIX) or n.name == "embedding_out"]:
+        g.node.remove(n)
+    for i in [i for i in g.initializer if i.name.startswith(PREFIX)]:
+        g.initializer.remove(i)
+    for o in [o for o in g.output if o.name in (EMBEDDING, POOLED, FEATURES)]:
+        g.output.remove(o)
+
+
+class _Graph:
+    """Adds this step's nodes and constants to a graph, each named with ``PREFIX``."""
+
+    def __init__(self, graph):
+        from onnx import helper, numpy_helper
+        self.g, self.helper, self.numpy_helper = graph, helper, numpy_helper
+
+    def const(self, name: str, value) -> str:
+        self.g.initializer.append(self.numpy_helper.from_array(np.asarray(value, np.float32), PREFIX + name))
+        return PREFIX + name
+
+    def node(self, op: str, inputs: list[str], out: str, **attrs) -> str:
+        self.g.node.append(self.helper.make_node(op, inputs, [PREFIX + out], name=PREFIX + out, **attrs))
+        return PREFIX + out
+
+    def unit(self, x: str, tag: str) -> str:
+        norm = self.node("ReduceL2", [x], tag + "_norm", axes=[1], keepdims=1)
+        return self.node("Div", [x, self.node("Max", [norm, self.const(tag + "_eps", 1e-12)], tag + "_safe")], tag + "_unit")
+
+    def output(self, source: str, name: str, width: int | str) -> None:
+        from onnx import TensorProto
+        self.g.node.append(self.helper.make_node("Identity", [source], [name], name=PREFIX + "out_" + name))
+        self.g.output.append(self.helper.make_tensor_value_info(name, TensorProto.FLOAT, ["batch", width]))
+
+
+def _put_features(model) -> str:
+    """Add the ``features`` and ``pooled`` outputs to a stripped model; the features' tensor."""
+    g = model.graph
+    b = _Graph(g)
+    head = linear_head(g)
+    pooled_width = next(i for i in g.initializer if i.name == head.input[1]).dims[1]
+    stage = _stage_map(g)
+    flat = b.node("Flatten", [stage], "stage_flat", axis=1)
+    joined = b.node("Concat", [b.unit(head.input[0], "pooled"), b.unit(flat, "stage")], "joined", axis=1)
+    b.output(head.input[0], POOLED, pooled_width)
+    b.output(joined, FEATURES, "features")        # its width follows the input's size
+    return joined
+
+
+def with_features(path: Path, into: Path) -> Classifier:
+    """The classifier at ``path`` with its ``features`` output (and no projection), saved at ``into``."""
+    import onnx
+
+    model = onnx.load(str(path))
+    _strip(model)
+    _put_features(model)
+    onnx.save(model, str(into))
+    return Classifier(into)
 
 
 def add_projection(path: Path, w: np.ndarray, mean: np.ndarray, blend: float, about: dict) -> None:
-    """Make ``path``'s ``embedding`` output the blended projection (module doc), in place; a
-    projection already there is replaced."""
+    """Make ``path``'s ``embedding`` output the blended projection of its ``features`` (module
+    doc), in place; a projection already there is replaced."""
     import onnx
-    from onnx import TensorProto, helper, numpy_helper
 
     model = onnx.load(str(path))
-    g = model.graph
-    ours = [n for n in g.node if n.name.startswith("proj_") or n.name == "embedding_out"]
-    source = linear_head(g).input[0]
-    for n in ours:
-        g.node.remove(n)
-    for i in [i for i in g.initializer if i.name.startswith("proj_")]:
-        g.initializer.remove(i)
-    for o in [o for o in g.output if o.name == POOLED]:
-        g.output.remove(o)
-
-    def const(name: str, value) -> str:
-        g.initializer.append(numpy_helper.from_array(np.asarray(value, np.float32), "proj_" + name))
-        return "proj_" + name
-
-    def node(op: str, inputs: list[str], out: str, **attrs) -> str:
-        g.node.append(helper.make_node(op, inputs, ["proj_" + out], name="proj_" + out, **attrs))
-        return "proj_" + out
-
-    def unit(x: str, tag: str) -> str:
-        norm = node("ReduceL2", [x], tag + "_norm", axes=[1], keepdims=1)
-        return node("Div", [x, node("Max", [norm, const(tag + "_eps", 1e-12)], tag + "_safe")], tag + "_unit")
-
-    u = unit(source, "pooled")
-    z = node("MatMul", [node("Sub", [u, const("mean", mean)], "centred"), const("w", w)], "projected")
-    parts = [node("Mul", [unit(z, "projected"), const("a", np.sqrt(1 - blend))], "a_part"),
-             node("Mul", [u, const("b", np.sqrt(blend))], "b_part")]
-    g.node.append(helper.make_node("Concat", parts, [EMBEDDING], name="proj_embedding", axis=1))
-    g.node.append(helper.make_node("Identity", [source], [POOLED], name="proj_pooled"))
-    out = next(o for o in g.output if o.name == EMBEDDING)
-    out.type.tensor_type.shape.dim[1].dim_value = w.shape[1] + len(mean)
-    g.output.append(helper.make_tensor_value_info(POOLED, TensorProto.FLOAT, ["batch", len(mean)]))
+    _strip(model)
+    source = _put_features(model)
+    b = _Graph(model.graph)
+    u = b.unit(source, "features")
+    z = b.node("MatMul", [b.node("Sub", [u, b.const("mean", mean)], "centred"), b.const("w", w)], "projected")
+    parts = [b.node("Mul", [b.unit(z, "projected"), b.const("a", np.sqrt(1 - blend))], "a_part"),
+             b.node("Mul", [u, b.const("b", np.sqrt(blend))], "b_part")]
+    b.output(b.node("Concat", parts, "embedding", axis=1), EMBEDDING, "embedding")
+    outputs = model.graph.output                        # softmax, embedding, pooled, features
+    order = {o.name: k for k, o in enumerate(outputs)}
+    ranked = sorted(outputs, key=lambda o: (o.name != "output0", o.name != EMBEDDING, order[o.name]))
+    del outputs[:]
+    outputs.extend(ranked)
     for p in [p for p in model.metadata_props if p.key == "embedding"]:
         model.metadata_props.remove(p)
     model.metadata_props.append(onnx.StringStringEntryProto(key="embedding", value=json.dumps(about)))
@@ -135,26 +218,28 @@ def add_projection(path: Path, w: np.ndarray, mean: np.ndarray, blend: float, ab
 
 
 def main(argv: list[str] | None = None) -> int:
+    import tempfile
+
     try:
         model, view, classifier = model_and_view("python -m vision.build.projection", __doc__, FIRST_SEED, argv)
+        with tempfile.TemporaryDirectory() as tmp:
+            source = with_features(model, Path(tmp) / "features.onnx")
+            try:
+                real, real_labels = real_samples(source)
+            except FileNotFoundError as e:
+                print(e, file=sys.stderr)
+                return 2
+            rendered, rendered_labels = rendered_samples(source, view)
     except NotAClassifier as e:
         print(e, file=sys.stderr)
         return 2
-    if not classifier.has_embedding:
-        print(f"{model}: no embedding output; first: python -m vision.build.embedding {model}", file=sys.stderr)
-        return 2
-    try:
-        real, real_labels = real_samples(classifier)
-    except FileNotFoundError as e:
-        print(e, file=sys.stderr)
-        return 2
-    rendered, rendered_labels = rendered_samples(classifier, view)
     labels = real_labels + rendered_labels
-    w, mean = discriminant(np.concatenate([real, rendered]), labels)
-    about = {"fit": "linear discriminant", "real": len(real_labels), "rendered": len(rendered_labels),
-             "classes": len(set(labels)), "dims": int(w.shape[1]), "blend": BLEND, "regularise": REGULARISE}
+    w, mean = discriminant(np.concatenate([real, rendered]), labels, REGULARISE, PRINCIPAL)
+    about = {"fit": "linear discriminant", "source": f"pooled + stage {GLYPH_STAGE} map",
+             "real": len(real_labels), "rendered": len(rendered_labels), "classes": len(set(labels)),
+             "dims": int(w.shape[1]), "blend": BLEND, "regularise": REGULARISE, "principal": PRINCIPAL}
     add_projection(model, w, mean, BLEND, about)
-    print(f"{model}: embedding is now {w.shape[1]} discriminant + {len(mean)} pooled values ({about})")
+    print(f"{model}: embedding is now {w.shape[1]} discriminant + {len(mean)} feature values ({about})")
     return 0
 
 
