@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -115,3 +116,12 @@ def test_the_fit_refuses_a_classifier_without_the_stage_map_it_reads_with_one_li
     assert main([str(path), "--view", "overhead"]) == 2
     err = capsys.readouterr().err
     assert f"no stage-{GLYPH_STAGE} map" in err and "Traceback" not in err
+
+
+def test_the_fit_without_onnx_installed_says_which_extra_it_needs(monkeypatch, capsys):
+    from vision.build.projection import main
+
+    monkeypatch.setitem(sys.modules, "onnx", None)    # as in the runtime install: no train extra
+    assert main([str(VIEWS["overhead"][1]), "--view", "overhead"]) == 2
+    err = capsys.readouterr().err
+    assert "needs onnx" in err and ".[train]" in err and "Traceback" not in err

@@ -217,27 +217,47 @@ def add_projection(path: Path, w: np.ndarray, mean: np.ndarray, blend: float, ab
     onnx.save(model, str(path))
 
 
-def main(argv: list[str] | None = None) -> int:
+def fit(model: Path, view: str) -> tuple[np.ndarray, np.ndarray, dict]:
+    """(W, mean, about): the discriminant of the classifier at ``model``'s features, fitted on the
+    real and rendered samples of ``view`` (``NotAClassifier``, ``FileNotFoundError`` otherwise)."""
     import tempfile
 
-    try:
-        model, view, classifier = model_and_view("python -m vision.build.projection", __doc__, FIRST_SEED, argv)
-        with tempfile.TemporaryDirectory() as tmp:
-            source = with_features(model, Path(tmp) / "features.onnx")
-            try:
-                real, real_labels = real_samples(source)
-            except FileNotFoundError as e:
-                print(e, file=sys.stderr)
-                return 2
-            rendered, rendered_labels = rendered_samples(source, view)
-    except NotAClassifier as e:
-        print(e, file=sys.stderr)
-        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        source = with_features(model, Path(tmp) / "features.onnx")
+        real, real_labels = real_samples(source)
+        rendered, rendered_labels = rendered_samples(source, view)
     labels = real_labels + rendered_labels
     w, mean = discriminant(np.concatenate([real, rendered]), labels, REGULARISE, PRINCIPAL)
     about = {"fit": "linear discriminant", "source": f"pooled + stage {GLYPH_STAGE} map",
              "real": len(real_labels), "rendered": len(rendered_labels), "classes": len(set(labels)),
              "dims": int(w.shape[1]), "blend": BLEND, "regularise": REGULARISE, "principal": PRINCIPAL}
+    return w, mean, about
+
+
+def _has_onnx() -> bool:
+    """Whether ``onnx`` (the train extra) is installed."""
+    try:
+        import onnx
+    except ImportError:
+        return False
+    del onnx
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        model, view, _ = model_and_view("python -m vision.build.projection", __doc__, FIRST_SEED, argv)
+    except NotAClassifier as e:
+        print(e, file=sys.stderr)
+        return 2
+    if not _has_onnx():
+        print("python -m vision.build.projection needs onnx: pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    try:
+        w, mean, about = fit(model, view)
+    except (NotAClassifier, FileNotFoundError) as e:
+        print(e, file=sys.stderr)
+        return 2
     add_projection(model, w, mean, BLEND, about)
     print(f"{model}: embedding is now {w.shape[1]} discriminant + {len(mean)} feature values ({about})")
     return 0
