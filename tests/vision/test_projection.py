@@ -105,17 +105,17 @@ def test_a_projection_put_into_a_classifier_is_the_formula_and_replaces_the_last
 
 def test_the_fit_refuses_a_classifier_without_the_stage_map_it_reads_with_one_line(tmp_path, capsys):
     onnx = pytest.importorskip("onnx")
-    from vision.build.projection import GLYPH_STAGE, main
+    from vision.build.projection import STAGES, main
 
     model = onnx.load(str(VIEWS["overhead"][1]))
     for n in model.graph.node:                         # a classifier exported under other names
-        if n.name == f"/model.{GLYPH_STAGE}/cv2/conv/Conv":
+        if n.name == f"/model.{STAGES[0]}/cv2/conv/Conv":
             n.name = "renamed"
     path = tmp_path / "classifier.onnx"
     onnx.save(model, str(path))
     assert main([str(path), "--view", "overhead"]) == 2
     err = capsys.readouterr().err
-    assert f"no stage-{GLYPH_STAGE} map" in err and "Traceback" not in err
+    assert f"no stage-{STAGES[0]} map" in err and "Traceback" not in err
 
 
 def test_the_fit_without_onnx_installed_says_which_extra_it_needs(monkeypatch, capsys):

@@ -2,7 +2,7 @@
 
 The classifier's pooled features (1,280 values) were learnt on one rendered art; in them a kind's
 tiles of different sets lie apart, so a prototype enrolled from a few crops names other crops of
-its kind less well. Two things help. The map of an earlier stage (``GLYPH_STAGE``: at 64 px a 4x4
+its kind less well. Two things help. The map of an earlier stage (``STAGES``: at 64 px a 4x4
 grid of 128 channels) keeps where a glyph's strokes lie, which the pooling throws away and which
 differs less between sets than the art-bound last features. And a linear discriminant fitted on
 real tiles of many sets (the fitting two thirds of ``vision.build.real_tiles``: each crop upright
@@ -44,7 +44,8 @@ from .embedding import linear_head
 from .features import POOLED, NotAClassifier, model_and_view, real_cuts, rendered_cuts
 
 FEATURES = "features"       # the output the fit reads: unit pooled features beside the unit stage map
-GLYPH_STAGE = 6             # the backbone stage whose map joins the pooled features (YOLOv8n-cls: 4x4x128 at 64 px)
+STAGES = (6,)               # the backbone stages whose maps join the features (YOLOv8n-cls at 64 px: stage 6 4x4x128)
+WITH_POOLED = True          # ... beside the pooled features before the last layer
 BLEND = 0.3                 # the features' share of a cosine
 REGULARISE = 0.3            # of the within-class scatter's mean variance, added to its diagonal
 PRINCIPAL = 512             # principal directions of the features the discriminant is fitted in
@@ -119,13 +120,13 @@ def discriminant(features: np.ndarray, labels: list[str], regularise: float = RE
     return (basis @ w).astype(np.float32), (centre + mean @ basis.T).astype(np.float32)
 
 
-def _stage_map(graph) -> str:
-    """The activation leaving backbone stage ``GLYPH_STAGE`` (the SiLU after its last conv)."""
+def _stage_map(graph, stage: int) -> str:
+    """The activation leaving backbone stage ``stage`` (the SiLU after its last conv)."""
     conv = next((n.output[0] for n in graph.node
-                 if n.op_type == "Conv" and n.name == f"/model.{GLYPH_STAGE}/cv2/conv/Conv"), None)
+                 if n.op_type == "Conv" and n.name == f"/model.{stage}/cv2/conv/Conv"), None)
     act = next((n.output[0] for n in graph.node if n.op_type == "Mul" and conv in n.input), None)
     if act is None:
-        raise NotAClassifier(f"no stage-{GLYPH_STAGE} map in the classifier (not a YOLOv8n-cls export)")
+        raise NotAClassifier(f"no stage-{stage} map in the classifier (not a YOLOv8n-cls export)")
     return act
 
 
@@ -172,9 +173,11 @@ def _put_features(model) -> str:
     b = _Graph(g)
     head = linear_head(g)
     pooled_width = next(i for i in g.initializer if i.name == head.input[1]).dims[1]
-    stage = _stage_map(g)
-    flat = b.node("Flatten", [stage], "stage_flat", axis=1)
-    joined = b.node("Concat", [b.unit(head.input[0], "pooled"), b.unit(flat, "stage")], "joined", axis=1)
+    parts = [b.unit(head.input[0], "pooled")] if WITH_POOLED else []
+    for stage in STAGES:
+        flat = b.node("Flatten", [_stage_map(g, stage)], f"stage{stage}_flat", axis=1)
+        parts.append(b.unit(flat, f"stage{stage}"))
+    joined = b.node("Concat", parts, "joined", axis=1)
     b.output(head.input[0], POOLED, pooled_width)
     b.output(joined, FEATURES, "features")        # its width follows the input's size
     return joined
@@ -217,6 +220,11 @@ def add_projection(path: Path, w: np.ndarray, mean: np.ndarray, blend: float, ab
     onnx.save(model, str(path))
 
 
+def _source_words() -> str:
+    """What the features are made of, for the file's metadata: ``"stage 6 map + stage 8 map"``."""
+    return " + ".join((["pooled"] if WITH_POOLED else []) + [f"stage {k} map" for k in STAGES])
+
+
 def fit(model: Path, view: str) -> tuple[np.ndarray, np.ndarray, dict]:
     """(W, mean, about): the discriminant of the classifier at ``model``'s features, fitted on the
     real and rendered samples of ``view`` (``NotAClassifier``, ``FileNotFoundError`` otherwise)."""
@@ -228,7 +236,7 @@ def fit(model: Path, view: str) -> tuple[np.ndarray, np.ndarray, dict]:
         rendered, rendered_labels = rendered_samples(source, view)
     labels = real_labels + rendered_labels
     w, mean = discriminant(np.concatenate([real, rendered]), labels, REGULARISE, PRINCIPAL)
-    about = {"fit": "linear discriminant", "source": f"pooled + stage {GLYPH_STAGE} map",
+    about = {"fit": "linear discriminant", "source": _source_words(),
              "real": len(real_labels), "rendered": len(rendered_labels), "classes": len(set(labels)),
              "dims": int(w.shape[1]), "blend": BLEND, "regularise": REGULARISE, "principal": PRINCIPAL}
     return w, mean, about
