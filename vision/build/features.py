@@ -1,9 +1,10 @@
-"""The classifier's pooled features of the cuts a build step fits on: real tiles and rendered scenes.
+"""The cuts a build step fits on (real tiles and rendered scenes), and the classifier's pooled features of them.
 
-Shared by the fits that read the pooled features (the 1,280 values before the classifier's last
-layer): the tile set's space (``vision.build.projection``) and the last layer refitted on real
-tiles (``vision.build.head``). Only the fitting two thirds of the real crops are read here
-(``vision.build.real_tiles.held_out`` names the third no fit sees).
+Shared by the fits on the classifier's features: the tile set's space (``vision.build.projection``,
+which reads its own ``features`` of these cuts) and the last layer refitted on real tiles
+(``vision.build.head``, on the pooled features: the 1,280 values before the last layer). Only the
+fitting two thirds of the real crops are read here (``vision.build.real_tiles.held_out`` names
+the third no fit sees).
 """
 
 from __future__ import annotations
