@@ -22,6 +22,12 @@ def linear_head(graph):
     return next(n for n in graph.node if n.op_type == "Gemm")
 
 
+def pooled_width(graph) -> int:
+    """How many pooled features feed the classifier's last layer (its weight's second side)."""
+    head = linear_head(graph)
+    return next(i for i in graph.initializer if i.name == head.input[1]).dims[1]
+
+
 def add_embedding_output(path: Path) -> bool:
     """Add the ``embedding`` output to the classifier at ``path`` in place; False when it has one already."""
     import onnx
@@ -33,8 +39,8 @@ def add_embedding_output(path: Path) -> bool:
     head = linear_head(graph)
     pooled = head.input[0]
     graph.node.append(onnx.helper.make_node("Identity", [pooled], [EMBEDDING], name="embedding_out"))
-    width = next(i for i in graph.initializer if i.name == head.input[1]).dims[1]
-    graph.output.append(onnx.helper.make_tensor_value_info(EMBEDDING, onnx.TensorProto.FLOAT, ["batch", width]))
+    graph.output.append(onnx.helper.make_tensor_value_info(EMBEDDING, onnx.TensorProto.FLOAT,
+                                                           ["batch", pooled_width(graph)]))
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
     return True

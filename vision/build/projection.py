@@ -40,7 +40,7 @@ import numpy as np
 
 from vision.classifier import EMBEDDING, Classifier
 
-from .embedding import linear_head
+from .embedding import linear_head, pooled_width
 from .features import POOLED, NotAClassifier, model_and_view, real_cuts, rendered_cuts
 
 FEATURES = "features"       # the output the fit reads: unit pooled features beside the unit stage map
@@ -172,13 +172,12 @@ def _put_features(model) -> str:
     g = model.graph
     b = _Graph(g)
     head = linear_head(g)
-    pooled_width = next(i for i in g.initializer if i.name == head.input[1]).dims[1]
     parts = [b.unit(head.input[0], "pooled")] if WITH_POOLED else []
     for stage in STAGES:
         flat = b.node("Flatten", [_stage_map(g, stage)], f"stage{stage}_flat", axis=1)
         parts.append(b.unit(flat, f"stage{stage}"))
     joined = b.node("Concat", parts, "joined", axis=1)
-    b.output(head.input[0], POOLED, pooled_width)
+    b.output(head.input[0], POOLED, pooled_width(g))
     b.output(joined, FEATURES, "features")        # its width follows the input's size
     return joined
 
@@ -208,9 +207,8 @@ def add_projection(path: Path, w: np.ndarray, mean: np.ndarray, blend: float, ab
     parts = [b.node("Mul", [b.unit(z, "projected"), b.const("a", np.sqrt(1 - blend))], "a_part"),
              b.node("Mul", [u, b.const("b", np.sqrt(blend))], "b_part")]
     b.output(b.node("Concat", parts, "embedding", axis=1), EMBEDDING, "embedding")
-    outputs = model.graph.output                        # softmax, embedding, pooled, features
-    order = {o.name: k for k, o in enumerate(outputs)}
-    ranked = sorted(outputs, key=lambda o: (o.name != "output0", o.name != EMBEDDING, order[o.name]))
+    outputs = model.graph.output                        # softmax, embedding, then the rest as added (a stable sort)
+    ranked = sorted(outputs, key=lambda o: {"output0": 0, EMBEDDING: 1}.get(o.name, 2))
     del outputs[:]
     outputs.extend(ranked)
     for p in [p for p in model.metadata_props if p.key == "embedding"]:
