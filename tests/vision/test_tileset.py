@@ -210,6 +210,30 @@ def test_a_tile_set_makes_the_detector_name_tiles_by_it(enrolled, art, classifie
     assert [d.tile for d in detector.name_boxes(row, boxes)][-2:] == ["3z", "7z"]
 
 
+
+def test_a_set_says_which_tile_not_whether_a_tile_lies_there(enrolled, art, classifier):
+    """A box the locator is sure of but the classifier reads as mostly no tile (say half over two
+    tiles) keeps its likeliest tile with that tile's low share, so it gives way to the tiles it
+    straddles; a set renaming it does not make it surer than the classifier's share outside none."""
+    from vision.crop import CLS_SIZE
+    from vision.detect import NONE, Detector
+
+    detector = Detector(tileset=enrolled)
+    cut = cv2.resize(tile_photo(art, "5z", 90), (CLS_SIZE, CLS_SIZE))
+    probs, embeddings = classifier.read([cut])
+    assert classifier.totals(probs[0])["5z"] > 0.5
+    murky = 0.3 * probs[0] + 0.7 * (np.array(classifier.class_names) == NONE)
+    tile, score, _ = detector._name(murky, embeddings[0], sure_box=True)
+    assert tile == "5z"
+    assert score <= 1.0 - classifier.totals(murky)[NONE] + 1e-6
+    # where the classifier gives no share to none, the set's own score stands
+    names = np.array(classifier.class_names)
+    clear = np.where(names == NONE, 0.0, probs[0])
+    clear[list(names).index("5z")] += probs[0][names == NONE].sum()
+    tile, score, _ = detector._name(clear, embeddings[0])
+    assert tile == "5z" and score == pytest.approx(enrolled.name(clear, embeddings[0], classifier).score)
+    assert score > 0.9
+
 # ---- the command line ---------------------------------------------------------------------------------
 
 def _cli(*args) -> subprocess.CompletedProcess:
