@@ -54,14 +54,16 @@ def session(reader: VisionReader, tileset: TileSet | None, scenes, context: Read
     count when ``learn``."""
     exact, accepted, refused, learn_s = [], 0, 0, []
     reader.use_tileset(tileset)                             # learnt in place: the reader sees each update
-    for scene in scenes:
+    for hand, scene in enumerate(scenes):
         for r in reader._readers.values():
             r.tracker.last_good = None                      # each frame on its own markers
         reading = reader.read(scene.image, context)
         exact.append(reading.record is not None and not record_diff(scene.record, reading.record))
         if tileset is not None and learn:
             started = time.perf_counter()
-            update = tileset.learn(confirmed_cuts(reading.cuts, [scene.record]), reader.detector.classifier)
+            # named by the hand, not the clock: which cuts are kept out (by their names' hash) is the same each run
+            update = tileset.learn(confirmed_cuts(reading.cuts, [scene.record]), reader.detector.classifier,
+                                   stamp=f"hand{hand:04d}")
             learn_s.append(time.perf_counter() - started)
             accepted += update.accepted
             refused += not update.accepted

@@ -182,19 +182,20 @@ class Detector:
         """(class, its probability summed over both ways up, upside down?) of one cut's probabilities.
         A box the locator is sure of (``sure_box``) keeps its likeliest tile over ``none`` when that
         tile has at least ``KEEP_TILE``: it is reported with that low score, so the table warns of it.
-        With a tile set, a cut read as a tile is named by the set where it is sure (``TileSet.name``);
-        the set says which tile, not whether one lies there: its score is capped by the classifier's
-        share outside ``none`` (a box half over two tiles, kept by its sure locator score, would
-        otherwise read surer than the tiles it straddles and push one of them out)."""
+        With a tile set, a cut read as a tile is named by the set where it is sure (``TileSet.name``).
+        The set says which tile, not whether one lies there: a box kept over ``none`` keeps its low
+        score whoever names it (a box half over two tiles, named by the set at the set's share,
+        would otherwise read surer than the tiles it straddles and push one of them out)."""
         totals = self.classifier.totals(p)
         tile = max(totals, key=totals.get)
-        if tile == NONE and sure_box:
+        kept = tile == NONE and sure_box       # kept over none only because the locator is sure of the box
+        if kept:
             likeliest = max((c for c in totals if c != NONE), key=totals.get)
             if totals[likeliest] >= KEEP_TILE:
                 tile = likeliest
         if use_set and self.tileset is not None and tile != NONE and embedding is not None:
             named = self.tileset.name(p, embedding, self.classifier)
-            score = min(named.score, 1.0 - totals.get(NONE, 0.0))
+            score = min(named.score, totals[tile]) if kept else named.score
             return named.tile, score, named.flipped and named.tile != BACK
         flipped = self.classifier.upside_down(p, tile) and tile != BACK
         return tile, totals[tile], flipped
