@@ -16,8 +16,8 @@ from vision.layout import tiles_of
 
 # The zones whose tiles a hand record names (concealed row, melds, gari, the dead wall's indicators);
 # the tablet does not confirm discards, so their cuts are never labelled.
-CONFIRMED_ZONES = ("hand", "melds", "gari", "dead_wall")
 DEAD_WALL = "dead_wall"
+CONFIRMED_ZONES = ("hand", "melds", "gari", DEAD_WALL)
 _SHOWN_FIELDS = ("concealed", "gari")            # the winner's own; ``concealed`` holds the winning tile
 _TABLE_FIELDS = ("dora_indicators", "ura_indicators")
 

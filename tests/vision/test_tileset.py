@@ -210,7 +210,6 @@ def test_a_tile_set_makes_the_detector_name_tiles_by_it(enrolled, art, classifie
     assert [d.tile for d in detector.name_boxes(row, boxes)][-2:] == ["3z", "7z"]
 
 
-
 def test_a_set_says_which_tile_not_whether_a_tile_lies_there(enrolled, art, classifier):
     """A box the locator is sure of but the classifier reads as mostly no tile (say half over two
     tiles) keeps its likeliest tile with that tile's low share, so it gives way to the tiles it
@@ -233,6 +232,7 @@ def test_a_set_says_which_tile_not_whether_a_tile_lies_there(enrolled, art, clas
     tile, score, _ = detector._name(unsure, embeddings[0], sure_box=True)
     assert tile == "5z" and score == pytest.approx(enrolled.name(unsure, embeddings[0], classifier).score)
     assert score > 0.9
+
 
 # ---- the command line ---------------------------------------------------------------------------------
 

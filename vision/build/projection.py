@@ -219,7 +219,7 @@ def add_projection(path: Path, w: np.ndarray, mean: np.ndarray, blend: float, ab
 
 
 def _source_words() -> str:
-    """What the features are made of, for the file's metadata: ``"stage 6 map + stage 8 map"``."""
+    """What the features are made of, for the file's metadata: ``"pooled + stage 6 map"``."""
     return " + ".join((["pooled"] if WITH_POOLED else []) + [f"stage {k} map" for k in STAGES])
 
 
