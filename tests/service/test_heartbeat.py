@@ -51,7 +51,8 @@ def test_two_tables_on_one_database_both_show_on_the_counter(tmp_path, db_url):
                           headers={"X-Table-PIN": PIN}).json()["id"]
             seen = counter_tables(c1)
             assert set(seen) == {"table 1", "table 2"}
-            assert all(t["online"] for t in seen.values())
+            # beats come every 0.2 s; a loaded machine can let one slip past three: wait for the next
+            assert wait_for(lambda: all(t["online"] for t in counter_tables(c1).values()))
             assert seen["table 1"]["camera"] == "ok" and seen["table 1"]["calibrated"] is True
             assert seen["table 1"]["session"] is None and seen["table 1"]["state"] == "idle"
             # table 2: no camera, no reader; its session, just started, counts as in session
