@@ -12,6 +12,7 @@ missing is skipped with a line saying so):
    (``vision.build.real_tiles.held_out``), named on that third's other crops
    (random splits, ``--repeats`` of them, mean and worst). The crops come from
    many designs, so a set here mixes designs: a harder test than one parlour's set.
+   Then the same for the 三人花 kinds alone (no 2m-8m: all a 三人花 table's set enrols).
 2. **Real photos** (``../shared/photos`` with ``vision/labels/*.json``): the detector
    zero-shot (no set), then a set enrolled from the labelled tiles of another photo
    of the same tile set and used on this one. Per photo: labelled tiles found and
@@ -39,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from vision.classes import BACK, KINDS, REDS  # noqa: E402
+from vision.classes import BACK, KINDS, REDS, SANMA_KINDS  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
 from vision.crop import upright_cut  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
@@ -68,7 +69,6 @@ def single_tiles(classifier: Classifier, repeats: int, folder: Path) -> dict:
         return {}
     crops = [(kind, image) for name, kind, image in every if held_out(name)]
     kinds = sorted({k for k, _ in crops})
-    truth = np.array([k for k, _ in crops])
     alone = TileSet.create(folder / "none", classifier).name_images([c for *_, c in every], classifier)
     right = np.array([n.tile == k for n, (_, k, _) in zip(alone, every)])
     kept_out = np.array([held_out(name) for name, _, _ in every])
@@ -78,7 +78,24 @@ def single_tiles(classifier: Classifier, repeats: int, folder: Path) -> dict:
           f"{len(crops)}), {classifier.path.parent.name}/{classifier.path.name}:")
     print(f"  classifier alone: {out['zero_shot']:.2%} of the held-out third ({out['zero_shot_all']:.2%} of all "
           f"crops, two thirds of them fitted on)")
+    out.update(enrolled_splits(crops, kinds, classifier, repeats, folder / "all"))
+    # a table set to 三人花 holds no 2m-8m: its set enrols the 27 kinds it has, and only they are laid
+    sanma = [k for k in kinds if k in SANMA_KINDS]
+    held = [(k, image) for k, image in crops if k in SANMA_KINDS]
+    right_sanma = [n.tile == k for n, (name, k, _) in zip(alone, every) if held_out(name) and k in SANMA_KINDS]
+    print(f"  the 三人花 kinds alone ({len(sanma)} kinds, {len(held)} crops): classifier alone "
+          f"{np.mean(right_sanma):.2%}")
+    out["sanma"] = {"kinds": len(sanma), "held_out": len(held), "zero_shot": float(np.mean(right_sanma)),
+                    **enrolled_splits(held, sanma, classifier, repeats, folder / "sanma")}
+    return out
+
+
+def enrolled_splits(crops: list[tuple[str, np.ndarray]], kinds: list[str], classifier: Classifier,
+                    repeats: int, folder: Path) -> dict:
+    """Sets of 1, 3 and 5 crops a kind, each named on the rest: ``repeats`` random splits (seed 0)."""
+    truth = np.array([k for k, _ in crops])
     rng = np.random.default_rng(0)
+    out = {}
     for shots in SHOTS:
         accs = []
         for r in range(repeats):
