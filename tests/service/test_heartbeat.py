@@ -67,7 +67,7 @@ def test_two_tables_on_one_database_both_show_on_the_counter(tmp_path, db_url):
         # table 2 stopped: its row says so and the counter shows it offline
         seen = counter_tables(c1)
         assert seen["table 2"]["stopped"] and seen["table 2"]["state"] == "offline"
-        assert seen["table 1"]["online"]
+        assert wait_for(lambda: counter_tables(c1)["table 1"]["online"])
 
 
 def test_a_table_silent_for_three_beats_is_offline(tmp_path, db_url):
