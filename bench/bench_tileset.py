@@ -157,8 +157,8 @@ def on_clear_ground(box, photo: dict) -> bool:
 
 
 def score_photo(found: list[dict], photo: dict) -> dict:
-    """Found and named right (of labelled face-up tiles), the hand line, extra boxes by the line and
-    boxes on ground marked clear of tiles."""
+    """Found and named right (of labelled face-up tiles), the hand line, extra boxes by the line (on
+    no labelled or unreadable tile) and boxes on ground marked clear of tiles."""
     face_up = [t for t in photo["tiles"] if t["tile"] != BACK]
     pairs = match(found, face_up)
     right = sum(t["tile"] == d["tile"] for t, d in pairs)
@@ -169,7 +169,9 @@ def score_photo(found: list[dict], photo: dict) -> dict:
     for t in hand:
         hits = [d for d in found if iou(d["box"], t["box"]) >= 0.5]
         line.append(hits[0]["tile"] if len(hits) == 1 else ("?" if not hits else "x2"))
-    stray = [d for d in found if near_line(d["box"], hand) and all(iou(d["box"], t["box"]) < 0.5 for t in hand)]
+    # a box on any tile (a hand tile, another labelled one, a labelled back, an unreadable tile) is no extra box
+    tiles = [t["box"] for t in photo["tiles"]] + [u["box"] for u in photo.get("unreadable", [])]
+    stray = [d for d in found if near_line(d["box"], hand) and all(iou(d["box"], b) < 0.5 for b in tiles)]
     return {"tiles": len(face_up), "right": right, "hand_truth": "".join(photo.get("hand_line") or
                                                                           [t["tile"] for t in hand]),
             "hand_read": line, "hand_right": sum(a == t["tile"] for a, t in zip(line, hand)),
