@@ -60,10 +60,19 @@ OWN_SET_SPLITS = 5
 SHOTS = (1, 3, 5)           # the held-out third has 4-8 crops a kind: every kind keeps some to name
 
 
-def single_tiles(classifier: Classifier, repeats: int, folder: Path) -> dict:
+def shrunk(image: np.ndarray, width: int | None) -> np.ndarray:
+    """A crop as a camera that sees the tile ``width`` px wide would cut it (None: as it is)."""
+    if not width or image.shape[1] <= width:
+        return image
+    h = max(1, round(image.shape[0] * width / image.shape[1]))
+    return cv2.resize(image, (width, h), interpolation=cv2.INTER_AREA)
+
+
+def single_tiles(classifier: Classifier, repeats: int, folder: Path, width: int | None = None) -> dict:
     """The classifier alone on every crop, then sets enrolled and named within the held-out third
-    (``vision.build.real_tiles.held_out``: the crops the set's projection was never fitted on)."""
-    every = camerash()
+    (``vision.build.real_tiles.held_out``: the crops the set's projection was never fitted on);
+    with ``width``, every crop first shrunk to that many px wide."""
+    every = [(name, kind, shrunk(image, width)) for name, kind, image in camerash()]
     if not every:
         print(f"single tiles: skipped, no {REAL_TILES}")
         return {}
@@ -72,10 +81,11 @@ def single_tiles(classifier: Classifier, repeats: int, folder: Path) -> dict:
     alone = TileSet.create(folder / "none", classifier).name_images([c for *_, c in every], classifier)
     right = np.array([n.tile == k for n, (_, k, _) in zip(alone, every)])
     kept_out = np.array([held_out(name) for name, _, _ in every])
-    out = {"crops": len(every), "held_out": len(crops), "kinds": len(kinds),
+    out = {"crops": len(every), "held_out": len(crops), "kinds": len(kinds), "width": width,
            "zero_shot": float(right[kept_out].mean()), "zero_shot_all": float(right.mean())}
+    size = f", each shrunk to {width} px wide" if width else ""
     print(f"single real tiles ({len(every)} crops, {len(kinds)} kinds, many designs; sets on the held-out "
-          f"{len(crops)}), {classifier.path.parent.name}/{classifier.path.name}:")
+          f"{len(crops)}{size}), {classifier.path.parent.name}/{classifier.path.name}:")
     print(f"  classifier alone: {out['zero_shot']:.2%} of the held-out third ({out['zero_shot_all']:.2%} of all "
           f"crops, two thirds of them fitted on)")
     out.update(enrolled_splits(crops, kinds, classifier, repeats, folder / "all"))
@@ -340,10 +350,15 @@ def main() -> int:
                    help="the detector with its mirrored locator pass too (off by default: docs/vision.md)")
     p.add_argument("--classifier", type=Path, help="a candidate classifier ONNX file for parts 1 and 3 (default: "
                                                      "the view's shipped one)")
+    p.add_argument("--tile-width", type=int, metavar="PX",
+                   help="shrink the single real tiles to this many px wide first (part 1: a camera that sees "
+                        "tiles this small; camerash's are 240)")
     a = p.parse_args()
+    if a.tile_width is not None and not 8 <= a.tile_width <= 240:
+        p.error("--tile-width must be 8-240 px")
     classifier = Classifier(a.classifier or VIEWS[a.view][1])
     with tempfile.TemporaryDirectory() as tmp:
-        figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp)),
+        figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp), a.tile_width),
                    "photos": photos(a.view, a.grid, Path(tmp), a.mirror) if a.photos else {},
                    "speed": speed(classifier, Path(tmp))}
     if a.json:
