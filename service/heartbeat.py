@@ -174,7 +174,7 @@ def table(engine: Engine, name: str) -> TableRow | None:
 
 
 def _table_row(r) -> TableRow:
-    return TableRow(r.name, _utc(r.seen_at), dict(r.status or {}), r.default_rule)
+    return TableRow(r.name, db.aware(r.seen_at), dict(r.status or {}), r.default_rule)
 
 
 
@@ -189,8 +189,3 @@ def set_default_rule(engine: Engine, name: str, rule: str | None) -> bool:
     with engine.begin() as conn:
         return bool(conn.execute(update(db.tables).where(db.tables.c.name == name)
                                  .values(default_rule=rule or None)).rowcount)
-
-
-def _utc(at: datetime) -> datetime:
-    """SQLite hands times back without their zone; they were written in UTC."""
-    return at.replace(tzinfo=timezone.utc) if at.tzinfo is None else at

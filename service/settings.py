@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     learn_tiles: bool = Field(True, description="on Confirm of a count the vision reader read, its tiles' cuts, "
                                                 "named as confirmed, join the table's tile set (vision.tileset) "
                                                 "and the reader names tiles with the updated set")
+    share_tiles: bool = Field(True, description="on Confirm on the teach page, the table's taught tile set is "
+                                                "kept in the parlour's database, so a sister table with the same "
+                                                "tiles can take it on its own teach page (service.shared_tiles)")
     watch: bool = Field(True, description="the watcher: a win laid down and lying still is read over several frames "
                                           "and offered to the tablets by itself (needs the vision reader and a "
                                           "camera); the tablet switches it on and off too")

@@ -12,7 +12,8 @@ learns from each confirmed count, what the teach page enrols, and the reader swi
   name fewer kept-out cuts right), then it is saved and the reader uses it. It
   runs after the answer is sent, and an error is logged, never raised: a hand is
   logged whatever learning does (``learn``).
-- The teach page enrols cuts of one of each kind laid out (``enroll``).
+- The teach page enrols cuts of one of each kind laid out (``enroll``), or takes the set a sister
+  table was taught (``adopt``, from the parlour's database: ``service.shared_tiles``).
 
 Changes to the set are made on a copy loaded from disk, under one lock, and
 the reader is handed the new set: the set a running detector names with is
@@ -22,7 +23,9 @@ never changed under it.
 from __future__ import annotations
 
 import logging
+import shutil
 import threading
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -168,12 +171,16 @@ class TableTiles:
 
     # ---- enrolling (the teach page) -------------------------------------------------------------
 
-    def enroll(self, named: Sequence[tuple[str, np.ndarray]]) -> TileSet:
-        """Upright cuts of known kinds enrolled into the set, which is saved and put in the reader.
-        ``TileSetError`` naming what is wrong (no set for this table, a kind that is none)."""
+    def _require_folder(self) -> Path:
         if self.folder is None:
             raise TileSetError("no calibrated table, so no tile set to teach: fit the table "
                                "(python -m calibration fit) and set TABLE_CALIBRATION=<table>")
+        return self.folder
+
+    def enroll(self, named: Sequence[tuple[str, np.ndarray]]) -> TileSet:
+        """Upright cuts of known kinds enrolled into the set, which is saved and put in the reader.
+        ``TileSetError`` naming what is wrong (no set for this table, a kind that is none)."""
+        self._require_folder()
         bad = sorted({k for k, _ in named if k not in KINDS})
         if bad:
             raise TileSetError(f"not a kind: {', '.join(bad)}")
@@ -185,5 +192,33 @@ class TableTiles:
             for kind, images in by_kind.items():
                 tileset.enroll(kind, images, self.detector.classifier)
             tileset.save()
+            self._use(tileset)
+        return tileset
+
+    def adopt(self, named: Sequence[tuple[str, np.ndarray]]) -> TileSet:
+        """The table's set made anew of these upright cuts (a sister table's taught set), saved and put
+        in the reader. The set it replaces is kept beside it, renamed ``<set>.replaced-<UTC time>``
+        (nothing a table learnt is deleted), and counts waiting for their Confirm move to the new set."""
+        folder = self._require_folder()
+        bad = sorted({k for k, _ in named if k not in KINDS})
+        if bad or not named:
+            raise TileSetError(f"not a kind: {', '.join(bad)}" if bad else "no crops to take")
+        by_kind: dict[str, list[np.ndarray]] = {}
+        for kind, image in named:
+            by_kind.setdefault(kind, []).append(image)
+        with self._lock:
+            fresh = folder.with_name(folder.name + ".new")
+            shutil.rmtree(fresh, ignore_errors=True)           # a try that died half way
+            tileset = open_or_create(fresh, self.detector.classifier)
+            for kind, images in by_kind.items():
+                tileset.enroll(kind, images, self.detector.classifier)
+            tileset.save()
+            if folder.exists():
+                stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+                old = folder.rename(folder.with_name(f"{folder.name}.replaced-{stamp}"))
+                if (old / WAITING).is_dir():
+                    (old / WAITING).rename(fresh / WAITING)
+            fresh.rename(folder)
+            tileset.folder = folder                             # its files are named relative to it
             self._use(tileset)
         return tileset

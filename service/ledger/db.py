@@ -8,7 +8,9 @@ heartbeat (what the counter shows); ``ledger_prices`` is the counter's money per
 rule (rate and table fee); ``ledger_rules`` keeps
 each resolved rule a session was started under, by its digest and name (the
 session's ``rule_digest``; a session from before it has none and counts under
-its built-in by name). Nothing derived (balances, dealer, honba, pool) is stored. SQLite (the default, a file in the user's data
+its built-in by name); ``ledger_tilesets`` holds the tile set each table was
+last taught on its teach page (its enrolled crops, zipped: service/shared_tiles.py),
+so a sister table with the same tiles can take it. Nothing derived (balances, dealer, honba, pool) is stored. SQLite (the default, a file in the user's data
 folder, WAL mode, ``synchronous=FULL``, every write transaction ``BEGIN
 IMMEDIATE``) or PostgreSQL (``postgresql+psycopg://...``) by URL.
 """
@@ -16,10 +18,11 @@ IMMEDIATE``) or PostgreSQL (``postgresql+psycopg://...``) by URL.
 from __future__ import annotations
 
 import os
+from datetime import datetime, timezone
 from pathlib import Path
 
 from sqlalchemy import (JSON, Column, DateTime, Engine, Float, ForeignKey, ForeignKeyConstraint, Index, Integer,
-                        MetaData, String, Table, UniqueConstraint, create_engine, event)
+                        LargeBinary, MetaData, String, Table, UniqueConstraint, create_engine, event)
 
 ENV_URL = "LEDGER_DB_URL"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -83,6 +86,15 @@ rules = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+tilesets = Table(
+    "ledger_tilesets", metadata,
+    Column("table_name", String(100), primary_key=True),             # the table it was taught at
+    Column("taught_at", DateTime(timezone=True), nullable=False),
+    Column("kinds", Integer, nullable=False),                        # kinds with crops (``back`` counts)
+    Column("crops", Integer, nullable=False),
+    Column("archive", LargeBinary, nullable=False),                  # a zip: <kind>/<n>.png, the enrolled crops
+)
+
 events = Table(
     "ledger_events", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -95,6 +107,12 @@ events = Table(
     Column("snapshot", String(500)),
     UniqueConstraint("session_id", "seq", name="uq_ledger_events_session_seq"),
 )
+
+
+def aware(at: datetime | None) -> datetime | None:
+    """A time read back from the database, in UTC: SQLite hands times back without their zone
+    (every time is written in UTC)."""
+    return at.replace(tzinfo=timezone.utc) if at is not None and at.tzinfo is None else at
 
 
 def default_url() -> str:

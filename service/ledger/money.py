@@ -90,7 +90,7 @@ def hours(start: datetime | None, last_hand: datetime | None) -> int:
     """Started hours from ``start`` to ``last_hand``: ceil, at least 1 (no hand yet: 1)."""
     if start is None or last_hand is None:
         return 1
-    seconds = (_utc(last_hand) - _utc(start)).total_seconds()
+    seconds = (db.aware(last_hand) - db.aware(start)).total_seconds()
     return max(1, math.ceil(seconds / 3600))
 
 
@@ -142,9 +142,4 @@ def set_price(engine: Engine, rule: str, rate: object, fee: object, fee_per: obj
 
 
 def _price(row) -> Price:
-    return Price(row.rule, float(row.rate), float(row.fee), row.fee_per, _utc(row.updated_at), True)
-
-
-def _utc(at: datetime | None) -> datetime | None:
-    """SQLite hands times back without their zone; they were written in UTC."""
-    return at.replace(tzinfo=timezone.utc) if at is not None and at.tzinfo is None else at
+    return Price(row.rule, float(row.rate), float(row.fee), row.fee_per, db.aware(row.updated_at), True)

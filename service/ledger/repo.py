@@ -383,7 +383,7 @@ class Ledger:
         return SessionConfig(row.id, row.rules, tuple(row.players), row.first_dealer,
                              table_rules(preset, overrides), overrides, row.label or "", preset,
                              row.rule_digest, row.table_name or "",
-                             tuple(row.player_ids) if row.player_ids else None, _utc(row.created_at))
+                             tuple(row.player_ids) if row.player_ids else None, db.aware(row.created_at))
 
     def _derive(self, conn: Connection, session_id: str) -> tuple[SessionConfig, _Cached]:
         cfg = self.config(session_id, conn)
@@ -465,12 +465,7 @@ def _with_slots(slots: Sequence[Slot], trial: Event) -> list[Event]:
 def _events(conn: Connection, session_id: str) -> list[Event]:
     rows = conn.execute(select(db.events).where(db.events.c.session_id == session_id)
                         .order_by(db.events.c.seq)).all()
-    return [Event(r.seq, r.kind, r.body, r.confirmed_by, _utc(r.created_at), r.snapshot) for r in rows]
-
-
-def _utc(at: datetime | None) -> datetime | None:
-    """SQLite hands times back without their zone; they were written in UTC."""
-    return at.replace(tzinfo=timezone.utc) if at is not None and at.tzinfo is None else at
+    return [Event(r.seq, r.kind, r.body, r.confirmed_by, db.aware(r.created_at), r.snapshot) for r in rows]
 
 
 _JOINED = db.sessions.outerjoin(db.rules, and_(db.rules.c.digest == db.sessions.c.rule_digest,

@@ -1,8 +1,11 @@
 """Teach this table's tiles: one of each kind laid face up in four rows and three backs in a fifth,
 one picture (the camera's frame or a photo), the kinds checked on the tablet, Confirm enrols them
-into the table's tile set."""
+into the table's tile set and keeps them in the parlour's database (``TABLE_SHARE_TILES``). Or take
+the set a sister table was taught, from that database (``service.shared_tiles``)."""
 
 from __future__ import annotations
+
+import logging
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -12,13 +15,15 @@ from vision.classes import BACK
 from vision.teach import LAYOUT
 from vision.tileset import KINDS
 
-from .. import teaching
-from ..deps import CameraDep, SettingsDep, TilesDep
+from .. import shared_tiles, teaching
+from ..deps import CameraDep, LedgerDep, SettingsDep, TilesDep
 from ..errors import ServiceError
 from ..table_tiles import TableTiles
+from .counter import local_time
 from .forms import FormDep, image, text
 from .render import render
 
+log = logging.getLogger(__name__)
 router = APIRouter()
 FACES = len(KINDS) - 1          # 37 kinds of face (34, and the three red fives), and the back
 
@@ -29,10 +34,20 @@ def _set_view(tiles: TableTiles) -> dict:
             "folder": str(tiles.folder) if tiles.folder is not None else ""}
 
 
+def _sisters(ledger, settings) -> list[shared_tiles.SharedSet]:
+    """The sets other tables of the parlour were taught ([] when the database cannot say)."""
+    try:
+        return [s for s in shared_tiles.listing(ledger.engine) if s.table_name != settings.table_name]
+    except Exception:           # the page works without them: the database is the ledger's to report
+        log.exception("the parlour's tile sets could not be listed")
+        return []
+
+
 @router.get("/teach")
-def teach_page(request: Request, settings: SettingsDep, tiles: TilesDep) -> Response:
+def teach_page(request: Request, settings: SettingsDep, tiles: TilesDep, ledger: LedgerDep) -> Response:
     return render(request, "teach.html", table_name=settings.table_name, layout=LAYOUT, tileset=_set_view(tiles),
-                  camera=request.app.state.camera is not None, ready=tiles.folder is not None)
+                  camera=request.app.state.camera is not None, ready=tiles.folder is not None,
+                  sisters=_sisters(ledger, settings), when=lambda at: local_time(at.isoformat(), settings.timezone))
 
 
 @router.post("/teach/read")
@@ -52,24 +67,53 @@ def read_upload(request: Request, form: FormDep, settings: SettingsDep, tiles: T
     return _lesson(request, tiles, image(form, settings))
 
 
-def _lesson(request: Request, tiles: TableTiles, frame) -> Response:
+def _need_table(tiles: TableTiles) -> None:
     if tiles.folder is None:
         raise ServiceError("no calibrated table, so no tile set to teach: fit the table "
                            "(python -m calibration fit) and set TABLE_CALIBRATION=<table>", 409)
+
+
+def _lesson(request: Request, tiles: TableTiles, frame) -> Response:
+    _need_table(tiles)
     lesson = teaching.read_lesson(tiles.detector, frame)
     tiles.lessons.put(lesson.token, lesson)
     return render(request, "_lesson.html", lesson=lesson, kinds=KINDS, thumb=teaching.thumbnail_url)
 
 
 @router.post("/teach/confirm")
-def confirm(request: Request, form: FormDep, tiles: TilesDep) -> Response:
+def confirm(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDep, ledger: LedgerDep) -> Response:
     token = text(form, "token")
     lesson = tiles.lessons.get(token)
     if lesson is None:
         raise ServiceError("this reading of the tiles is gone (the service restarted, or it was confirmed "
                            "already): read the tiles again", 409)
     named = teaching.chosen(lesson, [str(k) for k in form.getlist("kind")])
-    tiles.enroll(named)
+    tileset = tiles.enroll(named)
     tiles.lessons.pop(token)
+    shared = False
+    if settings.share_tiles:
+        try:
+            shared_tiles.publish(ledger.engine, settings.table_name, tileset)
+            shared = True
+        except Exception:       # the set is taught here whatever the database does
+            log.exception("table %r's tile set could not be kept for the parlour", settings.table_name)
     return render(request, "_taught.html", enrolled=len(named), kinds=len({k for k, _ in named}),
-                  tileset=_set_view(tiles))
+                  tileset=_set_view(tiles), shared=shared)
+
+
+@router.post("/teach/adopt")
+def adopt(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDep, ledger: LedgerDep) -> Response:
+    """This table's set made of the set table ``table`` was taught (the one it replaces is kept)."""
+    source = text(form, "table")
+    if not source:
+        raise ServiceError("say which table's tile set to take (table)")
+    if source == settings.table_name:
+        raise ServiceError(f"table {source} is this table: its set is the one in use", 409)
+    _need_table(tiles)
+    try:
+        named = shared_tiles.crops_of(ledger.engine, source)
+    except shared_tiles.SharedTilesError as e:
+        raise ServiceError(str(e), e.status) from None
+    tiles.adopt(named)
+    return render(request, "_taught.html", enrolled=len(named), kinds=len({k for k, _ in named}),
+                  tileset=_set_view(tiles), source=source)

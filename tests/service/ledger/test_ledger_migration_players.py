@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 import sqlalchemy as sa
 
 from ledger_play import PLAYERS, hand
+from test_ledger_migration import HEAD
 from service.ledger import Event, Ledger, SessionConfig, Slot, db, fold, opening, table_rules
 from service.ledger.hands import build_draw, build_win
 from service.ledger.stored_rules import resolve, save, to_body
@@ -54,7 +55,7 @@ def test_every_name_becomes_a_player_and_sessions_name_them_by_id(db_url):
     log_before = _log(engine)
     ledger = Ledger(db_url)                        # opening migrates to head
     with engine.connect() as c:
-        assert c.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0003"
+        assert c.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == HEAD
 
     register = {p.name: p for p in ledger.players()}
     assert sorted(register) == sorted([A, B, C, "Dai"])          # four distinct names, four players

@@ -1,0 +1,167 @@
+"""A parlour's tables share what they were taught (docs/service.md, "The table's tile set"): table A's
+teach page Confirm keeps its set in the parlour's database; table B, with the same tiles, lists it
+on its own teach page and takes it in a tap. B's earlier set is kept aside, not deleted. A set that
+is not there, B's own, or an archive that is no tile set is refused with a message.
+(Real apps, detector and sets, on one SQLite file or PostgreSQL.)"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from contextlib import ExitStack
+from datetime import datetime, timezone
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from service import shared_tiles
+from service.app import create_app
+from service.ledger import db
+from service.settings import DEMO_FRAMES, Settings
+from vision.teach import LAYOUT
+from vision.tileset import ENROLLED, TileSet
+
+from test_teach_page import HTMX, _Lesson, _upload
+from teach_fixtures import jpeg, rows_photo, tile_art
+
+PINS = {"A": "1111", "B": "2222"}
+LAID = [k for row in LAYOUT for k in row]
+
+
+def _settings(name: str, db_url: str, tmp_path, **more) -> Settings:
+    return Settings(_env_file=None, data_dir=tmp_path / name, db_url=db_url, table_name=name, pin=PINS[name],
+                    camera=str(DEMO_FRAMES), max_upload_bytes=200_000, max_image_side=2000, watch=False, **more)
+
+
+@pytest.fixture
+def tables(db_url, tmp_path):
+    """Tables A and B on the demo camera (each has a set: ``<data>/demo.tileset``), one database."""
+    with ExitStack() as stack:
+        yield {name: stack.enter_context(TestClient(create_app(_settings(name, db_url, tmp_path)),
+                                                    headers={"X-Table-PIN": pin}))
+               for name, pin in PINS.items()}
+
+
+@pytest.fixture(scope="module")
+def photo() -> bytes:
+    return jpeg(rows_photo(tile_art()))
+
+
+def _teach(client, photo: bytes) -> str:
+    lesson = _Lesson(_upload(client, photo).text)
+    assert lesson.kinds == LAID
+    done = client.post("/teach/confirm", data={"token": lesson.token, "kind": lesson.kinds}, headers=HTMX)
+    assert done.status_code == 200, done.text
+    return done.text
+
+
+def _folder(client):
+    return client.app.state.tiles.folder
+
+
+def test_a_set_taught_at_one_table_is_taken_by_another(tables, photo, tmp_path):
+    a, b = tables["A"], tables["B"]
+    assert 'id="sisters"' not in b.get("/teach").text                  # nothing taught anywhere yet
+    assert "Other tables of the parlour" in _teach(a, photo)
+
+    page = b.get("/teach").text
+    assert re.findall(r'name="table" value="(\w+)"', page) == ["A"]     # A's set, and not B's own
+    assert "34枚 32種" in page                                          # 31 faces, and 3 of the back
+    assert 'id="sisters"' not in a.get("/teach").text                  # A does not list its own
+
+    took = b.post("/teach/adopt", data={"table": "A"}, headers=HTMX)
+    assert took.status_code == 200, took.text
+    assert "took table A's set: 34 tile(s) of 32 kind(s)" in took.text
+    mine, theirs = TileSet.load(_folder(b)), TileSet.load(_folder(a))
+    assert mine.kinds() == theirs.kinds() == sorted(set(LAID))
+    assert all(c.source == ENROLLED for crops in mine.crops.values() for c in crops)
+    assert {k: len(v) for k, v in mine.crops.items()} == {k: len(v) for k, v in theirs.crops.items()}
+    # the very images A enrolled, embedded by B's own classifier; B's reader names with them now
+    for kind in ("1p", "7z", "back"):
+        ours = [cv2.imread(str(_folder(b) / c.file)) for c in mine.crops[kind]]
+        given = [cv2.imread(str(_folder(a) / c.file)) for c in theirs.crops[kind]]
+        assert all(np.array_equal(x, y) for x, y in zip(ours, given))
+    assert b.app.state.reader.detector.tileset.kinds() == mine.kinds()
+
+
+def test_the_set_a_table_had_is_kept_aside_with_its_waiting_counts(tables, photo):
+    a, b = tables["A"], tables["B"]
+    _teach(a, photo)
+    _teach(b, photo)                                    # B was taught too: its own crops, and a waiting count
+    (_folder(b) / "waiting").mkdir(exist_ok=True)
+    (_folder(b) / "waiting" / "marker.npz").write_bytes(b"a count waiting for its Confirm")
+    before = sorted(p.relative_to(_folder(b)) for p in (_folder(b) / "crops").rglob("*.png"))
+
+    assert b.post("/teach/adopt", data={"table": "A"}, headers=HTMX).status_code == 200
+    kept = [p for p in _folder(b).parent.iterdir() if p.name.startswith("demo.tileset.replaced-")]
+    assert len(kept) == 1
+    assert sorted(p.relative_to(kept[0]) for p in (kept[0] / "crops").rglob("*.png")) == before
+    assert TileSet.load(kept[0]).kinds() == sorted(set(LAID))
+    assert (_folder(b) / "waiting" / "marker.npz").read_bytes() == b"a count waiting for its Confirm"
+    assert not (_folder(b).parent / "demo.tileset.new").exists()
+
+
+@pytest.mark.parametrize("table, status, says", [
+    ("", 422, "say which table"),
+    ("Z", 404, "no tile set was taught at table Z"),
+    ("B", 409, "is this table"),
+])
+def test_taking_a_set_that_cannot_be_taken_is_refused(tables, table, status, says):
+    r = tables["B"].post("/teach/adopt", data={"table": table}, headers=HTMX)
+    assert r.status_code == status and says in r.text, r.text
+    assert not (_folder(tables["B"]) / "index.json").exists()          # nothing was made
+
+
+def _store(db_url: str, name: str, archive: bytes) -> None:
+    engine = db.make_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(db.tilesets.insert().values(table_name=name, taught_at=datetime.now(timezone.utc),
+                                                 kinds=1, crops=1, archive=archive))
+    engine.dispose()
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+PNG = cv2.imencode(".png", np.full((40, 30, 3), 200, np.uint8))[1].tobytes()
+
+
+@pytest.mark.parametrize("archive, says", [
+    (b"not a zip at all", "not a tile set archive"),
+    (_zip({}), "no crops in it"),
+    (_zip({"9x/00000.png": PNG}), "9x/00000.png is not in a folder named as a kind"),
+    (_zip({"1m/00000.png": b"not a png"}), "1m/00000.png is not an image"),
+])
+def test_a_stored_set_that_is_no_tile_set_is_refused(tables, db_url, archive, says):
+    _store(db_url, "C", archive)
+    r = tables["B"].post("/teach/adopt", data={"table": "C"}, headers=HTMX)
+    assert r.status_code == 422 and says in r.text, r.text
+    assert not (_folder(tables["B"]) / "index.json").exists()
+
+
+def test_a_table_that_does_not_share_keeps_its_set_to_itself(db_url, tmp_path, photo):
+    with TestClient(create_app(_settings("A", db_url, tmp_path, share_tiles=False)),
+                    headers={"X-Table-PIN": PINS["A"]}) as a:
+        assert "Other tables of the parlour" not in _teach(a, photo)
+    engine = db.make_engine(db_url)
+    assert shared_tiles.listing(engine) == []
+    engine.dispose()
+
+
+def test_teaching_again_replaces_the_tables_shared_set(tables, photo, db_url):
+    a = tables["A"]
+    _teach(a, photo)
+    _teach(a, photo)                                    # taught twice: every enrolled crop, one row
+    engine = db.make_engine(db_url)
+    [row] = shared_tiles.listing(engine)
+    assert (row.table_name, row.kinds, row.crops) == ("A", 32, 68)
+    assert len(shared_tiles.crops_of(engine, "A")) == 68
+    engine.dispose()
