@@ -9,7 +9,7 @@ these tiles" makes that table's set of those crops, embedded by its own classifi
 counts stays with it.
 
 An archive read back is checked as an upload is: a zip of at most ``MAX_CROPS`` png images, at most
-``MAX_BYTES`` in all, each in a folder named as a kind (``SharedTilesError`` otherwise).
+``MAX_BYTES`` in all, each in a folder named as a kind (``ServiceError`` otherwise).
 """
 
 from __future__ import annotations
@@ -26,18 +26,11 @@ from sqlalchemy import Engine, delete, insert, select
 
 from vision.tileset import ENROLLED, KINDS, TileSet
 
+from .errors import ServiceError
 from .ledger import db
 
 MAX_CROPS = 38 * 40              # every kind, forty crops each: more than any teaching lays
 MAX_BYTES = 64 * 1024 * 1024     # the images unpacked (a crop is kept at most 192 px a side)
-
-
-class SharedTilesError(ValueError):
-    """A shared set that cannot be taken (none by that name, or an archive that is not one)."""
-
-    def __init__(self, message: str, status: int = 422):
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass(frozen=True)
@@ -65,26 +58,26 @@ def pack(tileset: TileSet) -> tuple[bytes, int, int]:
 
 
 def unpack(data: bytes, source: str) -> list[tuple[str, np.ndarray]]:
-    """The (kind, BGR image) crops of an archive ``pack`` made; ``SharedTilesError`` naming what is
+    """The (kind, BGR image) crops of an archive ``pack`` made; ``ServiceError`` naming what is
     wrong with it (``source`` says whose it is)."""
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
-        raise SharedTilesError(f"{source}: not a tile set archive (not a zip)") from None
+        raise ServiceError(f"{source}: not a tile set archive (not a zip)") from None
     with z:
         members = [m for m in z.infolist() if not m.is_dir()]
         if not members:
-            raise SharedTilesError(f"{source}: no crops in it")
+            raise ServiceError(f"{source}: no crops in it")
         if len(members) > MAX_CROPS or sum(m.file_size for m in members) > MAX_BYTES:
-            raise SharedTilesError(f"{source}: more than {MAX_CROPS} crops or {MAX_BYTES // 2**20} MB")
+            raise ServiceError(f"{source}: more than {MAX_CROPS} crops or {MAX_BYTES // 2**20} MB")
         out = []
         for m in members:
             path = PurePosixPath(m.filename)
             if len(path.parts) != 2 or path.parts[0] not in KINDS:
-                raise SharedTilesError(f"{source}: {m.filename} is not in a folder named as a kind")
+                raise ServiceError(f"{source}: {m.filename} is not in a folder named as a kind")
             image = cv2.imdecode(np.frombuffer(z.read(m), np.uint8), cv2.IMREAD_COLOR)
             if image is None:
-                raise SharedTilesError(f"{source}: {m.filename} is not an image")
+                raise ServiceError(f"{source}: {m.filename} is not an image")
             out.append((path.parts[0], image))
     return out
 
@@ -110,10 +103,10 @@ def listing(engine: Engine) -> list[SharedSet]:
 
 
 def crops_of(engine: Engine, table_name: str) -> list[tuple[str, np.ndarray]]:
-    """The crops of ``table_name``'s taught set; ``SharedTilesError`` (404) when it has none."""
+    """The crops of ``table_name``'s taught set; ``ServiceError`` (404) when it has none."""
     with engine.connect() as conn:
         data = conn.execute(select(db.tilesets.c.archive)
                             .where(db.tilesets.c.table_name == table_name)).scalar()
     if data is None:
-        raise SharedTilesError(f"no tile set was taught at table {table_name}", 404)
+        raise ServiceError(f"no tile set was taught at table {table_name}", 404)
     return unpack(bytes(data), f"table {table_name}'s tile set")

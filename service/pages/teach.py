@@ -110,10 +110,7 @@ def adopt(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDe
     if source == settings.table_name:
         raise ServiceError(f"table {source} is this table: its set is the one in use", 409)
     _need_table(tiles)
-    try:
-        named = shared_tiles.crops_of(ledger.engine, source)
-    except shared_tiles.SharedTilesError as e:
-        raise ServiceError(str(e), e.status) from None
+    named = shared_tiles.crops_of(ledger.engine, source)
     tiles.adopt(named)
     return render(request, "_taught.html", enrolled=len(named), kinds=len({k for k, _ in named}),
                   tileset=_set_view(tiles), source=source)
