@@ -52,6 +52,16 @@ def server(tmp_path):
 
 
 @pytest.fixture
+def sister_servers(tmp_path):
+    """Tables A and B of one parlour on one SQLite file, no reader: yields their URLs, B's by the name
+    localhost (a cookie is a host's, whatever its port: the two logins stay apart)."""
+    shared = f"sqlite:///{tmp_path / 'parlour.sqlite3'}"
+    for a, _ in _serve(tmp_path / "A", reader="", db_url=shared, table_name="A"):
+        for b, _ in _serve(tmp_path / "B", reader="", db_url=shared, table_name="B"):
+            yield a, b.replace("127.0.0.1", "localhost")
+
+
+@pytest.fixture
 def reading_server(tmp_path, monkeypatch):
     """The service as a calibrated table runs it: a camera over the demo's first table (one frame,
     so every Count sees it) and the vision reader for that table's calibration."""

@@ -53,35 +53,30 @@ def test_the_session_page_links_to_the_teach_page(page, server):
     expect(page.locator("#teach-camera")).to_be_enabled()
 
 
-def test_a_sister_table_takes_the_set_taught_at_another(page, tmp_path):
+def test_a_sister_table_takes_the_set_taught_at_another(page, sister_servers, tmp_path):
     """Tables A and B of one parlour (one database): A is taught in the browser; B's teach page lists
     A's set, and a tap on it makes B's set of A's tiles."""
-    from conftest import _serve
-
+    a, b = sister_servers
     photo = tmp_path / "rows.jpg"
     photo.write_bytes(jpeg(rows_photo(tile_art())))
-    shared = f"sqlite:///{tmp_path / 'parlour.sqlite3'}"
-    for a, _ in _serve(tmp_path / "A", reader="", db_url=shared, table_name="A"):
-        for b, _ in _serve(tmp_path / "B", reader="", db_url=shared, table_name="B"):
-            b = b.replace("127.0.0.1", "localhost")         # a cookie is a host's, whatever its port
-            for url in (a, b):
-                page.goto(url + "/")
-                page.fill("#pin", PIN)
-                page.click("button[type=submit]")
-            page.goto(a + "/teach")
-            page.set_input_files("#teach-image", str(photo))
-            page.click("#teach-upload button[type=submit]")
-            expect(page.locator("#lesson .cut")).to_have_count(len(LAID))
-            page.click("#teach-confirm")
-            expect(page.locator("#taught")).to_contain_text("Other tables of the parlour")
+    for url in (a, b):
+        page.goto(url + "/")
+        page.fill("#pin", PIN)
+        page.click("button[type=submit]")
+    page.goto(a + "/teach")
+    page.set_input_files("#teach-image", str(photo))
+    page.click("#teach-upload button[type=submit]")
+    expect(page.locator("#lesson .cut")).to_have_count(len(LAID))
+    page.click("#teach-confirm")
+    expect(page.locator("#taught")).to_contain_text("Other tables of the parlour")
 
-            page.goto(b + "/teach")
-            expect(page.locator("#kinds-count")).to_have_text("0")
-            expect(page.locator("#sisters .sister")).to_have_count(1)
-            expect(page.locator("#sisters .sister")).to_contain_text("A")
-            page.click("#sisters .sister button")
-            expect(page.locator("#taught")).to_contain_text("took table A's set: 34 tile(s) of 32 kind(s)")
-            expect(page.locator("#kinds-count")).to_have_text("31")
+    page.goto(b + "/teach")
+    expect(page.locator("#kinds-count")).to_have_text("0")
+    expect(page.locator("#sisters .sister")).to_have_count(1)
+    expect(page.locator("#sisters .sister")).to_contain_text("A")
+    page.click("#sisters .sister button")
+    expect(page.locator("#taught")).to_contain_text("took table A's set: 34 tile(s) of 32 kind(s)")
+    expect(page.locator("#kinds-count")).to_have_text("31")
 
     mine = TileSet.load(tmp_path / "B" / "data" / "demo.tileset")
     assert mine.kinds() == sorted(set(LAID))
