@@ -46,6 +46,8 @@ KEEP = 32               # counts whose cuts wait for their Confirm
 LESSONS = 8             # teach-page readings waiting for theirs
 DEMO_SET = "demo.tileset"
 WAITING = "waiting"     # the set's sub-folder of counts' cuts (TileSet keeps index, embeddings, crops/)
+NO_TABLE = ("no calibrated table, so no tile set to teach: fit the table "
+            "(python -m calibration fit) and set TABLE_CALIBRATION=<table>")
 
 def tileset_folder(settings: Settings) -> Path | None:
     """Where the table's tile set lives: beside the calibration of ``TABLE_CALIBRATION``'s table;
@@ -173,20 +175,25 @@ class TableTiles:
 
     def _require_folder(self) -> Path:
         if self.folder is None:
-            raise TileSetError("no calibrated table, so no tile set to teach: fit the table "
-                               "(python -m calibration fit) and set TABLE_CALIBRATION=<table>")
+            raise TileSetError(NO_TABLE)
         return self.folder
 
-    def enroll(self, named: Sequence[tuple[str, np.ndarray]]) -> TileSet:
-        """Upright cuts of known kinds enrolled into the set, which is saved and put in the reader.
-        ``TileSetError`` naming what is wrong (no set for this table, a kind that is none)."""
-        self._require_folder()
+    @staticmethod
+    def _by_kind(named: Sequence[tuple[str, np.ndarray]]) -> dict[str, list[np.ndarray]]:
+        """The cuts grouped by kind; ``TileSetError`` naming any kind that is none."""
         bad = sorted({k for k, _ in named if k not in KINDS})
         if bad:
             raise TileSetError(f"not a kind: {', '.join(bad)}")
         by_kind: dict[str, list[np.ndarray]] = {}
         for kind, image in named:
             by_kind.setdefault(kind, []).append(image)
+        return by_kind
+
+    def enroll(self, named: Sequence[tuple[str, np.ndarray]]) -> TileSet:
+        """Upright cuts of known kinds enrolled into the set, which is saved and put in the reader.
+        ``TileSetError`` naming what is wrong (no set for this table, a kind that is none)."""
+        self._require_folder()
+        by_kind = self._by_kind(named)
         with self._lock:
             tileset = self._open()
             for kind, images in by_kind.items():
@@ -200,12 +207,9 @@ class TableTiles:
         in the reader. The set it replaces is kept beside it, renamed ``<set>.replaced-<UTC time>``
         (nothing a table learnt is deleted), and counts waiting for their Confirm move to the new set."""
         folder = self._require_folder()
-        bad = sorted({k for k, _ in named if k not in KINDS})
-        if bad or not named:
-            raise TileSetError(f"not a kind: {', '.join(bad)}" if bad else "no crops to take")
-        by_kind: dict[str, list[np.ndarray]] = {}
-        for kind, image in named:
-            by_kind.setdefault(kind, []).append(image)
+        by_kind = self._by_kind(named)
+        if not by_kind:
+            raise TileSetError("no crops to take")
         with self._lock:
             fresh = folder.with_name(folder.name + ".new")
             shutil.rmtree(fresh, ignore_errors=True)           # a try that died half way

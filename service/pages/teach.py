@@ -18,7 +18,7 @@ from vision.tileset import KINDS
 from .. import shared_tiles, teaching
 from ..deps import CameraDep, LedgerDep, SettingsDep, TilesDep
 from ..errors import ServiceError
-from ..table_tiles import TableTiles
+from ..table_tiles import NO_TABLE, TableTiles
 from .counter import local_time
 from .forms import FormDep, image, text
 from .render import render
@@ -69,8 +69,7 @@ def read_upload(request: Request, form: FormDep, settings: SettingsDep, tiles: T
 
 def _need_table(tiles: TableTiles) -> None:
     if tiles.folder is None:
-        raise ServiceError("no calibrated table, so no tile set to teach: fit the table "
-                           "(python -m calibration fit) and set TABLE_CALIBRATION=<table>", 409)
+        raise ServiceError(NO_TABLE, 409)
 
 
 def _lesson(request: Request, tiles: TableTiles, frame) -> Response:
