@@ -164,6 +164,9 @@ def _parser() -> _Parser:
     t.add_argument("--real-faces", type=float, metavar="SHARE",
                    help="share of scenes whose tiles show the faces of the fitting real single tiles "
                         "(../shared/real-tiles; vision/synth/real_faces.py; default 0)")
+    t.add_argument("--fonts", type=float, metavar="SHARE",
+                   help="share of scenes whose character tiles (manzu, honours) are drawn in one of the CJK "
+                        "typefaces installed (vision/synth/fonts.py; needs Pillow and the fonts; default 0)")
     t.add_argument("--real-variants", type=int, metavar="N",
                    help="add the fitting two thirds of the real single tiles (../shared/real-tiles) to the "
                         "classifier's cuts, each with N variants (vision/build/real_cls.py; default: none)")
@@ -321,6 +324,12 @@ def _train(a: argparse.Namespace) -> int:
         raise UsageError("--real-variants must be 0 or more")
     if a.real_faces is not None and not 0 <= a.real_faces <= 1:
         raise UsageError("--real-faces must be a share from 0 to 1")
+    if a.fonts is not None and not 0 <= a.fonts <= 1:
+        raise UsageError("--fonts must be a share from 0 to 1")
+    from .synth.fonts import available as fonts_available
+
+    if a.fonts and not fonts_available():
+        raise UsageError("--fonts needs Pillow and CJK fonts (vision/synth/fonts.py names the Debian packages)")
     from .build.real_tiles import present as real_tiles_present
 
     if (a.real_variants or a.real_faces) and not real_tiles_present():
@@ -338,7 +347,7 @@ def _train(a: argparse.Namespace) -> int:
                       locator_batch=a.locator_batch,
                       classifier_batch=a.classifier_batch, workers=a.workers, hours=a.hours,
                       cache=a.cache or None, jobs=a.jobs, designs=a.designs,
-                      real_faces=a.real_faces, real_variants=a.real_variants):
+                      real_faces=a.real_faces, real_variants=a.real_variants, fonts=a.fonts):
         print(path)
     return 0
 

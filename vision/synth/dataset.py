@@ -27,6 +27,7 @@ import numpy as np
 from ..art import TileArt
 from ..classes import CLASS_INDEX, CLASSES
 from .crops import classifier_samples
+from .fonts import FontDesign, random_design
 from .scene import Annotation, Scene, draw_annotations, render_scene
 
 LOCATE_NAMES = ("tile",)
@@ -38,6 +39,7 @@ DETAILS_SEED = 6_000_000     # ... and from this one up, the console has keys an
 DETAILS_STREAM = 13          # the generator that draws them is seeded (seed, this): the scene's own draws stay
 DESIGNS_STREAM = 7           # the generator that picks a scene's design family is seeded (seed, this)
 REAL_FACES_STREAM = 11       # ... and the one that picks the scenes drawn with real tiles' faces
+FONTS_STREAM = 17            # ... and the one that picks, and draws, the scenes' typefaces
 
 
 def view_for(seed: int) -> str:
@@ -78,12 +80,22 @@ def real_faces_for(seed: int, share: float) -> bool:
     return share > 0 and np.random.default_rng([seed, REAL_FACES_STREAM]).random() < share
 
 
+def font_for(seed: int, share: float) -> FontDesign | None:
+    """The typeface scene ``seed`` draws its character tiles in (``synth/fonts.py``): for a ``share`` of
+    scenes, chosen and drawn on a generator of their own; None for the rest, and where no font is
+    installed."""
+    if share <= 0:
+        return None
+    rng = np.random.default_rng([seed, FONTS_STREAM])
+    return random_design(rng) if rng.random() < share else None
+
+
 def scene_for(seed: int, art: TileArt, size: tuple[int, int], designs: float = 0.0,
-              real_faces: float = 0.0) -> Scene:
+              real_faces: float = 0.0, fonts: float = 0.0) -> Scene:
     return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed),
                         rim_tiles=rim_tiles_for(seed), designs=designs_for(seed, designs),
                         console=console_for(seed), real_faces=real_faces_for(seed, real_faces),
-                        console_details=console_details_for(seed))
+                        console_details=console_details_for(seed), font=font_for(seed, fonts))
 
 
 def yolo_rows(scene: Scene, classes: str) -> list[str]:
@@ -120,10 +132,11 @@ def recut(out: Path, split: str = "train") -> int:
 
 def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: TileArt | None = None,
                   size: tuple[int, int] = (960, 720), classes: str = "locate", crops: bool = False,
-                  draw: bool = False, designs: float = 0.0, real_faces: float = 0.0) -> int:
+                  draw: bool = False, designs: float = 0.0, real_faces: float = 0.0, fonts: float = 0.0) -> int:
     """Render and write ``n`` scenes; returns how many were written now (existing ones are kept).
     ``designs``: the share of scenes whose set is one of many tile designs (``designs_for``);
-    ``real_faces``: the share drawn with real tiles' faces (``real_faces_for``)."""
+    ``real_faces``: the share drawn with real tiles' faces (``real_faces_for``); ``fonts``: the share whose
+    character tiles are drawn in a typeface (``font_for``)."""
     if classes not in ("locate", "full"):
         raise ValueError(f"classes must be 'locate' or 'full', not {classes!r}")
     art = art or TileArt()
@@ -135,7 +148,7 @@ def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: Ti
         stem = f"s{i:07d}"
         if (out / "truth" / split / f"{stem}.json").exists():
             continue
-        scene = scene_for(i, art, size, designs, real_faces)
+        scene = scene_for(i, art, size, designs, real_faces, fonts)
         cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         (out / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_rows(scene, classes)) + "\n")
         if crops:

@@ -17,6 +17,7 @@ from ..art import TileArt
 from ..classes import BACK
 from . import layouts, oblique
 from .console import cover, draw_console
+from .fonts import FontDesign
 from .tile import FACE_ASPECT, TileStyle, draw_tile, face_image, random_style, rect_corners
 
 FELTS = [(120, 115, 40), (150, 140, 60), (160, 150, 135), (70, 110, 40), (110, 90, 50), (90, 80, 70)]
@@ -178,7 +179,8 @@ def _photo(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] = (960, 720),
                  unit: tuple[float, float] = (24, 52), max_groups: int = 12, view: str = "overhead",
                  rim_tiles: float = 0.0, designs: bool = False, console: bool = False,
-                 real_faces: bool = False, console_details: np.random.Generator | None = None) -> Scene:
+                 real_faces: bool = False, console_details: np.random.Generator | None = None,
+                 font: FontDesign | None = None) -> Scene:
     """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane.
 
     ``view`` is ``overhead`` (a camera a little off straight-down) or ``oblique``
@@ -189,14 +191,15 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     ``console`` (oblique only): the player's rail, score display and stick tray across the bottom,
     as a photo from a seat shows them (``console.py``), with keys and tray compartments drawn by
     ``console_details`` where given. ``real_faces``: each tile of a kind the real
-    single tiles hold shows one of their faces (``real_faces.py``)."""
+    single tiles hold shows one of their faces (``real_faces.py``). ``font``: the set's character
+    tiles are drawn in that typeface (``fonts.py``)."""
     if view == "oblique":
         return _render_oblique(rng, art, size, unit, max_groups, rim_tiles, designs, console, real_faces,
-                               console_details)
+                               console_details, font)
     if view != "overhead":
         raise ValueError(f"view must be 'overhead' or 'oblique', not {view!r}")
     w, h = size
-    style = replace(random_style(rng, designs), real_faces=real_faces)
+    style = replace(random_style(rng, designs), real_faces=real_faces, font=font)
     u = float(rng.uniform(*unit))
     plane = felt(rng, w, h)
     occupied = np.zeros((h, w), np.uint8)
@@ -222,11 +225,11 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
 
 
 def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=False, console=False,
-                    real_faces=False, console_details=None) -> Scene:
+                    real_faces=False, console_details=None, font=None) -> Scene:
     """The table seen from one side: a taller plane squeezed by the camera, a rim, what lies beyond it,
     and each tile's box around what is seen of it."""
     w, h = size
-    style = replace(random_style(rng, designs), real_faces=real_faces)
+    style = replace(random_style(rng, designs), real_faces=real_faces, font=font)
     u = float(rng.uniform(*unit))
     ph = oblique.plane_height(rng, h)
     plane = felt(rng, w, ph)

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..art import TileArt
 from ..classes import BACK
+from .fonts import FontDesign, draws, font_glyph
 from .real_faces import real_face
 
 FACE_ASPECT = 1.36        # face height / width of a real tile (26 x 35 mm)
@@ -40,6 +41,7 @@ class TileStyle:
     engraved: float = 0.0
     glyph_shift: tuple[float, float] = (0.0, 0.0)
     real_faces: bool = False  # faces of real tiles where one of the kind is held (synth/real_faces.py)
+    font: FontDesign | None = None   # character tiles drawn in a typeface (synth/fonts.py)
 
 
 # ink colours of real sets (BGR 0..1) for the art's dark, green and blue strokes: a blue-ink set draws its
@@ -139,7 +141,10 @@ def face_image(art: TileArt, cls: str, style: TileStyle, w: int, rng: np.random.
         top = cv2.resize(real, (FW, FH), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
     else:
         top = shade * (np.array(style.face_tint, np.float32) / 255)
-        g = _glyph(art, cls, style.art_style, style.stroke)
+        if style.font is not None and draws(cls):
+            g = font_glyph(cls, style.font, style.stroke, FW, FH)
+        else:
+            g = _glyph(art, cls, style.art_style, style.stroke)
         if style.inks is not None:
             g = recolour(g, style.inks)
         s = style.glyph_scale * float(rng.uniform(0.97, 1.03))
