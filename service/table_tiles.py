@@ -13,7 +13,9 @@ learns from each confirmed count, what the teach page enrols, and the reader swi
   runs after the answer is sent, and an error is logged, never raised: a hand is
   logged whatever learning does (``learn``).
 - The teach page enrols cuts of one of each kind laid out (``enroll``), or takes the set a sister
-  table was taught (``adopt``, from the parlour's database: ``service.shared_tiles``).
+  table was taught (``adopt``, from the parlour's database: ``service.shared_tiles``). The set it
+  replaces is kept aside (``<set>.replaced-<UTC time>``), listed (``kept_aside``) and can be put
+  back (``restore``), the one in use then kept aside in its turn: nothing taught or learnt is lost.
 
 Changes to the set are made on a copy loaded from disk, under one lock, and
 the reader is handed the new set: the set a running detector names with is
@@ -22,9 +24,12 @@ never changed under it.
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 import shutil
 import threading
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -46,6 +51,8 @@ KEEP = 32               # counts whose cuts wait for their Confirm
 LESSONS = 8             # teach-page readings waiting for theirs
 DEMO_SET = "demo.tileset"
 WAITING = "waiting"     # the set's sub-folder of counts' cuts (TileSet keeps index, embeddings, crops/)
+KEPT = ".replaced-"     # <set>.replaced-<UTC time>: a set put aside for another (adopt, restore)
+STAMP = "%Y%m%dT%H%M%S"
 NO_TABLE = ("no calibrated table, so no tile set to teach: fit the table "
             "(python -m calibration fit) and set TABLE_CALIBRATION=<table>")
 
@@ -62,6 +69,25 @@ def tileset_folder(settings: Settings) -> Path | None:
     if settings.demo_camera:
         return settings.data_dir / DEMO_SET
     return None
+
+
+@dataclass(frozen=True)
+class KeptSet:
+    """A set the table had before it took another: when it was put aside, what it holds."""
+
+    stamp: str                  # its folder's suffix: the UTC time it was put aside
+    at: datetime
+    crops: int
+    kinds: int
+
+
+def _held(folder: Path) -> tuple[int, int] | None:
+    """(crops, kinds) of the set in ``folder``, read from its index alone; None when it is no set."""
+    try:
+        kinds = json.loads((folder / INDEX).read_text(encoding="utf-8"))["kinds"]
+        return sum(len(v) for v in kinds.values()), sum(1 for v in kinds.values() if v)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 class TableTiles:
@@ -217,12 +243,53 @@ class TableTiles:
             for kind, images in by_kind.items():
                 tileset.enroll(kind, images, self.detector.classifier)
             tileset.save()
-            if folder.exists():
-                stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
-                old = folder.rename(folder.with_name(f"{folder.name}.replaced-{stamp}"))
-                if (old / WAITING).is_dir():
-                    (old / WAITING).rename(fresh / WAITING)
-            fresh.rename(folder)
-            tileset.folder = folder                             # its files are named relative to it
-            self._use(tileset)
+            self._swap_in(fresh, tileset)
+        return tileset
+
+    def _swap_in(self, folder: Path, tileset: TileSet) -> None:
+        """Put the set saved in ``folder`` in the table's place (the one there kept aside, its waiting
+        counts moved over) and in the reader. Under the lock."""
+        own = self.folder
+        if own.exists():
+            stamp = datetime.now(timezone.utc).strftime(STAMP)
+            aside = own.with_name(f"{own.name}{KEPT}{stamp}")
+            n = 1
+            while aside.exists():                               # two swaps within a second
+                n += 1
+                aside = own.with_name(f"{own.name}{KEPT}{stamp}-{n}")
+            old = own.rename(aside)
+            if (old / WAITING).is_dir() and not (folder / WAITING).exists():
+                (old / WAITING).rename(folder / WAITING)
+        folder.rename(own)
+        tileset.folder = own                                    # its files are named relative to it
+        self._use(tileset)
+
+    def kept_aside(self) -> list[KeptSet]:
+        """The sets this table put aside for another, newest first ([] with no set folder)."""
+        if self.folder is None or not self.folder.parent.is_dir():
+            return []
+        out = []
+        for p in self.folder.parent.glob(f"{self.folder.name}{KEPT}*"):
+            stamp = p.name[len(self.folder.name) + len(KEPT):]
+            held = _held(p)
+            try:
+                at = datetime.strptime(stamp[:15], STAMP).replace(tzinfo=timezone.utc)
+            except ValueError:
+                continue
+            if held is not None:
+                out.append(KeptSet(stamp, at, *held))
+        return sorted(out, key=lambda k: k.stamp, reverse=True)
+
+    def restore(self, stamp: str) -> TileSet:
+        """The set kept aside at ``stamp`` put back in use (rebuilt if its classifier changed); the set
+        in use is kept aside in its turn. ``TileSetError`` naming what is wrong."""
+        folder = self._require_folder()
+        if not re.fullmatch(r"\d{8}T\d{6}(-\d+)?", stamp or ""):
+            raise TileSetError(f"{stamp!r} names no set kept aside (a time such as 20261126T134500)")
+        kept = folder.with_name(f"{folder.name}{KEPT}{stamp}")
+        if _held(kept) is None:
+            raise TileSetError(f"no tile set was kept aside at {stamp}")
+        with self._lock:
+            tileset = current(TileSet.load(kept), self.detector.classifier)
+            self._swap_in(kept, tileset)
         return tileset

@@ -1,7 +1,8 @@
 """Teach this table's tiles: one of each kind laid face up in four rows and three backs in a fifth,
 one picture (the camera's frame or a photo), the kinds checked on the tablet, Confirm enrols them
 into the table's tile set and keeps them in the parlour's database (``TABLE_SHARE_TILES``). Or take
-the set a sister table was taught, from that database (``service.shared_tiles``)."""
+the set a sister table was taught, from that database (``service.shared_tiles``); the set it replaces
+is kept aside and listed here, to be put back in a tap (``TableTiles.restore``)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from .render import render
 
 log = logging.getLogger(__name__)
 router = APIRouter()
+SECONDS = "%Y-%m-%d %H:%M:%S"   # sets kept aside within a minute of each other stay apart
 FACES = len(KINDS) - 1          # 37 kinds of face (34, and the three red fives), and the back
 
 
@@ -43,11 +45,17 @@ def _sisters(ledger, settings) -> list[shared_tiles.SharedSet]:
         return []
 
 
+def _kept_view(tiles: TableTiles, settings) -> dict:
+    """The sets kept aside, as the page lists them (``_kept.html``)."""
+    return {"kept": tiles.kept_aside(), "ready": tiles.folder is not None,
+            "when": lambda at: local_time(at.isoformat(), settings.timezone, SECONDS)}
+
+
 @router.get("/teach")
 def teach_page(request: Request, settings: SettingsDep, tiles: TilesDep, ledger: LedgerDep) -> Response:
     return render(request, "teach.html", table_name=settings.table_name, layout=LAYOUT, tileset=_set_view(tiles),
-                  camera=request.app.state.camera is not None, ready=tiles.folder is not None,
-                  sisters=_sisters(ledger, settings), when=lambda at: local_time(at.isoformat(), settings.timezone))
+                  camera=request.app.state.camera is not None, sisters=_sisters(ledger, settings),
+                  **_kept_view(tiles, settings))
 
 
 @router.post("/teach/read")
@@ -112,4 +120,19 @@ def adopt(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDe
     named = shared_tiles.crops_of(ledger.engine, source)
     tiles.adopt(named)
     return render(request, "_taught.html", enrolled=len(named), kinds=len({k for k, _ in named}),
-                  tileset=_set_view(tiles), source=source)
+                  tileset=_set_view(tiles), source=source, **_kept_view(tiles, settings))
+
+
+@router.post("/teach/restore")
+def restore(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDep) -> Response:
+    """The set kept aside at ``kept`` (its time) put back in use; the one in use is kept aside."""
+    stamp = text(form, "kept")
+    if not stamp:
+        raise ServiceError("say which kept set to put back (kept)")
+    _need_table(tiles)
+    kept = next((k for k in tiles.kept_aside() if k.stamp == stamp), None)
+    if kept is None:
+        raise ServiceError(f"no tile set was kept aside at {stamp}", 404)
+    tiles.restore(stamp)
+    return render(request, "_taught.html", enrolled=kept.crops, kinds=kept.kinds, tileset=_set_view(tiles),
+                  restored=local_time(kept.at.isoformat(), settings.timezone, SECONDS), **_kept_view(tiles, settings))

@@ -165,3 +165,57 @@ def test_teaching_again_replaces_the_tables_shared_set(tables, photo, db_url):
     assert (row.table_name, row.kinds, row.crops) == ("A", 32, 68)
     assert len(shared_tiles.crops_of(engine, "A")) == 68
     engine.dispose()
+
+
+def _crops(folder) -> int:
+    return sum(len(v) for v in TileSet.load(folder).crops.values())
+
+
+def _kept_stamps(page: str) -> list[str]:
+    return re.findall(r'name="kept" value="([\w-]+)"', page)
+
+
+def test_a_set_kept_aside_is_put_back_in_a_tap_and_the_one_in_use_kept_in_its_turn(tables, photo):
+    """B took A's set and wants its own back: the teach page lists the set kept aside; putting it back
+    keeps A's aside in its turn, the counts waiting for their Confirm staying with the set in use."""
+    a, b = tables["A"], tables["B"]
+    _teach(a, photo)
+    _teach(b, photo)
+    _teach(b, photo)                                    # B's own set: every crop twice, 68
+    assert _kept_stamps(b.get("/teach").text) == []
+    assert b.post("/teach/adopt", data={"table": "A"}, headers=HTMX).status_code == 200
+    assert _crops(_folder(b)) == 34                     # A's
+    (_folder(b) / "waiting").mkdir(exist_ok=True)
+    (_folder(b) / "waiting" / "marker.npz").write_bytes(b"a count waiting for its Confirm")
+
+    page = b.get("/teach").text
+    [stamp] = _kept_stamps(page)
+    assert "68枚 32種" in page
+    back = b.post("/teach/restore", data={"kept": stamp}, headers=HTMX)
+    assert back.status_code == 200, back.text
+    assert "put back the set kept aside" in back.text and "68 tile(s) of 32 kind(s)" in back.text
+    assert _crops(_folder(b)) == 68
+    assert b.app.state.reader.detector.tileset is b.app.state.tiles._in_use
+    assert _crops(b.app.state.tiles._in_use.folder) == 68
+    assert (_folder(b) / "waiting" / "marker.npz").read_bytes() == b"a count waiting for its Confirm"
+
+    [(kept, crops)] = [(k.stamp, k.crops) for k in b.app.state.tiles.kept_aside()]
+    assert crops == 34 and kept != stamp                # A's set, kept aside in its turn
+    assert _kept_stamps(back.text) == [kept]            # the page's list is redrawn with the answer
+    again = b.post("/teach/restore", data={"kept": kept}, headers=HTMX)     # within the same second too
+    assert again.status_code == 200, again.text
+    assert _crops(_folder(b)) == 34
+    assert sorted(k.crops for k in b.app.state.tiles.kept_aside()) == [68]
+
+
+@pytest.mark.parametrize("kept, status, says", [
+    ("", 422, "say which kept set"),
+    ("20990101T000000", 404, "no tile set was kept aside at 20990101T000000"),
+    ("../../A", 404, "no tile set was kept aside"),
+])
+def test_putting_back_a_set_that_was_not_kept_is_refused(tables, photo, kept, status, says):
+    b = tables["B"]
+    _teach(b, photo)
+    r = b.post("/teach/restore", data={"kept": kept}, headers=HTMX)
+    assert r.status_code == status and says in r.text, r.text
+    assert _crops(_folder(b)) == 34                     # the set in use is untouched

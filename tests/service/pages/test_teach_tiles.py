@@ -80,3 +80,13 @@ def test_a_sister_table_takes_the_set_taught_at_another(page, sister_servers, tm
 
     mine = TileSet.load(tmp_path / "B" / "data" / "demo.tileset")
     assert mine.kinds() == sorted(set(LAID))
+
+    # taking A's set again keeps the one in use aside, and a tap puts it back
+    expect(page.locator("#kept .sister")).to_have_count(0)
+    page.click("#sisters .sister button")
+    expect(page.locator("#kept .sister")).to_have_count(1)          # redrawn with the answer
+    expect(page.locator("#kept .sister")).to_contain_text("34枚 32種")
+    page.click("#kept .sister button")
+    expect(page.locator("#taught")).to_contain_text("put back the set kept aside")
+    expect(page.locator("#kinds-count")).to_have_text("31")
+    expect(page.locator("#kept .sister")).to_have_count(1)          # the one it replaced, kept in its turn
