@@ -1,6 +1,7 @@
 """Real tiles, with and without a table's tile set: what the camera names right on its first day.
 
     .venv/bin/python bench/bench_tileset.py [--view oblique|overhead] [--repeats 20] [--grid 1] [--mirror] [--json]
+        [--tile-width PX] [--camera]
 
 Three parts, each on real material only (``../shared``; a part whose material is
 missing is skipped with a line saying so):
@@ -32,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,6 +59,9 @@ TILE_SETS = {"AMOS REXX III": ["amos-table-overhead", "hand-eafe5f63"],
              "grey felt, red backs": ["hand-92345ff1", "hand-839f5eac"],
              "green felt, purple backs": ["hand-70008812"]}
 OWN_SET_SPLITS = 5
+CAMERA_BLUR = 0.8          # px (Gaussian sigma) at the tile's size: focus and motion of a cheap camera
+CAMERA_NOISE = 4.0         # grey levels (sigma) of sensor noise
+CAMERA_JPEG = 60           # quality of the frame's compression
 SHOTS = (1, 3, 5)           # the held-out third has 4-8 crops a kind: every kind keeps some to name
 
 
@@ -68,11 +73,23 @@ def shrunk(image: np.ndarray, width: int | None) -> np.ndarray:
     return cv2.resize(image, (width, h), interpolation=cv2.INTER_AREA)
 
 
-def single_tiles(classifier: Classifier, repeats: int, folder: Path, width: int | None = None) -> dict:
+def through_camera(image: np.ndarray, seed: int) -> np.ndarray:
+    """A crop as a cheap camera would give it at its size: blurred, noisy, JPEG-compressed."""
+    rng = np.random.default_rng(seed)
+    blurred = cv2.GaussianBlur(image, (0, 0), CAMERA_BLUR)
+    noisy = np.clip(blurred + rng.normal(0, CAMERA_NOISE, image.shape), 0, 255).astype(np.uint8)
+    return cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, CAMERA_JPEG])[1], cv2.IMREAD_COLOR)
+
+
+def single_tiles(classifier: Classifier, repeats: int, folder: Path, width: int | None = None,
+                 camera: bool = False) -> dict:
     """The classifier alone on every crop, then sets enrolled and named within the held-out third
     (``vision.build.real_tiles.held_out``: the crops the set's projection was never fitted on);
-    with ``width``, every crop first shrunk to that many px wide."""
+    with ``width``, every crop first shrunk to that many px wide; with ``camera``, then seen through
+    a cheap camera (``through_camera``), enrolled crops as well as named ones."""
     every = [(name, kind, shrunk(image, width)) for name, kind, image in camerash()]
+    if camera:
+        every = [(name, kind, through_camera(image, zlib.crc32(name.encode()))) for name, kind, image in every]
     if not every:
         print(f"single tiles: skipped, no {REAL_TILES}")
         return {}
@@ -81,9 +98,10 @@ def single_tiles(classifier: Classifier, repeats: int, folder: Path, width: int 
     alone = TileSet.create(folder / "none", classifier).name_images([c for *_, c in every], classifier)
     right = np.array([n.tile == k for n, (_, k, _) in zip(alone, every)])
     kept_out = np.array([held_out(name) for name, _, _ in every])
-    out = {"crops": len(every), "held_out": len(crops), "kinds": len(kinds), "width": width,
+    out = {"crops": len(every), "held_out": len(crops), "kinds": len(kinds), "width": width, "camera": camera,
            "zero_shot": float(right[kept_out].mean()), "zero_shot_all": float(right.mean())}
-    size = f", each shrunk to {width} px wide" if width else ""
+    size = (f", each shrunk to {width} px wide" if width else "") + (
+        f", through a cheap camera (blur {CAMERA_BLUR} px, noise {CAMERA_NOISE:g}, JPEG {CAMERA_JPEG})" if camera else "")
     print(f"single real tiles ({len(every)} crops, {len(kinds)} kinds, many designs; sets on the held-out "
           f"{len(crops)}{size}), {classifier.path.parent.name}/{classifier.path.name}:")
     print(f"  classifier alone: {out['zero_shot']:.2%} of the held-out third ({out['zero_shot_all']:.2%} of all "
@@ -353,12 +371,14 @@ def main() -> int:
     p.add_argument("--tile-width", type=int, metavar="PX",
                    help="shrink the single real tiles to this many px wide first (part 1: a camera that sees "
                         "tiles this small; camerash's are 240)")
+    p.add_argument("--camera", action="store_true",
+                   help="then blur, noise and JPEG-compress them as a cheap camera would (part 1)")
     a = p.parse_args()
     if a.tile_width is not None and not 8 <= a.tile_width <= 240:
         p.error("--tile-width must be 8-240 px")
     classifier = Classifier(a.classifier or VIEWS[a.view][1])
     with tempfile.TemporaryDirectory() as tmp:
-        figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp), a.tile_width),
+        figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp), a.tile_width, a.camera),
                    "photos": photos(a.view, a.grid, Path(tmp), a.mirror) if a.photos else {},
                    "speed": speed(classifier, Path(tmp))}
     if a.json:
