@@ -102,6 +102,13 @@ def listing(engine: Engine) -> list[SharedSet]:
     return [SharedSet(r.table_name, db.aware(r.taught_at), r.kinds, r.crops) for r in rows]
 
 
+def withdraw(engine: Engine, table_name: str) -> bool:
+    """``table_name``'s taught set no longer offered to the other tables (its own set is untouched);
+    False when it offered none."""
+    with engine.begin() as conn:
+        return conn.execute(delete(db.tilesets).where(db.tilesets.c.table_name == table_name)).rowcount > 0
+
+
 def crops_of(engine: Engine, table_name: str) -> list[tuple[str, np.ndarray]]:
     """The crops of ``table_name``'s taught set; ``ServiceError`` (404) when it has none."""
     with engine.connect() as conn:

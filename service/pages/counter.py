@@ -32,7 +32,7 @@ from scoring.house import NAME_RE, check_name, house_rule_files, read, resolve_b
 from scoring.presets import PRESET_DIR
 from scoring.rules_cli import template
 
-from .. import heartbeat, house_rules
+from .. import heartbeat, house_rules, shared_tiles
 from ..api.counter import price_list, receipt_view, save_price, settlement_view, tables_view
 from ..deps import STAFF_COOKIE, ParlourDep, SettingsDep, checked_pin
 from ..errors import ServiceError
@@ -130,8 +130,10 @@ def table_page(request: Request, name: str, parlour: ParlourDep, settings: Setti
         raise ServiceError(f"no table {name!r}: no service of that name has beaten yet", 404)
     every = parlour.sessions(name)
     sessions = [settlement_view(parlour, cfg.id) for cfg in reversed(every[-shown:])]
+    shared = next((s for s in shared_tiles.listing(parlour.engine) if s.table_name == name), None)
     return _page(request, "counter_table.html", t=row, sessions=sessions, total=len(every), shown=shown,
-                 rules=[c for c in house_rules.choices(settings.house_rules_dir) if c.error is None])
+                 rules=[c for c in house_rules.choices(settings.house_rules_dir) if c.error is None],
+                 shared=shared)
 
 
 @router.post("/table/rule")
@@ -143,6 +145,16 @@ def choose_rule(request: Request, form: FormDep, parlour: ParlourDep, settings: 
         raise ServiceError(f"no rule {rule!r} to choose: rules that load are {', '.join(usable)}", 422)
     if not heartbeat.set_default_rule(parlour.engine, name, rule or None):
         raise ServiceError(f"no table {name!r}: no service of that name has beaten yet", 404)
+    return _done(request, f"/counter/table?name={quote(name, safe='')}")
+
+
+@router.post("/table/tiles/withdraw")
+def withdraw_tiles(request: Request, form: FormDep, parlour: ParlourDep) -> Response:
+    """A table's taught tile set no longer offered to the parlour's other tables (a set taught wrong,
+    or of tiles no other table has); the table keeps using it, and its next teaching offers it again."""
+    name = text(form, "name")
+    if not shared_tiles.withdraw(parlour.engine, name):
+        raise ServiceError(f"table {name!r} offers no taught tile set", 404)
     return _done(request, f"/counter/table?name={quote(name, safe='')}")
 
 

@@ -6,6 +6,7 @@ is not there, B's own, or an archive that is no tile set is refused with a messa
 
 from __future__ import annotations
 
+import html
 import io
 import re
 import zipfile
@@ -219,3 +220,26 @@ def test_putting_back_a_set_that_was_not_kept_is_refused(tables, photo, kept, st
     r = b.post("/teach/restore", data={"kept": kept}, headers=HTMX)
     assert r.status_code == status and says in r.text, r.text
     assert _crops(_folder(b)) == 34                     # the set in use is untouched
+
+
+def test_the_counter_stops_offering_a_tables_set_and_the_table_keeps_it(db_url, tmp_path, photo):
+    """A set taught wrong, or of tiles no other table has: the counter withdraws it from the other
+    tables' teach pages; the table that was taught reads with it still, and offers it again when taught."""
+    with ExitStack() as stack:
+        a, b = (stack.enter_context(TestClient(create_app(_settings(n, db_url, tmp_path, staff_pin="8765")),
+                                               headers={"X-Table-PIN": PINS[n]})) for n in ("A", "B"))
+        _teach(a, photo)
+        assert re.findall(r'name="table" value="(\w+)"', b.get("/teach").text) == ["A"]
+        assert b.post("/counter/login", data={"pin": "8765"}, follow_redirects=False).status_code == 303
+        page = b.get("/counter/table", params={"name": "A"}).text
+        assert 'id="withdraw-tiles"' in page and "34枚 32種" in page
+
+        r = b.post("/counter/table/tiles/withdraw", data={"name": "A"}, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/counter/table?name=A"
+        assert 'id="sisters"' not in b.get("/teach").text
+        assert "none offered" in b.get("/counter/table", params={"name": "A"}).text
+        assert _crops(_folder(a)) == 34                 # A still reads with its own set
+        again = b.post("/counter/table/tiles/withdraw", data={"name": "A"})
+        assert again.status_code == 404 and "table 'A' offers no taught tile set" in html.unescape(again.text)
+        _teach(a, photo)                                # taught again: offered again
+        assert re.findall(r'name="table" value="(\w+)"', b.get("/teach").text) == ["A"]
