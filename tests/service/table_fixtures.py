@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 PIN = "4321"
+STAFF_PIN = "8765"          # the counter's, where a test serves it
 PLAYERS = ["Aki", "Ben", "Chie"]
 # A closed hand with a chun triplet and one gari, winning on 6s (tests/service/ledger/ledger_play.py).
 CHUN = {"concealed": "234p678p234s66s777z", "win_tile": "6s", "gari": "1m"}

@@ -26,6 +26,7 @@ from vision.teach import LAYOUT
 from vision.tileset import ENROLLED, TileSet
 
 from test_teach_page import HTMX, _Lesson, _upload
+from table_fixtures import STAFF_PIN
 from teach_fixtures import jpeg, rows_photo, tile_art
 
 PINS = {"A": "1111", "B": "2222"}
@@ -226,11 +227,11 @@ def test_the_counter_stops_offering_a_tables_set_and_the_table_keeps_it(db_url, 
     """A set taught wrong, or of tiles no other table has: the counter withdraws it from the other
     tables' teach pages; the table that was taught reads with it still, and offers it again when taught."""
     with ExitStack() as stack:
-        a, b = (stack.enter_context(TestClient(create_app(_settings(n, db_url, tmp_path, staff_pin="8765")),
+        a, b = (stack.enter_context(TestClient(create_app(_settings(n, db_url, tmp_path, staff_pin=STAFF_PIN)),
                                                headers={"X-Table-PIN": PINS[n]})) for n in ("A", "B"))
         _teach(a, photo)
         assert re.findall(r'name="table" value="(\w+)"', b.get("/teach").text) == ["A"]
-        assert b.post("/counter/login", data={"pin": "8765"}, follow_redirects=False).status_code == 303
+        assert b.post("/counter/login", data={"pin": STAFF_PIN}, follow_redirects=False).status_code == 303
         page = b.get("/counter/table", params={"name": "A"}).text
         assert 'id="withdraw-tiles"' in page and "34枚 32種" in page
 

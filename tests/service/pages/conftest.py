@@ -13,7 +13,7 @@ import uvicorn
 from calibration.store import TableFile, save
 from service.app import create_app
 from service.settings import DEMO_FRAMES, Settings
-from table_fixtures import PIN
+from table_fixtures import PIN, STAFF_PIN
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -54,10 +54,11 @@ def server(tmp_path):
 @pytest.fixture
 def sister_servers(tmp_path):
     """Tables A and B of one parlour on one SQLite file, no reader: yields their URLs, B's by the name
-    localhost (a cookie is a host's, whatever its port: the two logins stay apart)."""
+    localhost (a cookie is a host's, whatever its port: the two logins stay apart). B serves the
+    counter too (``STAFF_PIN``)."""
     shared = f"sqlite:///{tmp_path / 'parlour.sqlite3'}"
     for a, _ in _serve(tmp_path / "A", reader="", db_url=shared, table_name="A"):
-        for b, _ in _serve(tmp_path / "B", reader="", db_url=shared, table_name="B"):
+        for b, _ in _serve(tmp_path / "B", reader="", db_url=shared, table_name="B", staff_pin=STAFF_PIN):
             yield a, b.replace("127.0.0.1", "localhost")
 
 

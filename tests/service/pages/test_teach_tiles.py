@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from table_fixtures import PIN
+from table_fixtures import PIN, STAFF_PIN
 from tablet_steps import start_session
 from teach_fixtures import jpeg, rows_photo, tile_art
 from vision.teach import LAYOUT
@@ -90,3 +90,15 @@ def test_a_sister_table_takes_the_set_taught_at_another(page, sister_servers, tm
     expect(page.locator("#taught")).to_contain_text("put back the set kept aside")
     expect(page.locator("#kinds-count")).to_have_text("31")
     expect(page.locator("#kept .sister")).to_have_count(1)          # the one it replaced, kept in its turn
+
+    # the staff stop offering A's set: B's teach page no longer lists it, and B reads with its own still
+    page.goto(b + "/counter/table?name=A")
+    page.fill("#pin", STAFF_PIN)
+    page.click("button[type=submit]")
+    page.goto(b + "/counter/table?name=A")
+    expect(page.locator("#shared-tiles")).to_contain_text("34枚 32種")
+    page.click("#withdraw-tiles")
+    expect(page.locator("#shared-tiles")).to_contain_text("none offered")
+    page.goto(b + "/teach")
+    expect(page.locator("#sisters")).to_have_count(0)
+    expect(page.locator("#kinds-count")).to_have_text("31")
