@@ -142,6 +142,13 @@ class TableTiles:
         except TileSetError:
             return []
 
+    def crops(self) -> int:
+        """How many crops the table's set holds now (taught and learnt), 0 with no set."""
+        if self._in_use is not None:
+            return sum(len(v) for v in self._in_use.crops.values())
+        held = _held(self.folder) if self.folder is not None else None
+        return held[0] if held else 0
+
     def _use(self, tileset: TileSet) -> None:
         tileset.rule(self.detector.classifier)      # the set checks itself here, not on the next frame
         self._in_use = tileset

@@ -32,7 +32,7 @@ FACES = len(KINDS) - 1          # 37 kinds of face (34, and the three red fives)
 
 def _set_view(tiles: TableTiles) -> dict:
     kinds = tiles.kinds()
-    return {"faces": sum(k != BACK for k in kinds), "of": FACES, "back": BACK in kinds,
+    return {"faces": sum(k != BACK for k in kinds), "of": FACES, "back": BACK in kinds, "crops": tiles.crops(),
             "folder": str(tiles.folder) if tiles.folder is not None else ""}
 
 

@@ -66,7 +66,7 @@ def test_the_page_shows_the_rows_to_lay_and_the_sets_size(client):
     page = client.get("/teach")
     assert page.status_code == 200
     assert re.findall(r'class="tile mini" data-tile="(\w+)"', page.text) == LAID
-    assert re.search(r'id="kinds-count">0<', page.text)
+    assert re.search(r'id="kinds-count">0<', page.text) and re.search(r'id="crops-count">0<', page.text)
     assert 'href="/teach"' in client.get("/").text
 
 
@@ -92,10 +92,24 @@ def test_a_photo_of_the_rows_is_read_and_confirm_enrols_the_kinds(client, settin
     assert all(c.source == ENROLLED for crops in tileset.crops.values() for c in crops)
     assert all((folder / c.file).is_file() for crops in tileset.crops.values() for c in crops)
     assert re.search(r'id="kinds-count">29<', done.text)          # 29 faces and the back
+    assert re.search(r'id="crops-count">33<', done.text)
+    assert re.search(r'id="crops-count">33<', client.get("/teach").text)
     assert client.app.state.reader.detector.tileset.kinds() == expected    # the reader switched to it
     # the same reading cannot be enrolled twice
     again = client.post("/teach/confirm", data={"token": lesson.token, "kind": kinds}, headers=HTMX)
     assert again.status_code == 409 and "read the tiles again" in again.text
+
+
+def test_teaching_again_with_other_tiles_adds_to_the_set(client, photo):
+    """A second round of the rows (other tiles of each kind, as the page suggests) joins the first:
+    two crops a kind, the kinds as before."""
+    for round_ in (1, 2):
+        lesson = _Lesson(_upload(client, photo).text)
+        done = client.post("/teach/confirm", data={"token": lesson.token, "kind": lesson.kinds}, headers=HTMX)
+        assert done.status_code == 200, done.text
+        assert re.search(rf'id="crops-count">{round_ * len(LAID)}<', done.text)
+        assert re.search(r'id="kinds-count">31<', done.text)
+    assert "Laid again with other tiles of each kind" in client.get("/teach").text
 
 
 def test_the_cuts_are_the_tiles_upright(client, photo):
