@@ -68,26 +68,32 @@ def console_details_for(seed: int) -> np.random.Generator | None:
     return np.random.default_rng([seed, DETAILS_STREAM]) if seed >= DETAILS_SEED else None
 
 
+def _picked(seed: int, share: float, stream: int) -> np.random.Generator | None:
+    """The generator (seed, ``stream``) when it picks scene ``seed`` for a ``share`` of scenes (its first
+    draw), else None: each option picks on a generator of its own, so the scene's own draws are
+    untouched and ``share`` 0 renders as before."""
+    if share <= 0:
+        return None
+    rng = np.random.default_rng([seed, stream])
+    return rng if rng.random() < share else None
+
+
 def designs_for(seed: int, share: float) -> bool:
-    """Whether scene ``seed`` draws its set from many designs: a ``share`` of scenes, chosen by the seed
-    on a generator of its own (the scene's own draws are untouched, so ``share`` 0 renders as before)."""
-    return share > 0 and np.random.default_rng([seed, DESIGNS_STREAM]).random() < share
+    """Whether scene ``seed`` draws its set from many designs: a ``share`` of scenes (``_picked``)."""
+    return _picked(seed, share, DESIGNS_STREAM) is not None
 
 
 def real_faces_for(seed: int, share: float) -> bool:
     """Whether scene ``seed`` lays real tiles' faces on its tiles (``synth/real_faces.py``): a ``share`` of
-    scenes, chosen as ``designs_for`` chooses, on a generator of their own."""
-    return share > 0 and np.random.default_rng([seed, REAL_FACES_STREAM]).random() < share
+    scenes (``_picked``)."""
+    return _picked(seed, share, REAL_FACES_STREAM) is not None
 
 
 def font_for(seed: int, share: float) -> FontDesign | None:
     """The typeface scene ``seed`` draws its character tiles in (``synth/fonts.py``): for a ``share`` of
-    scenes, chosen and drawn on a generator of their own; None for the rest, and where no font is
-    installed."""
-    if share <= 0:
-        return None
-    rng = np.random.default_rng([seed, FONTS_STREAM])
-    return random_design(rng) if rng.random() < share else None
+    scenes (``_picked``), drawn on the same generator; None for the rest, and where no font is installed."""
+    rng = _picked(seed, share, FONTS_STREAM)
+    return random_design(rng) if rng is not None else None
 
 
 def scene_for(seed: int, art: TileArt, size: tuple[int, int], designs: float = 0.0,
