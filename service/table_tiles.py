@@ -53,6 +53,7 @@ DEMO_SET = "demo.tileset"
 WAITING = "waiting"     # the set's sub-folder of counts' cuts (TileSet keeps index, embeddings, crops/)
 KEPT = ".replaced-"     # <set>.replaced-<UTC time>: a set put aside for another (adopt, restore)
 STAMP = "%Y%m%dT%H%M%S"
+KEPT_STAMP = re.compile(r"(\d{8}T\d{6})(-\d+)?")     # its time, and -2, -3... for swaps within a second
 NO_TABLE = ("no calibrated table, so no tile set to teach: fit the table "
             "(python -m calibration fit) and set TABLE_CALIBRATION=<table>")
 
@@ -278,25 +279,23 @@ class TableTiles:
         out = []
         for p in self.folder.parent.glob(f"{self.folder.name}{KEPT}*"):
             stamp = p.name[len(self.folder.name) + len(KEPT):]
-            held = _held(p)
+            m = KEPT_STAMP.fullmatch(stamp)
             try:
-                at = datetime.strptime(stamp[:15], STAMP).replace(tzinfo=timezone.utc)
+                at = datetime.strptime(m.group(1), STAMP).replace(tzinfo=timezone.utc) if m else None
             except ValueError:
-                continue
+                at = None
+            held = _held(p) if at is not None else None
             if held is not None:
                 out.append(KeptSet(stamp, at, *held))
         return sorted(out, key=lambda k: k.stamp, reverse=True)
 
-    def restore(self, stamp: str) -> TileSet:
-        """The set kept aside at ``stamp`` put back in use (rebuilt if its classifier changed); the set
-        in use is kept aside in its turn. ``TileSetError`` naming what is wrong."""
+    def restore(self, kept: KeptSet) -> TileSet:
+        """The set kept aside as ``kept`` (one of ``kept_aside``) put back in use (rebuilt if its
+        classifier changed); the set in use is kept aside in its turn. ``TileSetError`` naming what is
+        wrong (no set folder; the kept set gone meanwhile)."""
         folder = self._require_folder()
-        if not re.fullmatch(r"\d{8}T\d{6}(-\d+)?", stamp or ""):
-            raise TileSetError(f"{stamp!r} names no set kept aside (a time such as 20261126T134500)")
-        kept = folder.with_name(f"{folder.name}{KEPT}{stamp}")
-        if _held(kept) is None:
-            raise TileSetError(f"no tile set was kept aside at {stamp}")
         with self._lock:
-            tileset = current(TileSet.load(kept), self.detector.classifier)
-            self._swap_in(kept, tileset)
+            aside = folder.with_name(f"{folder.name}{KEPT}{kept.stamp}")
+            tileset = current(TileSet.load(aside), self.detector.classifier)
+            self._swap_in(aside, tileset)
         return tileset

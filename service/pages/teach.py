@@ -133,6 +133,6 @@ def restore(request: Request, form: FormDep, tiles: TilesDep, settings: Settings
     kept = next((k for k in tiles.kept_aside() if k.stamp == stamp), None)
     if kept is None:
         raise ServiceError(f"no tile set was kept aside at {stamp}", 404)
-    tiles.restore(stamp)
+    tiles.restore(kept)
     return render(request, "_taught.html", enrolled=kept.crops, kinds=kept.kinds, tileset=_set_view(tiles),
                   restored=local_time(kept.at.isoformat(), settings.timezone, SECONDS), **_kept_view(tiles, settings))
