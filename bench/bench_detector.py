@@ -76,7 +76,7 @@ def _plain(tiles: list[dict]) -> list[dict]:
 def images(scenes: int) -> list[tuple[str, np.ndarray, list[dict]]]:
     out = []
     try:
-        from vision.art import TileArt
+        from vision.synth.art import TileArt
         from vision.synth.dataset import scene_for
 
         art = TileArt()

@@ -41,7 +41,7 @@ from vision.read import TableReader  # noqa: E402
 
 
 def frames(n: int, seed: int, cache: Path | None):
-    from vision.art import TileArt
+    from vision.synth.art import TileArt
     from vision.synth.table import render_table
 
     art = None

@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 from calibration.markers import default_layout  # noqa: E402
 from calibration.store import TableFile  # noqa: E402
 from service.teaching import best_picture  # noqa: E402
-from vision.art import ArtMissing, TileArt  # noqa: E402
+from vision.synth.art import ArtMissing, TileArt  # noqa: E402
 from vision.detect import Detector  # noqa: E402
 from vision.layout import record_diff  # noqa: E402
 from vision.read import PX_PER_MM, TableReader, table_windows, top_view, window_spots  # noqa: E402

@@ -265,7 +265,7 @@ def main() -> int:
     ap.add_argument("--fps", type=float, default=8.0)
     ap.add_argument("--realtime", type=int, default=10, help="win deals played through the service in real time")
     args = ap.parse_args()
-    from vision.art import ArtMissing, TileArt
+    from vision.synth.art import ArtMissing, TileArt
     try:
         art = TileArt()
     except ArtMissing as e:

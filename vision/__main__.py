@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import tileset_cli
-from .art import ArtMissing
+from .synth.art import ArtMissing
 
 
 class _Parser(argparse.ArgumentParser):
@@ -293,7 +293,7 @@ def _read(a: argparse.Namespace) -> int:
 
 
 def _synth(a: argparse.Namespace) -> int:
-    from .art import TileArt
+    from .synth.art import TileArt
     from .synth.dataset import write_dataset
 
     if a.scenes < 1:

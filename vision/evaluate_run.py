@@ -28,7 +28,7 @@ def _timed(detector: Detector, image: np.ndarray, grid: int = 1) -> tuple[list[d
 
 def synthetic_rendered(detector: Detector, scenes: int, seed: int = TEST_SEED) -> Report:
     """Scenes rendered now from held-out seeds (needs the tile art)."""
-    from .art import TileArt
+    from .synth.art import TileArt
     from .synth.dataset import console_details_for, console_for, rim_tiles_for, scene_for, view_for
 
     # the set's name from what its seeds render (dataset.py owns the seed ranges)

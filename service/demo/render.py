@@ -105,7 +105,7 @@ def demo_scenes(n: int, seed: int, art):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from vision.art import ArtMissing, TileArt
+    from vision.synth.art import ArtMissing, TileArt
     from vision.layout import record_diff
 
     from ..reader import ReadContext

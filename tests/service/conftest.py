@@ -82,7 +82,7 @@ def _fresh_pg_schema(request) -> str:
 
 @pytest.fixture(scope="session")
 def art():
-    from vision.art import ArtMissing, TileArt
+    from vision.synth.art import ArtMissing, TileArt
     try:
         return TileArt()
     except ArtMissing as e:

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.art import ArtMissing, TileArt
+from vision.synth.art import ArtMissing, TileArt
 from vision.synth.tile import FACE_ASPECT, TileStyle, draw_tile, face_image, rect_corners
 from vision.classes import BACK
 from vision.teach import LAYOUT

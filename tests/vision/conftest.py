@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.art import ArtMissing, TileArt
+from vision.synth.art import ArtMissing, TileArt
 
 
 @pytest.fixture(scope="session")

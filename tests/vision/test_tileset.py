@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.art import TileArt
+from vision.synth.art import TileArt
 from vision.classes import BACK, CLASSES, REDS
 from vision.classifier import Classifier
 from vision.detect import VIEWS

@@ -25,6 +25,14 @@ def test_the_runtime_imports_no_torch():
     assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr
 
 
+def test_what_runs_at_the_table_imports_nothing_that_builds_models():
+    runtime = "vision.detect, vision.read, vision.layout, vision.tileset, vision.tileset_cli, vision.teach, vision.evaluate"
+    code = (f"import sys, {runtime}; "
+            "print(sorted(m for m in sys.modules if m.startswith(('vision.synth', 'vision.build'))))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
+
+
 def test_a_gpu_trains_bigger_than_the_cpu():
     assert GPU_PLAN.scenes > CPU_PLAN.scenes and GPU_PLAN.locator_epochs > CPU_PLAN.locator_epochs
     assert GPU_PLAN.device == "0" and CPU_PLAN.device == "cpu"

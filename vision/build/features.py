@@ -89,7 +89,7 @@ def real_nothing() -> list[np.ndarray]:
 def rendered_cuts(seeds: Iterable[int], designs: float) -> tuple[list[np.ndarray], list[str]]:
     """The classifier's training cuts (``vision.synth.crops.classifier_samples``) of the scenes
     ``seeds``, a ``designs`` share of them in many tile designs."""
-    from vision.art import TileArt
+    from vision.synth.art import TileArt
     from vision.synth.crops import classifier_samples
     from vision.synth.dataset import scene_for
 

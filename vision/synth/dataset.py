@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..art import TileArt
+from .art import TileArt
 from ..classes import CLASS_INDEX, CLASSES
 from .crops import classifier_samples
 from .fonts import FontDesign, random_design

@@ -45,7 +45,7 @@ from calibration.markers import MarkerLayout, default_layout
 from calibration.synth import SIZE, random_pose, render, topdown
 from calibration.zones import SEATS, side_frame
 
-from ..art import TileArt
+from .art import TileArt
 from ..classes import BACK, SANMA_KINDS
 from .scene import felt
 from .table import (PX_PER_MM, STEP, TH, TILE_HEIGHT_MM, CAMERA_HEIGHT_MM, TW, Laid, _place, _upright, deal,

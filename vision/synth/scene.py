@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from ..art import TileArt
+from .art import TileArt
 from ..classes import BACK
 from . import layouts, oblique
 from .console import cover, draw_console

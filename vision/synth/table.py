@@ -24,7 +24,7 @@ from calibration.markers import MarkerLayout, default_layout
 from calibration.synth import K, SIZE, distort_maps, random_pose, render, topdown
 from calibration.zones import SEATS, side_frame
 
-from ..art import TileArt
+from .art import TileArt
 from ..classes import BACK, SANMA_KINDS
 from ..layout import plain_kind
 from .scene import felt

@@ -15,7 +15,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from ..art import TileArt
+from .art import TileArt
 from ..classes import BACK
 from .fonts import FontDesign, draws, font_glyph
 from .real_faces import real_face

@@ -14,11 +14,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .classes import art_name
+from ..classes import art_name
 
 ENV_ART = "TOUTENKOU_TILE_ART"
 STYLES = ("png-regular", "png-black")
-DEFAULT_ART = Path(__file__).resolve().parents[2] / "shared" / "tiles"
+DEFAULT_ART = Path(__file__).resolve().parents[3] / "shared" / "tiles"
 
 
 class ArtMissing(RuntimeError):
