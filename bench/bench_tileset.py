@@ -48,6 +48,7 @@ from vision.classifier import Classifier  # noqa: E402
 from vision.crop import upright_cut  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import intersection, iou, match, photos_dir  # noqa: E402
+from vision.hand_photo import read_hand, windows  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
 
@@ -220,6 +221,18 @@ def score_photo(found: list[dict], photo: dict) -> dict:
             "red_plain": red_plain}
 
 
+def hand_alone(found: list[dict], photo: dict) -> dict:
+    """The revealed hand read from the detections alone, as ``python -m vision hand`` reads it (no
+    labels: ``vision.hand_photo`` finds the line among every box): its tiles in order against the
+    labelled line, the winning tile and the melds it read."""
+    if not photo.get("hand_line"):
+        return {"line_alone": None, "line_exact": None, "win_tile": None, "melds": None}
+    hand = read_hand(found)
+    line = [t.tile for t in hand.line.tiles] if hand.line else []
+    return {"line_alone": line, "line_exact": line == list(photo["hand_line"]), "win_tile": hand.win_tile,
+            "melds": " ".join(f"{m['kind']} {m['tiles']}" for m in hand.melds)}
+
+
 def clear_text(s: dict) -> str:
     return "" if s["on_clear"] is None else f"{s['on_clear']} on clear ground, "
 
@@ -227,7 +240,7 @@ def clear_text(s: dict) -> str:
 def grid_for(image: np.ndarray, grid: int) -> int:
     """``grid``, or with 0 one window per 1,600 px of the longer side (a seat-view phone photo: 1; the
     4096 px table photo: 3, as its figures have always been taken)."""
-    return grid or max(1, round(max(image.shape[:2]) / 1600))
+    return grid or windows(image)
 
 
 def totals(scores: dict[str, dict]) -> dict:
@@ -237,14 +250,15 @@ def totals(scores: dict[str, dict]) -> dict:
         return {"photos": len(s), "right": sum(x["right"] for x in s), "tiles": sum(x["tiles"] for x in s),
                 "lines_in_order": sum(x["hand_in_order"] for x in s if x["hand_read"]),
                 "lines": sum(bool(x["hand_read"]) for x in s),
-                "on_clear": sum(x["on_clear"] or 0 for x in s), "stray_boxes": sum(x["stray_boxes"] for x in s)}
+                "on_clear": sum(x["on_clear"] or 0 for x in s), "stray_boxes": sum(x["stray_boxes"] for x in s),
+                "lines_alone": sum(bool(x.get("line_exact")) for x in s)}
     return {"all": summed(list(scores)), "hands": summed([n for n, s in scores.items() if s["hand_read"]])}
 
 
 def total_text(label: str, t: dict) -> str:
     return (f"  {label} ({t['photos']} photos): {t['right']}/{t['tiles']} ({t['right'] / max(t['tiles'], 1):.1%}), "
-            f"hand lines in order {t['lines_in_order']}/{t['lines']}, {t['stray_boxes']} extra box(es) by the lines, "
-            f"{t['on_clear']} on clear ground")
+            f"hand lines in order {t['lines_in_order']}/{t['lines']} (read from the photo alone "
+            f"{t['lines_alone']}/{t['lines']}), {t['stray_boxes']} extra box(es) by the lines, {t['on_clear']} on clear ground")
 
 
 def photos(view: str, grid: int, folder: Path, mirror: bool = False) -> dict:
@@ -261,6 +275,7 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False) -> dict:
         found = [d.to_dict() for d in detector.detect(image, grid=grid_for(image, grid))]
         ms = (time.perf_counter() - started) * 1000
         s = score_photo(found, photo)
+        s.update(hand_alone(found, photo))
         out["zero_shot"][name] = s
         photo["found"] = found
         out["ms"][name] = {"without_set": ms}
@@ -268,6 +283,10 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False) -> dict:
               f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
               f"{s['stray_boxes']} extra box(es) by the line, {clear_text(s)}{s['red_plain']} red/plain mix-up(s), "
               f"{ms:.0f} ms")
+        if s["line_alone"] is not None:
+            print(f"    the hand read from the photo alone: line {' '.join(s['line_alone']) or 'none'} "
+                  f"({'exact' if s['line_exact'] else 'not ' + ' '.join(photo['hand_line'])}); "
+                  f"win tile {s['win_tile'] or 'none'}, melds {s['melds'] or 'none'}")
     out["zero_shot_totals"] = totals(out["zero_shot"])
     print(total_text("zero-shot, all", out["zero_shot_totals"]["all"]))
     print(total_text("zero-shot, the hand photos", out["zero_shot_totals"]["hands"]))

@@ -7,6 +7,7 @@
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR] [--no-tileset]
+    python -m vision hand PHOTO [--rules R] [--seat S] [--win tsumo|ron] [--json] [--draw OUT.png]
     python -m vision tileset enroll SET --crops DIR [--view V] | name SET CROP... [--json]
                              | evaluate SET --crops DIR [--json] | rebuild SET [--view V]
     python -m vision train [--data DIR] [--runs DIR] [--stage data|locator|classifier|export|all] [--finetune]
@@ -122,6 +123,14 @@ def _parser() -> _Parser:
     r.add_argument("--no-tileset", dest="tileset", action="store_false",
                    help="name tiles with the classifier alone, not with the table's tile set")
 
+    h = sub.add_parser("hand", help="a photo of a revealed hand taken from the seat -> its tiles in the hand record")
+    h.add_argument("photo", type=Path)
+    h.add_argument("--rules", default="dunhill", help="the table's house rule, written into the record")
+    h.add_argument("--seat", choices=("east", "south", "west"), default="east", help="the winner's seat")
+    h.add_argument("--win", choices=("tsumo", "ron"), default="tsumo")
+    h.add_argument("--json", action="store_true", help="print {record, line, warnings} as JSON")
+    h.add_argument("--draw", type=Path, metavar="OUT.png", help="write the photo with the line's tiles drawn")
+
     tileset_cli.add_parser(sub)
 
     t = sub.add_parser("train", help="render data, train both stages, export ONNX to models/ (train extra)")
@@ -194,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         return {"detect": _detect, "evaluate": _evaluate, "synth": _synth, "train": _train,
-                "read": _read, "soup": _soup, "refiner": _refiner, "tileset": tileset_cli.run}[a.command](a)
+                "read": _read, "hand": _hand, "soup": _soup, "refiner": _refiner, "tileset": tileset_cli.run}[a.command](a)
     except (ArtMissing, ModelMissing, UsageError, TileSetError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -288,6 +297,31 @@ def _read(a: argparse.Namespace) -> int:
     else:
         print(json.dumps(reading.record, ensure_ascii=False, indent=1))
         for w in reading.warnings:
+            print(f"warning: {w}")
+    return 0
+
+
+def _hand(a: argparse.Namespace) -> int:
+    import json
+
+    from .draw import draw_detections
+    from .hand_photo import read_photo
+
+    image = _read_image(a.photo)
+    hand, _ = read_photo(image)
+    record = hand.into({"rules": a.rules, "seat": a.seat, "win": a.win})
+    line = [t.tile for t in hand.line.tiles] if hand.line else []
+    if a.draw:
+        import cv2
+
+        if not cv2.imwrite(str(a.draw), draw_detections(image, hand.line.tiles if hand.line else [])):
+            raise UsageError(f"{a.draw}: cannot write an image there (use .png or .jpg)")
+    if a.json:
+        print(json.dumps({"record": record, "line": line, "warnings": list(hand.warnings)}, ensure_ascii=False))
+    else:
+        print(json.dumps(record, ensure_ascii=False, indent=1))
+        print("line: " + (" ".join(line) or "none"))
+        for w in hand.warnings:
             print(f"warning: {w}")
     return 0
 

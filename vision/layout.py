@@ -149,7 +149,7 @@ class Reading:
         return json.dumps(self.record, sort_keys=True)
 
 
-def _mpsz(tiles: Iterable[str]) -> str:
+def mpsz(tiles: Iterable[str]) -> str:
     """Tiles as one mpsz string, grouped by suit in the order given (``123p0s``)."""
     out, run, suit = [], [], None
     for t in tiles:
@@ -317,7 +317,7 @@ def read_meld(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tup
     if backs:
         if len(group) == 4 and backs == 2:
             tiles = faces + hidden_pair(faces)
-            return {"kind": "ankan", "tiles": _mpsz(sorted(tiles))}, []
+            return {"kind": "ankan", "tiles": mpsz(sorted(tiles))}, []
         return None, [f"a meld of {len(group)} tiles with {backs} back(s): not read"]
     # the row is what lies on the near line; kakan's added tile lies beyond its partner
     sideways = [p for p in group if frame.sideways(p)]
@@ -331,7 +331,7 @@ def read_meld(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tup
     at = line.index(near)
     side = "left" if at == 0 else "right" if at == len(line) - 1 else "across"
     source = neighbours.get(side)
-    meld = {"kind": kind, "tiles": _mpsz(sorted(faces))}
+    meld = {"kind": kind, "tiles": mpsz(sorted(faces))}
     if source is None:
         return meld, [f"{kind} of {plain_kind(faces[0])}: its sideways tile points at the empty side ({side})"]
     meld["from"] = source
@@ -412,14 +412,14 @@ def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable
     if len(tiles) + 3 * len(melds) != 14:
         warnings.append(f"the hand has {len(tiles)} concealed tiles and {len(melds)} meld(s): "
                         f"{len(tiles) + 3 * len(melds)}, not 14")
-    record = {"rules": rules, "seat": seat, "win": "tsumo", "concealed": _mpsz(tiles),
+    record = {"rules": rules, "seat": seat, "win": "tsumo", "concealed": mpsz(tiles),
               "win_tile": win.tile if win else ""}
     if melds:
         record["melds"] = melds
     for key, value in (("gari", gari), ("dora_indicators", dora), ("ura_indicators", ura),
                        ("discards", discards)):
         if value:
-            record[key] = _mpsz(value)
+            record[key] = mpsz(value)
     if ura:
         record["riichi"] = True
     warnings.append("tsumo or ron cannot be seen on the table: check it")

@@ -1,0 +1,163 @@
+"""A revealed hand photographed from the seat: the line of tiles, left to right, into the hand record."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scoring import HandRecord
+from vision.evaluate import photos_dir
+from vision.hand_photo import MIN_LINE, Tile, find_line, read_hand
+
+ROOT = Path(__file__).resolve().parents[2]
+W, H = 60, 80            # a tile's box in the photo, upright: face and the strip of its near side
+
+
+def line_of(tiles: str, x: float = 100, y: float = 500, gaps: dict[int, float] | None = None,
+            sideways: set[int] = frozenset()) -> list[Tile]:
+    """Boxes of ``tiles`` (space-separated mpsz names) side by side, touching; ``gaps[i]`` tile widths
+    of felt before tile i; a sideways tile lies across (its box as long as an upright one is tall)."""
+    out = []
+    for i, name in enumerate(tiles.split()):
+        x += (gaps or {}).get(i, 0) * W
+        w, h = (H, W) if i in sideways else (W, H)
+        top = y + (H - h)
+        out.append(Tile(name, (x, top, x + w, top + h), 0.9, 90 if i in sideways else 0))
+        x += w
+    return out
+
+
+SEVEN_PAIRS = "4s 6s 6s 8s 8s 2z 2z 3z 3z 6z 6z 7z 7z 4s"
+
+
+def test_the_last_tile_set_apart_is_the_winning_tile():
+    hand = read_hand(line_of(SEVEN_PAIRS, gaps={13: 0.5}))
+    assert hand.concealed == tuple(SEVEN_PAIRS.split()) and hand.win_tile == "4s"
+    assert hand.melds == () and hand.warnings == ()
+
+
+def test_a_last_tile_laid_across_is_the_winning_tile_without_a_gap():
+    hand = read_hand(line_of(SEVEN_PAIRS, sideways={13}))
+    assert hand.win_tile == "4s" and hand.warnings == ()
+
+
+def test_a_winning_tile_neither_apart_nor_across_is_taken_with_a_warning():
+    hand = read_hand(line_of(SEVEN_PAIRS))
+    assert hand.win_tile == "4s"
+    assert hand.warnings == ("the winning tile is not set apart: took the last tile of the line",)
+
+
+def test_thirteen_tiles_leave_the_winning_tile_to_the_players():
+    hand = read_hand(line_of("1m 1m 1m 2p 3p 4p 5p 6p 7p 9s 9s 9s 5z"))
+    assert hand.win_tile == "" and len(hand.concealed) == 13
+    assert any("pick it" in w for w in hand.warnings)
+
+
+def test_the_longest_line_is_the_hand_not_a_discard_row_or_loose_tiles():
+    discards = line_of("1p 9m 4z 5z 1z 3s", x=300, y=100)             # a pond's row, further off
+    loose = [Tile("7s", (50, 50, 110, 130), 0.8, 0), Tile("5z", (1200, 900, 1290, 990), 0.95, 0)]
+    hand = line_of(SEVEN_PAIRS, gaps={13: 0.5})
+    read = read_hand(discards + loose + hand)
+    assert [t.tile for t in read.line.tiles] == SEVEN_PAIRS.split()
+
+
+def test_a_tile_off_the_line_in_height_breaks_no_line_and_joins_none():
+    hand = line_of(SEVEN_PAIRS, gaps={13: 0.5})
+    above = Tile("1s", (hand[4].box[0], 380, hand[4].box[2], 460), 0.9, 0)   # lies above, not stacked
+    assert [t.tile for t in find_line(hand + [above]).tiles] == SEVEN_PAIRS.split()
+
+
+def test_a_triplet_set_apart_at_the_right_end_is_a_pon():
+    hand = read_hand(line_of("2p 3p 4p 6s 7s 8s 9m 9m 1z 1z 1z 7z 7z 7z", gaps={11: 0.6}, sideways={12}))
+    assert hand.melds == ({"kind": "pon", "tiles": "777z"},)
+    assert hand.concealed == tuple("2p 3p 4p 6s 7s 8s 9m 9m 1z 1z 1z".split())
+    assert hand.win_tile == "1z"
+    assert any("called from" in w for w in hand.warnings)
+
+
+def test_a_winning_tile_between_the_hand_and_a_meld_is_apart():
+    hand = read_hand(line_of("2p 3p 4p 6s 7s 8s 9m 9m 1z 1z 1z 7z 7z 7z", gaps={10: 0.5, 11: 0.6}))
+    assert hand.win_tile == "1z" and hand.melds == ({"kind": "pon", "tiles": "777z"},)
+    assert not any("not set apart" in w for w in hand.warnings)
+
+
+def test_a_tile_lying_on_a_meld_makes_it_an_added_kan():
+    tiles = line_of("2p 3p 4p 6s 7s 8s 1z 1z 1z 5z 5z 9m 9m 9m", gaps={10: 0.5, 11: 0.6}, sideways={11})
+    base = tiles[11]
+    stacked = Tile("9m", (base.box[0], base.box[1] - base.height + 4, base.box[2], base.box[1] + 4), 0.9, 90)
+    hand = read_hand(tiles + [stacked])
+    assert hand.melds == ({"kind": "kakan", "tiles": "9999m"},)
+    assert [t.tile for t in hand.line.tiles][-4:] == ["9m"] * 4
+    assert hand.win_tile == "5z"
+
+
+def test_two_backs_around_two_faces_are_a_closed_kan():
+    hand = read_hand(line_of("2p 3p 4p 6s 7s 8s 1z 1z 1z 5z 5z back 0p 5p back", gaps={11: 0.6}))
+    assert hand.melds == ({"kind": "ankan", "tiles": "0555p"},)
+    assert hand.win_tile == "5z" and len(hand.concealed) == 11
+
+
+def test_a_wall_of_backs_is_no_line():
+    wall = line_of(" ".join(["back"] * 17), y=200)
+    assert find_line(wall) is None
+    hand = line_of(SEVEN_PAIRS, gaps={13: 0.5})
+    assert [t.tile for t in find_line(wall + hand).tiles] == SEVEN_PAIRS.split()
+
+
+def test_fewer_tiles_side_by_side_than_a_hand_are_no_line():
+    read = read_hand(line_of(" ".join(["1p"] * (MIN_LINE - 1))))
+    assert read.line is None and read.concealed == () and "no revealed hand" in read.warnings[0]
+
+
+def test_felt_wider_than_a_tile_ends_the_line():
+    tiles = line_of("1m 9m 1p 9p 1s 9s 1z 2z 3z 4z 5z 6z 7z 7z", gaps={7: 1.6})
+    assert [t.tile for t in find_line(tiles).tiles] == "1m 9m 1p 9p 1s 9s 1z".split()
+
+
+def test_the_photo_fills_the_hand_and_keeps_what_the_tablet_knows():
+    hand = read_hand(line_of("2p 3p 4p 6s 7s 8s 9m 9m 1z 1z 1z 7z 7z 7z", gaps={11: 0.6}, sideways={12}))
+    record = hand.into({"rules": "dunhill", "seat": "south", "win": "ron", "discarder": "east",
+                        "gari": "4z", "concealed": "111m", "win_tile": "1m"})
+    assert record["seat"] == "south" and record["gari"] == "4z" and record["discarder"] == "east"
+    assert record["win_tile"] == "1z" and record["melds"] == [{"kind": "pon", "tiles": "777z"}]
+    parsed = HandRecord.from_dict(record)          # a record scoring takes as it is
+    assert len(parsed.melds) == 1
+
+
+def test_detections_as_the_detector_writes_them_are_read():
+    found = [{"tile": t.tile, "box": list(t.box), "score": t.score, "rotation": t.rotation}
+             for t in line_of(SEVEN_PAIRS, gaps={13: 0.5})]
+    assert read_hand(found).win_tile == "4s"
+
+
+def test_the_command_refuses_what_is_no_image(tmp_path):
+    bad = tmp_path / "hand.jpg"
+    bad.write_text("not a picture")
+    r = subprocess.run([sys.executable, "-m", "vision", "hand", str(bad)], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "not an image" in r.stderr and "Traceback" not in r.stderr
+
+
+PHOTOS = photos_dir()
+LABELS = ROOT / "vision" / "labels"
+
+
+@pytest.mark.parametrize("name", ["hand-92345ff1", "hand-839f5eac", "hand-eafe5f63"])
+def test_a_real_photo_of_a_hand_reads_its_line(name):
+    labels = json.loads((LABELS / f"{name}.json").read_text(encoding="utf-8"))
+    photo = PHOTOS / labels["image"]
+    if not photo.is_file():
+        pytest.skip(f"{photo} is not here (../shared/photos)")
+    r = subprocess.run([sys.executable, "-m", "vision", "hand", str(photo), "--json"], capture_output=True,
+                       text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["line"] == labels["hand_line"]
+    if len(labels["hand_line"]) == 14:          # the last tile, laid across, is the winning tile
+        assert out["record"]["win_tile"] == labels["hand_line"][-1]
+        HandRecord.from_dict(out["record"])
+    else:                                       # 13 tiles: the players pick the winning tile
+        assert out["record"]["win_tile"] == "" and any("pick it" in w for w in out["warnings"])

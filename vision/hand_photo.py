@@ -1,0 +1,276 @@
+"""A revealed hand photographed from the seat: the line of face-up tiles, left to right, to a hand record.
+
+A phone or the tablet held at the winner's seat sees the revealed hand as one row of tiles lying
+side by side, the nearest and longest row in the picture. No table camera or calibration is
+needed: the detector's oblique view finds the tiles (``vision.detect``), and this module
+
+1. finds the line (``find_line``): the longest chain of face-up boxes that stand side by side,
+   each overlapping the next in height by half or more, of like heights, with at most a tile's
+   width of felt between them; a box of the same tile lying on top of one of the line's
+   (an added kan: the called tile's twin stacked on it) joins the line after it;
+2. splits it at its gaps (``groups``): the tiles of a hand touch, so felt of a third of a tile's
+   width or more sets a group apart (the winning tile, a meld at the right end);
+3. reads the groups (``read_line``): a group right of the hand of three or four of one kind is a
+   pon or a kan (an added kan when one of its tiles lies stacked); the last tile is the winning
+   tile when the line holds 14 tiles (a kan counts three); with 13 the winning tile is not in the
+   line, and the players pick it.
+
+What a photo of a hand cannot show (the seat, tsumo or ron, who dealt in, the gari, the dora
+indicators, riichi) the caller gives: the tablet keeps what its draft already says.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from .classes import BACK
+from .layout import mpsz, plain_kind
+
+NEIGHBOUR_GAP = 1.0      # most felt between two tiles of the line, in tile widths (a win tile or meld set apart)
+OVERLAP = 0.5            # the least share of the lower box's height two neighbours overlap in
+HEIGHTS = 1.5            # the most one neighbour's box is taller than the other's
+GROUP_GAP = 0.3          # felt of this many tile widths between two tiles starts a new group
+STACK_OVERLAP = 0.5      # a box over a line tile by this share of its width, of its tile, lies stacked on it
+HAND = 14                # a won hand's tiles, a kan counting three
+MIN_LINE = 5             # fewer face-up tiles side by side are no revealed hand
+WINDOW_PX = 1600         # the detector looks at a photo in windows about this many px a side
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A face-up tile found in the photo: mpsz name, box in pixels (x1, y1, x2, y2), score, rotation."""
+
+    tile: str
+    box: tuple[float, float, float, float]
+    score: float = 1.0
+    rotation: int = 0
+
+    @property
+    def width(self) -> float:
+        return self.box[2] - self.box[0]
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1]
+
+    @property
+    def sideways(self) -> bool:
+        """Turned a quarter (a called or winning tile laid across): its face's top points along the line."""
+        return self.rotation % 180 == 90
+
+    @classmethod
+    def of(cls, found: Any) -> "Tile":
+        """From a ``vision.detect.Detection`` or its dict."""
+        get = found.get if isinstance(found, Mapping) else lambda k: getattr(found, k)
+        return cls(str(get("tile")), tuple(float(v) for v in get("box")), float(get("score")), int(get("rotation")))
+
+
+@dataclass(frozen=True)
+class Line:
+    """The revealed line left to right, split into groups at its gaps; ``stacked[i]`` lies on line tile i."""
+
+    groups: tuple[tuple[Tile, ...], ...]
+    stacked: Mapping[int, Tile] = field(default_factory=dict)
+
+    @property
+    def tiles(self) -> list[Tile]:
+        """Every tile of the line in order, a stacked one after the tile it lies on."""
+        out, i = [], 0
+        for g in self.groups:
+            for t in g:
+                out.append(t)
+                if i in self.stacked:
+                    out.append(self.stacked[i])
+                i += 1
+        return out
+
+
+@dataclass(frozen=True)
+class HandRead:
+    """What the line says of the hand: concealed tiles (the winning tile among them), the winning
+    tile ('' when the line does not show it), melds (hand-record form), and what to check."""
+
+    concealed: tuple[str, ...]
+    win_tile: str
+    melds: tuple[Mapping[str, Any], ...]
+    warnings: tuple[str, ...]
+    line: Line | None
+
+    def into(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """``record`` (the seat, tsumo or ron, gari, dora... as the caller knows them) with the
+        hand's concealed tiles, winning tile and melds replaced by what the photo shows."""
+        out = {k: v for k, v in record.items() if k not in ("concealed", "win_tile", "melds")}
+        out.update(concealed=mpsz(self.concealed), win_tile=self.win_tile)
+        if self.melds:
+            out["melds"] = [dict(m) for m in self.melds]
+        return out
+
+
+def _neighbours(a: Tile, b: Tile) -> bool:
+    """Whether ``b`` may follow ``a`` in a line of tiles lying side by side (``b`` to the right)."""
+    width = min(_upright_width(a), _upright_width(b))
+    gap = b.box[0] - a.box[2]
+    low, high = sorted((a.height, b.height))
+    overlap = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+    return (-0.4 * width <= gap <= NEIGHBOUR_GAP * width and high <= HEIGHTS * low
+            and overlap >= OVERLAP * low)
+
+
+def _upright_width(t: Tile) -> float:
+    """A tile's width across the line: a sideways tile's box is as long as an upright one is tall."""
+    return min(t.width, t.height) if t.sideways else t.width
+
+
+def find_line(found: Iterable[Any]) -> Line | None:
+    """The longest chain of face-up tiles side by side (ties: the higher summed score), split at its
+    gaps, with any tile stacked on one of it; None when no chain holds ``MIN_LINE`` tiles."""
+    tiles = sorted((Tile.of(f) for f in found), key=lambda t: (t.box[0] + t.box[2]) / 2)
+    tiles = [t for t in tiles if t.tile != "none"]
+    # per tile, the best chain ending on it: (face-up tiles, summed score, tiles, previous index); a
+    # back links a chain (an ankan shows two) but adds no face, so a wall's row of backs is no line
+    best: list[tuple[int, float, int, int]] = []
+    for j, t in enumerate(tiles):
+        face = t.tile != BACK
+        best.append((int(face), t.score * face, 1, -1))
+        for i in range(j):
+            if _neighbours(tiles[i], t):
+                n, s, k, _ = best[i]
+                if (n + face, s + t.score * face, k + 1) > best[j][:3]:
+                    best[j] = (n + face, s + t.score * face, k + 1, i)
+    if not best:
+        return None
+    end = max(range(len(tiles)), key=lambda j: best[j][:3])
+    if best[end][0] < MIN_LINE:
+        return None
+    chain = []
+    while end >= 0:
+        chain.append(tiles[end])
+        end = best[end][3]
+    chain = _trimmed(chain[::-1])
+    return Line(_split(chain), _stacked(chain, [t for t in tiles if t not in chain and t.tile != BACK]))
+
+
+def _trimmed(chain: list[Tile]) -> list[Tile]:
+    """The chain without backs at its ends, but for an ankan's closing back (back, X, X, back)."""
+    while chain[0].tile == BACK:
+        chain = chain[1:]
+    while chain[-1].tile == BACK and not _ankan(chain[-4:]):
+        chain = chain[:-1]
+    return chain
+
+
+def _split(chain: Sequence[Tile]) -> tuple[tuple[Tile, ...], ...]:
+    width = statistics.median(_upright_width(t) for t in chain)
+    groups, current = [], [chain[0]]
+    for a, b in zip(chain, chain[1:]):
+        if b.box[0] - a.box[2] >= GROUP_GAP * width:
+            groups.append(tuple(current))
+            current = []
+        current.append(b)
+    groups.append(tuple(current))
+    return tuple(groups)
+
+
+def _stacked(chain: Sequence[Tile], others: Iterable[Tile]) -> dict[int, Tile]:
+    """Boxes lying on a line tile of their own kind (over half its width, their bottom within its
+    upper half): the added kan's fourth tile."""
+    out: dict[int, Tile] = {}
+    for o in others:
+        for i, t in enumerate(chain):
+            shared = min(o.box[2], t.box[2]) - max(o.box[0], t.box[0])
+            on_top = t.box[1] - 0.2 * t.height <= o.box[3] <= t.box[1] + 0.6 * t.height and o.box[1] < t.box[1]
+            if (i not in out and plain_kind(o.tile) == plain_kind(t.tile) and shared >= STACK_OVERLAP * t.width
+                    and on_top):
+                out[i] = o
+                break
+    return out
+
+
+def _ankan(tiles: Sequence[Tile]) -> bool:
+    """A closed kan as it lies: two backs around two faces of one kind."""
+    return (len(tiles) == 4 and tiles[0].tile == tiles[3].tile == BACK and BACK not in (tiles[1].tile, tiles[2].tile)
+            and plain_kind(tiles[1].tile) == plain_kind(tiles[2].tile))
+
+
+def _meld(tiles: Sequence[Tile], stacked: bool) -> dict[str, Any] | None:
+    """A pon (three of a kind), a kan (four; added when one lies stacked) or an ankan (two backs
+    around two faces: its hidden two taken as the plain five where the faces are fives), else None."""
+    if _ankan(tiles):
+        face = plain_kind(tiles[1].tile)
+        names = tiles[1].tile[0] + tiles[2].tile[0] + face[0] * 2 + face[1]
+        return {"kind": "ankan", "tiles": names}
+    if len(tiles) not in (3, 4) or BACK in {t.tile for t in tiles} or len({plain_kind(t.tile) for t in tiles}) != 1:
+        return None
+    names = "".join(t.tile[0] for t in tiles) + tiles[0].tile[1]
+    if len(tiles) == 3:
+        return {"kind": "pon", "tiles": names}
+    return {"kind": "kakan" if stacked else "minkan", "tiles": names}
+
+
+def read_line(line: Line | None) -> HandRead:
+    """The hand a line shows (module doc)."""
+    if line is None:
+        return HandRead((), "", (), (f"no revealed hand: no {MIN_LINE} face-up tiles lie side by side",), None)
+    warnings: list[str] = []
+    melds: list[dict[str, Any]] = []
+    concealed: list[Tile] = []
+    index = backs = 0
+    alone = False
+    for n, group in enumerate(line.groups):
+        members = []
+        for t in group:
+            members.append(t)
+            if index in line.stacked:
+                members.append(line.stacked[index])
+            index += 1
+        meld = _meld(members, any(m not in group for m in members)) if n > 0 else None
+        if meld is not None and not concealed:
+            meld = None
+        if meld:
+            melds.append(meld)
+        else:
+            alone = len(members) == 1          # the hand's last tile so far lies apart from the rest
+            concealed += [m for m in members if m.tile != BACK]
+            backs += sum(m.tile == BACK for m in members)
+    if backs:
+        warnings.append(f"{backs} back(s) in the line: not read")
+    size = len(concealed) + 3 * len(melds)
+    if size == HAND:
+        win = concealed[-1].tile
+        if not (alone or concealed[-1].sideways):
+            warnings.append("the winning tile is not set apart: took the last tile of the line")
+    else:
+        win = ""
+        if size == HAND - 1:
+            warnings.append("13 tiles in the line: the winning tile is not among them; pick it")
+        else:
+            warnings.append(f"the line holds {len(concealed)} concealed tile(s) and {len(melds)} meld(s): "
+                            f"{size}, not {HAND}")
+    if melds:
+        warnings.append("who each meld was called from cannot be seen in a photo of the hand: check it")
+    return HandRead(tuple(t.tile for t in concealed), win, tuple(melds), tuple(warnings), line)
+
+
+def read_hand(found: Iterable[Any]) -> HandRead:
+    """Detections of a photo of a revealed hand (``vision.detect``) to the hand they show."""
+    return read_line(find_line(found))
+
+
+def windows(image: np.ndarray) -> int:
+    """Detector windows a side: one per ``WINDOW_PX`` of the longer side (a phone photo: one)."""
+    return max(1, round(max(image.shape[:2]) / WINDOW_PX))
+
+
+def read_photo(image: np.ndarray, detector=None) -> tuple[HandRead, list]:
+    """A photo of a revealed hand, taken from the seat (BGR), to the hand it shows, and the
+    detections it was read from (``detector``: the oblique view's, by default)."""
+    if detector is None:
+        from .detect import Detector
+
+        detector = Detector.for_view("oblique")
+    found = detector.detect(image, grid=windows(image))
+    return read_hand(found), found
