@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from .camera import Camera
 from .deps import NotLoggedIn, NotStaff
 from .errors import REFUSALS, status_of
+from .hand_photos import HandPhotoReader
 from .heartbeat import Heartbeat
 from .ledger import Ledger
 from .pages.render import error_page, flash
@@ -107,6 +108,7 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
     app.state.camera = None
     app.state.watcher = None
     app.state.offers = Offers()          # the watcher's offers and the tablets listening for them
+    app.state.hand_photos = HandPhotoReader()     # photos of a hand from the seat; its detector loads on the first
     app.state.pin_guard = PinGuard(settings.pin_tries, lock_s=settings.pin_lock_s)
 
     from . import api, pages

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 
 from .camera import Camera, CameraError
+from .hand_photos import HandPhotoReader
 from .ledger import Ledger
 from .reader import Reader
 from .settings import Settings
@@ -46,6 +47,10 @@ def get_parlour(request: Request) -> Ledger:
 
 def get_reader(request: Request) -> Reader:
     return request.app.state.reader
+
+
+def get_hand_photos(request: Request) -> HandPhotoReader:
+    return request.app.state.hand_photos
 
 
 def get_snapshots(request: Request) -> SnapshotStore:
@@ -117,6 +122,7 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 LedgerDep = Annotated[Ledger, Depends(get_ledger)]
 ParlourDep = Annotated[Ledger, Depends(get_parlour)]
 ReaderDep = Annotated[Reader, Depends(get_reader)]
+HandPhotosDep = Annotated[HandPhotoReader, Depends(get_hand_photos)]
 SnapshotsDep = Annotated[SnapshotStore, Depends(get_snapshots)]
 CameraDep = Annotated[Camera, Depends(get_camera)]
 TilesDep = Annotated[TableTiles, Depends(get_tiles)]

@@ -12,7 +12,8 @@ from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import Response
 
 from .. import table
-from ..deps import CameraDep, LedgerDep, OffersDep, ReaderDep, SettingsDep, SnapshotsDep, TilesDep
+from ..deps import (CameraDep, HandPhotosDep, LedgerDep, OffersDep, ReaderDep, SettingsDep, SnapshotsDep,
+                    TilesDep)
 from ..editing import FLAGS, PALETTE, RARE_FLAGS, TARGETS, Draft
 from ..errors import ServiceError
 from ..ledger import Ledger
@@ -105,6 +106,18 @@ def count(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, c
 def upload(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, reader: ReaderDep,
            store: SnapshotsDep, settings: SettingsDep, tiles: TilesDep, offers: OffersDep) -> Response:
     return _read(request, session_id, form, ledger, reader, store, tiles, offers, image(form, settings))
+
+
+@router.post("/s/{session_id}/hand-photo")
+def hand_photo(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, photos: HandPhotosDep,
+               store: SnapshotsDep, settings: SettingsDep, offers: OffersDep) -> Response:
+    """A photo of the revealed hand taken at the seat: its tiles replace the draft's hand (service.hand_photos)."""
+    photo = image(form, settings, "hand_image")
+    draft = draft_of(form)
+    snap = store.save(photo)
+    reading = photos.read(photo, draft.record(ledger.config(session_id).rules))
+    offers.remember(snap.name, reading, (snap.width, snap.height))
+    return _show(request, session_id, form, ledger, snap.name, reading, (snap.width, snap.height))
 
 
 def _read(request, session_id, form, ledger, reader, store, tiles: TableTiles, offers: Offers, frame) -> Response:

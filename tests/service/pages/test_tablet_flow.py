@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from scoring import score
 from scoring.tiles import parse_mpsz, tile_name
 from service.settings import DEMO_HANDS
 from tablet_steps import start_session
+from vision.evaluate import photos_dir
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _type_a_winning_hand(page):
@@ -141,3 +146,29 @@ def test_an_upright_tablet_shows_the_count_and_confirm_within_the_screen(page, s
     assert confirm["x"] >= 0 and confirm["x"] + confirm["width"] <= 800
     assert confirm["y"] < palette["y"]                      # the count before the tile picker
     assert page.evaluate("document.documentElement.scrollWidth") <= 800
+
+
+def test_a_photo_of_the_hand_taken_at_the_seat_fills_the_hand(page, server):
+    """No camera reader at all: the players photograph the revealed hand from the seat, the tablet reads
+    its line (a real photo: seven pairs, the last 4s laid across), they choose ron from Chie and confirm."""
+    labels = json.loads((ROOT / "vision" / "labels" / "hand-92345ff1.json").read_text(encoding="utf-8"))
+    photo = photos_dir() / labels["image"]
+    if not photo.is_file():
+        pytest.skip(f"{photo} is not here (../shared/photos)")
+    start_session(page, server)
+    page.set_input_files("#hand-image", str(photo))
+    page.click("#hand-photo button[type=submit]")
+    expect(page.locator("#snapshot-img")).to_be_visible()
+    expect(page.locator("#hand button.tile")).to_have_count(len(labels["hand_line"]))
+    read = page.locator("#hand button.tile").evaluate_all("bs => bs.map(b => b.dataset.tile)")
+    assert sorted(read) == sorted(tile_name(t) for t in parse_mpsz(" ".join(labels["hand_line"])))
+    assert page.locator("#win_tile").input_value() == labels["hand_line"][-1]
+
+    page.click("text=ロン ron")
+    page.click(".row label.choice:has(input[name=discarder][value=west])")
+    expect(page.locator("#total")).to_be_visible()
+    paid = [int(x.split("→")[1]) for x in page.locator(".payers li").all_inner_texts()]
+    assert len(paid) == 1 and paid[0] > 0
+    page.click("#confirm")
+    expect(page.locator("#flash")).to_contain_text("hand 1 recorded")
+    assert _balance(page, "Aki") == paid[0] and _balance(page, "Chie") == -paid[0]

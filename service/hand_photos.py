@@ -1,0 +1,48 @@
+"""A photo of the winner's revealed hand, taken at the seat with the tablet: its tiles into the draft.
+
+The table's camera reads the whole table from above (``service.vision_reader``). A photo taken
+from the seat is another view: no markers, no zones, the tiles seen from the side. The oblique
+view's detector finds its tiles and ``vision.hand_photo`` the revealed line among them, so it
+needs no calibrated table: a table without a camera counts from the tablet's photo too.
+
+What such a photo cannot show (the seat, tsumo or ron, who dealt in, the gari, the dora
+indicators, riichi) stays as the tablet's draft has it; the photo replaces the hand's concealed
+tiles, its winning tile and its melds. Its cuts teach the table's tile set nothing: the set is
+taught at the table camera's view, and a seat's view of the tiles would blur it.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Mapping
+
+import numpy as np
+
+from .reader import Detection, Reading
+
+NAME = "hand photo"
+
+
+class HandPhotoReader:
+    """Reads photos of a revealed hand; the oblique detector is loaded on the first photo."""
+
+    def __init__(self, detector=None):
+        self._detector = detector
+        self._lock = threading.Lock()       # one photo at a time through one detector
+
+    def read(self, photo: np.ndarray, draft: Mapping[str, Any]) -> Reading:
+        """``draft`` (a hand record as the tablet has it) with the photo's hand in it, the line's
+        tiles as detections (zone ``hand``) and what the players should check."""
+        from vision.hand_photo import read_photo
+
+        with self._lock:
+            if self._detector is None:
+                from vision.detect import Detector
+
+                self._detector = Detector.for_view("oblique")
+            hand, _ = read_photo(photo, self._detector)
+        tiles = hand.line.tiles if hand.line else []
+        detections = tuple(Detection(t.tile, int(t.box[0]), int(t.box[1]), int(t.width), int(t.height),
+                                     score=t.score, zone="hand") for t in tiles)
+        record = hand.into(draft) if hand.line else None
+        return Reading(NAME, record, detections, hand.warnings)

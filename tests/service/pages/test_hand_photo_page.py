@@ -1,0 +1,107 @@
+"""The tablet reads a photo of the revealed hand taken at the seat: its tiles replace the draft's hand,
+and what the photo cannot show stays as the players set it."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from service.app import create_app
+from vision.evaluate import photos_dir
+
+from table_fixtures import PIN, PLAYERS
+
+ROOT = Path(__file__).resolve().parents[3]
+LABELS = json.loads((ROOT / "vision" / "labels" / "hand-92345ff1.json").read_text(encoding="utf-8"))
+PHOTO = photos_dir() / LABELS["image"]
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture(params=["auto", ""], ids=["table-camera", "no-reader"])
+def client(settings, request):
+    """The service as a table runs it, and with no reader of the table at all (TABLE_READER empty):
+    a photo of the hand needs neither camera nor calibration."""
+    roomy = settings.model_copy(update={"max_upload_bytes": 2_000_000, "reader": request.param})
+    with TestClient(create_app(roomy), headers={"X-Table-PIN": PIN}) as c:
+        yield c
+
+
+def _session(client) -> str:
+    r = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS})
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def _field(page: str, name: str) -> str:
+    return html.unescape(re.search(rf'name="{name}"[^>]*value="([^"]*)"', page).group(1))
+
+
+def _checked(page: str, name: str) -> str:
+    return re.search(rf'name="{name}" value="(\w+)"[^>]*checked', page).group(1)
+
+
+DRAFT = {"hand": "1", "seat": "south", "win": "ron", "discarder": "east", "gari": "4z", "concealed": "111m",
+         "win_tile": "1m", "melds": "[]"}
+
+
+def test_a_photo_of_the_hand_fills_the_hand_and_keeps_the_rest(client):
+    if not PHOTO.is_file():
+        pytest.skip(f"{PHOTO} is not here (../shared/photos)")
+    sid = _session(client)
+    r = client.post(f"/s/{sid}/hand-photo", data=DRAFT, headers=HTMX,
+                    files={"hand_image": (PHOTO.name, PHOTO.read_bytes(), "image/jpeg")})
+    assert r.status_code == 200, r.text
+    page = r.text
+    read = _field(page, "concealed")
+    assert _tiles(read) == sorted(LABELS["hand_line"])
+    assert _field(page, "win_tile") == LABELS["hand_line"][-1]
+    assert _checked(page, "seat") == "south" and _checked(page, "win") == "ron"
+    assert _checked(page, "discarder") == "east" and _field(page, "gari") == "4z"
+    # the photo is the snapshot shown, and the count confirms as any other
+    snapshot = _field(page, "snapshot")
+    form = {**DRAFT, "snapshot": snapshot, "concealed": read, "win_tile": LABELS["hand_line"][-1]}
+    done = client.post(f"/s/{sid}/confirm", data=form)
+    assert done.status_code == 204, done.text
+    hand = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
+    record = hand["records"][0]
+    assert _tiles(record["concealed"]) == sorted(LABELS["hand_line"]) and hand["snapshot"] == snapshot
+    assert record["seat"] == "south" and record["discarder"] == "east" and record["gari"] == "4z"
+
+
+def _tiles(mpsz: str) -> list[str]:
+    """mpsz groups (``468s22z``) as single tiles, sorted."""
+    out = []
+    for digits, suit in re.findall(r"(\d+)([mpsz])", mpsz.replace(" ", "")):
+        out += [d + suit for d in digits]
+    return sorted(out)
+
+
+def test_a_photo_with_no_hand_in_it_says_so_and_leaves_the_draft(client):
+    sid = _session(client)
+    felt = np.full((600, 800, 3), (60, 120, 40), np.uint8)
+    ok, data = cv2.imencode(".jpg", felt)
+    r = client.post(f"/s/{sid}/hand-photo", data=DRAFT, headers=HTMX,
+                    files={"hand_image": ("felt.jpg", data.tobytes(), "image/jpeg")})
+    assert r.status_code == 200, r.text
+    assert "no revealed hand" in r.text
+    assert _field(r.text, "concealed") == "111m" and _field(r.text, "win_tile") == "1m"
+
+
+def test_reading_a_hand_photo_without_a_photo_is_refused(client):
+    sid = _session(client)
+    r = client.post(f"/s/{sid}/hand-photo", data=DRAFT, headers=HTMX)
+    assert r.status_code == 422 and "choose an image" in r.text
+
+
+def test_a_file_that_is_no_image_is_refused(client):
+    sid = _session(client)
+    r = client.post(f"/s/{sid}/hand-photo", data=DRAFT, headers=HTMX,
+                    files={"hand_image": ("hand.jpg", b"not a picture", "image/jpeg")})
+    assert 400 <= r.status_code < 500 and "Traceback" not in r.text
