@@ -28,7 +28,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from .classes import BACK
-from .layout import mpsz, plain_kind
+from .layout import hidden_pair, mpsz, plain_kind
 
 NEIGHBOUR_GAP = 1.0      # most felt between two tiles of the line, in tile widths (a win tile or meld set apart)
 OVERLAP = 0.5            # the least share of the lower box's height two neighbours overlap in
@@ -198,14 +198,14 @@ def _ankan(tiles: Sequence[Tile]) -> bool:
 
 def _meld(tiles: Sequence[Tile], stacked: bool) -> dict[str, Any] | None:
     """A pon (three of a kind), a kan (four; added when one lies stacked) or an ankan (two backs
-    around two faces: its hidden two taken as the plain five where the faces are fives), else None."""
+    around two faces; an ankan of fives holds the set's two red fives, as ``layout.hidden_pair``
+    says), else None."""
     if _ankan(tiles):
-        face = plain_kind(tiles[1].tile)
-        names = tiles[1].tile[0] + tiles[2].tile[0] + face[0] * 2 + face[1]
-        return {"kind": "ankan", "tiles": names}
+        faces = [tiles[1].tile, tiles[2].tile]
+        return {"kind": "ankan", "tiles": mpsz(sorted(faces + hidden_pair(faces)))}
     if len(tiles) not in (3, 4) or BACK in {t.tile for t in tiles} or len({plain_kind(t.tile) for t in tiles}) != 1:
         return None
-    names = "".join(t.tile[0] for t in tiles) + tiles[0].tile[1]
+    names = mpsz(sorted(t.tile for t in tiles))
     if len(tiles) == 3:
         return {"kind": "pon", "tiles": names}
     return {"kind": "kakan" if stacked else "minkan", "tiles": names}

@@ -95,9 +95,9 @@ def test_a_tile_lying_on_a_meld_makes_it_an_added_kan():
     assert hand.win_tile == "5z"
 
 
-def test_two_backs_around_two_faces_are_a_closed_kan():
-    hand = read_hand(line_of("2p 3p 4p 6s 7s 8s 1z 1z 1z 5z 5z back 0p 5p back", gaps={11: 0.6}))
-    assert hand.melds == ({"kind": "ankan", "tiles": "0555p"},)
+def test_two_backs_around_two_faces_are_a_closed_kan_of_the_sets_fives():
+    hand = read_hand(line_of("2p 3p 4p 6s 7s 8s 1z 1z 1z 5z 5z back 5p 5p back", gaps={11: 0.6}))
+    assert hand.melds == ({"kind": "ankan", "tiles": "0055p"},)     # 三人花: both red 5p in every 5p kan
     assert hand.win_tile == "5z" and len(hand.concealed) == 11
 
 
