@@ -45,4 +45,4 @@ class HandPhotoReader:
         detections = tuple(Detection(t.tile, int(t.box[0]), int(t.box[1]), int(t.width), int(t.height),
                                      score=t.score, zone="hand") for t in tiles)
         record = hand.into(draft) if hand.line else None
-        return Reading(NAME, record, detections, hand.warnings)
+        return Reading(NAME, record, detections, hand.warnings, from_seat=True)

@@ -98,12 +98,14 @@ def views(reading: Reading | None, size: tuple[int, int], draft: Draft, threshol
     row = [(b, d) for b, d in zip(boxes, reading.detections) if d.zone in ROW_ZONES]
     if row:
         out["strip"] = strip([b for b, _ in row], [d for _, d in row if d.zone == "hand"] or [d for _, d in row],
-                             size, side)
+                             size, side, upright=reading.from_seat)
     return out
 
 
-def strip(boxes: Sequence[Box], hand: Sequence[Detection], size: tuple[int, int], side: float) -> View:
-    """The row cut out with a margin and turned upright for the winner (see the module's docstring)."""
+def strip(boxes: Sequence[Box], hand: Sequence[Detection], size: tuple[int, int], side: float,
+          upright: bool = False) -> View:
+    """The row cut out with a margin and turned upright for the winner (see the module's docstring);
+    ``upright``: a photo taken at the winner's seat, whose row is read as it lies."""
     w, h = size
     m = side * MARGIN
     x0 = max(0.0, min(b.x for b in boxes) - m)
@@ -111,7 +113,7 @@ def strip(boxes: Sequence[Box], hand: Sequence[Detection], size: tuple[int, int]
     x1 = min(float(w), max(b.x + b.w for b in boxes) + m)
     y1 = min(float(h), max(b.y + b.h for b in boxes) + m)
     cw, ch = x1 - x0, y1 - y0
-    turn = turn_for(hand, size)
+    turn = 0 if upright else turn_for(hand, size)
     place = _placer(turn, x0, y0, cw, ch)
     vw, vh = (cw, ch) if turn in (0, 180) else (ch, cw)
     moved = []

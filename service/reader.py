@@ -55,7 +55,9 @@ class Cut:
 class Reading:
     """What a reader made of one frame. ``record`` is a hand record (docs/hand-record.md)
     or None when nothing could be read; ``warnings`` say what the players should check.
-    ``cuts`` (not in ``to_dict``) are the read tiles' images, kept until the count is confirmed."""
+    ``cuts`` (not in ``to_dict``) are the read tiles' images, kept until the count is confirmed.
+    ``from_seat``: the frame is a photo taken at the winner's seat, whose row reads as it lies
+    (the table camera's frames are seen from above, each seat's row turned its own way)."""
 
     reader: str
     record: Mapping[str, Any] | None = None
@@ -63,6 +65,7 @@ class Reading:
     warnings: tuple[str, ...] = ()
     installed: bool = True
     cuts: tuple[Cut, ...] = field(default=(), repr=False, compare=False)
+    from_seat: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"reader": self.reader, "installed": self.installed,

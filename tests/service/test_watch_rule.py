@@ -149,3 +149,13 @@ def test_the_strip_turns_each_seat_s_row_upright_and_picks_map_to_the_draft():
     assert [b.tile for b in unsure] == ["4z"] and unsure[0].label == "4z?"
     picked = views(reading, size, Draft(**{**draft.__dict__, "pick": "concealed:2p:1"}), 0.6)["strip"]
     assert [b.picked for b in picked.boxes] == [False, True, False]
+
+
+def test_a_photo_taken_at_the_seat_shows_its_row_as_it_lies_wherever_the_row_is():
+    size = (1920, 1440)
+    top = tuple(det(t, 600 + 42 * k, 100) for k, t in enumerate(["1p", "2p", "3p"]))   # high in the photo
+    from_above = views(Reading("vision", {}, top), size, Draft(concealed="123p"), 0.6)["strip"]
+    from_seat = views(Reading("hand photo", {}, top, from_seat=True), size, Draft(concealed="123p"), 0.6)["strip"]
+    assert from_above.turn == 180 and from_seat.turn == 0
+    xs = [b.x for b in from_seat.boxes]
+    assert xs == sorted(xs)                 # left to right as the player laid them
