@@ -15,6 +15,7 @@ import numpy as np
 import scoring
 
 from .errors import ServiceError
+from .hand_photos import HandPhotoReader
 from .ledger import Event, Ledger, State
 from .reader import Reader, ReadContext, Reading
 from .snapshots import Snapshot, SnapshotStore
@@ -31,6 +32,13 @@ def read_frame(reader: Reader, store: SnapshotStore, frame: np.ndarray,
     if tiles is not None:
         tiles.remember(snap.name, reading.cuts)
     return snap, reading
+
+
+def read_hand_photo(photos: HandPhotoReader, store: SnapshotStore, photo: np.ndarray,
+                    draft: Mapping[str, Any]) -> tuple[Snapshot, Reading]:
+    """Save a photo of the hand taken at the seat as a snapshot and read its hand into ``draft`` (a
+    hand record as the players have it so far); nothing waits to teach the tile set."""
+    return store.save(photo), photos.read(photo, draft)
 
 
 def context_of(ledger: Ledger, session_id: str | None) -> ReadContext:

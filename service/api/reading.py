@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, File, Form, Query, UploadFile
 from fastapi.responses import FileResponse, Response, StreamingResponse
 
 from .. import table
 from ..camera import BOUNDARY
-from ..deps import CameraDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep, TilesDep
+from ..deps import CameraDep, HandPhotosDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep, TilesDep
 from ..errors import ServiceError
 from ..reader import Reading
 from ..snapshots import Snapshot, decode
 from .schemas import ReadingOut, ScoreIn
 
 router = APIRouter(tags=["reading"])
+Seat = Literal["east", "south", "west"]
+Win = Literal["tsumo", "ron"]
 
 
 @router.post("/score", summary="score a hand record (nothing is written)")
@@ -29,6 +33,24 @@ async def read_upload(settings: SettingsDep, ledger: LedgerDep, reader: ReaderDe
     frame = decode(data, max_bytes=settings.max_upload_bytes, max_side=settings.max_image_side)
     context = table.context_of(ledger, session)
     snap, reading = table.read_frame(reader, store, frame, context, tiles)
+    return _reading_out(snap, reading, ledger, session)
+
+
+@router.post("/read/hand-photo", response_model=ReadingOut,
+             summary="read a photo of the revealed hand taken at the seat (JPEG/PNG)")
+async def read_hand_photo(settings: SettingsDep, ledger: LedgerDep, photos: HandPhotosDep, store: SnapshotsDep,
+                          image: UploadFile = File(description="the revealed hand, photographed from the seat"),
+                          session: str | None = Form(None, description="the session: its rule and honba"),
+                          rules: str = Form("dunhill", description="the rule without a session"),
+                          seat: Seat = Form("east", description="the winner's seat"),
+                          win: Win = Form("tsumo"),
+                          discarder: Seat | None = Form(None, description="for ron: who dealt in")) -> dict:
+    data = await image.read(settings.max_upload_bytes + 1)
+    photo = decode(data, max_bytes=settings.max_upload_bytes, max_side=settings.max_image_side)
+    draft = {"rules": ledger.config(session).rules if session else rules, "seat": seat, "win": win}
+    if win == "ron" and discarder:
+        draft["discarder"] = discarder
+    snap, reading = table.read_hand_photo(photos, store, photo, draft)
     return _reading_out(snap, reading, ledger, session)
 
 

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
+from fastapi.testclient import TestClient
 
 from service.settings import DEMO_HANDS
 from service.reader import NoReader
-from table_fixtures import PLAYERS, record
+from table_fixtures import PIN, PLAYERS, record
+from scoring.tiles import parse_mpsz, tile_name
+from service.app import create_app
+from vision.evaluate import photos_dir
 
 
 def _png(w: int = 320, h: int = 240) -> bytes:
@@ -92,3 +98,43 @@ def test_score_refuses_an_invalid_record_with_its_reason(client):
 def test_unknown_snapshot_is_404(client):
     assert client.get("/api/snapshots/../../etc/passwd").status_code == 404
     assert client.get("/api/snapshots/" + "a" * 20 + ".jpg").status_code == 404
+
+
+HAND_LABELS = json.loads((Path(__file__).resolve().parents[3] / "vision" / "labels" / "hand-92345ff1.json")
+                         .read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def roomy_client(settings):
+    """No reader of the table (no camera needed for a photo of the hand); uploads up to 2 MB."""
+    roomy = settings.model_copy(update={"reader": "", "max_upload_bytes": 2_000_000})
+    with TestClient(create_app(roomy), headers={"X-Table-PIN": PIN}) as c:
+        yield c
+
+
+def test_a_photo_of_the_hand_is_read_and_scored_as_the_players_say_it_was_won(roomy_client, settings):
+    photo = photos_dir() / HAND_LABELS["image"]
+    if not photo.is_file():
+        pytest.skip(f"{photo} is not here (../shared/photos)")
+    client = roomy_client
+    session = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()
+    r = client.post("/api/read/hand-photo", files={"image": (photo.name, photo.read_bytes(), "image/jpeg")},
+                    data={"session": session["id"], "seat": "south", "win": "ron", "discarder": "east"})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    rec = out["record"]
+    assert (rec["rules"], rec["seat"], rec["win"], rec["discarder"]) == ("dunhill", "south", "ron", "east")
+    assert rec["win_tile"] == HAND_LABELS["hand_line"][-1]
+    assert sorted(tile_name(t) for t in parse_mpsz(rec["concealed"])) == sorted(HAND_LABELS["hand_line"])
+    assert [d["tile"] for d in out["detections"]] == HAND_LABELS["hand_line"]
+    assert out["score"]["total"] > 0 and out["score"]["payments"] == {"east": out["score"]["total"]}
+    assert [p.name for p in _stored(settings)] == [out["snapshot"]]
+
+
+def test_a_hand_photo_with_a_seat_that_is_no_seat_is_refused_and_nothing_is_kept(manual_client, settings):
+    r = manual_client.post("/api/read/hand-photo", files={"image": ("t.png", _png(), "image/png")},
+                           data={"seat": "north"})
+    assert r.status_code == 422 and "seat" in r.text
+    assert _stored(settings) == []
+    r = manual_client.post("/api/read/hand-photo", data={"seat": "east"})
+    assert r.status_code == 422 and "image" in r.text
