@@ -7,7 +7,8 @@ needed: the detector's oblique view finds the tiles (``vision.detect``), and thi
 1. finds the line (``find_line``): the longest chain of face-up boxes that stand side by side,
    each overlapping the next in height by half or more, of like heights, with at most a tile's
    width of felt between them; a box of the same tile lying on top of one of the line's
-   (an added kan: the called tile's twin stacked on it) joins the line after it;
+   (an added kan: the called tile's twin stacked on it) joins the line after it; a line whose
+   faces mostly read upside down was photographed from across the table, and runs right to left;
 2. splits it at its gaps (``groups``): the tiles of a hand touch, so felt of a third of a tile's
    width or more sets a group apart (the winning tile, a meld at the right end);
 3. reads the groups (``read_line``): a group right of the hand of three or four of one kind is a
@@ -151,7 +152,19 @@ def find_line(found: Iterable[Any]) -> Line | None:
         chain.append(tiles[end])
         end = best[end][3]
     chain = _trimmed(chain[::-1])
-    return Line(_split(chain), _stacked(chain, [t for t in tiles if t not in chain and t.tile != BACK]))
+    stacked = _stacked(chain, [t for t in tiles if t not in chain and t.tile != BACK])
+    if _facing_the_player(chain):         # taken from across the table: the player's left is the photo's right
+        stacked = {len(chain) - 1 - i: t for i, t in stacked.items()}
+        chain = chain[::-1]
+    return Line(_split(chain), stacked)
+
+
+def _facing_the_player(chain: Sequence[Tile]) -> bool:
+    """Whether more of the line's faces read upside down than upright: the photo was taken facing
+    the hand's player, and the line runs right to left for them."""
+    down = sum(t.rotation == 180 for t in chain if t.tile != BACK)
+    up = sum(t.rotation == 0 for t in chain if t.tile != BACK)
+    return down > up
 
 
 def _trimmed(chain: list[Tile]) -> list[Tile]:
@@ -167,12 +180,17 @@ def _split(chain: Sequence[Tile]) -> tuple[tuple[Tile, ...], ...]:
     width = statistics.median(_upright_width(t) for t in chain)
     groups, current = [], [chain[0]]
     for a, b in zip(chain, chain[1:]):
-        if b.box[0] - a.box[2] >= GROUP_GAP * width:
+        if _felt(a, b) >= GROUP_GAP * width:
             groups.append(tuple(current))
             current = []
         current.append(b)
     groups.append(tuple(current))
     return tuple(groups)
+
+
+def _felt(a: Tile, b: Tile) -> float:
+    """Pixels of felt between two neighbours of the line, in either order."""
+    return max(b.box[0] - a.box[2], a.box[0] - b.box[2])
 
 
 def _stacked(chain: Sequence[Tile], others: Iterable[Tile]) -> dict[int, Tile]:

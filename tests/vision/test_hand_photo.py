@@ -101,6 +101,15 @@ def test_two_backs_around_two_faces_are_a_closed_kan_of_the_sets_fives():
     assert hand.win_tile == "5z" and len(hand.concealed) == 11
 
 
+def test_a_hand_photographed_from_across_the_table_runs_right_to_left():
+    laid = "2p 3p 4p 6s 7s 8s 9m 9m 1z 1z 1z 7z 7z 7z".split()
+    seen = line_of(" ".join(reversed(laid)), gaps={3: 0.6})          # the pon now at the photo's left
+    upside_down = [Tile(t.tile, t.box, t.score, 180) for t in seen]
+    hand = read_hand(upside_down)
+    assert [t.tile for t in hand.line.tiles] == laid
+    assert hand.melds == ({"kind": "pon", "tiles": "777z"},) and hand.win_tile == "1z"
+
+
 def test_a_wall_of_backs_is_no_line():
     wall = line_of(" ".join(["back"] * 17), y=200)
     assert find_line(wall) is None
