@@ -4,7 +4,7 @@ What runs at the table is this package's top level, each stage importable alone:
     classes    the 38 tile classes and their names in mpsz
     crop, classifier, detect, refine, runtime   locating and naming tiles (onnxruntime)
     tileset, teach                              a table's own tiles, taught and learnt
-    layout, read                                a table after a win, to the hand record
+    layout, read, hand_photo                    a table after a win (or a photo of the hand), to the hand record
     evaluate                                    scoring the detector against labelled tiles
 
 What builds models is apart; the reader never imports it (the demo camera renders with synth/):

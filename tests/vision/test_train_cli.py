@@ -26,7 +26,8 @@ def test_the_runtime_imports_no_torch():
 
 
 def test_what_runs_at_the_table_imports_nothing_that_builds_models():
-    runtime = "vision.detect, vision.read, vision.layout, vision.tileset, vision.tileset_cli, vision.teach, vision.evaluate"
+    runtime = ("vision.detect, vision.read, vision.layout, vision.tileset, vision.tileset_cli, vision.teach, "
+               "vision.evaluate, vision.hand_photo")
     code = (f"import sys, {runtime}; "
             "print(sorted(m for m in sys.modules if m.startswith(('vision.synth', 'vision.build'))))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
