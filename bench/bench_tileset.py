@@ -227,10 +227,12 @@ def hand_alone(found: list[dict], photo: dict) -> dict:
     labelled line, the winning tile and the melds it read."""
     if not photo.get("hand_line"):
         return {"line_alone": None, "line_exact": None, "win_tile": None, "melds": None}
+    started = time.perf_counter()
     hand = read_hand(found)
+    ms = (time.perf_counter() - started) * 1000
     line = [t.tile for t in hand.line.tiles] if hand.line else []
     return {"line_alone": line, "line_exact": line == list(photo["hand_line"]), "win_tile": hand.win_tile,
-            "melds": " ".join(f"{m['kind']} {m['tiles']}" for m in hand.melds)}
+            "melds": " ".join(f"{m['kind']} {m['tiles']}" for m in hand.melds), "line_ms": ms}
 
 
 def clear_text(s: dict) -> str:
@@ -266,9 +268,12 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False) -> dict:
     if not found_photos:
         print(f"real photos: skipped, none of vision/labels/*.json has its photo in {photos_dir()}")
         return {}
+    started = time.perf_counter()
     detector = Detector.for_view(view, mirror=mirror)
-    out: dict = {"view": view, "grid": grid, "zero_shot": {}, "enrolled": {}, "ms": {}}
-    print(f"\nreal photos, {view} view, grid {grid or 'by size'} (labelled face-up tiles found and named right; the hand line):")
+    load_s = time.perf_counter() - started
+    out: dict = {"view": view, "grid": grid, "zero_shot": {}, "enrolled": {}, "ms": {}, "load_s": load_s}
+    print(f"\nreal photos, {view} view, grid {grid or 'by size'} (labelled face-up tiles found and named right; the hand line; "
+          f"the detector loaded in {load_s:.2f} s):")
     for name, photo in found_photos.items():
         image = cv2.imread(str(photo["path"]))
         started = time.perf_counter()
@@ -286,7 +291,8 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False) -> dict:
         if s["line_alone"] is not None:
             print(f"    the hand read from the photo alone: line {' '.join(s['line_alone']) or 'none'} "
                   f"({'exact' if s['line_exact'] else 'not ' + ' '.join(photo['hand_line'])}); "
-                  f"win tile {s['win_tile'] or 'none'}, melds {s['melds'] or 'none'}")
+                  f"win tile {s['win_tile'] or 'none'}, melds {s['melds'] or 'none'}; the line read in "
+                  f"{s['line_ms']:.1f} ms after the detector")
     out["zero_shot_totals"] = totals(out["zero_shot"])
     print(total_text("zero-shot, all", out["zero_shot_totals"]["all"]))
     print(total_text("zero-shot, the hand photos", out["zero_shot_totals"]["hands"]))
