@@ -12,7 +12,8 @@ needed: the detector's oblique view finds the tiles (``vision.detect``), and thi
 2. splits it at its gaps (``groups``): the tiles of a hand touch, so felt of a third of a tile's
    width or more sets a group apart (the winning tile, a meld at the right end);
 3. reads the groups (``read_line``): a group right of the hand of three or four of one kind is a
-   pon or a kan (an added kan when one of its tiles lies stacked); the last tile is the winning
+   pon or a kan (an added kan when one of its tiles lies stacked: such a run is a group of its own,
+   felt or no felt, since only an added kan's tile lies on another); the last tile is the winning
    tile when the line holds 14 tiles (a kan counts three); with 13 the winning tile is not in the
    line, and the players pick it.
 
@@ -229,10 +230,33 @@ def _meld(tiles: Sequence[Tile], stacked: bool) -> dict[str, Any] | None:
     return {"kind": "kakan" if stacked else "minkan", "tiles": names}
 
 
+def kans_apart(line: Line) -> Line:
+    """The line with each added kan a group of its own. A tile lying on another is only ever an
+    added kan's fourth, so the run of three of its kind it lies on is a meld even where no felt
+    sets it apart from the hand."""
+    flat = [t for g in line.groups for t in g]
+    starts, at = set(), 0
+    for g in line.groups:
+        starts.add(at)
+        at += len(g)
+    for i in line.stacked:
+        kind = plain_kind(flat[i].tile)
+        a, b = i, i
+        while a > 0 and a not in starts and plain_kind(flat[a - 1].tile) == kind:
+            a -= 1
+        while b + 1 < len(flat) and b + 1 not in starts and plain_kind(flat[b + 1].tile) == kind:
+            b += 1
+        if b - a + 1 == 3:
+            starts |= {a, b + 1}
+    bounds = sorted(x for x in starts if x < len(flat)) + [len(flat)]
+    return Line(tuple(tuple(flat[x:y]) for x, y in zip(bounds, bounds[1:])), line.stacked)
+
+
 def read_line(line: Line | None) -> HandRead:
     """The hand a line shows (module doc)."""
     if line is None:
         return HandRead((), "", (), (f"no revealed hand: no {MIN_LINE} face-up tiles lie side by side",), None)
+    line = kans_apart(line)
     warnings: list[str] = []
     melds: list[dict[str, Any]] = []
     concealed: list[Tile] = []

@@ -95,6 +95,21 @@ def test_a_tile_lying_on_a_meld_makes_it_an_added_kan():
     assert hand.win_tile == "5z"
 
 
+def test_a_tile_lying_on_a_run_makes_it_an_added_kan_even_touching_the_hand():
+    tiles = line_of("2p 3p 4p 6s 7s 8s 1z 1z 1z 5z 9m 9m 9m", sideways={10})
+    base = tiles[10]
+    stacked = Tile("9m", (base.box[0], base.box[1] - base.height + 4, base.box[2], base.box[1] + 4), 0.9, 90)
+    hand = read_hand(tiles + [stacked])
+    assert hand.melds == ({"kind": "kakan", "tiles": "9999m"},)
+    assert hand.concealed == tuple("2p 3p 4p 6s 7s 8s 1z 1z 1z 5z".split())
+    assert hand.win_tile == "" and any("pick it" in w for w in hand.warnings)     # 13: the winning tile lies elsewhere
+
+
+def test_four_of_a_kind_touching_the_hand_with_none_on_top_stay_in_the_hand():
+    hand = read_hand(line_of("2p 3p 4p 6s 7s 8s 1z 1z 1z 9m 9m 9m 9m 5z", gaps={13: 0.5}))
+    assert hand.melds == () and len(hand.concealed) == 14 and hand.win_tile == "5z"
+
+
 def test_two_backs_around_two_faces_are_a_closed_kan_of_the_sets_fives():
     hand = read_hand(line_of("2p 3p 4p 6s 7s 8s 1z 1z 1z 5z 5z back 5p 5p back", gaps={11: 0.6}))
     assert hand.melds == ({"kind": "ankan", "tiles": "0055p"},)     # 三人花: both red 5p in every 5p kan
