@@ -48,7 +48,7 @@ from vision.classifier import Classifier  # noqa: E402
 from vision.crop import upright_cut  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import intersection, iou, match, photos_dir  # noqa: E402
-from vision.hand_photo import read_hand, windows  # noqa: E402
+from vision.hand_photo import read_hand, read_photo  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
 
@@ -64,6 +64,7 @@ OWN_SET_SPLITS = 5
 CAMERA_BLUR = 0.8          # px (Gaussian sigma) at the tile's size: focus and motion of a cheap camera
 CAMERA_NOISE = 4.0         # grey levels (sigma) of sensor noise
 CAMERA_JPEG = 60           # quality of the frame's compression
+PHONE_PX = 4032            # a 12 MP phone photo's longer side
 SHOTS = (1, 3, 5)           # the held-out third has 4-8 crops a kind: every kind keeps some to name
 # the kinds whose face is a picture each maker draws its own way (the 1s's bird): a set of mixed designs
 # cannot teach one maker's bird by another's, and one parlour's set enrols its own
@@ -221,18 +222,22 @@ def score_photo(found: list[dict], photo: dict) -> dict:
             "red_plain": red_plain}
 
 
-def hand_alone(found: list[dict], photo: dict) -> dict:
+def hand_alone(found: list[dict], photo: dict, image: np.ndarray, detector: Detector) -> dict:
     """The revealed hand read from the detections alone, as ``python -m vision hand`` reads it (no
     labels: ``vision.hand_photo`` finds the line among every box): its tiles in order against the
-    labelled line, the winning tile and the melds it read."""
+    labelled line, the winning tile and the melds it read; then the photo enlarged to a phone's
+    ``PHONE_PX`` on its longer side and read as the tablet reads an upload (``read_photo``)."""
     if not photo.get("hand_line"):
         return {"line_alone": None, "line_exact": None, "win_tile": None, "melds": None}
     started = time.perf_counter()
     hand = read_hand(found)
     ms = (time.perf_counter() - started) * 1000
     line = [t.tile for t in hand.line.tiles] if hand.line else []
+    k = PHONE_PX / max(image.shape[:2])
+    phone, _ = read_photo(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC), detector)
     return {"line_alone": line, "line_exact": line == list(photo["hand_line"]), "win_tile": hand.win_tile,
-            "melds": " ".join(f"{m['kind']} {m['tiles']}" for m in hand.melds), "line_ms": ms}
+            "melds": " ".join(f"{m['kind']} {m['tiles']}" for m in hand.melds), "line_ms": ms,
+            "phone_exact": bool(phone.line) and [t.tile for t in phone.line.tiles] == list(photo["hand_line"])}
 
 
 def clear_text(s: dict) -> str:
@@ -242,7 +247,7 @@ def clear_text(s: dict) -> str:
 def grid_for(image: np.ndarray, grid: int) -> int:
     """``grid``, or with 0 one window per 1,600 px of the longer side (a seat-view phone photo: 1; the
     4096 px table photo: 3, as its figures have always been taken)."""
-    return grid or windows(image)
+    return grid or max(1, round(max(image.shape[:2]) / 1600))
 
 
 def totals(scores: dict[str, dict]) -> dict:
@@ -253,14 +258,15 @@ def totals(scores: dict[str, dict]) -> dict:
                 "lines_in_order": sum(x["hand_in_order"] for x in s if x["hand_read"]),
                 "lines": sum(bool(x["hand_read"]) for x in s),
                 "on_clear": sum(x["on_clear"] or 0 for x in s), "stray_boxes": sum(x["stray_boxes"] for x in s),
-                "lines_alone": sum(bool(x.get("line_exact")) for x in s)}
+                "lines_alone": sum(bool(x.get("line_exact")) for x in s),
+                "lines_phone": sum(bool(x.get("phone_exact")) for x in s)}
     return {"all": summed(list(scores)), "hands": summed([n for n, s in scores.items() if s["hand_read"]])}
 
 
 def total_text(label: str, t: dict) -> str:
     return (f"  {label} ({t['photos']} photos): {t['right']}/{t['tiles']} ({t['right'] / max(t['tiles'], 1):.1%}), "
             f"hand lines in order {t['lines_in_order']}/{t['lines']} (read from the photo alone "
-            f"{t['lines_alone']}/{t['lines']}), {t['stray_boxes']} extra box(es) by the lines, {t['on_clear']} on clear ground")
+            f"{t['lines_alone']}/{t['lines']}, at a phone's size {t['lines_phone']}/{t['lines']}), {t['stray_boxes']} extra box(es) by the lines, {t['on_clear']} on clear ground")
 
 
 def photos(view: str, grid: int, folder: Path, mirror: bool = False) -> dict:
@@ -280,7 +286,7 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False) -> dict:
         found = [d.to_dict() for d in detector.detect(image, grid=grid_for(image, grid))]
         ms = (time.perf_counter() - started) * 1000
         s = score_photo(found, photo)
-        s.update(hand_alone(found, photo))
+        s.update(hand_alone(found, photo, image, detector))
         out["zero_shot"][name] = s
         photo["found"] = found
         out["ms"][name] = {"without_set": ms}
@@ -292,7 +298,8 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False) -> dict:
             print(f"    the hand read from the photo alone: line {' '.join(s['line_alone']) or 'none'} "
                   f"({'exact' if s['line_exact'] else 'not ' + ' '.join(photo['hand_line'])}); "
                   f"win tile {s['win_tile'] or 'none'}, melds {s['melds'] or 'none'}; the line read in "
-                  f"{s['line_ms']:.1f} ms after the detector")
+                  f"{s['line_ms']:.1f} ms after the detector; enlarged to {PHONE_PX} px, as a phone takes it: "
+                  f"{'exact' if s['phone_exact'] else 'not exact'}")
     out["zero_shot_totals"] = totals(out["zero_shot"])
     print(total_text("zero-shot, all", out["zero_shot_totals"]["all"]))
     print(total_text("zero-shot, the hand photos", out["zero_shot_totals"]["hands"]))

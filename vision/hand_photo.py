@@ -24,9 +24,10 @@ indicators, riichi) the caller gives: the tablet keeps what its draft already sa
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping, Sequence
 
+import cv2
 import numpy as np
 
 from .classes import BACK
@@ -39,7 +40,7 @@ GROUP_GAP = 0.3          # felt of this many tile widths between two tiles start
 STACK_OVERLAP = 0.5      # a box over a line tile by this share of its width, of its tile, lies stacked on it
 HAND = 14                # a won hand's tiles, a kan counting three
 MIN_LINE = 5             # fewer face-up tiles side by side are no revealed hand
-WINDOW_PX = 1600         # the detector looks at a photo in windows about this many px a side
+PHOTO_PX = 1920          # a photo is read at most this many px on its longer side (the hand photos measured)
 
 
 @dataclass(frozen=True)
@@ -302,17 +303,19 @@ def read_hand(found: Iterable[Any]) -> HandRead:
     return read_line(find_line(found))
 
 
-def windows(image: np.ndarray) -> int:
-    """Detector windows a side: one per ``WINDOW_PX`` of the longer side (a phone photo: one)."""
-    return max(1, round(max(image.shape[:2]) / WINDOW_PX))
-
-
 def read_photo(image: np.ndarray, detector=None) -> tuple[HandRead, list]:
     """A photo of a revealed hand, taken from the seat (BGR), to the hand it shows, and the
-    detections it was read from (``detector``: the oblique view's, by default)."""
+    detections it was read from, in the photo's pixels (``detector``: the oblique view's, by
+    default). A photo larger than ``PHOTO_PX`` on its longer side is read shrunk to it, in one
+    window: a phone's 12 MP photo cut in windows cuts its tiles in parts."""
     if detector is None:
         from .detect import Detector
 
         detector = Detector.for_view("oblique")
-    found = detector.detect(image, grid=windows(image))
+    scale = min(1.0, PHOTO_PX / max(image.shape[:2]))
+    if scale < 1.0:
+        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        found = [replace(d, box=tuple(v / scale for v in d.box)) for d in detector.detect(small)]
+    else:
+        found = detector.detect(image)
     return read_hand(found), found
