@@ -9,7 +9,7 @@ needed: the detector's oblique view finds the tiles (``vision.detect``), and thi
    width of felt between them; a box of the same tile lying on top of one of the line's
    (an added kan: the called tile's twin stacked on it) joins the line after it; a line whose
    faces mostly read upside down was photographed from across the table, and runs right to left;
-2. splits it at its gaps (``groups``): the tiles of a hand touch, so felt of a third of a tile's
+2. splits it at its gaps (``Line.groups``): the tiles of a hand touch, so felt of a third of a tile's
    width or more sets a group apart (the winning tile, a meld at the right end);
 3. reads the groups (``read_line``): a group right of the hand of three or four of one kind is a
    pon or a kan (an added kan when one of its tiles lies stacked: such a run is a group of its own,
