@@ -138,3 +138,6 @@ def test_a_hand_photo_with_a_seat_that_is_no_seat_is_refused_and_nothing_is_kept
     assert _stored(settings) == []
     r = manual_client.post("/api/read/hand-photo", data={"seat": "east"})
     assert r.status_code == 422 and "image" in r.text
+    r = manual_client.post("/api/read/hand-photo", files={"image": ("t.png", _png(), "image/png")},
+                           data={"seat": "east", "session": "no-such-session"})
+    assert r.status_code == 404 and _stored(settings) == []
