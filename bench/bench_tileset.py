@@ -234,7 +234,7 @@ def hand_alone(found: list[dict], photo: dict, image: np.ndarray, detector: Dete
     ms = (time.perf_counter() - started) * 1000
     line = [t.tile for t in hand.line.tiles] if hand.line else []
     k = PHONE_PX / max(image.shape[:2])
-    phone, _ = read_photo(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC), detector)
+    phone = read_photo(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC), detector)
     return {"line_alone": line, "line_exact": line == list(photo["hand_line"]), "win_tile": hand.win_tile,
             "melds": " ".join(f"{m['kind']} {m['tiles']}" for m in hand.melds), "line_ms": ms,
             "phone_exact": bool(phone.line) and [t.tile for t in phone.line.tiles] == list(photo["hand_line"])}

@@ -40,7 +40,7 @@ class HandPhotoReader:
                 from vision.detect import Detector
 
                 self._detector = Detector.for_view("oblique")
-            hand, _ = read_photo(photo, self._detector)
+            hand = read_photo(photo, self._detector)
         tiles = hand.line.tiles if hand.line else []
         detections = tuple(Detection(t.tile, int(t.box[0]), int(t.box[1]), int(t.width), int(t.height),
                                      score=t.score, zone="hand") for t in tiles)

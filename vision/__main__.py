@@ -308,7 +308,7 @@ def _hand(a: argparse.Namespace) -> int:
     from .hand_photo import read_photo
 
     image = _read_image(a.photo)
-    hand, _ = read_photo(image)
+    hand = read_photo(image)
     record = hand.into({"rules": a.rules, "seat": a.seat, "win": a.win})
     line = [t.tile for t in hand.line.tiles] if hand.line else []
     if a.draw:

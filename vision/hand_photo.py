@@ -303,11 +303,11 @@ def read_hand(found: Iterable[Any]) -> HandRead:
     return read_line(find_line(found))
 
 
-def read_photo(image: np.ndarray, detector=None) -> tuple[HandRead, list]:
-    """A photo of a revealed hand, taken from the seat (BGR), to the hand it shows, and the
-    detections it was read from, in the photo's pixels (``detector``: the oblique view's, by
-    default). A photo larger than ``PHOTO_PX`` on its longer side is read shrunk to it, in one
-    window: a phone's 12 MP photo cut in windows cuts its tiles in parts."""
+def read_photo(image: np.ndarray, detector=None) -> HandRead:
+    """A photo of a revealed hand, taken from the seat (BGR), to the hand it shows, its line's boxes
+    in the photo's pixels (``detector``: the oblique view's, by default). A photo larger than
+    ``PHOTO_PX`` on its longer side is read shrunk to it, in one window: a phone's 12 MP photo cut
+    in windows cuts its tiles in parts."""
     if detector is None:
         from .detect import Detector
 
@@ -318,4 +318,4 @@ def read_photo(image: np.ndarray, detector=None) -> tuple[HandRead, list]:
         found = [replace(d, box=tuple(v / scale for v in d.box)) for d in detector.detect(small)]
     else:
         found = detector.detect(image)
-    return read_hand(found), found
+    return read_hand(found)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from scoring.tiles import parse_mpsz, tile_name
 from service.app import create_app
 from vision.evaluate import photos_dir
 
@@ -41,6 +42,11 @@ def _session(client) -> str:
 
 def _field(page: str, name: str) -> str:
     return html.unescape(re.search(rf'name="{name}"[^>]*value="([^"]*)"', page).group(1))
+
+
+def _tiles(mpsz: str) -> list[str]:
+    """The tiles of an mpsz string, sorted."""
+    return sorted(tile_name(t) for t in parse_mpsz(mpsz))
 
 
 def _checked(page: str, name: str) -> str:
@@ -73,14 +79,6 @@ def test_a_photo_of_the_hand_fills_the_hand_and_keeps_the_rest(client):
     record = hand["records"][0]
     assert _tiles(record["concealed"]) == sorted(LABELS["hand_line"]) and hand["snapshot"] == snapshot
     assert record["seat"] == "south" and record["discarder"] == "east" and record["gari"] == "4z"
-
-
-def _tiles(mpsz: str) -> list[str]:
-    """mpsz groups (``468s22z``) as single tiles, sorted."""
-    out = []
-    for digits, suit in re.findall(r"(\d+)([mpsz])", mpsz.replace(" ", "")):
-        out += [d + suit for d in digits]
-    return sorted(out)
 
 
 def test_a_photo_with_no_hand_in_it_says_so_and_leaves_the_draft(client):
