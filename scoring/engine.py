@@ -130,6 +130,25 @@ def score(record: HandRecord | Mapping[str, Any], preset: Preset | None = None) 
     )
 
 
+def is_a_win(record: HandRecord | Mapping[str, Any], preset: Preset | None = None) -> bool:
+    """Whether the record's tiles make a hand its rule counts (four sets and a pair, seven pairs or
+    kokushi, the rule's wildcards read every way), yaku aside: a riichi the players have yet to set
+    is no part of the tiles. A record the rule refuses (a tile it does not hold, a fifth copy, a
+    malformed record) is no win."""
+    try:
+        rec = record if isinstance(record, HandRecord) else HandRecord.from_dict(record)
+        t = _table(rec.rules, rec.options) if preset is None else _given_table(preset, rec.options)
+        counted = tally(rec)
+        suit_in_play = validate(rec, t, counted)
+    except ScoringError:
+        return False
+    if rec.nagashi:
+        return True
+    meld_trips = tuple([(m.tile_kind, not m.is_open, m.is_kan) for m in rec.melds]) if rec.melds else ()
+    return any(_readings(hand, rec, t, w, suit_in_play, meld_trips)
+               for hand, w in _variants(rec, t, counted, suit_in_play))
+
+
 _new_tuple = tuple.__new__  # Item lines are checked 7-tuples already: skip Item._make's length check
 _PLAIN_TABLES: dict[str, Table] = {}
 

@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from .mending import mended
 from .reader import Detection, Reading
 
 NAME = "hand photo"
@@ -30,9 +31,10 @@ class HandPhotoReader:
         self._detector = detector
         self._lock = threading.Lock()       # one photo at a time through one detector
 
-    def read(self, photo: np.ndarray, draft: Mapping[str, Any]) -> Reading:
-        """``draft`` (a hand record as the tablet has it) with the photo's hand in it, the line's
-        tiles as detections (zone ``hand``) and what the players should check."""
+    def read(self, photo: np.ndarray, draft: Mapping[str, Any], preset=None) -> Reading:
+        """``draft`` (a hand record as the tablet has it) with the photo's hand in it, mended where it
+        makes no win (``service.mending``; ``preset``: the session's rule), the line's tiles as
+        detections (zone ``hand``) and what the players should check."""
         from vision.hand_photo import read_photo
 
         with self._lock:
@@ -44,5 +46,5 @@ class HandPhotoReader:
         tiles = hand.line.tiles if hand.line else []
         detections = tuple(Detection(t.tile, int(t.box[0]), int(t.box[1]), int(t.width), int(t.height),
                                      score=t.score, zone="hand") for t in tiles)
-        record = hand.into(draft) if hand.line else None
-        return Reading(NAME, record, detections, hand.warnings, from_seat=True)
+        record, said = mended(hand.into(draft) if hand.line else None, hand.hand, preset)
+        return Reading(NAME, record, detections, hand.warnings + said, from_seat=True)

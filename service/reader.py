@@ -75,11 +75,13 @@ class Reading:
 
 @dataclass(frozen=True)
 class ReadContext:
-    """What the table knows that a reader may use: the rule, the seats, the honba."""
+    """What the table knows that a reader may use: the rule, the honba, the seats, and the rule as the
+    session stored it (``preset``: a house rule's own table; None: the built-in ``rules`` names)."""
 
     rules: str
     honba: int = 0
     seats: Mapping[str, str] = field(default_factory=dict)
+    preset: Any = None
 
 
 @runtime_checkable

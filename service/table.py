@@ -35,17 +35,18 @@ def read_frame(reader: Reader, store: SnapshotStore, frame: np.ndarray,
 
 
 def read_hand_photo(photos: HandPhotoReader, store: SnapshotStore, photo: np.ndarray,
-                    draft: Mapping[str, Any]) -> tuple[Snapshot, Reading]:
+                    draft: Mapping[str, Any], preset: scoring.Preset | None = None) -> tuple[Snapshot, Reading]:
     """Save a photo of the hand taken at the seat as a snapshot and read its hand into ``draft`` (a
-    hand record as the players have it so far); nothing waits to teach the tile set."""
-    return store.save(photo), photos.read(photo, draft)
+    hand record as the players have it so far; ``preset``: the session's rule, which says what a win
+    is where the hand as read makes none); nothing waits to teach the tile set."""
+    return store.save(photo), photos.read(photo, draft, preset)
 
 
 def context_of(ledger: Ledger, session_id: str | None) -> ReadContext:
     if not session_id:
         return ReadContext(rules="")
     cfg, state = ledger.config(session_id), ledger.state(session_id)
-    return ReadContext(cfg.rules, state.honba, state.seats(cfg.players))
+    return ReadContext(cfg.rules, state.honba, state.seats(cfg.players), cfg.preset)
 
 
 def score_record(record: Mapping[str, Any], seats: Mapping[str, str] | None = None,

@@ -25,6 +25,7 @@ from calibration.tracker import Tracker
 from vision.detect import Detector
 from vision.read import TableReader, table_windows, top_view
 
+from .mending import mended
 from .reader import Cut, Detection, ReadContext, Reading
 
 ENV_TABLE = "TABLE_CALIBRATION"
@@ -72,12 +73,12 @@ class VisionReader:
             return Reading(self.name, None, (), (str(e),))
         detections = tuple(Detection(p.tile, *_frame_box(reader, p.box), score=p.score, zone=self._zone_of(p))
                            for p in reading.pieces)
-        record = dict(reading.record) if reading.record else None
+        record, said = mended(dict(reading.record) if reading.record else None, reading.hand, context.preset)
         if record is not None:
-            record["honba"] = context.honba
+            record = {**record, "honba": context.honba}
         cuts = tuple(Cut(p.tile, image, self._zone_of(p)) for p, image in
                      zip(reading.pieces, reader.upright_cuts(reading.pieces)) if image is not None)
-        return Reading(self.name, record, detections, tuple(reading.warnings), cuts=cuts)
+        return Reading(self.name, record, detections, tuple(reading.warnings) + said, cuts=cuts)
 
     def _zone_of(self, piece) -> str:
         """The kind of the table zone a piece lies in (its centre), or empty."""

@@ -32,7 +32,7 @@ tile, also proposes a box: a second opinion against boxes on the console.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -61,12 +61,15 @@ SECOND_LOCATORS = {"oblique": MODELS / "oblique" / "tile-locator-console.onnx"}
 @dataclass(frozen=True)
 class Detection:
     """One tile found: its class (mpsz, ``0m`` for a red five, ``back``), box in image pixels,
-    rotation (clockwise turn of the face's top: 0/90/180/270) and score (0..1)."""
+    rotation (clockwise turn of the face's top: 0/90/180/270) and score (0..1). ``others``: the
+    classifier's next likeliest faces for the cut, (tile, probability), likeliest first: where a read
+    hand is no win, the one tile that makes it one is looked for among them (``scoring.mend``)."""
 
     tile: str
     box: tuple[float, float, float, float]
     rotation: int
     score: float
+    others: tuple[tuple[str, float], ...] = ()
 
     def to_dict(self) -> dict:
         return {"tile": self.tile, "box": [round(v, 1) for v in self.box], "rotation": self.rotation,
@@ -259,7 +262,8 @@ class Detector:
             for j, ((k, turn), p) in enumerate(zip(owners, probs)):
                 e = embeddings[j] if embeddings is not None else None
                 trusted = trust_box and bool(sure and sure[k])
-                keep(best, k, (*self._name(p, e, trusted, use_set), turn))
+                named = self._name(p, e, trusted, use_set)
+                keep(best, k, (*named, turn, runners_up(self.classifier.totals(p), named[0])))
                 if keep_alone:
                     keep(alone, k, (*self._name(p, None, trusted, use_set=False), turn))
 
@@ -348,7 +352,7 @@ class Detector:
                 window = (int(x0), int(y0), int(x0) + ww, int(y0) + wh)
                 for d in self.detect(image[y0:y0 + wh, x0:x0 + ww]):
                     x1, y1, x2, y2 = d.box
-                    found.append((window, Detection(d.tile, (x1 + x0, y1 + y0, x2 + x0, y2 + y0), d.rotation, d.score)))
+                    found.append((window, replace(d, box=(x1 + x0, y1 + y0, x2 + x0, y2 + y0))))
         return merge_windows(found, (w, h))
 
 
@@ -403,6 +407,8 @@ JOIN_OVERLAP = 0.4  # ... when the halves overlap by at most this share of the n
 JOIN_GAP = 0.15     # ... or stand apart by at most this share of it ...
 JOIN_LEVEL = 0.7    # ... and share this much of the shorter one's height ...
 JOIN_WIDE = 1.3     # ... and their union is this much wider than tall (a sideways tile's shape)
+RUNNERS_UP = 3           # a detection keeps this many next likeliest faces ...
+RUNNER_UP_FLOOR = 0.005  # ... each with at least this probability (a misread's true face is mostly among them)
 
 
 REFINE_MARGIN = 0.0  # a moved box must read as a tile more surely than the located one by this much: surer at
@@ -466,8 +472,18 @@ def _side_by_side(a, b) -> bool:
             and shared >= JOIN_LEVEL * short and u[2] - u[0] >= JOIN_WIDE * (u[3] - u[1]))
 
 
-def _detection(box, tile: str, score: float, flipped: bool, turn: bool) -> Detection:
-    return Detection(tile, tuple(box), 0 if tile in (BACK, NONE) else rotation_of(turn, flipped), score)
+def _detection(box, tile: str, score: float, flipped: bool, turn: bool, others=()) -> Detection:
+    return Detection(tile, tuple(box), 0 if tile in (BACK, NONE) else rotation_of(turn, flipped), score,
+                     others)
+
+
+def runners_up(totals: dict[str, float], tile: str, n: int = RUNNERS_UP,
+               floor: float = RUNNER_UP_FLOOR) -> tuple[tuple[str, float], ...]:
+    """The faces other than ``tile`` the classifier gives ``floor`` or more, likeliest first, at most
+    ``n`` (neither ``none`` nor a back: a hand's tile misread is another face)."""
+    ranked = sorted(((k, v) for k, v in totals.items() if k not in (tile, NONE, BACK) and v >= floor),
+                    key=lambda kv: -kv[1])
+    return tuple((k, round(v, 4)) for k, v in ranked[:n])
 
 
 def _face(d: Detection) -> bool:

@@ -45,12 +45,14 @@ PHOTO_PX = 1920          # a photo is read at most this many px on its longer si
 
 @dataclass(frozen=True)
 class Tile:
-    """A face-up tile found in the photo: mpsz name, box in pixels (x1, y1, x2, y2), score, rotation."""
+    """A face-up tile found in the photo: mpsz name, box in pixels (x1, y1, x2, y2), score, rotation,
+    and the classifier's next likeliest faces for it (``Detection.others``)."""
 
     tile: str
     box: tuple[float, float, float, float]
     score: float = 1.0
     rotation: int = 0
+    others: tuple[tuple[str, float], ...] = ()
 
     @property
     def width(self) -> float:
@@ -68,8 +70,10 @@ class Tile:
     @classmethod
     def of(cls, found: Any) -> "Tile":
         """From a ``vision.detect.Detection`` or its dict."""
-        get = found.get if isinstance(found, Mapping) else lambda k: getattr(found, k)
-        return cls(str(get("tile")), tuple(float(v) for v in get("box")), float(get("score")), int(get("rotation")))
+        get = found.get if isinstance(found, Mapping) else lambda k, default=None: getattr(found, k, default)
+        others = tuple((str(t), float(p)) for t, p in get("others", ()) or ())
+        return cls(str(get("tile")), tuple(float(v) for v in get("box")), float(get("score")), int(get("rotation")),
+                   others)
 
 
 @dataclass(frozen=True)
@@ -94,14 +98,16 @@ class Line:
 
 @dataclass(frozen=True)
 class HandRead:
-    """What the line says of the hand: concealed tiles (the winning tile among them), the winning
-    tile ('' when the line does not show it), melds (hand-record form), and what to check."""
+    """What the line says of the hand: concealed tiles (the winning tile among them, last), the winning
+    tile ('' when the line does not show it), melds (hand-record form), what to check, and the line's
+    tiles the concealed ones were read from, in the same order (``hand``)."""
 
     concealed: tuple[str, ...]
     win_tile: str
     melds: tuple[Mapping[str, Any], ...]
     warnings: tuple[str, ...]
     line: Line | None
+    hand: tuple[Tile, ...] = ()
 
     def into(self, record: Mapping[str, Any]) -> dict[str, Any]:
         """``record`` (the seat, tsumo or ron, gari, dora... as the caller knows them) with the
@@ -295,7 +301,7 @@ def read_line(line: Line | None) -> HandRead:
                             f"{size}, not {HAND}")
     if melds:
         warnings.append("who each meld was called from cannot be seen in a photo of the hand: check it")
-    return HandRead(tuple(t.tile for t in concealed), win, tuple(melds), tuple(warnings), line)
+    return HandRead(tuple(t.tile for t in concealed), win, tuple(melds), tuple(warnings), line, tuple(concealed))
 
 
 def read_hand(found: Iterable[Any]) -> HandRead:

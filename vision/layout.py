@@ -71,12 +71,14 @@ MAX_REDS = 2                # 三人花: two each of 0m 0p 0s
 @dataclass(frozen=True)
 class Piece:
     """A tile on the table: class (mpsz or ``back``), box in table mm (x1, y1, x2, y2), detector score,
-    and the face's rotation in the rectified table image (clockwise turn of its top; None: unknown)."""
+    the face's rotation in the rectified table image (clockwise turn of its top; None: unknown), and
+    the classifier's next likeliest faces for it (``Detection.others``)."""
 
     tile: str
     box: tuple[float, float, float, float]
     score: float = 1.0
     rotation: int | None = None
+    others: tuple[tuple[str, float], ...] = ()
 
     @property
     def centre(self) -> np.ndarray:
@@ -139,11 +141,14 @@ class SeatFrame:
 
 @dataclass
 class Reading:
-    """What the layout stage read: the hand record (a dict in the documented format) and warnings."""
+    """What the layout stage read: the hand record (a dict in the documented format) and warnings.
+    ``hand``: the pieces the record's concealed tiles were read from, in its order (the winning tile
+    last, when the record has one): where the hand is no win, what else each might be."""
 
     record: dict
     warnings: list[str] = field(default_factory=list)
     pieces: list[Piece] = field(default_factory=list)      # the tiles it was read from (table mm)
+    hand: list[Piece] = field(default_factory=list)
 
     def key(self) -> str:
         return json.dumps(self.record, sort_keys=True)
@@ -266,7 +271,7 @@ def split_stacked_pairs(pieces: Sequence[Piece], frame: SeatFrame) -> tuple[list
         else:
             ym = (y1 + y2) / 2
             halves = [(x1, y1, x2, ym), (x1, ym, x2, y2)]
-        out += [Piece(p.tile, h, p.score, p.rotation) for h in halves]
+        out += [Piece(p.tile, h, p.score, p.rotation, p.others) for h in halves]
         warnings.append(f"a {p.tile} box {d - c:.0f} mm deep in the meld zone: read as a stacked pair (kakan)")
     return out, warnings
 
@@ -423,7 +428,7 @@ def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable
     if ura:
         record["riichi"] = True
     warnings.append("tsumo or ron cannot be seen on the table: check it")
-    return Reading(record, warnings, list(pieces))
+    return Reading(record, warnings, list(pieces), list(concealed) + ([win] if win else []))
 
 
 def vote(readings: Sequence[Reading], quorum: float = 0.5) -> Reading:
@@ -436,7 +441,7 @@ def vote(readings: Sequence[Reading], quorum: float = 0.5) -> Reading:
     warnings = list(chosen.warnings)
     if n / len(readings) <= quorum:
         warnings.append(f"frames disagree: {n} of {len(readings)} read this hand")
-    return Reading(chosen.record, warnings, chosen.pieces)
+    return Reading(chosen.record, warnings, chosen.pieces, chosen.hand)
 
 
 def tiles_of(mpsz: str) -> list[str]:

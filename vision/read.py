@@ -76,7 +76,7 @@ def pieces_in(top: np.ndarray, region: Region, detector: Detector, px_per_mm: fl
         from .draw import draw_detections
         debug.write(f"region-{region.name}", draw_detections(crop, found))
     pieces = [Piece(d.tile, tuple(float(v) for v in (np.array(d.box) + (x1, y1, x1, y1)) / px_per_mm), d.score,
-                    d.rotation) for d in found]
+                    d.rotation, d.others) for d in found]
     # regions overlap: each answers only for tiles inside its own zones, so none is counted twice
     return [p for p in pieces if region.owns(p.centre)]
 
@@ -129,7 +129,7 @@ def name_stacked_halves(top: np.ndarray, pieces: Sequence[Piece], zones, seats, 
                 continue
             named = detector.name_boxes(top, [tuple(v * px_per_mm for v in h.box) for h in halves])
             out.remove(p)
-            out += [Piece(d.tile, h.box, d.score, d.rotation) if d.tile not in (NONE, BACK) else h
+            out += [Piece(d.tile, h.box, d.score, d.rotation, d.others) if d.tile not in (NONE, BACK) else h
                     for h, d in zip(halves, named)]
             warnings += w
     return out, warnings
@@ -165,7 +165,7 @@ def probe(top: np.ndarray, spots, detector: Detector, px_per_mm: float) -> list[
     boxes = [tuple(v * px_per_mm for v in spot) for spot in spots]
     h, w = top.shape[:2]
     boxes = [b for b in boxes if b[0] >= 0 and b[1] >= 0 and b[2] <= w and b[3] <= h]
-    return [Piece(d.tile, tuple(v / px_per_mm for v in d.box), d.score, d.rotation)
+    return [Piece(d.tile, tuple(v / px_per_mm for v in d.box), d.score, d.rotation, d.others)
             for d in detector.name_boxes(top, boxes) if d.tile not in (NONE, BACK) and d.score >= PROBE_SCORE]
 
 

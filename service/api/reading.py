@@ -47,10 +47,11 @@ async def read_hand_photo(settings: SettingsDep, ledger: LedgerDep, photos: Hand
                           discarder: Seat | None = Form(None, description="for ron: who dealt in")) -> dict:
     data = await image.read(settings.max_upload_bytes + 1)
     photo = decode(data, max_bytes=settings.max_upload_bytes, max_side=settings.max_image_side)
-    draft = {"rules": ledger.config(session).rules if session else rules, "seat": seat, "win": win}
+    cfg = ledger.config(session) if session else None
+    draft = {"rules": cfg.rules if cfg else rules, "seat": seat, "win": win}
     if win == "ron" and discarder:
         draft["discarder"] = discarder
-    snap, reading = table.read_hand_photo(photos, store, photo, draft)
+    snap, reading = table.read_hand_photo(photos, store, photo, draft, cfg.preset if cfg else None)
     return _reading_out(snap, reading, ledger, session)
 
 

@@ -113,8 +113,8 @@ def hand_photo(request: Request, session_id: str, form: FormDep, ledger: LedgerD
                store: SnapshotsDep, settings: SettingsDep, offers: OffersDep) -> Response:
     """A photo of the revealed hand taken at the seat: its tiles replace the draft's hand (service.hand_photos)."""
     photo = image(form, settings, "hand_image")
-    draft = draft_of(form).record(ledger.config(session_id).rules)
-    snap, reading = table.read_hand_photo(photos, store, photo, draft)
+    cfg = ledger.config(session_id)
+    snap, reading = table.read_hand_photo(photos, store, photo, draft_of(form).record(cfg.rules), cfg.preset)
     offers.remember(snap.name, reading, (snap.width, snap.height))
     return _show(request, session_id, form, ledger, snap.name, reading, (snap.width, snap.height))
 

@@ -391,3 +391,23 @@ def test_the_sideways_west_closing_the_amos_hand_is_read_whole():
     read = [max(found, key=lambda d: iou(d.box, t["box"])) for t in hand]
     assert all(iou(d.box, t["box"]) >= 0.5 for d, t in zip(read, hand))
     assert [d.tile for d in read] == [t["tile"] for t in hand]
+
+
+def test_each_tile_keeps_the_classifiers_next_likeliest_faces(detector):
+    # What a read hand that makes no win is mended from (scoring.mend): other faces, likeliest first,
+    # never the tile itself, no tile at all or a back, each at least the floor.
+    from vision.detect import RUNNER_UP_FLOOR, RUNNERS_UP
+    truth = json.loads(SCENES[0].read_text())
+    found = detector.detect(cv2.imread(str(DATA / truth["image"])))
+    assert any(d.others for d in found), "no tile kept any other face"
+    for d in found:
+        assert len(d.others) <= RUNNERS_UP
+        assert [p for _, p in d.others] == sorted((p for _, p in d.others), reverse=True)
+        assert all(t not in (d.tile, "none", "back") and p >= RUNNER_UP_FLOOR for t, p in d.others), d
+
+
+def test_runners_up_leave_out_the_tile_none_and_backs():
+    from vision.detect import runners_up
+    totals = {"3p": 0.6, "none": 0.2, "back": 0.1, "4p": 0.05, "1s": 0.04, "2s": 0.006, "6z": 0.004}
+    assert runners_up(totals, "3p") == (("4p", 0.05), ("1s", 0.04), ("2s", 0.006))
+    assert runners_up(totals, "3p", n=1) == (("4p", 0.05),)

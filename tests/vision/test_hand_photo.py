@@ -158,6 +158,19 @@ def test_detections_as_the_detector_writes_them_are_read():
     assert read_hand(found).win_tile == "4s"
 
 
+def test_the_hand_keeps_the_tiles_it_was_read_from_with_their_other_faces():
+    # what a hand that makes no win is mended from (service.mending): the concealed tiles' own
+    # tiles, in their order, each with the detector's next likeliest faces
+    tiles = line_of("2p 3p 4p 6s 7s 8s 9m 9m 1z 1z 1z 7z 7z 7z", gaps={11: 0.6})
+    doubted = [Tile(t.tile, t.box, t.score, t.rotation, (("5p", 0.2),) if k == 2 else ()) for k, t in enumerate(tiles)]
+    hand = read_hand(doubted)
+    assert [t.tile for t in hand.hand] == list(hand.concealed)
+    assert hand.hand[2].others == (("5p", 0.2),)
+    as_dicts = [{"tile": t.tile, "box": list(t.box), "score": t.score, "rotation": t.rotation,
+                 "others": [list(o) for o in t.others]} for t in doubted]
+    assert read_hand(as_dicts).hand[2].others == (("5p", 0.2),)
+
+
 def test_the_command_refuses_what_is_no_image(tmp_path):
     bad = tmp_path / "hand.jpg"
     bad.write_text("not a picture")

@@ -104,12 +104,15 @@ def test_the_table_reader_runs_the_locator_once():
 ])
 def test_whole_table_frames_read_exactly(art, seed, what):
     # Frames of the fixed test set (bench/bench_read.py) that each need one of the reader's rules.
-    from vision.layout import record_diff
+    from vision.layout import record_diff, tiles_of
     from vision.read import TableReader
     from vision.synth.table import render_table
     scene = render_table(seed, art)
     reading = TableReader(TableFile("synthetic"), "dunhill").read(scene.image)
     assert record_diff(scene.record, reading.record) == [], (what, reading.record, scene.record)
+    # the pieces the concealed tiles were read from, in the record's tiles, the winning tile last
+    assert sorted(p.tile for p in reading.hand) == sorted(tiles_of(reading.record["concealed"]))
+    assert reading.hand[-1].tile == reading.record["win_tile"]
 
 
 def test_a_stacked_pair_boxed_as_one_is_cut_named_half_by_half_and_said(art):

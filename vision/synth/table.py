@@ -16,6 +16,7 @@ distortion, light, blur, noise and JPEG make the frame.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -88,13 +89,17 @@ def _mpsz(tiles) -> str:
     return out + (suit or "")
 
 
-def deal(rng: np.random.Generator) -> dict:
-    """What lies on the table: the winner, their tiles by place, and the other seats' discards."""
+def deal(rng: np.random.Generator, hand: Sequence[str] | None = None) -> dict:
+    """What lies on the table: the winner, their tiles by place, and the other seats' discards.
+    ``hand``: the winner's 14 concealed tiles, the winning tile last (a hand that wins: the rest of
+    the deal is drawn from the wall without them, and no melds); else 14 tiles drawn at random."""
     pool = wall(rng)
+    for t in hand or ():
+        pool.remove(t)
     seat = SEATS[int(rng.integers(3))]
     melds = []
     room = MELD_ROOM_MM
-    for _ in range(int(rng.choice([0, 0, 1, 1, 2, 2]))):
+    for _ in range(0 if hand else int(rng.choice([0, 0, 1, 1, 2, 2]))):
         kind = str(rng.choice(["pon", "pon", "minkan", "kakan", "ankan"]))
         width = MELD_WIDTH[kind]
         if width > room:             # the meld zone runs out at the felt's corner
@@ -110,7 +115,7 @@ def deal(rng: np.random.Generator) -> dict:
         open_sides = [k for k, v in neighbour_side(default_layout(), seat).items() if v]   # not the empty side
         side = None if kind == "ankan" else str(rng.choice(open_sides))
         melds.append({"kind": kind, "tiles": tiles, "side": side})
-    concealed = [pool.pop() for _ in range(14 - 3 * len(melds))]
+    concealed = list(hand) if hand else [pool.pop() for _ in range(14 - 3 * len(melds))]
     gari = [t for t in (_take(pool, lambda t: plain_kind(t) in GARI) for _ in range(int(rng.integers(0, 6)))) if t]
     dora = [pool.pop() for _ in range(int(rng.integers(1, 3)))]
     ura = [pool.pop() for _ in dora] if rng.random() < 0.4 else []

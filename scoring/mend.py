@@ -1,0 +1,123 @@
+"""A hand read one tile off a win, mended by the reader's own second choice.
+
+The winner reveals a winning hand, so concealed tiles that make no win hold a misread. The reader
+knows, for each tile it read, the other faces the cut might be and how likely each is (``Doubt``).
+The mend is the one change of one concealed tile to one of those faces that makes the hand a win.
+With 13 tiles and the winning tile not shown (the players pick it), the hand must wait on some tile
+instead: one tile from a win.
+
+A wrong mend is worse than none: a hand that makes no win cannot be confirmed until the players fix
+it, a mended one can. So a face is tried only where the reader gave it ``FLOOR`` or more, and where
+several changes make a win the likeliest is taken only at ``MARGIN`` times the next or more.
+A hand that already wins, one whose size is neither 14 nor 13 without its winning tile, and one no
+single change mends, or more than one does alike, are left as read. It is a reading, not a fact: the
+caller tells the players which tile was changed, and they confirm.
+
+Both bars were chosen on hands of real tiles the classifiers learnt (the fitting two thirds of
+``../shared/real-tiles/camerash``, ``bench/bench_mend.py --fitting``), not on the held-out third.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+
+from .engine import is_a_win
+from .presets import Preset
+from .tiles import format_mpsz, parse_mpsz, parse_tile, tile_name
+
+HAND = 14
+FLOOR = 0.03         # a face the reader gave less than this is not tried ...
+MARGIN = 2.0         # ... and of several changes that make a win, the likeliest must be this many times the next
+KINDS = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(f"{n}z" for n in range(1, 8))
+
+
+class Doubt(NamedTuple):
+    """A concealed tile as read, and the other faces the reader gave it, (tile, probability)."""
+
+    tile: str
+    others: tuple[tuple[str, float], ...] = ()
+
+
+class Mend(NamedTuple):
+    """The record mended: the tile ``read`` counted as ``tile``, which the reader gave ``likelihood``."""
+
+    record: dict[str, Any]
+    read: str
+    tile: str
+    likelihood: float
+
+    def says(self) -> str:
+        return (f"read {self.read}, counted as {self.tile}: as read the tiles make no winning hand, and "
+                f"{self.tile} was the reader's next choice for that tile ({self.likelihood:.0%})")
+
+
+def is_waiting(record: Mapping[str, Any], preset: Preset | None = None) -> bool:
+    """Whether 13 concealed tiles (no winning tile given) wait on some tile: with it they win."""
+    base = {k: v for k, v in record.items() if k not in ("concealed", "win_tile")}
+    tiles = record.get("concealed", "")
+    return any(is_a_win({**base, "concealed": f"{tiles}{k}", "win_tile": k}, preset) for k in KINDS)
+
+
+def mend(record: Mapping[str, Any], doubts: Sequence[Doubt], preset: Preset | None = None) -> Mend | None:
+    """The likeliest one-tile change of ``record``'s concealed tiles, among ``doubts``, that makes it a
+    win (module doc); None where the record needs none, or none does. ``doubts`` are the concealed
+    tiles in any order, the winning tile last where the record has one; they must be the record's
+    concealed tiles (else None: the players have changed the hand since it was read)."""
+    shown = _concealed(record)
+    if shown is None or sorted(shown) != sorted(_codes(d.tile for d in doubts)):
+        return None
+    win = str(record.get("win_tile") or "")
+    size = len(shown) + 3 * len(record.get("melds") or ())
+    if win and size == HAND:
+        wins = lambda r: is_a_win(r, preset)        # noqa: E731
+    elif not win and size == HAND - 1:
+        wins = lambda r: is_waiting(r, preset)      # noqa: E731
+    else:
+        return None
+    if wins(record):
+        return None
+    found: dict[tuple[str, str], Mend] = {}        # by the hand it makes: one tile read twice alike is one change
+    for i, d in enumerate(doubts):
+        for tile, p in d.others:
+            if p < FLOOR or tile == d.tile or not _is_tile(tile):
+                continue
+            changed = _changed(record, shown, d.tile, tile, is_win_tile=bool(win) and i == len(doubts) - 1)
+            key = (changed["concealed"], changed.get("win_tile", ""))
+            if (key not in found or p > found[key].likelihood) and wins(changed):
+                found[key] = Mend(changed, d.tile, tile, p)
+    ranked = sorted(found.values(), key=lambda m: -m.likelihood)
+    if not ranked or (len(ranked) > 1 and ranked[0].likelihood < MARGIN * ranked[1].likelihood):
+        return None
+    return ranked[0]
+
+
+def _changed(record: Mapping[str, Any], shown: list[int], read: str, tile: str, is_win_tile: bool) -> dict:
+    codes = list(shown)
+    codes.remove(parse_tile(read))
+    codes.append(parse_tile(tile))
+    out = dict(record)
+    out["concealed"] = format_mpsz(sorted(codes))
+    if is_win_tile:
+        out["win_tile"] = tile
+    return out
+
+
+def _concealed(record: Mapping[str, Any]) -> list[int] | None:
+    try:
+        return list(parse_mpsz(str(record.get("concealed") or "")))
+    except ValueError:
+        return None
+
+
+def _codes(tiles: Iterable[str]) -> list[int]:
+    try:
+        return [parse_tile(t) for t in tiles]
+    except ValueError:
+        return [-1]
+
+
+def _is_tile(text: str) -> bool:
+    try:
+        return tile_name(parse_tile(text)) == text
+    except ValueError:
+        return False

@@ -1,0 +1,26 @@
+"""A read hand that makes no win, mended by the reader's next choice for one tile (``scoring.mend``).
+
+The winner reveals a winning hand. Where the tiles as read make none (or, with 13 tiles and the
+winning tile left to the players, wait on nothing), one of them was misread; the reader knows what
+else each tile might be, and the one change of one tile to one of those that makes a win is made,
+the likeliest where several do. The players are told which tile was changed, and confirm as ever.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from scoring import Preset
+from scoring.mend import Doubt, mend
+
+
+def mended(record: Mapping[str, Any] | None, hand: Iterable[Any], preset: Preset | None = None
+           ) -> tuple[Mapping[str, Any] | None, tuple[str, ...]]:
+    """``record`` mended where it needs it, and what to tell the players (nothing where it needs no
+    mend, or no one change mends it). ``hand``: the pieces its concealed tiles were read from (each
+    with ``tile`` and ``others``), the winning tile last; ``preset``: the session's rule (else the
+    one the record names)."""
+    if not record:
+        return record, ()
+    done = mend(record, [Doubt(p.tile, tuple(p.others)) for p in hand], preset)
+    return (record, ()) if done is None else (done.record, (done.says(),))

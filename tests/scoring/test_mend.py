@@ -1,0 +1,135 @@
+"""A hand read one tile off a win is mended by the reader's next choice for that tile.
+
+The winner reveals a winning hand. Where the tiles as read make none, the one change of one tile to a
+face the reader gave it (``FLOOR`` or more) that makes a win is made; of several, the likeliest, and
+only when it is ``MARGIN`` times as likely as the next. A hand that wins is never touched.
+"""
+
+
+from rulebook import pon, record
+from scoring import load_preset
+from scoring.engine import is_a_win
+from scoring.mend import FLOOR, MARGIN, Doubt, is_waiting, mend
+from scoring.tiles import parse_mpsz, tile_name
+
+
+def doubts(concealed: str, win_tile: str = "", **others) -> list[Doubt]:
+    """The record's tiles as a reader gives them, the winning tile last; ``others``: for the tile at
+    place ``t<i>`` (in written order), its other faces, e.g. ``t3=(("4p", 0.2),)``."""
+    placed = [(i, tile_name(c)) for i, c in enumerate(parse_mpsz(concealed))]
+    if win_tile:
+        last = max(k for k, (_, t) in enumerate(placed) if t == win_tile)
+        placed.append(placed.pop(last))
+    return [Doubt(t, others.get(f"t{i}", ())) for i, t in placed]
+
+
+# 234p 678p 234s 678s 99s, won on 3p; read with the 4p of 234p as 9p
+WON = record("dunhill", "234678p234678s99s", "3p", gari="1m", riichi=True)
+MISREAD = dict(WON, concealed="239678p234678s99s")
+
+
+def test_a_hand_that_wins_is_left_as_read():
+    assert mend(WON, doubts(WON["concealed"], "3p", t2=(("1p", 0.4),))) is None
+
+
+def test_one_misread_tile_is_counted_as_the_readers_next_choice():
+    done = mend(MISREAD, doubts(MISREAD["concealed"], "3p", t2=(("4p", 0.2), ("7p", 0.1))))
+    assert done is not None
+    assert sorted(parse_mpsz(done.record["concealed"])) == sorted(parse_mpsz(WON["concealed"]))
+    assert (done.read, done.tile, done.likelihood) == ("9p", "4p", 0.2)
+    assert "read 9p, counted as 4p" in done.says()
+    assert is_a_win(done.record)
+
+
+def test_the_rest_of_the_record_is_kept():
+    done = mend(MISREAD, doubts(MISREAD["concealed"], "3p", t2=(("4p", 0.2),)))
+    assert {k: v for k, v in done.record.items() if k != "concealed"} == \
+        {k: v for k, v in MISREAD.items() if k != "concealed"}
+
+
+def test_a_face_the_reader_gave_too_little_is_not_tried():
+    low = FLOOR / 2
+    assert mend(MISREAD, doubts(MISREAD["concealed"], "3p", t2=(("4p", low),))) is None
+
+
+def test_a_face_that_makes_no_win_is_not_taken():
+    # 7p for the 9p makes 237p: no set
+    assert mend(MISREAD, doubts(MISREAD["concealed"], "3p", t2=(("7p", 0.6),))) is None
+
+
+# 134p 678p 234678s 99s makes no win; the 1p as 2p (234p) or the 4p as 2p (123p) each make one
+TWO_WAYS = record("dunhill", "134678p234678s99s", "9s", gari="1m", riichi=True)
+
+
+def test_two_ways_to_a_win():
+    for concealed in ("234678p234678s99s", "123678p234678s99s"):
+        assert is_a_win(dict(TWO_WAYS, concealed=concealed))
+    assert not is_a_win(TWO_WAYS)
+
+
+def test_of_two_changes_that_win_the_likeliest_is_taken_when_clearly_ahead():
+    ds = doubts(TWO_WAYS["concealed"], "9s", t0=(("2p", 0.3),), t2=(("2p", 0.3 / MARGIN / 2),))
+    done = mend(TWO_WAYS, ds)
+    assert done is not None and (done.read, done.tile) == ("1p", "2p")
+
+
+def test_changes_alike_in_likelihood_leave_the_hand_to_the_players():
+    ds = doubts(TWO_WAYS["concealed"], "9s", t0=(("2p", 0.3),), t2=(("2p", 0.3 / MARGIN * 1.1),))
+    assert mend(TWO_WAYS, ds) is None
+
+
+def test_the_winning_tile_misread_moves_the_winning_tile():
+    read = dict(WON, concealed="24678p234678s99s1p", win_tile="1p")         # the winning 3p read as 1p
+    done = mend(read, doubts(read["concealed"], "1p", t13=(("3p", 0.1),)))
+    assert done is not None and done.record["win_tile"] == "3p"
+    assert is_a_win(done.record)
+
+
+def test_thirteen_tiles_must_wait_on_a_tile():
+    # the winning tile not shown: 24p 678p 234678s 99s waits on 3p; read with the 8p as 9p it waits on nothing
+    waiting = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "24678p234678s99s", "win_tile": ""}
+    assert is_waiting(waiting)
+    read = dict(waiting, concealed="24679p234678s99s")
+    assert not is_waiting(read)
+    done = mend(read, doubts(read["concealed"], t4=(("8p", 0.2),)))
+    assert done is not None and done.record["win_tile"] == "" and is_waiting(done.record)
+
+
+def test_a_hand_of_another_size_is_not_mended():
+    short = dict(MISREAD, concealed="39678p234678s99s")            # 13 tiles with a winning tile: a tile missed
+    assert mend(short, doubts(short["concealed"], "3p", t1=(("4p", 0.5),))) is None
+
+
+def test_doubts_that_are_not_the_records_tiles_are_ignored():
+    # the players changed the hand since it was read: the reader's doubts no longer describe it
+    assert mend(MISREAD, doubts(WON["concealed"], "3p", t2=(("4p", 0.5),))) is None
+
+
+def test_melds_count_three_tiles():
+    hand = record("dunhill", "234678p234s99s", "3p", gari="1m", melds=[pon("777z")])
+    assert is_a_win(hand)
+    read = dict(hand, concealed="239678p234s99s")
+    done = mend(read, doubts(read["concealed"], "3p", t2=(("4p", 0.2),)))
+    assert done is not None and done.record["melds"] == hand["melds"]
+
+
+def test_kokushi_is_a_win_where_the_rule_counts_it():
+    # balance lets North stand in the hand; the 3z read as 4z (4z twice, no 3z) is mended
+    read = record("balance", "19m19p19s12444567z", "4z")
+    assert not is_a_win(read)
+    done = mend(read, doubts(read["concealed"], "4z", t10=(("3z", 0.1),)))
+    assert done is not None and done.record["win_tile"] == "3z" and is_a_win(done.record)
+
+
+def test_what_a_win_is_follows_the_rule_given():
+    # dunhill sets North aside as gari: the same kokushi is no win there, mended or not
+    read = record("dunhill", "19m19p19s12444567z", "4z")
+    assert mend(read, doubts(read["concealed"], "4z", t10=(("3z", 0.1),))) is None
+    balance = load_preset("balance")
+    done = mend(read, doubts(read["concealed"], "4z", t10=(("3z", 0.1),)), preset=balance)
+    assert done is not None and is_a_win(done.record, balance)
+
+
+def test_a_record_the_rule_refuses_is_no_win():
+    assert not is_a_win(record("dunhill", "234p234678s99s222m", "3p", gari="1m"))     # 2m: not in the wall
+    assert not is_a_win({"rules": "nosuch"})

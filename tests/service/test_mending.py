@@ -1,0 +1,70 @@
+"""A hand the reader read one tile off a win is mended before the tablet shows it, and the players are
+told which tile (service.mending over scoring.mend); under a session's own house rule, by that rule.
+The real app on a real SQLite file, the real vision reader on a rendered table."""
+
+from __future__ import annotations
+
+import numpy as np
+from fastapi.testclient import TestClient
+
+from calibration.markers import default_layout
+from calibration.store import TableFile
+from scoring.engine import is_a_win
+from scoring.tiles import parse_mpsz, tile_name
+from service import table
+from service.app import create_app
+from service.mending import mended
+from service.reader import ReadContext
+from service.vision_reader import VisionReader
+from table_fixtures import PIN, PLAYERS, house_rule, write_rule
+from vision.layout import Piece
+
+# 234p 678p 234s 678s 99s won on 3p, the 4p read as 9p: the classifier's next choice for it was 4p
+READ = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "239678p234678s99s",
+        "win_tile": "3p", "gari": "1m"}
+
+
+def pieces(concealed: str, win_tile: str, doubted: dict[str, tuple]) -> list[Piece]:
+    """The hand's pieces, the winning tile last; ``doubted[tile]``: the other faces of that tile's piece."""
+    tiles = [tile_name(c) for c in parse_mpsz(concealed)]
+    tiles.remove(win_tile)
+    return [Piece(t, (0, 0, 1, 1), 0.9, 0, doubted.get(t, ())) for t in tiles + [win_tile]]
+
+
+def test_a_hand_one_tile_off_a_win_is_mended_and_the_players_told():
+    record, said = mended(READ, pieces(READ["concealed"], "3p", {"9p": (("4p", 0.3),)}))
+    assert sorted(parse_mpsz(record["concealed"])) == sorted(parse_mpsz("234678p234678s99s"))
+    assert is_a_win(record)
+    assert said == (f"read 9p, counted as 4p: as read the tiles make no winning hand, and 4p was the "
+                    f"reader's next choice for that tile (30%)",)
+
+
+def test_a_hand_that_wins_and_no_hand_at_all_pass_as_they_are():
+    won = dict(READ, concealed="234678p234678s99s")
+    assert mended(won, pieces(won["concealed"], "3p", {"4p": (("9p", 0.3),)})) == (won, ())
+    assert mended(None, []) == (None, ())
+
+
+def test_a_session_s_context_carries_its_stored_house_rule(settings):
+    write_rule(settings.house_rules_dir, "ours", house_rule())
+    with TestClient(create_app(settings), headers={"X-Table-PIN": PIN}) as client:
+        sid = client.post("/api/sessions", json={"rules": "ours", "players": PLAYERS}).json()["id"]
+        context = table.context_of(client.app.state.ledger, sid)
+    assert context.rules == "ours" and context.preset.id == "ours"
+    ours = dict(READ, rules="ours")
+    hand = pieces(ours["concealed"], "3p", {"9p": (("4p", 0.3),)})
+    # the built-in presets know no rule "ours": only the session's stored rule says what a win is
+    assert mended(ours, hand) == (ours, ())
+    record, said = mended(ours, hand, context.preset)
+    assert is_a_win(record, context.preset) and said
+
+
+def test_the_vision_reader_leaves_a_hand_read_right_as_it_is(art):
+    # a winning hand on a rendered table, read by the real reader: no tile to change, nothing said
+    from vision.synth.table import deal, render_deal
+    hand = "2p 3p 4p 6p 7p 8p 2s 3s 4s 6s 7s 8s 9s 9s".split()
+    rng = np.random.default_rng(5)
+    scene = render_deal(deal(rng, hand), rng, art, default_layout())
+    reading = VisionReader(TableFile("synthetic")).read(scene.image, ReadContext("dunhill"))
+    assert reading.record is not None and is_a_win(reading.record)
+    assert not any("counted as" in w for w in reading.warnings), reading.warnings
