@@ -5,7 +5,6 @@ face the reader gave it (``FLOOR`` or more) that makes a win is made; of several
 only when it is ``MARGIN`` times as likely as the next. A hand that wins is never touched.
 """
 
-
 from rulebook import pon, record
 from scoring import load_preset
 from scoring.engine import is_a_win
