@@ -51,11 +51,35 @@ class Mend(NamedTuple):
                 f"{self.tile} was the reader's next choice for that tile ({self.likelihood:.0%})")
 
 
-def is_waiting(record: Mapping[str, Any], preset: Preset | None = None) -> bool:
-    """Whether 13 concealed tiles (no winning tile given) wait on some tile: with it they win."""
+def _winning_tiles(record: Mapping[str, Any], preset: Preset | None):
     base = {k: v for k, v in record.items() if k not in ("concealed", "win_tile")}
     tiles = record.get("concealed", "")
-    return any(is_a_win({**base, "concealed": f"{tiles}{k}", "win_tile": k}, preset) for k in KINDS)
+    return (k for k in KINDS if is_a_win({**base, "concealed": f"{tiles}{k}", "win_tile": k}, preset))
+
+
+def waits(record: Mapping[str, Any], preset: Preset | None = None) -> list[str]:
+    """The tiles 13 concealed tiles (no winning tile given) wait on: with any of them they win (a five
+    named plain: red or plain, the tiles shown cannot say)."""
+    return list(_winning_tiles(record, preset))
+
+
+def is_waiting(record: Mapping[str, Any], preset: Preset | None = None) -> bool:
+    """Whether 13 concealed tiles (no winning tile given) wait on some tile: with it they win."""
+    return any(_winning_tiles(record, preset))
+
+
+def winning_tile(record: Mapping[str, Any], preset: Preset | None = None
+                 ) -> tuple[Mapping[str, Any], tuple[str, ...]]:
+    """A hand shown with 13 tiles and no winning tile (a photo without it): the record, completed with
+    its winning tile where it waits on one tile alone (that tile is the winning one), and the tiles it
+    waits on. Any other record: as it is, and ()."""
+    shown = _concealed(record)
+    if shown is None or record.get("win_tile") or len(shown) + 3 * len(record.get("melds") or ()) != HAND - 1:
+        return record, ()
+    on = tuple(waits(record, preset))
+    if len(on) != 1:
+        return record, on
+    return {**record, "concealed": format_mpsz(sorted(shown + [parse_tile(on[0])])), "win_tile": on[0]}, on
 
 
 def mend(record: Mapping[str, Any], doubts: Sequence[Doubt], preset: Preset | None = None) -> Mend | None:

@@ -4,6 +4,8 @@ The winner reveals a winning hand. Where the tiles as read make none (or, with 1
 winning tile left to the players, wait on nothing), one of them was misread; the reader knows what
 else each tile might be, and the one change of one tile to one of those that makes a win is made,
 the likeliest where several do. The players are told which tile was changed, and confirm as ever.
+A hand shown with 13 tiles and no winning tile (a photo without it) that waits on one tile alone
+won on that tile; one that waits on several is told which, and the players pick.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from scoring import Preset
-from scoring.mend import Doubt, mend
+from scoring.mend import Doubt, mend, winning_tile
 
 
 def mended(record: Mapping[str, Any] | None, hand: Iterable[Any], preset: Preset | None = None
@@ -22,5 +24,14 @@ def mended(record: Mapping[str, Any] | None, hand: Iterable[Any], preset: Preset
     one the record names)."""
     if not record:
         return record, ()
+    said: tuple[str, ...] = ()
     done = mend(record, [Doubt(p.tile, tuple(p.others)) for p in hand], preset)
-    return (record, ()) if done is None else (done.record, (done.says(),))
+    if done is not None:
+        record, said = done.record, (done.says(),)
+    record, on = winning_tile(record, preset)
+    if len(on) == 1:
+        five = " (a five: red or plain, check)" if on[0][0] == "5" and on[0][1] != "z" else ""
+        said += (f"the winning tile is not shown: the hand waits on {on[0]} alone, so it is taken as the winning tile{five}",)
+    elif on:
+        said += (f"the hand waits on {' '.join(on)}: pick the winning tile",)
+    return record, said

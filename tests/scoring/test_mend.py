@@ -8,7 +8,7 @@ only when it is ``MARGIN`` times as likely as the next. A hand that wins is neve
 from rulebook import pon, record
 from scoring import load_preset
 from scoring.engine import is_a_win
-from scoring.mend import FLOOR, MARGIN, Doubt, is_waiting, mend
+from scoring.mend import FLOOR, MARGIN, Doubt, is_waiting, mend, waits, winning_tile
 from scoring.tiles import parse_mpsz, tile_name
 
 
@@ -132,3 +132,23 @@ def test_what_a_win_is_follows_the_rule_given():
 def test_a_record_the_rule_refuses_is_no_win():
     assert not is_a_win(record("dunhill", "234p234678s99s222m", "3p", gari="1m"))     # 2m: not in the wall
     assert not is_a_win({"rules": "nosuch"})
+
+
+def test_a_hand_shown_without_its_winning_tile_waits_on_the_tiles_that_complete_it():
+    two_sided = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "23678p234678s99s", "win_tile": ""}
+    assert waits(two_sided) == ["1p", "4p"]
+    record, on = winning_tile(two_sided)
+    assert on == ("1p", "4p") and record == two_sided            # two waits: the players pick
+
+
+def test_a_hand_that_waits_on_one_tile_alone_won_on_it():
+    closed_wait = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "24678p234678s99s", "win_tile": ""}
+    record, on = winning_tile(closed_wait)
+    assert on == ("3p",) and record["win_tile"] == "3p" and is_a_win(record)
+    assert sorted(parse_mpsz(record["concealed"])) == sorted(parse_mpsz("234678p234678s99s"))
+
+
+def test_a_hand_with_its_winning_tile_or_of_another_size_has_no_waits_asked():
+    assert winning_tile(WON) == (WON, ())
+    short = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "4678p234678s99s", "win_tile": ""}
+    assert winning_tile(short) == (short, ())

@@ -68,3 +68,17 @@ def test_the_vision_reader_leaves_a_hand_read_right_as_it_is(art):
     reading = VisionReader(TableFile("synthetic")).read(scene.image, ReadContext("dunhill"))
     assert reading.record is not None and is_a_win(reading.record)
     assert not any("counted as" in w for w in reading.warnings), reading.warnings
+
+
+def test_a_hand_shown_without_its_winning_tile_is_completed_when_it_waits_on_one_tile():
+    # 24p 678p 234678s 99s waits on 3p alone: that is the winning tile
+    shown = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "24678p234678s99s", "win_tile": ""}
+    record, said = mended(shown, [Piece(t, (0, 0, 1, 1)) for t in "2p 4p 6p 7p 8p 2s 3s 4s 6s 7s 8s 9s 9s".split()])
+    assert record["win_tile"] == "3p" and is_a_win(record)
+    assert said == ("the winning tile is not shown: the hand waits on 3p alone, so it is taken as the winning tile",)
+
+
+def test_a_hand_shown_without_its_winning_tile_that_waits_on_several_is_left_to_the_players():
+    shown = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "23678p234678s99s", "win_tile": ""}
+    record, said = mended(shown, [Piece(t, (0, 0, 1, 1)) for t in "2p 3p 6p 7p 8p 2s 3s 4s 6s 7s 8s 9s 9s".split()])
+    assert record == shown and said == ("the hand waits on 1p 4p: pick the winning tile",)
