@@ -113,17 +113,14 @@ class Tally:
                 "mend_ms_max": float(max(self.ms))}
 
 
-def named_crops(classifier: Classifier, tileset: TileSet | None, images: list[np.ndarray]) -> list[Doubt]:
-    """Each crop's tile and runners-up, as ``vision.detect`` names a cut (with the set, where given)."""
+def named_crops(classifier: Classifier, tileset: TileSet, images: list[np.ndarray]) -> list[Doubt]:
+    """Each crop's tile and runners-up, as ``vision.detect`` names a cut with ``tileset`` (an empty set:
+    the classifier alone)."""
     probs, embeddings = classifier.read([square_cut(i) for i in images])
     out = []
     for p, e in zip(probs, embeddings):
-        totals = classifier.totals(p)
-        if tileset is None:
-            tile = max((k for k in totals if k != "none"), key=totals.get)
-        else:
-            tile = tileset.name(p, e, classifier).tile
-        out.append(Doubt(tile, runners_up(totals, tile)))
+        tile = tileset.name(p, e, classifier).tile
+        out.append(Doubt(tile, runners_up(classifier.totals(p), tile)))
     return out
 
 
@@ -139,7 +136,7 @@ def real_hands(classifier: Classifier, hands: int, repeats: int, folder: Path, f
         by_kind[kind].append(i)
     out = {}
     # the classifier alone: every held-out crop named once; each hand draws crops of its kinds
-    named = named_crops(classifier, None, [image for _, image in crops])
+    named = named_crops(classifier, TileSet.create(folder / "none", classifier), [image for _, image in crops])
     alone = Tally()
     for h in range(hands):
         rng = random.Random(HAND_SEED + h)

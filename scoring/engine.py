@@ -87,10 +87,7 @@ def score(record: HandRecord | Mapping[str, Any], preset: Preset | None = None) 
 
     ``preset``: score under this rule (e.g. a house rule file) instead of the one
     the record names; the record's options still apply over it."""
-    rec = record if isinstance(record, HandRecord) else HandRecord.from_dict(record)
-    t = _table(rec.rules, rec.options) if preset is None else _given_table(preset, rec.options)
-    counted = tally(rec)
-    suit_in_play = validate(rec, t, counted)
+    rec, t, counted, suit_in_play = _checked(record, preset)
     fx = _fixed_items(rec, t, counted)
     if rec.nagashi:
         return _nagashi(rec, t)
@@ -100,7 +97,7 @@ def score(record: HandRecord | Mapping[str, Any], preset: Preset | None = None) 
     best_total = 0
     best: tuple[list, Reading, list] | None = None
     reason = "not a winning hand: the tiles do not make four sets and a pair, seven pairs or kokushi"
-    meld_trips = tuple([(m.tile_kind, not m.is_open, m.is_kan) for m in rec.melds]) if rec.melds else ()
+    meld_trips = _meld_trips(rec)
     for hand, w in _variants(rec, t, counted, suit_in_play):
         pre = _hand_hits(hand, t)
         for reading in _readings(hand, rec, t, w, suit_in_play, meld_trips):
@@ -136,17 +133,29 @@ def is_a_win(record: HandRecord | Mapping[str, Any], preset: Preset | None = Non
     is no part of the tiles. A record the rule refuses (a tile it does not hold, a fifth copy, a
     malformed record) is no win."""
     try:
-        rec = record if isinstance(record, HandRecord) else HandRecord.from_dict(record)
-        t = _table(rec.rules, rec.options) if preset is None else _given_table(preset, rec.options)
-        counted = tally(rec)
-        suit_in_play = validate(rec, t, counted)
+        rec, t, counted, suit_in_play = _checked(record, preset)
     except ScoringError:
         return False
     if rec.nagashi:
         return True
-    meld_trips = tuple([(m.tile_kind, not m.is_open, m.is_kan) for m in rec.melds]) if rec.melds else ()
+    meld_trips = _meld_trips(rec)
     return any(_readings(hand, rec, t, w, suit_in_play, meld_trips)
                for hand, w in _variants(rec, t, counted, suit_in_play))
+
+
+def _checked(record: HandRecord | Mapping[str, Any], preset: Preset | None
+             ) -> tuple[HandRecord, Table, Tally, int | None]:
+    """The record parsed, its rule's table, its tiles counted and checked against the rule (the suit in
+    play); ScoringError naming what the rule refuses."""
+    rec = record if isinstance(record, HandRecord) else HandRecord.from_dict(record)
+    t = _table(rec.rules, rec.options) if preset is None else _given_table(preset, rec.options)
+    counted = tally(rec)
+    return rec, t, counted, validate(rec, t, counted)
+
+
+def _meld_trips(rec: HandRecord) -> tuple:
+    """Each meld as (kind, concealed?, kan?), as the readings place them."""
+    return tuple([(m.tile_kind, not m.is_open, m.is_kan) for m in rec.melds]) if rec.melds else ()
 
 
 _new_tuple = tuple.__new__  # Item lines are checked 7-tuples already: skip Item._make's length check

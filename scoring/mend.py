@@ -28,7 +28,7 @@ from .tiles import format_mpsz, parse_mpsz, parse_tile, tile_name
 HAND = 14
 FLOOR = 0.03         # a face the reader gave less than this is not tried ...
 MARGIN = 2.0         # ... and of several changes that make a win, the likeliest must be this many times the next
-KINDS = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(f"{n}z" for n in range(1, 8))
+KINDS = tuple(tile_name(k) for k in range(34))     # every kind, fives plain
 
 
 class Doubt(NamedTuple):
@@ -74,7 +74,7 @@ def winning_tile(record: Mapping[str, Any], preset: Preset | None = None
     its winning tile where it waits on one tile alone (that tile is the winning one), and the tiles it
     waits on. Any other record: as it is, and ()."""
     shown = _concealed(record)
-    if shown is None or record.get("win_tile") or len(shown) + 3 * len(record.get("melds") or ()) != HAND - 1:
+    if shown is None or record.get("win_tile") or _size(record, shown) != HAND - 1:
         return record, ()
     on = tuple(waits(record, preset))
     if len(on) != 1:
@@ -91,7 +91,7 @@ def mend(record: Mapping[str, Any], doubts: Sequence[Doubt], preset: Preset | No
     if shown is None or sorted(shown) != sorted(_codes(d.tile for d in doubts)):
         return None
     win = str(record.get("win_tile") or "")
-    size = len(shown) + 3 * len(record.get("melds") or ())
+    size = _size(record, shown)
     if win and size == HAND:
         wins = lambda r: is_a_win(r, preset)        # noqa: E731
     elif not win and size == HAND - 1:
@@ -124,6 +124,11 @@ def _changed(record: Mapping[str, Any], shown: list[int], read: str, tile: str, 
     if is_win_tile:
         out["win_tile"] = tile
     return out
+
+
+def _size(record: Mapping[str, Any], shown: list[int]) -> int:
+    """The hand's tiles, a meld (a kan too) counting three."""
+    return len(shown) + 3 * len(record.get("melds") or ())
 
 
 def _concealed(record: Mapping[str, Any]) -> list[int] | None:

@@ -70,8 +70,11 @@ class Tile:
     @classmethod
     def of(cls, found: Any) -> "Tile":
         """From a ``vision.detect.Detection`` or its dict."""
-        get = found.get if isinstance(found, Mapping) else lambda k, default=None: getattr(found, k, default)
-        others = tuple((str(t), float(p)) for t, p in get("others", ()) or ())
+        if isinstance(found, Mapping):
+            get, others = found.get, found.get("others") or ()
+        else:
+            get, others = (lambda k: getattr(found, k)), getattr(found, "others", ())
+        others = tuple((str(t), float(p)) for t, p in others)
         return cls(str(get("tile")), tuple(float(v) for v in get("box")), float(get("score")), int(get("rotation")),
                    others)
 

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -441,7 +441,7 @@ def vote(readings: Sequence[Reading], quorum: float = 0.5) -> Reading:
     warnings = list(chosen.warnings)
     if n / len(readings) <= quorum:
         warnings.append(f"frames disagree: {n} of {len(readings)} read this hand")
-    return Reading(chosen.record, warnings, chosen.pieces, chosen.hand)
+    return replace(chosen, warnings=warnings)
 
 
 def tiles_of(mpsz: str) -> list[str]:
