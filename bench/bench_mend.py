@@ -113,20 +113,24 @@ class Tally:
                 "mend_ms_max": float(max(self.ms))}
 
 
-def named_crops(classifier: Classifier, tileset: TileSet, images: list[np.ndarray]) -> list[Doubt]:
+def named_crops(classifier: Classifier, tileset: TileSet, images: list[np.ndarray],
+                classifier_others: bool = False) -> list[Doubt]:
     """Each crop's tile and runners-up, as ``vision.detect`` names a cut with ``tileset`` (an empty set:
-    the classifier alone)."""
+    the classifier alone; ``classifier_others``: the classifier's runners-up alone even where the set
+    named the crop, as before the set gave its own)."""
     probs, embeddings = classifier.read([square_cut(i) for i in images])
     out = []
     for p, e in zip(probs, embeddings):
-        tile = tileset.name(p, e, classifier).tile
-        out.append(Doubt(tile, runners_up(classifier.totals(p), tile)))
+        named = tileset.name(p, e, classifier)
+        others = runners_up(classifier.totals(p), named.tile) if classifier_others else named.others
+        out.append(Doubt(named.tile, others))
     return out
 
 
-def real_hands(classifier: Classifier, hands: int, repeats: int, folder: Path, fitting: bool = False) -> dict:
+def real_hands(classifier: Classifier, hands: int, repeats: int, folder: Path, fitting: bool = False,
+               classifier_others: bool = False) -> dict:
     """Part 1 (module doc); ``fitting``: of the fitting two thirds instead, which the classifiers learnt
-    (where ``scoring.mend``'s bars were chosen)."""
+    (where ``scoring.mend``'s bars were chosen); ``classifier_others``: see ``named_crops``."""
     crops = [(kind, image) for name, kind, image in camerash() if held_out(name) != fitting]
     if not crops:
         print(f"real tiles: skipped, no {REAL_TILES}")
@@ -159,7 +163,7 @@ def real_hands(classifier: Classifier, hands: int, repeats: int, folder: Path, f
         for kind in sorted(by_kind):
             tileset.enroll(kind, [crops[i][1] for k, i in enrol if k == kind], classifier)
         left = [i for idx in rest.values() for i in idx]
-        named_rest = dict(zip(left, named_crops(classifier, tileset, [crops[i][1] for i in left])))
+        named_rest = dict(zip(left, named_crops(classifier, tileset, [crops[i][1] for i in left], classifier_others)))
         kinds = {k for k, idx in rest.items() if idx}
         for h in range(per_split):
             seed = HAND_SEED + 100_000 * (r + 1) + h
@@ -214,11 +218,13 @@ def main() -> int:
                     help="whose classifier names the real crops (the table rig's, or the seat photo's)")
     ap.add_argument("--fitting", action="store_true",
                     help="hands of the fitting two thirds' crops (the classifiers learnt them), not the held-out third")
+    ap.add_argument("--classifier-others", action="store_true",
+                    help="crops a set named keep the classifier's runners-up, not the set's (as before the set gave its own)")
     ap.add_argument("--no-tables", action="store_true", help="leave out part 2 (minutes of rendering)")
     a = ap.parse_args()
     classifier = Detector.for_view(a.view).classifier
     with tempfile.TemporaryDirectory() as tmp:
-        real_hands(classifier, a.hands, a.repeats, Path(tmp), a.fitting)
+        real_hands(classifier, a.hands, a.repeats, Path(tmp), a.fitting, a.classifier_others)
     if not a.no_tables:
         rendered_tables(a.designs, a.frames)
     return 0

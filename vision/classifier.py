@@ -17,12 +17,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .classes import CLASSES
+from .classes import BACK, CLASSES
 from .runtime import blob, session
 
 NONE = "none"                # the classifier's "no tile here"
 FLIP_SUFFIX = "_ud"          # an upside-down cut's class: "5m_ud" (the training folders use the same names)
 EMBEDDING = "embedding"
+RUNNERS_UP = 3           # a cut keeps this many next likeliest faces ...
+RUNNER_UP_FLOOR = 0.005  # ... each with at least this probability (a misread's true face is mostly among them)
 
 
 def _names(sess) -> list[str]:
@@ -86,3 +88,13 @@ class Classifier:
         """Whether the cut reads as ``tile`` upside down rather than upright."""
         cols = self.columns[tile]
         return bool(self.flipped[cols[int(np.argmax(p[cols]))]])
+
+
+def runners_up(totals: dict[str, float], tile: str, n: int = RUNNERS_UP,
+               floor: float = RUNNER_UP_FLOOR) -> tuple[tuple[str, float], ...]:
+    """The faces other than ``tile`` given ``floor`` or more in ``totals`` (each face's share: the
+    classifier's, or a tile set's), likeliest first, at most ``n`` (neither ``none`` nor a back: a
+    hand's tile misread is another face)."""
+    ranked = sorted(((k, v) for k, v in totals.items() if k not in (tile, NONE, BACK) and v >= floor),
+                    key=lambda kv: -kv[1])
+    return tuple((k, round(v, 4)) for k, v in ranked[:n])

@@ -40,7 +40,7 @@ import numpy as np
 
 from .boxes import area, inside_share, iou
 from .classes import BACK
-from .classifier import FLIP_SUFFIX, NONE, Classifier  # noqa: F401  (callers import NONE from here)
+from .classifier import FLIP_SUFFIX, NONE, RUNNER_UP_FLOOR, RUNNERS_UP, Classifier, runners_up  # noqa: F401  (callers import these from here)
 from .crop import CLS_SIZE, cut_tile, is_ambiguous, is_sideways, rotation_of
 from .refine import Refiner
 from .runtime import ModelMissing, blob, session  # noqa: F401  (callers catch detect.ModelMissing)
@@ -62,7 +62,8 @@ SECOND_LOCATORS = {"oblique": MODELS / "oblique" / "tile-locator-console.onnx"}
 class Detection:
     """One tile found: its class (mpsz, ``0m`` for a red five, ``back``), box in image pixels,
     rotation (clockwise turn of the face's top: 0/90/180/270) and score (0..1). ``others``: the
-    classifier's next likeliest faces for the cut, (tile, probability), likeliest first: where a read
+    next likeliest faces for the cut, (tile, probability), likeliest first (the classifier's; where a
+    table's tile set named the cut, the set's or the classifier's: ``tileset.Naming``): where a read
     hand is no win, the one tile that makes it one is looked for among them (``scoring.mend``)."""
 
     tile: str
@@ -181,8 +182,9 @@ class Detector:
         return cuts, owners
 
     def _name(self, p: np.ndarray, embedding: np.ndarray | None = None,
-              sure_box: bool = False, use_set: bool = True) -> tuple[str, float, bool]:
-        """(class, its probability summed over both ways up, upside down?) of one cut's probabilities.
+              sure_box: bool = False, use_set: bool = True) -> tuple[str, float, bool, tuple]:
+        """(class, its probability summed over both ways up, upside down?, the next likeliest faces) of
+        one cut's probabilities (the next faces: ``Detection.others``).
         A box the locator is sure of (``sure_box``) keeps its likeliest tile over ``none`` when that
         tile has at least ``KEEP_TILE``: it is reported with that low score, so the table warns of it.
         With a tile set, a cut read as a tile is named by the set where it is sure (``TileSet.name``).
@@ -199,9 +201,9 @@ class Detector:
         if use_set and self.tileset is not None and tile != NONE and embedding is not None:
             named = self.tileset.name(p, embedding, self.classifier)
             score = min(named.score, totals[tile]) if kept else named.score
-            return named.tile, score, named.flipped and named.tile != BACK
+            return named.tile, score, named.flipped and named.tile != BACK, named.others
         flipped = self.classifier.upside_down(p, tile) and tile != BACK
-        return tile, totals[tile], flipped
+        return tile, totals[tile], flipped, runners_up(totals, tile)
 
     def detect(self, image: np.ndarray, grid: int = 1) -> list[Detection]:
         """Every tile in a BGR image, as ``Detection`` s in reading order (top to bottom, left to right).
@@ -262,10 +264,11 @@ class Detector:
             for j, ((k, turn), p) in enumerate(zip(owners, probs)):
                 e = embeddings[j] if embeddings is not None else None
                 trusted = trust_box and bool(sure and sure[k])
-                named = self._name(p, e, trusted, use_set)
-                keep(best, k, (*named, turn, runners_up(self.classifier.totals(p), named[0])))
+                tile, score, flipped, others = self._name(p, e, trusted, use_set)
+                keep(best, k, (tile, score, flipped, turn, others))
                 if keep_alone:
-                    keep(alone, k, (*self._name(p, None, trusted, use_set=False), turn))
+                    tile, score, flipped, others = self._name(p, None, trusted, use_set=False)
+                    keep(alone, k, (tile, score, flipped, turn, others))
 
         read(owners, cuts, trust_box=True)
         other = [(k, not best[k][3]) for k in sorted(best)
@@ -407,8 +410,6 @@ JOIN_OVERLAP = 0.4  # ... when the halves overlap by at most this share of the n
 JOIN_GAP = 0.15     # ... or stand apart by at most this share of it ...
 JOIN_LEVEL = 0.7    # ... and share this much of the shorter one's height ...
 JOIN_WIDE = 1.3     # ... and their union is this much wider than tall (a sideways tile's shape)
-RUNNERS_UP = 3           # a detection keeps this many next likeliest faces ...
-RUNNER_UP_FLOOR = 0.005  # ... each with at least this probability (a misread's true face is mostly among them)
 
 
 REFINE_MARGIN = 0.0  # a moved box must read as a tile more surely than the located one by this much: surer at
@@ -475,15 +476,6 @@ def _side_by_side(a, b) -> bool:
 def _detection(box, tile: str, score: float, flipped: bool, turn: bool, others=()) -> Detection:
     return Detection(tile, tuple(box), 0 if tile in (BACK, NONE) else rotation_of(turn, flipped), score,
                      others)
-
-
-def runners_up(totals: dict[str, float], tile: str, n: int = RUNNERS_UP,
-               floor: float = RUNNER_UP_FLOOR) -> tuple[tuple[str, float], ...]:
-    """The faces other than ``tile`` the classifier gives ``floor`` or more, likeliest first, at most
-    ``n`` (neither ``none`` nor a back: a hand's tile misread is another face)."""
-    ranked = sorted(((k, v) for k, v in totals.items() if k not in (tile, NONE, BACK) and v >= floor),
-                    key=lambda kv: -kv[1])
-    return tuple((k, round(v, 4)) for k, v in ranked[:n])
 
 
 def _face(d: Detection) -> bool:

@@ -46,7 +46,7 @@ PHOTO_PX = 1920          # a photo is read at most this many px on its longer si
 @dataclass(frozen=True)
 class Tile:
     """A face-up tile found in the photo: mpsz name, box in pixels (x1, y1, x2, y2), score, rotation,
-    and the classifier's next likeliest faces for it (``Detection.others``)."""
+    and the reader's next likeliest faces for it (``Detection.others``)."""
 
     tile: str
     box: tuple[float, float, float, float]

@@ -72,7 +72,7 @@ MAX_REDS = 2                # 三人花: two each of 0m 0p 0s
 class Piece:
     """A tile on the table: class (mpsz or ``back``), box in table mm (x1, y1, x2, y2), detector score,
     the face's rotation in the rectified table image (clockwise turn of its top; None: unknown), and
-    the classifier's next likeliest faces for it (``Detection.others``)."""
+    the reader's next likeliest faces for it (``Detection.others``)."""
 
     tile: str
     box: tuple[float, float, float, float]

@@ -42,7 +42,6 @@ kept out of the prototypes: an update is checked on all kept-out cuts and refuse
 from __future__ import annotations
 
 import json
-import math
 import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -53,6 +52,7 @@ import cv2
 import numpy as np
 
 from .classes import BACK, CLASSES, REDS
+from .classifier import runners_up
 from .crop import CLS_SIZE
 
 FORMAT = 1
@@ -89,13 +89,18 @@ class StaleTileSet(TileSetError):
 
 @dataclass(frozen=True)
 class Naming:
-    """What one cut was named: the tile (mpsz, ``back``), how sure (0..1), upside down, and by whom
-    (``set`` or ``base``, the classifier alone)."""
+    """What one cut was named: the tile (mpsz, ``back``), how sure (0..1), upside down, by whom
+    (``set``, ``fused`` or ``base``, the classifier alone), and the next likeliest faces
+    (``classifier.runners_up``), where ``scoring.mend`` looks for a misread tile's true face: where the
+    set named the tile, those the set or the classifier gives, each at the larger share of the two (the
+    set knows the table's design, the classifier every design it learnt: on camerash's held-out third
+    each offered true faces the other did not, bench/bench_mend.py)."""
 
     tile: str
     score: float
     flipped: bool
     by: str
+    others: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,12 @@ def _similarities(up: np.ndarray, down: np.ndarray, embedding) -> tuple[np.ndarr
     """A cut's cosine with each kind's upright prototypes ``up`` and upside-down ones ``down``."""
     e = _unit(np.asarray(embedding, np.float32))
     return up @ e, down @ e
+
+
+def _either(shares: dict[str, float], totals: dict[str, float], tile: str) -> tuple[tuple[str, float], ...]:
+    """The runners-up to ``tile`` by the set's ``shares`` or the classifier's ``totals``, each face at the
+    larger of its two shares."""
+    return runners_up({k: max(v, shares.get(k, 0.0)) for k, v in totals.items()}, tile)
 
 
 def square_cut(image: np.ndarray) -> np.ndarray:
@@ -377,7 +388,7 @@ class TileSet:
         kinds, up, down = protos or self._prototypes()
         rule = rule or self.rule(classifier)
         if not kinds or rule == BASE:
-            return Naming(base, totals[base], classifier.upside_down(probs, base), BASE)
+            return self._base(base, totals, classifier, probs)
         su, sd = _similarities(up, down, embedding)
         sims = np.maximum(su, sd)
         q = np.exp((sims - sims.max()) / TEMPERATURE)
@@ -388,21 +399,28 @@ class TileSet:
         best = int(np.argmax(q))
         tile, score = kinds[best], float(q[best])
         if score < SURE or lacks_backs or (base not in kinds and totals[base] >= BASE_SURE):
-            return Naming(base, totals[base], classifier.upside_down(probs, base), BASE)
+            return self._base(base, totals, classifier, probs)
         tile = self._red_or_plain(tile, kinds, totals)
-        return Naming(tile, score, bool(sd[best] > su[best]), SET)
+        return Naming(tile, score, bool(sd[best] > su[best]), SET, _either(dict(zip(kinds, q.tolist())), totals, tile))
+
+    @staticmethod
+    def _base(tile: str, totals: dict[str, float], classifier, probs) -> Naming:
+        return Naming(tile, totals[tile], classifier.upside_down(probs, tile), BASE, runners_up(totals, tile))
 
     def _fused(self, q, flipped, kinds, totals, classifier, probs) -> Naming:
         """The kind with the most set softmax times classifier probability; a kind the set lacks
         counts as one in ``len(totals)`` for the set (it neither favours nor bars it)."""
-        share = dict(zip(kinds, q))
+        share = dict(zip(kinds, q.tolist()))
         floor = 1.0 / len(totals)
-        # the product's logs, by plain floats: numpy's log on one number at a time cost half a set's naming time
-        tile = max(totals, key=lambda k: math.log(share.get(k, floor) + 1e-9) + math.log(totals[k] + 1e-9))
+        product = {k: share.get(k, floor) * v for k, v in totals.items()}
+        tile = max(product, key=product.get)
         if tile not in share:
-            return Naming(tile, totals[tile], classifier.upside_down(probs, tile), BASE)
+            return self._base(tile, totals, classifier, probs)
         i = kinds.index(tile)
-        return Naming(self._red_or_plain(tile, kinds, totals), float(share[tile]), bool(flipped[i]), FUSED)
+        tile = self._red_or_plain(tile, kinds, totals)
+        whole = sum(product.values()) or 1.0
+        others = _either({k: v / whole for k, v in product.items()}, totals, tile)
+        return Naming(tile, float(share[kinds[i]]), bool(flipped[i]), FUSED, others)
 
     def rule(self, classifier) -> str:
         """How the set names cuts: each of its crops is named without itself (its kind's prototype

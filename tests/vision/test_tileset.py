@@ -223,15 +223,41 @@ def test_a_set_says_which_tile_not_whether_a_tile_lies_there(enrolled, art, clas
     probs, embeddings = classifier.read([cut])
     assert classifier.totals(probs[0])["5z"] > 0.5
     murky = 0.3 * probs[0] + 0.7 * (np.array(classifier.class_names) == NONE)
-    tile, score, _ = detector._name(murky, embeddings[0], sure_box=True)
+    tile, score, *_ = detector._name(murky, embeddings[0], sure_box=True)
     assert tile == "5z"
     assert score <= classifier.totals(murky)["5z"] + 1e-6
     # read as a tile, if unsurely (more 5z than none), the set's own score stands
     unsure = 0.9 * probs[0] + 0.1 * (np.array(classifier.class_names) == NONE)
     assert max(classifier.totals(unsure), key=classifier.totals(unsure).get) == "5z"
-    tile, score, _ = detector._name(unsure, embeddings[0], sure_box=True)
+    tile, score, *_ = detector._name(unsure, embeddings[0], sure_box=True)
     assert tile == "5z" and score == pytest.approx(enrolled.name(unsure, embeddings[0], classifier).score)
     assert score > 0.9
+
+
+def test_a_tile_the_set_names_offers_the_sets_second_choice_and_the_classifiers(enrolled, art, classifier):
+    """Where the set names a cut, its runners-up (where a hand that is no win looks for the misread
+    tile's true face) are the faces the set or the classifier gives, each at the larger share: a cut
+    that looks half like the set's 3p offers 3p though the classifier gives it nothing, and a face only
+    the classifier gives is offered too."""
+    from scoring.mend import FLOOR
+
+    cuts = [cv2.resize(tile_photo(art, k, 95), (64, 64)) for k in ("2p", "3p")]
+    probs, embeddings = classifier.read(cuts)
+    between = embeddings[0] / np.linalg.norm(embeddings[0]) + embeddings[1] / np.linalg.norm(embeddings[1])
+    names = np.array(classifier.class_names)
+    sure_of_2p = 0.9 * (names == "2p") + 0.1 * (names == "7s")      # the classifier: 2p, or else 7s; never 3p
+    named = enrolled.name(sure_of_2p, between / np.linalg.norm(between), classifier, rule=SET)
+    assert named.by == SET and named.tile in ("2p", "3p")
+    others = dict(named.others)
+    if named.tile == "2p":
+        assert others.get("3p", 0) >= FLOOR              # the set's second choice, enough for a mend
+    else:
+        assert others.get("2p", 0) >= 0.9                # the classifier's, at its share
+    assert others.get("7s") == pytest.approx(0.1, abs=1e-3)      # the classifier's
+    assert named.tile not in others and len(named.others) <= 3
+    # named by the classifier alone, the runners-up are the classifier's
+    base = enrolled.name(sure_of_2p, between / np.linalg.norm(between), classifier, rule=BASE)
+    assert base.by == BASE and dict(base.others) == pytest.approx({"7s": 0.1}, abs=1e-3)
 
 
 # ---- the command line ---------------------------------------------------------------------------------
