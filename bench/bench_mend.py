@@ -13,7 +13,9 @@ counts whole hands read right, before and after, and the mends that made a hand 
    of its kind, so a hand mixes designs. Each crop is named as the detector names a cut (its tile,
    and ``vision.detect.runners_up`` of the classifier's probabilities): by the classifier alone, and
    by sets of 3 crops a kind enrolled from the held-out third (``--repeats`` splits, as
-   bench_tileset enrols; the hand's crops drawn from each split's other crops).
+   bench_tileset enrols; the hand's crops drawn from each split's other crops). And the gari: each
+   crop of a gari kind (dunhill's 1m 5m 9m North) as a record's one gari tile, mended where it reads
+   as a kind that is no gari (``scoring.mend.mend_gari``).
 2. **Rendered tables** (needs ../shared/tiles): whole-table frames of winning hands (no melds) in
    ``--designs`` tile designs no model learnt (bench_teach's designs), read by
    ``vision.read.TableReader`` with the classifier alone: the winner's concealed tiles and winning
@@ -38,7 +40,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import numpy as np  # noqa: E402
 
-from scoring.mend import Doubt, mend  # noqa: E402
+from scoring.engine import gari_kinds  # noqa: E402
+from scoring.mend import Doubt, mend, mend_gari  # noqa: E402
 from scoring.random_hands import random_winning_record  # noqa: E402
 from scoring.tiles import parse_mpsz, tile_name  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
@@ -47,6 +50,8 @@ from vision.detect import Detector, runners_up  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
 
 RULES = "dunhill"
+GARI = frozenset(gari_kinds({"rules": RULES}))
+GARI_HAND = "2p 3p 4p 6p 7p 8p 2s 3s 4s 6s 7s 8s 9s 9s".split()    # a winning hand the gari tile lies beside
 SHOTS = 3
 HAND_SEED = 90_000          # hand i of a part is drawn from random.Random(HAND_SEED + i)
 
@@ -113,6 +118,43 @@ class Tally:
                 "mend_ms_max": float(max(self.ms))}
 
 
+class GariTally:
+    """Crops of the rule's gari kinds, each read as a record's one gari tile (``scoring.mend.mend_gari``):
+    read right, read as another gari kind (no rule tells), read off the rule and mended right, mended
+    wrong, or left off the rule for the players."""
+
+    def __init__(self):
+        self.n = self.right = self.other_gari = self.off = self.mended = self.wrong = 0
+
+    def add(self, kind: str, doubt: Doubt) -> None:
+        if kind not in GARI:
+            return
+        self.n += 1
+        if doubt.tile == kind or doubt.tile[:1] == "0" and kind[:1] == "5" and doubt.tile[1] == kind[1]:
+            self.right += 1
+            return
+        if _plain(doubt.tile) in GARI:
+            self.other_gari += 1
+            return
+        self.off += 1
+        record, done = mend_gari({**record_of(GARI_HAND), "gari": doubt.tile}, [doubt])
+        if done:
+            self.mended += record["gari"] == kind
+            self.wrong += record["gari"] != kind
+
+    def text(self) -> str:
+        return (f"{self.right}/{self.n} read right; {self.other_gari} read as another gari kind; {self.off} read as "
+                f"no gari, of which {self.mended} mended right and {self.wrong} wrong")
+
+    def figures(self) -> dict:
+        return {"gari_crops": self.n, "right": self.right, "other_gari_kind": self.other_gari, "off_rule": self.off,
+                "mended": self.mended, "wrong_mends": self.wrong}
+
+
+def _plain(tile: str) -> str:
+    return "5" + tile[1] if tile[:1] == "0" else tile
+
+
 def named_crops(classifier: Classifier, tileset: TileSet, images: list[np.ndarray],
                 classifier_others: bool = False) -> list[Doubt]:
     """Each crop's tile and runners-up, as ``vision.detect`` names a cut with ``tileset`` (an empty set:
@@ -150,7 +192,12 @@ def real_hands(classifier: Classifier, hands: int, repeats: int, folder: Path, f
     print(f"real tiles ({len(crops)} {'fitting' if fitting else 'held-out'} crops of camerash), hands of {RULES}'s tiles, classifier alone: "
           f"{alone.text()}")
     out["alone"] = alone.figures()
-    with_set = Tally()
+    gari = GariTally()
+    for i, (kind, _) in enumerate(crops):
+        gari.add(kind, named[i])
+    print(f"  gari ({RULES}'s: {' '.join(sorted(GARI))}), each crop of those kinds as one gari tile: {gari.text()}")
+    out["gari_alone"] = gari.figures()
+    with_set, gari_set = Tally(), GariTally()
     split_rng = np.random.default_rng(0)
     per_split = max(1, hands // repeats)
     for r in range(repeats):
@@ -171,8 +218,12 @@ def real_hands(classifier: Classifier, hands: int, repeats: int, folder: Path, f
             truth = winning_hand(seed, kinds)
             doubts = [named_rest[rng.choice(rest[t])] for t in truth]
             with_set.add(truth, record_of([d.tile for d in doubts]), doubts)
+        for i in left:
+            gari_set.add(crops[i][0], named_rest[i])
     print(f"  with a set of {SHOTS} crops a kind ({repeats} splits, {per_split} hands each): {with_set.text()}")
     out["with_set"] = with_set.figures()
+    print(f"  gari with the sets (each split's crops not enrolled): {gari_set.text()}")
+    out["gari_with_set"] = gari_set.figures()
     return out
 
 

@@ -143,6 +143,15 @@ def is_a_win(record: HandRecord | Mapping[str, Any], preset: Preset | None = Non
                for hand, w in _variants(rec, t, counted, suit_in_play))
 
 
+def gari_kinds(record: Mapping[str, Any], preset: Preset | None = None) -> frozenset[str]:
+    """The kinds a record's rule (``preset``, else the rule the record names, with its ``options``) sets
+    aside as gari, fives named plain (a red 5m is a 5m). Only those two fields are read, so a record
+    still missing its tiles will do; ScoringError for a rule that does not load."""
+    options = record.get("options") or {}
+    t = _table(record.get("rules"), options) if preset is None else _given_table(preset, options)
+    return frozenset(tile_name(k) for k in t.gari)
+
+
 def _checked(record: HandRecord | Mapping[str, Any], preset: Preset | None
              ) -> tuple[HandRecord, Table, Tally, int | None]:
     """The record parsed, its rule's table, its tiles counted and checked against the rule (the suit in

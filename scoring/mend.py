@@ -15,13 +15,19 @@ caller tells the players which tile was changed, and they confirm.
 
 Both bars were chosen on hands of real tiles the classifiers learnt (the fitting two thirds of
 ``../shared/real-tiles/camerash``, ``bench/bench_mend.py --fitting``), not on the held-out third.
+
+The gari (``mend_gari``) are mended by the same reasoning, tile by tile: a tile the winner set aside
+as gari is of a gari kind under the rule, so one read as another kind was misread, and is counted as
+the gari kind the reader gave it next, by the same two bars. A gari that is no gari is a record the
+rule refuses (no count at all, and no hand of it a win), so the gari are mended first.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
-from .engine import is_a_win
+from .engine import gari_kinds, is_a_win
+from .errors import ScoringError
 from .presets import Preset
 from .tiles import format_mpsz, parse_mpsz, parse_tile, tile_name
 
@@ -49,6 +55,52 @@ class Mend(NamedTuple):
     def says(self) -> str:
         return (f"read {self.read}, counted as {self.tile}: as read the tiles make no winning hand, and "
                 f"{self.tile} was the reader's next choice for that tile ({self.likelihood:.0%})")
+
+
+class GariMend(NamedTuple):
+    """A gari tile ``read`` as a kind that is no gari, counted as the gari kind ``tile`` (``likelihood``)."""
+
+    read: str
+    tile: str
+    likelihood: float
+
+    def says(self) -> str:
+        return (f"read {self.read} in the gari, counted as {self.tile}: {self.read} is no gari under this rule, "
+                f"and {self.tile} was the reader's next choice for that tile ({self.likelihood:.0%})")
+
+
+def mend_gari(record: Mapping[str, Any], doubts: Sequence[Doubt], preset: Preset | None = None
+              ) -> tuple[Mapping[str, Any], tuple[GariMend, ...]]:
+    """``record`` with each gari tile read as a kind that is no gari under its rule counted as the gari
+    kind its reader gave it next (``FLOOR`` or more, and ``MARGIN`` times the next gari kind offered),
+    and the changes made. ``doubts``: the gari tiles as read, in any order; they must be the record's
+    gari (else nothing is changed: the players have changed them since). A tile no gari kind is
+    offered for stays as read, for the players."""
+    gari = _tiles(record, "gari")
+    if not gari or sorted(gari) != sorted(_codes(d.tile for d in doubts)):
+        return record, ()
+    try:
+        kinds = gari_kinds(record, preset)
+    except ScoringError:
+        return record, ()
+    done = []
+    for d in doubts:
+        if _plain(d.tile) in kinds:
+            continue
+        offered = sorted(((p, t) for t, p in d.others if p >= FLOOR and _is_tile(t) and _plain(t) in kinds),
+                         reverse=True)
+        if offered and (len(offered) == 1 or offered[0][0] >= MARGIN * offered[1][0]):
+            p, tile = offered[0]
+            gari.remove(parse_tile(d.tile))
+            gari.append(parse_tile(tile))
+            done.append(GariMend(d.tile, tile, p))
+    if not done:
+        return record, ()
+    return {**record, "gari": format_mpsz(sorted(gari))}, tuple(done)
+
+
+def _plain(tile: str) -> str:
+    return "5" + tile[1] if tile[:1] == "0" else tile
 
 
 def _winning_tiles(record: Mapping[str, Any], preset: Preset | None):
@@ -132,8 +184,12 @@ def _size(record: Mapping[str, Any], shown: list[int]) -> int:
 
 
 def _concealed(record: Mapping[str, Any]) -> list[int] | None:
+    return _tiles(record, "concealed")
+
+
+def _tiles(record: Mapping[str, Any], field: str) -> list[int] | None:
     try:
-        return list(parse_mpsz(str(record.get("concealed") or "")))
+        return list(parse_mpsz(str(record.get(field) or "")))
     except ValueError:
         return None
 

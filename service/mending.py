@@ -5,7 +5,9 @@ winning tile left to the players, wait on nothing), one of them was misread; the
 else each tile might be, and the one change of one tile to one of those that makes a win is made,
 the likeliest where several do. The players are told which tile was changed, and confirm as ever.
 A hand shown with 13 tiles and no winning tile (a photo without it) that waits on one tile alone
-won on that tile; one that waits on several is told which, and the players pick.
+won on that tile; one that waits on several is told which, and the players pick. A gari tile read as a
+kind that is no gari under the rule is counted as the gari kind the reader gave it next (first: a gari
+that is no gari leaves no count at all).
 """
 
 from __future__ import annotations
@@ -13,21 +15,22 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from scoring import Preset
-from scoring.mend import Doubt, mend, winning_tile
+from scoring.mend import Doubt, mend, mend_gari, winning_tile
 
 
-def mended(record: Mapping[str, Any] | None, hand: Iterable[Any], preset: Preset | None = None
-           ) -> tuple[Mapping[str, Any] | None, tuple[str, ...]]:
+def mended(record: Mapping[str, Any] | None, hand: Iterable[Any], preset: Preset | None = None,
+           gari: Iterable[Any] = ()) -> tuple[Mapping[str, Any] | None, tuple[str, ...]]:
     """``record`` mended where it needs it, and what to tell the players (nothing where it needs no
     mend, or no one change mends it). ``hand``: the pieces its concealed tiles were read from (each
-    with ``tile`` and ``others``), the winning tile last; ``preset``: the session's rule (else the
-    one the record names)."""
+    with ``tile`` and ``others``), the winning tile last; ``gari``: those of its gari; ``preset``: the
+    session's rule (else the one the record names)."""
     if not record:
         return record, ()
-    said: tuple[str, ...] = ()
-    done = mend(record, [Doubt(p.tile, tuple(p.others)) for p in hand], preset)
+    record, changed = mend_gari(record, _doubts(gari), preset)
+    said = tuple(g.says() for g in changed)
+    done = mend(record, _doubts(hand), preset)
     if done is not None:
-        record, said = done.record, (done.says(),)
+        record, said = done.record, said + (done.says(),)
     record, on = winning_tile(record, preset)
     if len(on) == 1:
         five = " (a five: red or plain, check)" if on[0][0] == "5" and on[0][1] != "z" else ""
@@ -35,3 +38,7 @@ def mended(record: Mapping[str, Any] | None, hand: Iterable[Any], preset: Preset
     elif on:
         said += (f"the hand waits on {' '.join(on)}: pick the winning tile",)
     return record, said
+
+
+def _doubts(pieces: Iterable[Any]) -> list[Doubt]:
+    return [Doubt(p.tile, tuple(p.others)) for p in pieces]

@@ -73,7 +73,8 @@ class VisionReader:
             return Reading(self.name, None, (), (str(e),))
         detections = tuple(Detection(p.tile, *_frame_box(reader, p.box), score=p.score, zone=self._zone_of(p))
                            for p in reading.pieces)
-        record, said = mended(dict(reading.record) if reading.record else None, reading.hand, context.preset)
+        record, said = mended(dict(reading.record) if reading.record else None, reading.hand, context.preset,
+                              reading.gari)
         if record is not None:
             record = {**record, "honba": context.honba}
         cuts = tuple(Cut(p.tile, image, self._zone_of(p)) for p, image in

@@ -143,12 +143,14 @@ class SeatFrame:
 class Reading:
     """What the layout stage read: the hand record (a dict in the documented format) and warnings.
     ``hand``: the pieces the record's concealed tiles were read from, in its order (the winning tile
-    last, when the record has one): where the hand is no win, what else each might be."""
+    last, when the record has one): where the hand is no win, what else each might be; ``gari``: the
+    pieces its gari were read from."""
 
     record: dict
     warnings: list[str] = field(default_factory=list)
     pieces: list[Piece] = field(default_factory=list)      # the tiles it was read from (table mm)
     hand: list[Piece] = field(default_factory=list)
+    gari: list[Piece] = field(default_factory=list)
 
     def key(self) -> str:
         return json.dumps(self.record, sort_keys=True)
@@ -406,7 +408,8 @@ def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable
             if meld:
                 melds.append(meld)
     gari_zone = _zones(zones, seat, "gari")
-    gari = [p.tile for p in _in_zone(pieces, gari_zone) if p.face_up] if gari_zone else []
+    gari_pieces = [p for p in _in_zone(pieces, gari_zone) if p.face_up] if gari_zone else []
+    gari = [p.tile for p in gari_pieces]
     allowed = {plain_kind(g) for g in gari_kinds}
     warnings += [f"{t} in the gari zone is no gari" for t in gari if plain_kind(t) not in allowed]
     dead = _zones(zones, None, "dead_wall")
@@ -428,7 +431,7 @@ def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable
     if ura:
         record["riichi"] = True
     warnings.append("tsumo or ron cannot be seen on the table: check it")
-    return Reading(record, warnings, list(pieces), list(concealed) + ([win] if win else []))
+    return Reading(record, warnings, list(pieces), list(concealed) + ([win] if win else []), gari_pieces)
 
 
 def vote(readings: Sequence[Reading], quorum: float = 0.5) -> Reading:

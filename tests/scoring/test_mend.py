@@ -6,9 +6,9 @@ only when it is ``MARGIN`` times as likely as the next. A hand that wins is neve
 """
 
 from rulebook import pon, record
-from scoring import load_preset
+from scoring import load_preset, score
 from scoring.engine import is_a_win
-from scoring.mend import FLOOR, MARGIN, Doubt, is_waiting, mend, waits, winning_tile
+from scoring.mend import FLOOR, MARGIN, Doubt, is_waiting, mend, mend_gari, waits, winning_tile
 from scoring.tiles import parse_mpsz, tile_name
 
 
@@ -152,3 +152,42 @@ def test_a_hand_with_its_winning_tile_or_of_another_size_has_no_waits_asked():
     assert winning_tile(WON) == (WON, ())
     short = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "4678p234678s99s", "win_tile": ""}
     assert winning_tile(short) == (short, ())
+
+
+# ---- the gari -------------------------------------------------------------------------------------------
+
+def test_a_gari_read_as_a_kind_that_is_no_gari_is_counted_as_the_gari_kind_offered():
+    # dunhill's gari are 1m 5m 9m and North: a 9p in the gari pile is a misread 9m
+    read = {**WON, "gari": "9p4z"}
+    record, done = mend_gari(read, [Doubt("9p", (("9m", 0.2), ("8p", 0.1))), Doubt("4z")])
+    assert record["gari"] == "9m4z" and score(record).total > 0
+    assert done[0].says() == ("read 9p in the gari, counted as 9m: 9p is no gari under this rule, and 9m was "
+                              "the reader's next choice for that tile (20%)")
+
+
+def test_gari_kinds_are_the_rules():
+    # North is gari under dunhill, an ordinary honour under balance: a 3z read there is left as read
+    read = {**WON, "gari": "3z"}
+    assert mend_gari(read, [Doubt("3z", (("4z", 0.5),))])[0]["gari"] == "4z"
+    balance = {**read, "rules": "balance"}
+    assert mend_gari(balance, [Doubt("3z", (("4z", 0.5),))]) == (balance, ())
+    assert mend_gari(read, [Doubt("3z", (("4z", 0.5),))], preset=load_preset("balance")) == (read, ())
+
+
+def test_a_red_five_is_a_five_as_gari():
+    read = {**WON, "gari": "5p"}
+    assert mend_gari(read, [Doubt("5p", (("0m", 0.4),))])[0]["gari"] == "0m"
+
+
+def test_a_gari_already_a_gari_kind_is_left_and_two_kinds_alike_leave_it_to_the_players():
+    assert mend_gari({**WON, "gari": "9m"}, [Doubt("9m", (("1m", 0.4),))]) == ({**WON, "gari": "9m"}, ())
+    alike = {**WON, "gari": "9p"}
+    assert mend_gari(alike, [Doubt("9p", (("9m", 0.2), ("1m", 0.15)))]) == (alike, ())
+    assert mend_gari(alike, [Doubt("9p", (("9m", 0.2), ("1m", 0.05)))])[0]["gari"] == "9m"     # 4x: clearly ahead
+    assert mend_gari(alike, [Doubt("9p", (("9m", FLOOR / 2),))]) == (alike, ())
+
+
+def test_gari_doubts_that_are_not_the_records_gari_change_nothing():
+    read = {**WON, "gari": "9p"}
+    assert mend_gari(read, [Doubt("8p", (("9m", 0.5),))]) == (read, ())
+    assert mend_gari(WON, []) == (WON, ())

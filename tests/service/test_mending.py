@@ -35,8 +35,8 @@ def test_a_hand_one_tile_off_a_win_is_mended_and_the_players_told():
     record, said = mended(READ, pieces(READ["concealed"], "3p", {"9p": (("4p", 0.3),)}))
     assert sorted(parse_mpsz(record["concealed"])) == sorted(parse_mpsz("234678p234678s99s"))
     assert is_a_win(record)
-    assert said == (f"read 9p, counted as 4p: as read the tiles make no winning hand, and 4p was the "
-                    f"reader's next choice for that tile (30%)",)
+    assert said == ("read 9p, counted as 4p: as read the tiles make no winning hand, and 4p was the "
+                    "reader's next choice for that tile (30%)",)
 
 
 def test_a_hand_that_wins_and_no_hand_at_all_pass_as_they_are():
@@ -82,3 +82,15 @@ def test_a_hand_shown_without_its_winning_tile_that_waits_on_several_is_left_to_
     shown = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "23678p234678s99s", "win_tile": ""}
     record, said = mended(shown, [Piece(t, (0, 0, 1, 1)) for t in "2p 3p 6p 7p 8p 2s 3s 4s 6s 7s 8s 9s 9s".split()])
     assert record == shown and said == ("the hand waits on 1p 4p: pick the winning tile",)
+
+
+def test_a_gari_read_off_the_rule_is_mended_first_so_the_hand_can_be_mended_too():
+    # a 9p in dunhill's gari is no gari: as read the record is refused, so no hand of it is a win
+    read = dict(READ, gari="9p")
+    hand = pieces(read["concealed"], "3p", {"9p": (("4p", 0.3),)})
+    gari = [Piece("9p", (0, 0, 1, 1), 0.8, 0, (("9m", 0.25),))]
+    assert mended(read, hand) == (read, ())
+    record, said = mended(read, hand, gari=gari)
+    assert record["gari"] == "9m" and is_a_win(record)
+    assert sorted(parse_mpsz(record["concealed"])) == sorted(parse_mpsz("234678p234678s99s"))
+    assert said[0].startswith("read 9p in the gari, counted as 9m") and said[1].startswith("read 9p, counted as 4p")

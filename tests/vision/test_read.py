@@ -113,6 +113,8 @@ def test_whole_table_frames_read_exactly(art, seed, what):
     # the pieces the concealed tiles were read from, in the record's tiles, the winning tile last
     assert sorted(p.tile for p in reading.hand) == sorted(tiles_of(reading.record["concealed"]))
     assert reading.hand[-1].tile == reading.record["win_tile"]
+    # and those its gari were read from
+    assert sorted(p.tile for p in reading.gari) == sorted(tiles_of(reading.record.get("gari", "")))
 
 
 def test_a_stacked_pair_boxed_as_one_is_cut_named_half_by_half_and_said(art):
