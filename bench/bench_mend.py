@@ -43,7 +43,7 @@ import numpy as np  # noqa: E402
 from scoring.engine import gari_kinds  # noqa: E402
 from scoring.mend import Doubt, mend, mend_gari  # noqa: E402
 from scoring.random_hands import random_winning_record  # noqa: E402
-from scoring.tiles import parse_mpsz, tile_name  # noqa: E402
+from scoring.tiles import kind as tile_kind, parse_mpsz, parse_tile, tile_name  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
 from vision.detect import Detector, runners_up  # noqa: E402
@@ -130,10 +130,10 @@ class GariTally:
         if kind not in GARI:
             return
         self.n += 1
-        if doubt.tile == kind or doubt.tile[:1] == "0" and kind[:1] == "5" and doubt.tile[1] == kind[1]:
+        if doubt.tile == kind:
             self.right += 1
             return
-        if _plain(doubt.tile) in GARI:
+        if tile_name(tile_kind(parse_tile(doubt.tile))) in GARI:      # a red five is a five
             self.other_gari += 1
             return
         self.off += 1
@@ -149,10 +149,6 @@ class GariTally:
     def figures(self) -> dict:
         return {"gari_crops": self.n, "right": self.right, "other_gari_kind": self.other_gari, "off_rule": self.off,
                 "mended": self.mended, "wrong_mends": self.wrong}
-
-
-def _plain(tile: str) -> str:
-    return "5" + tile[1] if tile[:1] == "0" else tile
 
 
 def named_crops(classifier: Classifier, tileset: TileSet, images: list[np.ndarray],

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 from .engine import gari_kinds, is_a_win
 from .errors import ScoringError
 from .presets import Preset
-from .tiles import format_mpsz, parse_mpsz, parse_tile, tile_name
+from .tiles import format_mpsz, kind, parse_mpsz, parse_tile, tile_name
 
 HAND = 14
 FLOOR = 0.03         # a face the reader gave less than this is not tried ...
@@ -100,7 +100,8 @@ def mend_gari(record: Mapping[str, Any], doubts: Sequence[Doubt], preset: Preset
 
 
 def _plain(tile: str) -> str:
-    return "5" + tile[1] if tile[:1] == "0" else tile
+    """A tile's kind, a red five named plain."""
+    return tile_name(kind(parse_tile(tile)))
 
 
 def _winning_tiles(record: Mapping[str, Any], preset: Preset | None):
