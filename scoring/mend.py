@@ -45,32 +45,24 @@ class Doubt(NamedTuple):
 
 
 class Mend(NamedTuple):
-    """The record mended: the tile ``read`` counted as ``tile``, which the reader gave ``likelihood``."""
+    """The record mended: the tile ``read`` counted as ``tile``, which the reader gave ``likelihood``;
+    ``gari``: a gari tile (``mend_gari``), else a concealed one."""
 
     record: dict[str, Any]
     read: str
     tile: str
     likelihood: float
+    gari: bool = False
 
     def says(self) -> str:
-        return (f"read {self.read}, counted as {self.tile}: as read the tiles make no winning hand, and "
+        where, why = ((" in the gari", f"{self.read} is no gari under this rule") if self.gari else
+                      ("", "as read the tiles make no winning hand"))
+        return (f"read {self.read}{where}, counted as {self.tile}: {why}, and "
                 f"{self.tile} was the reader's next choice for that tile ({self.likelihood:.0%})")
 
 
-class GariMend(NamedTuple):
-    """A gari tile ``read`` as a kind that is no gari, counted as the gari kind ``tile`` (``likelihood``)."""
-
-    read: str
-    tile: str
-    likelihood: float
-
-    def says(self) -> str:
-        return (f"read {self.read} in the gari, counted as {self.tile}: {self.read} is no gari under this rule, "
-                f"and {self.tile} was the reader's next choice for that tile ({self.likelihood:.0%})")
-
-
 def mend_gari(record: Mapping[str, Any], doubts: Sequence[Doubt], preset: Preset | None = None
-              ) -> tuple[Mapping[str, Any], tuple[GariMend, ...]]:
+              ) -> tuple[Mapping[str, Any], tuple[Mend, ...]]:
     """``record`` with each gari tile read as a kind that is no gari under its rule counted as the gari
     kind its reader gave it next (``FLOOR`` or more, and ``MARGIN`` times the next gari kind offered),
     and the changes made. ``doubts``: the gari tiles as read, in any order; they must be the record's
@@ -93,10 +85,11 @@ def mend_gari(record: Mapping[str, Any], doubts: Sequence[Doubt], preset: Preset
             p, tile = offered[0]
             gari.remove(parse_tile(d.tile))
             gari.append(parse_tile(tile))
-            done.append(GariMend(d.tile, tile, p))
+            done.append((d.tile, tile, p))
     if not done:
         return record, ()
-    return {**record, "gari": format_mpsz(sorted(gari))}, tuple(done)
+    out = {**record, "gari": format_mpsz(sorted(gari))}
+    return out, tuple(Mend(out, read, tile, p, gari=True) for read, tile, p in done)
 
 
 def _plain(tile: str) -> str:
