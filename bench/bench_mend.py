@@ -43,10 +43,11 @@ import numpy as np  # noqa: E402
 from scoring.engine import gari_kinds  # noqa: E402
 from scoring.mend import Doubt, mend, mend_gari  # noqa: E402
 from scoring.random_hands import random_winning_record  # noqa: E402
-from scoring.tiles import kind as tile_kind, parse_mpsz, parse_tile, tile_name  # noqa: E402
+from scoring.tiles import parse_mpsz, tile_name  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
 from vision.detect import Detector, runners_up  # noqa: E402
+from vision.layout import plain_kind  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
 
 RULES = "dunhill"
@@ -133,7 +134,7 @@ class GariTally:
         if doubt.tile == kind:
             self.right += 1
             return
-        if tile_name(tile_kind(parse_tile(doubt.tile))) in GARI:      # a red five is a five
+        if plain_kind(doubt.tile) in GARI:      # a red five is a five
             self.other_gari += 1
             return
         self.off += 1

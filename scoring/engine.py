@@ -147,8 +147,7 @@ def gari_kinds(record: Mapping[str, Any], preset: Preset | None = None) -> froze
     """The kinds a record's rule (``preset``, else the rule the record names, with its ``options``) sets
     aside as gari, fives named plain (a red 5m is a 5m). Only those two fields are read, so a record
     still missing its tiles will do; ScoringError for a rule that does not load."""
-    options = record.get("options") or {}
-    t = _table(record.get("rules"), options) if preset is None else _given_table(preset, options)
+    t = _rule_table(record.get("rules"), record.get("options") or {}, preset)
     return frozenset(tile_name(k) for k in t.gari)
 
 
@@ -157,9 +156,15 @@ def _checked(record: HandRecord | Mapping[str, Any], preset: Preset | None
     """The record parsed, its rule's table, its tiles counted and checked against the rule (the suit in
     play); ScoringError naming what the rule refuses."""
     rec = record if isinstance(record, HandRecord) else HandRecord.from_dict(record)
-    t = _table(rec.rules, rec.options) if preset is None else _given_table(preset, rec.options)
+    t = _rule_table(rec.rules, rec.options, preset)
     counted = tally(rec)
     return rec, t, counted, validate(rec, t, counted)
+
+
+def _rule_table(rules: Any, options: Mapping[str, Any], preset: Preset | None) -> Table:
+    """The table a record is counted by: ``preset``'s (a session's stored rule), else the one ``rules``
+    names; the record's ``options`` over it either way."""
+    return _table(rules, options) if preset is None else _given_table(preset, options)
 
 
 def _meld_trips(rec: HandRecord) -> tuple:
