@@ -73,7 +73,8 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
         if settings.counter_only:        # the counter alone: no table, so no reader, camera, watcher or beat
             app.state.reader, app.state.tiles = NoReader("the counter serves no table"), None
         else:
-            app.state.reader = reader_for(settings.reader, settings.calibration, settings.demo_camera)
+            app.state.reader = reader_for(settings.reader, settings.calibration, settings.demo_camera,
+                                          settings.mend_reads)
             app.state.tiles = TableTiles(tileset_folder(settings), app.state.reader, settings.learn_tiles)
             app.state.tiles.start()
             app.state.camera = (Camera(settings.camera, settings.frame_rate).start()
@@ -108,7 +109,8 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
     app.state.camera = None
     app.state.watcher = None
     app.state.offers = Offers()          # the watcher's offers and the tablets listening for them
-    app.state.hand_photos = HandPhotoReader()     # photos of a hand from the seat; its detector loads on the first
+    # photos of a hand from the seat; its detector loads on the first
+    app.state.hand_photos = HandPhotoReader(mend=settings.mend_reads)
     app.state.pin_guard = PinGuard(settings.pin_tries, lock_s=settings.pin_lock_s)
 
     from . import api, pages

@@ -27,8 +27,9 @@ NAME = "hand photo"
 class HandPhotoReader:
     """Reads photos of a revealed hand; the oblique detector is loaded on the first photo."""
 
-    def __init__(self, detector=None):
+    def __init__(self, detector=None, mend: bool = True):
         self._detector = detector
+        self.mend = mend                    # a hand read one tile off a win mended (service.mending)
         self._lock = threading.Lock()       # one photo at a time through one detector
 
     def read(self, photo: np.ndarray, draft: Mapping[str, Any], preset=None) -> Reading:
@@ -46,5 +47,5 @@ class HandPhotoReader:
         tiles = hand.line.tiles if hand.line else []
         detections = tuple(Detection(t.tile, int(t.box[0]), int(t.box[1]), int(t.width), int(t.height),
                                      score=t.score, zone="hand") for t in tiles)
-        record, said = mended(hand.into(draft) if hand.line else None, hand.hand, preset)
+        record, said = mended(hand.into(draft) if hand.line else None, hand.hand, preset, mend_tiles=self.mend)
         return Reading(NAME, record, detections, hand.warnings + said, from_seat=True)

@@ -19,18 +19,22 @@ from scoring.mend import Doubt, mend, mend_gari, winning_tile
 
 
 def mended(record: Mapping[str, Any] | None, hand: Iterable[Any], preset: Preset | None = None,
-           gari: Iterable[Any] = ()) -> tuple[Mapping[str, Any] | None, tuple[str, ...]]:
+           gari: Iterable[Any] = (), mend_tiles: bool = True) -> tuple[Mapping[str, Any] | None, tuple[str, ...]]:
     """``record`` mended where it needs it, and what to tell the players (nothing where it needs no
     mend, or no one change mends it). ``hand``: the pieces its concealed tiles were read from (each
     with ``tile`` and ``others``), the winning tile last; ``gari``: those of its gari; ``preset``: the
-    session's rule (else the one the record names)."""
+    session's rule (else the one the record names). ``mend_tiles=False`` (the table's setting
+    ``mend_reads`` off): no read tile is changed, the players fix them; a winning tile the photo does
+    not show is still found where the hand waits on one tile alone (that changes no tile read)."""
     if not record:
         return record, ()
-    record, changed = mend_gari(record, _doubts(gari), preset)
-    said = tuple(g.says() for g in changed)
-    done = mend(record, _doubts(hand), preset)
-    if done is not None:
-        record, said = done.record, said + (done.says(),)
+    said: tuple[str, ...] = ()
+    if mend_tiles:
+        record, changed = mend_gari(record, _doubts(gari), preset)
+        said = tuple(g.says() for g in changed)
+        done = mend(record, _doubts(hand), preset)
+        if done is not None:
+            record, said = done.record, said + (done.says(),)
     record, on = winning_tile(record, preset)
     if len(on) == 1:
         five = " (a five: red or plain, check)" if on[0][0] == "5" and on[0][1] != "z" else ""

@@ -114,10 +114,11 @@ class ReaderLoadError(RuntimeError):
 AUTO = "auto"
 
 
-def reader_for(spec: str, calibration: str = "", demo_camera: bool = False) -> Reader:
+def reader_for(spec: str, calibration: str = "", demo_camera: bool = False, mend: bool = True) -> Reader:
     """The reader a table runs with. ``auto`` (the default) is the vision reader for the calibrated
     table ``calibration``, else for the demo table when the camera is the demo's frames, else
-    none (saying the table is not calibrated); anything else is :func:`load_reader`'s."""
+    none (saying the table is not calibrated); anything else is :func:`load_reader`'s. ``mend``: the
+    vision reader mends a hand read one tile off a win (``service.mending``)."""
     if spec != AUTO:
         return load_reader(spec)
     if not calibration and not demo_camera:
@@ -126,7 +127,7 @@ def reader_for(spec: str, calibration: str = "", demo_camera: bool = False) -> R
 
     from .vision_reader import VisionReader, demo_table
     try:
-        return VisionReader(calibration or demo_table())
+        return VisionReader(calibration or demo_table(), mend=mend)
     except CalibrationError as e:       # an unknown or unreadable table file is named
         raise ReaderLoadError(f"the vision reader could not start: {e}") from None
 

@@ -67,6 +67,11 @@ class Settings(BaseSettings):
     learn_tiles: bool = Field(True, description="on Confirm of a count the vision reader read, its tiles' cuts, "
                                                 "named as confirmed, join the table's tile set (vision.tileset) "
                                                 "and the reader names tiles with the updated set")
+    mend_reads: bool = Field(True, description="a hand the vision reader read one tile off a win is counted with "
+                                               "that tile as the reader's next choice for it, and a gari read as "
+                                               "no gari under the rule as its next gari kind, the players told "
+                                               "which (service.mending); off: every tile as read, for the "
+                                               "players to fix")
     share_tiles: bool = Field(True, description="on Confirm on the teach page, the table's taught tile set is "
                                                 "kept in the parlour's database, so a sister table with the same "
                                                 "tiles can take it on its own teach page (service.shared_tiles)")

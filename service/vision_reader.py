@@ -40,8 +40,9 @@ def demo_table() -> TableFile:
 class VisionReader:
     name = "vision"
 
-    def __init__(self, table: str | TableFile, detector: Detector | None = None):
+    def __init__(self, table: str | TableFile, detector: Detector | None = None, mend: bool = True):
         self.table = load(table) if isinstance(table, str) else table
+        self.mend = mend                    # a hand read one tile off a win mended (service.mending)
         # as TableReader makes its own: one locator pass (see vision/read.py)
         self.detector = detector or Detector()
         self._readers: dict[str, TableReader] = {}      # one per house rule (the record names it)
@@ -74,7 +75,7 @@ class VisionReader:
         detections = tuple(Detection(p.tile, *_frame_box(reader, p.box), score=p.score, zone=self._zone_of(p))
                            for p in reading.pieces)
         record, said = mended(dict(reading.record) if reading.record else None, reading.hand, context.preset,
-                              reading.gari)
+                              reading.gari, self.mend)
         if record is not None:
             record = {**record, "honba": context.honba}
         cuts = tuple(Cut(p.tile, image, self._zone_of(p)) for p, image in

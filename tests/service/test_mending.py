@@ -15,6 +15,7 @@ from service import table
 from service.app import create_app
 from service.mending import mended
 from service.reader import ReadContext
+from service.settings import Settings
 from service.vision_reader import VisionReader
 from table_fixtures import PIN, PLAYERS, house_rule, write_rule
 from vision.layout import Piece
@@ -94,3 +95,26 @@ def test_a_gari_read_off_the_rule_is_mended_first_so_the_hand_can_be_mended_too(
     assert record["gari"] == "9m" and is_a_win(record)
     assert sorted(parse_mpsz(record["concealed"])) == sorted(parse_mpsz("234678p234678s99s"))
     assert said[0].startswith("read 9p in the gari, counted as 9m") and said[1].startswith("read 9p, counted as 4p")
+
+
+def test_with_mending_off_every_tile_stays_as_read_for_the_players_to_fix():
+    read = dict(READ, gari="9p")
+    hand = pieces(read["concealed"], "3p", {"9p": (("4p", 0.3),)})
+    gari = [Piece("9p", (0, 0, 1, 1), 0.8, 0, (("9m", 0.25),))]
+    assert mended(read, hand, gari=gari, mend_tiles=False) == (read, ())
+    # finding the winning tile a photo does not show changes no tile read: it stays on
+    shown = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "24678p234678s99s", "win_tile": ""}
+    record, _ = mended(shown, [Piece(t, (0, 0, 1, 1)) for t in "2p 4p 6p 7p 8p 2s 3s 4s 6s 7s 8s 9s 9s".split()],
+                       mend_tiles=False)
+    assert record["win_tile"] == "3p"
+
+
+def test_the_table_s_setting_turns_the_mend_off_for_the_camera_and_the_seat_photo(settings, monkeypatch):
+    monkeypatch.setenv("TABLE_MEND_READS", "false")
+    off = Settings(_env_file=None, **settings.model_dump(exclude={"mend_reads"}))
+    assert off.mend_reads is False and settings.mend_reads is True
+    for s, expected in ((settings, True), (off, False)):
+        with TestClient(create_app(s), headers={"X-Table-PIN": PIN}) as client:
+            state = client.app.state
+            assert isinstance(state.reader, VisionReader)
+            assert (state.reader.mend, state.hand_photos.mend) == (expected, expected)
