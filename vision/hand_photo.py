@@ -89,13 +89,19 @@ class Line:
     @property
     def tiles(self) -> list[Tile]:
         """Every tile of the line in order, a stacked one after the tile it lies on."""
+        return [t for members in self.members() for t in members]
+
+    def members(self) -> list[list[Tile]]:
+        """Each group's tiles in order, a stacked one after the tile it lies on."""
         out, i = [], 0
         for g in self.groups:
+            members = []
             for t in g:
-                out.append(t)
+                members.append(t)
                 if i in self.stacked:
-                    out.append(self.stacked[i])
+                    members.append(self.stacked[i])
                 i += 1
+            out.append(members)
         return out
 
 
@@ -270,15 +276,9 @@ def read_line(line: Line | None) -> HandRead:
     warnings: list[str] = []
     melds: list[dict[str, Any]] = []
     concealed: list[Tile] = []
-    index = backs = 0
+    backs = 0
     alone = False
-    for n, group in enumerate(line.groups):
-        members = []
-        for t in group:
-            members.append(t)
-            if index in line.stacked:
-                members.append(line.stacked[index])
-            index += 1
+    for n, (group, members) in enumerate(zip(line.groups, line.members())):
         meld = _meld(members, any(m not in group for m in members)) if n > 0 else None
         if meld is not None and not concealed:
             meld = None

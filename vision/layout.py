@@ -273,7 +273,7 @@ def split_stacked_pairs(pieces: Sequence[Piece], frame: SeatFrame) -> tuple[list
         else:
             ym = (y1 + y2) / 2
             halves = [(x1, y1, x2, ym), (x1, ym, x2, y2)]
-        out += [Piece(p.tile, h, p.score, p.rotation, p.others) for h in halves]
+        out += [replace(p, box=h) for h in halves]
         warnings.append(f"a {p.tile} box {d - c:.0f} mm deep in the meld zone: read as a stacked pair (kakan)")
     return out, warnings
 

@@ -75,8 +75,7 @@ def pieces_in(top: np.ndarray, region: Region, detector: Detector, px_per_mm: fl
     if debug is not None:
         from .draw import draw_detections
         debug.write(f"region-{region.name}", draw_detections(crop, found))
-    pieces = [Piece(d.tile, tuple(float(v) for v in (np.array(d.box) + (x1, y1, x1, y1)) / px_per_mm), d.score,
-                    d.rotation, d.others) for d in found]
+    pieces = [_piece(d, [float(v) for v in (np.array(d.box) + (x1, y1, x1, y1)) / px_per_mm]) for d in found]
     # regions overlap: each answers only for tiles inside its own zones, so none is counted twice
     return [p for p in pieces if region.owns(p.centre)]
 
@@ -129,8 +128,7 @@ def name_stacked_halves(top: np.ndarray, pieces: Sequence[Piece], zones, seats, 
                 continue
             named = detector.name_boxes(top, [tuple(v * px_per_mm for v in h.box) for h in halves])
             out.remove(p)
-            out += [Piece(d.tile, h.box, d.score, d.rotation, d.others) if d.tile not in (NONE, BACK) else h
-                    for h, d in zip(halves, named)]
+            out += [_piece(d, h.box) if d.tile not in (NONE, BACK) else h for h, d in zip(halves, named)]
             warnings += w
     return out, warnings
 
@@ -165,8 +163,13 @@ def probe(top: np.ndarray, spots, detector: Detector, px_per_mm: float) -> list[
     boxes = [tuple(v * px_per_mm for v in spot) for spot in spots]
     h, w = top.shape[:2]
     boxes = [b for b in boxes if b[0] >= 0 and b[1] >= 0 and b[2] <= w and b[3] <= h]
-    return [Piece(d.tile, tuple(v / px_per_mm for v in d.box), d.score, d.rotation, d.others)
+    return [_piece(d, [v / px_per_mm for v in d.box])
             for d in detector.name_boxes(top, boxes) if d.tile not in (NONE, BACK) and d.score >= PROBE_SCORE]
+
+
+def _piece(d, box_mm) -> Piece:
+    """A detection (``vision.detect.Detection``) as a piece on the table, its box given in table mm."""
+    return Piece(d.tile, tuple(box_mm), d.score, d.rotation, d.others)
 
 
 def on_canvas(image: np.ndarray, side: int) -> np.ndarray:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+import numpy as np
 from fastapi import APIRouter, File, Form, Query, UploadFile
 from fastapi.responses import FileResponse, Response, StreamingResponse
 
@@ -12,6 +13,7 @@ from ..camera import BOUNDARY
 from ..deps import CameraDep, HandPhotosDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep, TilesDep
 from ..errors import ServiceError
 from ..reader import Reading
+from ..settings import Settings
 from ..snapshots import Snapshot, decode
 from .schemas import ReadingOut, ScoreIn
 
@@ -25,12 +27,18 @@ def score(body: ScoreIn, ledger: LedgerDep) -> dict:
     return table.score_in_session(body.record, ledger, body.session)
 
 
+async def _uploaded(image: UploadFile, settings: Settings) -> np.ndarray:
+    """The uploaded image, read no further than one byte past the limit, decoded and checked
+    (``snapshots.decode``: 413, 415, 422)."""
+    return decode(await image.read(settings.max_upload_bytes + 1), max_bytes=settings.max_upload_bytes,
+                  max_side=settings.max_image_side)
+
+
 @router.post("/read", response_model=ReadingOut, summary="read an uploaded image (JPEG/PNG)")
 async def read_upload(settings: SettingsDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep,
                       tiles: TilesDep, image: UploadFile = File(description="the table seen from above"),
                       session: str | None = Form(None, description="the session, for the reader's context")) -> dict:
-    data = await image.read(settings.max_upload_bytes + 1)
-    frame = decode(data, max_bytes=settings.max_upload_bytes, max_side=settings.max_image_side)
+    frame = await _uploaded(image, settings)
     context = table.context_of(ledger, session)
     snap, reading = table.read_frame(reader, store, frame, context, tiles)
     return _reading_out(snap, reading, ledger, session)
@@ -45,8 +53,7 @@ async def read_hand_photo(settings: SettingsDep, ledger: LedgerDep, photos: Hand
                           seat: Seat = Form("east", description="the winner's seat"),
                           win: Win = Form("tsumo"),
                           discarder: Seat | None = Form(None, description="for ron: who dealt in")) -> dict:
-    data = await image.read(settings.max_upload_bytes + 1)
-    photo = decode(data, max_bytes=settings.max_upload_bytes, max_side=settings.max_image_side)
+    photo = await _uploaded(image, settings)
     cfg = ledger.config(session) if session else None
     draft = {"rules": cfg.rules if cfg else rules, "seat": seat, "win": win}
     if win == "ron" and discarder:
