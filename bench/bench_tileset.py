@@ -1,7 +1,7 @@
 """Real tiles, with and without a table's tile set: what the camera names right on its first day.
 
     .venv/bin/python bench/bench_tileset.py [--view oblique|overhead] [--repeats 20] [--grid 1] [--mirror] [--json]
-        [--tile-width PX] [--camera]
+        [--tile-width PX] [--camera] [--retakes 20] [--classifier C.onnx]
 
 Three parts, each on real material only (``../shared``; a part whose material is
 missing is skipped with a line saying so):
@@ -19,7 +19,9 @@ missing is skipped with a line saying so):
    of the same tile set and used on this one. Per photo: labelled tiles found and
    named right (IoU >= 0.5), the revealed hand line (every tile found once, in
    order), extra boxes by the line, and boxes on ground the labels mark clear of tiles
-   (felt, rails, the table's panels: ``clear``).
+   (felt, rails, the table's panels: ``clear``). Then each hand photo taken again
+   ``--retakes`` times (a little larger or smaller, turned, shifted, exposed and
+   compressed otherwise: ``taken_again``), its line read as the tablet reads an upload.
    Then one set's own tiles: the detector's cuts of the labelled tiles of a tile
    set's photos, a set of up to 3 of them a kind, named on the others.
 3. **Speed**: enrolling 37 kinds x 3 crops, and what naming with a set adds per image.
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import difflib
 import json
 import statistics
 import sys
@@ -65,6 +68,13 @@ CAMERA_BLUR = 0.8          # px (Gaussian sigma) at the tile's size: focus and m
 CAMERA_NOISE = 4.0         # grey levels (sigma) of sensor noise
 CAMERA_JPEG = 60           # quality of the frame's compression
 PHONE_PX = 4032            # a 12 MP phone photo's longer side
+RETAKES = 20               # each hand photo taken again this many times (``taken_again``)
+RETAKE_SCALE = (0.6, 1.1)  # the retake's size against the photo's
+RETAKE_TURN = 3.0          # degrees either way
+RETAKE_SHIFT = 0.02        # of the photo's width and height, either way
+RETAKE_LIGHT = (0.8, 1.2)  # exposure (a gain) ...
+RETAKE_GAMMA = (0.85, 1.15)  # ... and tone curve
+RETAKE_JPEG = (55, 95)     # JPEG quality
 SHOTS = (1, 3, 5)           # the held-out third has 4-8 crops a kind: every kind keeps some to name
 # the kinds whose face is a picture each maker draws its own way (the 1s's bird): a set of mixed designs
 # cannot teach one maker's bird by another's, and one parlour's set enrols its own
@@ -240,6 +250,41 @@ def hand_alone(found: list[dict], photo: dict, image: np.ndarray, detector: Dete
             "phone_exact": bool(phone.line) and [t.tile for t in phone.line.tiles] == list(photo["hand_line"])}
 
 
+def taken_again(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The photo as a phone might take it again a moment later: a little larger or smaller, turned and
+    shifted a little, exposed a little otherwise, JPEG-compressed again."""
+    h, w = image.shape[:2]
+    s = rng.uniform(*RETAKE_SCALE)
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-RETAKE_TURN, RETAKE_TURN), s)
+    m[:, 2] += np.array([(w * s - w) / 2, (h * s - h) / 2]) + rng.uniform(-RETAKE_SHIFT, RETAKE_SHIFT, 2) * (w * s, h * s)
+    moved = cv2.warpAffine(image, m, (round(w * s), round(h * s)), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REFLECT)
+    lit = 255 * (moved / 255.0) ** rng.uniform(*RETAKE_GAMMA) * rng.uniform(*RETAKE_LIGHT)
+    quality = int(rng.integers(RETAKE_JPEG[0], RETAKE_JPEG[1] + 1))
+    return cv2.imdecode(cv2.imencode(".jpg", np.clip(lit, 0, 255).astype(np.uint8),
+                                     [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+
+
+def retaken(name: str, photo: dict, image: np.ndarray, detector: Detector, n: int) -> dict:
+    """The hand line read (``read_photo``, as the tablet reads an upload) from ``n`` retakes of the photo
+    (``taken_again``; each retake's draw fixed by the photo's name and its number): lines exact, the
+    labelled tiles read in order (the longest run both lines share, gaps allowed), and what went wrong:
+    a tile read as another kind in its place, or a line longer or shorter than the labelled one."""
+    want = list(photo["hand_line"])
+    exact = right = 0
+    wrong: collections.Counter = collections.Counter()
+    for k in range(n):
+        hand = read_photo(taken_again(image, np.random.default_rng([zlib.crc32(name.encode()), k])), detector)
+        line = [t.tile for t in hand.line.tiles] if hand.line else []
+        exact += line == want
+        right += sum(b.size for b in difflib.SequenceMatcher(a=want, b=line, autojunk=False).get_matching_blocks())
+        if len(line) == len(want):
+            wrong.update(f"{b}->{a}" for a, b in zip(line, want) if a != b)
+        else:
+            wrong[f"{len(line)} tiles"] += 1
+    return {"retakes": n, "exact": exact, "right": right, "tiles": n * len(want), "wrong": dict(wrong.most_common())}
+
+
 def clear_text(s: dict) -> str:
     return "" if s["on_clear"] is None else f"{s['on_clear']} on clear ground, "
 
@@ -269,13 +314,14 @@ def total_text(label: str, t: dict) -> str:
             f"{t['lines_alone']}/{t['lines']}, at a phone's size {t['lines_phone']}/{t['lines']}), {t['stray_boxes']} extra box(es) by the lines, {t['on_clear']} on clear ground")
 
 
-def photos(view: str, grid: int, folder: Path, mirror: bool = False) -> dict:
+def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: int = RETAKES,
+           classifier: Path | None = None) -> dict:
     found_photos = labelled_photos()
     if not found_photos:
         print(f"real photos: skipped, none of vision/labels/*.json has its photo in {photos_dir()}")
         return {}
     started = time.perf_counter()
-    detector = Detector.for_view(view, mirror=mirror)
+    detector = Detector.for_view(view, mirror=mirror, classifier=classifier)
     load_s = time.perf_counter() - started
     out: dict = {"view": view, "grid": grid, "zero_shot": {}, "enrolled": {}, "ms": {}, "load_s": load_s}
     print(f"\nreal photos, {view} view, grid {grid or 'by size'} (labelled face-up tiles found and named right; the hand line; "
@@ -303,6 +349,18 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False) -> dict:
     out["zero_shot_totals"] = totals(out["zero_shot"])
     print(total_text("zero-shot, all", out["zero_shot_totals"]["all"]))
     print(total_text("zero-shot, the hand photos", out["zero_shot_totals"]["hands"]))
+    if retakes:
+        out["retaken"] = {}
+        print(f"  each hand photo taken again {retakes} times (taken_again), its line read as the tablet reads it:")
+        for name, photo in found_photos.items():
+            if photo.get("hand_line"):
+                r = out["retaken"][name] = retaken(name, photo, cv2.imread(str(photo["path"])), detector, retakes)
+                print(f"    {name}: lines exact {r['exact']}/{retakes}, tiles read in order {r['right']}/{r['tiles']}; "
+                      f"misses: {', '.join(f'{k} x{v}' for k, v in r['wrong'].items()) or 'none'}")
+        summed = {k: sum(r[k] for r in out["retaken"].values()) for k in ("retakes", "exact", "right", "tiles")}
+        out["retaken_totals"] = summed
+        print(f"    all: lines exact {summed['exact']}/{summed['retakes']}, tiles read in order "
+              f"{summed['right']}/{summed['tiles']} ({summed['right'] / max(summed['tiles'], 1):.1%})")
     for source, target in SAME_SET:
         if source not in found_photos or target not in found_photos:
             continue
@@ -410,20 +468,24 @@ def main() -> int:
     p.add_argument("--no-photos", dest="photos", action="store_false", help="skip the photos (part 2)")
     p.add_argument("--mirror", action="store_true",
                    help="the detector with its mirrored locator pass too (off by default: docs/vision.md)")
-    p.add_argument("--classifier", type=Path, help="a candidate classifier ONNX file for parts 1 and 3 (default: "
-                                                     "the view's shipped one)")
+    p.add_argument("--classifier", type=Path, help="a candidate classifier ONNX file (default: the view's shipped "
+                                                     "one; the photos keep the view's locators)")
+    p.add_argument("--retakes", type=int, default=RETAKES,
+                   help=f"retakes of each hand photo to read (part 2; default {RETAKES}, 0: none)")
     p.add_argument("--tile-width", type=int, metavar="PX",
                    help="shrink the single real tiles to this many px wide first (part 1: a camera that sees "
                         "tiles this small; camerash's are 240)")
     p.add_argument("--camera", action="store_true",
                    help="then blur, noise and JPEG-compress them as a cheap camera would (part 1)")
     a = p.parse_args()
+    if a.retakes < 0:
+        p.error("--retakes must be 0 or more")
     if a.tile_width is not None and not 8 <= a.tile_width <= 240:
         p.error("--tile-width must be 8-240 px")
     classifier = Classifier(a.classifier or VIEWS[a.view][1])
     with tempfile.TemporaryDirectory() as tmp:
         figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp), a.tile_width, a.camera),
-                   "photos": photos(a.view, a.grid, Path(tmp), a.mirror) if a.photos else {},
+                   "photos": photos(a.view, a.grid, Path(tmp), a.mirror, a.retakes, a.classifier) if a.photos else {},
                    "speed": speed(classifier, Path(tmp))}
     if a.json:
         a.json.write_text(json.dumps(figures, indent=1, default=float))

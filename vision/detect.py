@@ -123,10 +123,12 @@ class Detector:
         """The detector for a camera's view: ``overhead`` (over the table: the shipped default) or
         ``oblique`` (beside it, looking across: fine-tuned on oblique scenes, with a box refiner;
         see models/README.md). ``refine=False`` leaves a view's refiner out, ``second=False`` its second
-        locator (``SECOND_LOCATORS``)."""
+        locator (``SECOND_LOCATORS``); ``classifier=PATH`` another classifier in the view's place (a candidate
+        measured against the shipped one)."""
         if view not in VIEWS:
             raise ValueError(f"view must be one of {', '.join(VIEWS)}, not {view!r}")
-        return cls(*VIEWS[view], refiner=REFINERS.get(view) if refine else None,
+        locator, classifier = VIEWS[view]
+        return cls(locator, kwargs.pop("classifier", None) or classifier, refiner=REFINERS.get(view) if refine else None,
                    second=SECOND_LOCATORS.get(view) if second else None, **kwargs)
 
     def _candidates(self, image: np.ndarray, mirrored: bool = False, locator=None,

@@ -268,6 +268,15 @@ def test_cli_detect_without_the_second_opinion_keeps_the_boxes_on_the_console(ar
     assert found[()] < found[("--no-second",)]
 
 
+def test_a_candidate_classifier_takes_the_views_place_and_keeps_its_locators():
+    from vision.detect import REFINERS, VIEWS
+    candidate = Detector.for_view("oblique", classifier=VIEWS["overhead"][1])
+    assert candidate.classifier.path == VIEWS["overhead"][1]
+    assert candidate.refiner is not None and candidate.second is not None
+    assert Detector.for_view("oblique", classifier=None).classifier.path == VIEWS["oblique"][1]
+    assert REFINERS["oblique"].exists()
+
+
 def test_an_unknown_view_names_the_views():
     with pytest.raises(ValueError, match="overhead, oblique"):
         Detector.for_view("fisheye")

@@ -368,3 +368,35 @@ def test_the_share_of_real_faces_leaves_other_scenes_as_they_were(art):
     assert np.array_equal(a.image, b.image) and not b.style.real_faces
     drawn = next(s for s in range(50) if real_faces_for(s, 0.5))
     assert scene_for(drawn, art, (320, 240), real_faces=0.5).style.real_faces
+
+
+def test_a_capture_keeps_the_scene_size_and_softens_its_detail():
+    from vision.synth.capture import captured
+    rng = np.random.default_rng(0)
+    sharp = (np.indices((120, 160)).sum(axis=0) % 2 * 255).astype(np.uint8)     # a one-pixel checkerboard
+    image = np.dstack([sharp] * 3)
+    taken = captured(image, rng)
+    assert taken.shape == image.shape and taken.dtype == np.uint8
+    # a camera smaller than the scene, blur and JPEG cannot keep detail finer than a pixel
+    assert np.abs(np.diff(taken.astype(int), axis=1)).mean() < 0.5 * np.abs(np.diff(image.astype(int), axis=1)).mean()
+
+
+def test_only_the_captured_share_of_scenes_gives_cuts_through_a_camera(art, tmp_path):
+    from vision.synth.dataset import capture_for
+    assert not any(capture_for(s, 0.0) for s in range(50))
+    assert all(capture_for(s, 1.0) for s in range(50))
+    plain = next(s for s in range(50) if not capture_for(s, 0.5))
+    drawn = next(s for s in range(50) if capture_for(s, 0.5))
+
+    def cuts(folder, seed, share):
+        write_dataset(folder, 1, seed=seed, crops=True, art=art, capture=share, size=(320, 240))
+        return {p.relative_to(folder): cv2.imread(str(p)) for p in sorted((folder / "cls").rglob("*.png"))}
+
+    for seed, changed in ((plain, False), (drawn, True)):
+        a, b = cuts(tmp_path / f"a{seed}", seed, 0.0), cuts(tmp_path / f"b{seed}", seed, 0.5)
+        assert a.keys() == b.keys()             # the same cuts, labelled alike
+        assert any(not np.array_equal(a[k], b[k]) for k in a) == changed
+        # the locator's image is the scene as rendered either way
+        image = f"images/train/s{seed:07d}.jpg"
+        assert np.array_equal(cv2.imread(str(tmp_path / f"a{seed}" / image)),
+                              cv2.imread(str(tmp_path / f"b{seed}" / image)))

@@ -57,6 +57,7 @@ class Plan:
     real_variants: int = 0            # > 0: the fitting real tiles, this many variants each, join the classifier's cuts
     real_faces: float = 0.0           # share of scenes whose tiles show real tiles' faces (synth/real_faces.py)
     fonts: float = 0.0                # share of scenes whose character tiles are drawn in a typeface (synth/fonts.py)
+    capture: float = 0.0              # share of scenes whose classifier cuts come through a camera's capture (synth/capture.py)
 
 
 CPU_PLAN = Plan()
@@ -85,8 +86,9 @@ def _budget(plan: Plan) -> dict:
 def _write(args: tuple) -> int:
     from ..synth.dataset import write_dataset
 
-    data, n, seed, split, designs, real_faces, fonts = args
-    return write_dataset(data, n, seed, split, crops=True, designs=designs, real_faces=real_faces, fonts=fonts)
+    data, n, seed, split, designs, real_faces, fonts, capture = args
+    return write_dataset(data, n, seed, split, crops=True, designs=designs, real_faces=real_faces, fonts=fonts,
+                         capture=capture)
 
 
 def _chunks(n: int, seed: int, parts: int) -> list[tuple[int, int]]:
@@ -105,7 +107,7 @@ def make_data(data: Path, plan: Plan) -> None:
             (plan.details_scenes, DETAILS_SEED, "train"),
             (plan.val_scenes, VAL_SEED, "val"),
             (plan.oblique_val, OBLIQUE_SEED + OBLIQUE_VAL, "val")]
-    work = [(data, n, s, split, plan.designs, plan.real_faces, plan.fonts) for total, first, split in sets
+    work = [(data, n, s, split, plan.designs, plan.real_faces, plan.fonts, plan.capture) for total, first, split in sets
             for n, s in _chunks(total, first, max(1, plan.jobs))]
     if plan.jobs > 1:
         from multiprocessing import get_context

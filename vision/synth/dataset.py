@@ -19,12 +19,14 @@ overlaps training.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from .art import TileArt
+from .capture import captured
 from ..classes import CLASS_INDEX, CLASSES
 from .crops import classifier_samples
 from .fonts import FontDesign, random_design
@@ -40,6 +42,7 @@ DETAILS_STREAM = 13          # the generator that draws them is seeded (seed, th
 DESIGNS_STREAM = 7           # the generator that picks a scene's design family is seeded (seed, this)
 REAL_FACES_STREAM = 11       # ... and the one that picks the scenes drawn with real tiles' faces
 FONTS_STREAM = 17            # ... and the one that picks, and draws, the scenes' typefaces
+CAPTURE_STREAM = 19          # ... and the one that picks, and draws, the scenes cut through a camera's capture
 
 
 def view_for(seed: int) -> str:
@@ -96,6 +99,12 @@ def font_for(seed: int, share: float) -> FontDesign | None:
     return random_design(rng) if rng is not None else None
 
 
+def capture_for(seed: int, share: float) -> np.random.Generator | None:
+    """The generator that draws scene ``seed`` 's capture (``synth/capture.py``) for a ``share`` of scenes
+    (``_picked``); None for the rest."""
+    return _picked(seed, share, CAPTURE_STREAM)
+
+
 def scene_for(seed: int, art: TileArt, size: tuple[int, int], designs: float = 0.0,
               real_faces: float = 0.0, fonts: float = 0.0) -> Scene:
     return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed),
@@ -138,11 +147,13 @@ def recut(out: Path, split: str = "train") -> int:
 
 def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: TileArt | None = None,
                   size: tuple[int, int] = (960, 720), classes: str = "locate", crops: bool = False,
-                  draw: bool = False, designs: float = 0.0, real_faces: float = 0.0, fonts: float = 0.0) -> int:
+                  draw: bool = False, designs: float = 0.0, real_faces: float = 0.0, fonts: float = 0.0,
+                  capture: float = 0.0) -> int:
     """Render and write ``n`` scenes; returns how many were written now (existing ones are kept).
     ``designs``: the share of scenes whose set is one of many tile designs (``designs_for``);
     ``real_faces``: the share drawn with real tiles' faces (``real_faces_for``); ``fonts``: the share whose
-    character tiles are drawn in a typeface (``font_for``)."""
+    character tiles are drawn in a typeface (``font_for``); ``capture``: the share whose classifier cuts
+    are taken from the scene as a camera would capture it (``capture_for``; the locator's image stays)."""
     if classes not in ("locate", "full"):
         raise ValueError(f"classes must be 'locate' or 'full', not {classes!r}")
     art = art or TileArt()
@@ -158,7 +169,8 @@ def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: Ti
         cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         (out / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_rows(scene, classes)) + "\n")
         if crops:
-            write_cuts(out, split, stem, scene, i)
+            rng = capture_for(i, capture)
+            write_cuts(out, split, stem, replace(scene, image=captured(scene.image, rng)) if rng else scene, i)
         if draw:
             (out / "debug" / split).mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(out / "debug" / split / f"{stem}.jpg"), draw_annotations(scene))
