@@ -53,6 +53,7 @@ from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import intersection, iou, match, photos_dir  # noqa: E402
 from vision.hand_photo import read_hand, read_photo  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
+from vision.synth.capture import jpeg_again  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
 
 LABELS = ROOT / "vision" / "labels"
@@ -94,7 +95,7 @@ def through_camera(image: np.ndarray, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     blurred = cv2.GaussianBlur(image, (0, 0), CAMERA_BLUR)
     noisy = np.clip(blurred + rng.normal(0, CAMERA_NOISE, image.shape), 0, 255).astype(np.uint8)
-    return cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, CAMERA_JPEG])[1], cv2.IMREAD_COLOR)
+    return jpeg_again(noisy, CAMERA_JPEG)
 
 
 def single_tiles(classifier: Classifier, repeats: int, folder: Path, width: int | None = None,
@@ -260,9 +261,7 @@ def taken_again(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     moved = cv2.warpAffine(image, m, (round(w * s), round(h * s)), flags=cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REFLECT)
     lit = 255 * (moved / 255.0) ** rng.uniform(*RETAKE_GAMMA) * rng.uniform(*RETAKE_LIGHT)
-    quality = int(rng.integers(RETAKE_JPEG[0], RETAKE_JPEG[1] + 1))
-    return cv2.imdecode(cv2.imencode(".jpg", np.clip(lit, 0, 255).astype(np.uint8),
-                                     [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    return jpeg_again(np.clip(lit, 0, 255).astype(np.uint8), int(rng.integers(RETAKE_JPEG[0], RETAKE_JPEG[1] + 1)))
 
 
 def retaken(name: str, photo: dict, image: np.ndarray, detector: Detector, n: int) -> dict:

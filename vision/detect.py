@@ -119,7 +119,8 @@ class Detector:
         self.tileset = tileset
 
     @classmethod
-    def for_view(cls, view: str = "overhead", refine: bool = True, second: bool = True, **kwargs) -> "Detector":
+    def for_view(cls, view: str = "overhead", refine: bool = True, second: bool = True,
+                 classifier: Path | None = None, **kwargs) -> "Detector":
         """The detector for a camera's view: ``overhead`` (over the table: the shipped default) or
         ``oblique`` (beside it, looking across: fine-tuned on oblique scenes, with a box refiner;
         see models/README.md). ``refine=False`` leaves a view's refiner out, ``second=False`` its second
@@ -127,8 +128,8 @@ class Detector:
         measured against the shipped one)."""
         if view not in VIEWS:
             raise ValueError(f"view must be one of {', '.join(VIEWS)}, not {view!r}")
-        locator, classifier = VIEWS[view]
-        return cls(locator, kwargs.pop("classifier", None) or classifier, refiner=REFINERS.get(view) if refine else None,
+        locator, shipped = VIEWS[view]
+        return cls(locator, classifier or shipped, refiner=REFINERS.get(view) if refine else None,
                    second=SECOND_LOCATORS.get(view) if second else None, **kwargs)
 
     def _candidates(self, image: np.ndarray, mirrored: bool = False, locator=None,

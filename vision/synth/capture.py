@@ -25,6 +25,10 @@ def captured(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.5:
         small = cv2.GaussianBlur(small, (0, 0), rng.uniform(*BLUR) + 1e-3)
     noisy = np.clip(small + rng.normal(0, rng.uniform(*NOISE), small.shape), 0, 255).astype(np.uint8)
-    quality = int(rng.integers(QUALITY[0], QUALITY[1] + 1))
-    jpeg = cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    jpeg = jpeg_again(noisy, int(rng.integers(QUALITY[0], QUALITY[1] + 1)))
     return cv2.resize(jpeg, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def jpeg_again(image: np.ndarray, quality: int) -> np.ndarray:
+    """``image`` (BGR uint8) saved as a JPEG of ``quality`` and read back."""
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)

@@ -27,7 +27,7 @@ from calibration.zones import SEATS, side_frame
 
 from .art import TileArt
 from ..classes import BACK, SANMA_KINDS
-from ..layout import plain_kind
+from ..layout import mpsz, plain_kind
 from .scene import felt
 from .tile import TileStyle, draw_tile, face_image, random_style, rect_corners
 
@@ -79,14 +79,8 @@ def _take(pool: list[str], want) -> str | None:
 
 
 def _mpsz(tiles) -> str:
-    order = sorted(tiles, key=lambda t: ("mpsz".index(t[1]), t[0]))
-    out, suit = "", None
-    for t in order:
-        if suit is not None and t[1] != suit:
-            out += suit
-        out += t[0]
-        suit = t[1]
-    return out + (suit or "")
+    """Tiles as one mpsz string, sorted by suit (m p s z) and number."""
+    return mpsz(sorted(tiles, key=lambda t: ("mpsz".index(t[1]), t[0])))
 
 
 def deal(rng: np.random.Generator, hand: Sequence[str] | None = None) -> dict:
