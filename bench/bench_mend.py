@@ -46,7 +46,7 @@ from scoring.random_hands import random_winning_record  # noqa: E402
 from scoring.tiles import parse_mpsz, tile_name  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
-from vision.detect import Detector, runners_up  # noqa: E402
+from vision.detect import VIEWS, Detector, runners_up  # noqa: E402
 from vision.layout import plain_kind  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
 
@@ -270,7 +270,7 @@ def main() -> int:
                     help="crops a set named keep the classifier's runners-up, not the set's (as before the set gave its own)")
     ap.add_argument("--no-tables", action="store_true", help="leave out part 2 (minutes of rendering)")
     a = ap.parse_args()
-    classifier = Detector.for_view(a.view).classifier
+    classifier = Classifier(VIEWS[a.view][1])
     with tempfile.TemporaryDirectory() as tmp:
         real_hands(classifier, a.hands, a.repeats, Path(tmp), a.fitting, a.classifier_others)
     if not a.no_tables:

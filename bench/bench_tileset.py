@@ -39,6 +39,7 @@ import tempfile
 import time
 import zlib
 from pathlib import Path
+from typing import Mapping
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -215,7 +216,7 @@ def score_photo(found: list[dict], photo: dict) -> dict:
     face_up = [t for t in photo["tiles"] if t["tile"] != BACK]
     pairs = match(found, face_up)
     right = sum(t["tile"] == d["tile"] for t, d in pairs)
-    red_plain = sum(t["tile"] != d["tile"] and red_plain_pair(t["tile"], d["tile"]) for t, d in pairs)
+    red_plain = sum(red_plain_pair(t["tile"], d["tile"]) for t, d in pairs)
     hand = sorted((t for t in face_up if t.get("group") == "hand"), key=lambda t: t["box"][0])
     line = []
     for t in hand:
@@ -354,7 +355,7 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
             if photo.get("hand_line"):
                 r = out["retaken"][name] = retaken(name, photo, cv2.imread(str(photo["path"])), detector, retakes)
                 print(f"    {name}: lines exact {r['exact']}/{retakes}, tiles read in order {r['right']}/{r['tiles']}; "
-                      f"misses: {', '.join(f'{k} x{v}' for k, v in r['wrong'].items()) or 'none'}")
+                      f"misses: {miss_text(r['wrong'])}")
         summed = {k: sum(r[k] for r in out["retaken"].values()) for k in ("retakes", "exact", "right", "tiles")}
         out["retaken_totals"] = summed
         print(f"    all: lines exact {summed['exact']}/{summed['retakes']}, tiles read in order "
@@ -445,8 +446,9 @@ def red_plain_pair(a: str, b: str) -> bool:
     return {a[0], b[0]} == {"0", "5"} and a[1] == b[1]
 
 
-def miss_text(misses: collections.Counter) -> str:
-    return ", ".join(f"{k} x{v}" for k, v in misses.most_common()) or "none"
+def miss_text(misses: Mapping[str, int]) -> str:
+    """What went wrong and how often, the most often first."""
+    return ", ".join(f"{k} x{v}" for k, v in sorted(misses.items(), key=lambda kv: -kv[1])) or "none"
 
 
 def speed(classifier: Classifier, folder: Path) -> dict:
