@@ -139,7 +139,7 @@ class TableTiles:
         if self.folder is None or not (self.folder / INDEX).is_file():
             return []
         try:
-            return TileSet.load(self.folder).kinds()
+            return TileSet.load(self.folder, vectors=False).kinds()     # the index alone: no embeddings read
         except TileSetError:
             return []
 

@@ -239,8 +239,9 @@ class TileSet:
         return self.base.get("view", "overhead")
 
     @classmethod
-    def load(cls, folder: Path) -> "TileSet":
-        """The set saved in ``folder``; ``TileSetError`` when there is none or it is not one."""
+    def load(cls, folder: Path, vectors: bool = True) -> "TileSet":
+        """The set saved in ``folder``; ``TileSetError`` when there is none or it is not one.
+        ``vectors=False`` reads its index alone (what it holds, not its embeddings: it names nothing)."""
         folder = Path(folder)
         index = folder / INDEX
         if not index.is_file():
@@ -258,7 +259,7 @@ class TileSet:
             raise TileSetError(f"{index}: not a tile set index ({e})") from None
         out = cls(folder, base, crops, list(data.get("log", [])))
         vec = folder / EMBEDDINGS
-        if vec.is_file():
+        if vectors and vec.is_file():
             with np.load(vec) as z:
                 files = [str(f) for f in z["files"]]
                 out.vectors = {f: (z["up"][i], z["down"][i], z["probs"][i]) for i, f in enumerate(files)}

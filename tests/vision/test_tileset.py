@@ -103,6 +103,13 @@ def test_the_set_round_trips_through_its_folder(enrolled, art, classifier):
     assert all((enrolled.folder / c["file"]).is_file() for c in index["kinds"]["0s"])
 
 
+def test_its_index_alone_says_what_it_holds_without_reading_its_embeddings(enrolled):
+    """What a page shows of a set (its kinds) needs the index, not the embeddings beside it."""
+    light = TileSet.load(enrolled.folder, vectors=False)
+    assert light.kinds() == enrolled.kinds() and light.base == enrolled.base
+    assert light.vectors == {} and len(enrolled.vectors) > 0
+
+
 def test_a_five_is_red_or_plain_by_the_classifier_when_the_set_holds_only_one_of_them(art, classifier, tmp_path):
     """Only plain fives enrolled: a red five looks most like its plain five to the set, and the
     classifier, which knows red pips, says which it is."""
