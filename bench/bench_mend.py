@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import numpy as np  # noqa: E402
 
+from bench_tileset import split_by_kind  # noqa: E402
 from scoring.engine import gari_kinds  # noqa: E402
 from scoring.mend import Doubt, mend, mend_gari  # noqa: E402
 from scoring.random_hands import random_winning_record  # noqa: E402
@@ -197,15 +198,12 @@ def real_hands(classifier: Classifier, hands: int, repeats: int, folder: Path, f
     with_set, gari_set = Tally(), GariTally()
     split_rng = np.random.default_rng(0)
     per_split = max(1, hands // repeats)
+    crop_kinds = np.array([kind for kind, _ in crops])
     for r in range(repeats):
-        enrol, rest = [], collections.defaultdict(list)
-        for kind, idx in by_kind.items():
-            idx = list(split_rng.permutation(idx))
-            enrol += [(kind, i) for i in idx[:SHOTS]]
-            rest[kind] += idx[SHOTS:]
+        enrol, rest = split_by_kind(crop_kinds, by_kind, SHOTS, split_rng)
         tileset = TileSet.create(folder / f"split-{r}", classifier)
         for kind in sorted(by_kind):
-            tileset.enroll(kind, [crops[i][1] for k, i in enrol if k == kind], classifier)
+            tileset.enroll(kind, [crops[i][1] for i in enrol[kind]], classifier)
         left = [i for idx in rest.values() for i in idx]
         named_rest = dict(zip(left, named_crops(classifier, tileset, [crops[i][1] for i in left], classifier_others)))
         kinds = {k for k, idx in rest.items() if idx}

@@ -39,7 +39,7 @@ import tempfile
 import time
 import zlib
 from pathlib import Path
-from typing import Mapping
+from typing import Iterable, Mapping
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -145,14 +145,11 @@ def enrolled_splits(crops: list[tuple[str, np.ndarray]], kinds: list[str], class
         accs, others = [], []
         misses: collections.Counter = collections.Counter()
         for r in range(repeats):
-            enrol, rest = [], []
-            for kind in kinds:
-                idx = rng.permutation(np.where(truth == kind)[0])
-                enrol += list(idx[:shots])
-                rest += list(idx[shots:])
+            enrol, by_kind = split_by_kind(truth, kinds, shots, rng)
+            rest = [i for kind in kinds for i in by_kind[kind]]
             tileset = TileSet.create(folder / f"s{shots}-{r}", classifier)
             for kind in kinds:
-                tileset.enroll(kind, [crops[i][1] for i in enrol if truth[i] == kind], classifier)
+                tileset.enroll(kind, [crops[i][1] for i in enrol[kind]], classifier)
             named = tileset.name_images([crops[i][1] for i in rest], classifier)
             right = [n.tile == truth[i] for n, i in zip(named, rest)]
             accs.append(float(np.mean(right)))
@@ -166,6 +163,17 @@ def enrolled_splits(crops: list[tuple[str, np.ndarray]], kinds: list[str], class
               f"without the {'/'.join(PICTURES)} (each maker's own picture) {statistics.mean(others):.2%}; "
               f"misses by kind: {', '.join(f'{k} {n}' for k, n in misses.most_common(6)) or 'none'}")
     return out
+
+
+def split_by_kind(truth: np.ndarray, kinds: Iterable[str], shots: int, rng: np.random.Generator
+                  ) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """One random split of crops whose kinds are ``truth``: for each of ``kinds`` (drawn in that order),
+    ``shots`` of its crops to enrol and the rest to name, as indices into ``truth``."""
+    enrol, rest = {}, {}
+    for kind in kinds:
+        idx = [int(i) for i in rng.permutation(np.where(truth == kind)[0])]
+        enrol[kind], rest[kind] = idx[:shots], idx[shots:]
+    return enrol, rest
 
 
 def labelled_photos() -> dict[str, dict]:

@@ -109,7 +109,7 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
     app.state.camera = None
     app.state.watcher = None
     app.state.offers = Offers()          # the watcher's offers and the tablets listening for them
-    # photos of a hand from the seat; its detector loads on the first
+    # photos of a hand from the seat; its detector loads on the first photo
     app.state.hand_photos = HandPhotoReader(mend=settings.mend_reads)
     app.state.pin_guard = PinGuard(settings.pin_tries, lock_s=settings.pin_lock_s)
 
