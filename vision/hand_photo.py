@@ -8,7 +8,8 @@ needed: the detector's oblique view finds the tiles (``vision.detect``), and thi
    each overlapping the next in height by half or more, of like heights, with at most a tile's
    width of felt between them; a box of the same tile lying on top of one of the line's
    (an added kan: the called tile's twin stacked on it) joins the line after it; a line whose
-   faces mostly read upside down was photographed from across the table, and runs right to left;
+   faces that have an up mostly read upside down was photographed from across the table, and
+   runs right to left;
 2. splits it at its gaps (``Line.groups``): the tiles of a hand touch, so felt of a third of a tile's
    width or more sets a group apart (the winning tile, a meld at the right end);
 3. reads the groups (``read_line``): a group right of the hand of three or four of one kind is a
@@ -30,7 +31,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import cv2
 import numpy as np
 
-from .classes import BACK
+from .classes import BACK, HALF_TURN_SAME
 from .layout import hidden_pair, mpsz, plain_kind
 
 NEIGHBOUR_GAP = 1.0      # most felt between two tiles of the line, in tile widths (a win tile or meld set apart)
@@ -178,9 +179,13 @@ def find_line(found: Iterable[Any]) -> Line | None:
 
 def _facing_the_player(chain: Sequence[Tile]) -> bool:
     """Whether more of the line's faces read upside down than upright: the photo was taken facing
-    the hand's player, and the line runs right to left for them."""
-    down = sum(t.rotation == 180 for t in chain if t.tile != BACK)
-    up = sum(t.rotation == 0 for t in chain if t.tile != BACK)
+    the hand's player, and the line runs right to left for them. Only faces that have an up vote
+    (not ``HALF_TURN_SAME``, a red five as its five): which way up a 4s or a 5p lies is the
+    classifier's guess, and a hand of many of them outvoted its characters; with none such, all vote."""
+    faces = [t for t in chain if t.tile != BACK]
+    with_an_up = [t for t in faces if plain_kind(t.tile) not in HALF_TURN_SAME] or faces
+    down = sum(t.rotation == 180 for t in with_an_up)
+    up = sum(t.rotation == 0 for t in with_an_up)
     return down > up
 
 

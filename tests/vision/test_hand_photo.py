@@ -125,6 +125,20 @@ def test_a_hand_photographed_from_across_the_table_runs_right_to_left():
     assert hand.melds == ({"kind": "pon", "tiles": "777z"},) and hand.win_tile == "1z"
 
 
+def test_faces_with_no_up_do_not_turn_a_line_round():
+    # seen from the seat, the classifier guesses which way up a 4s or a red 5s lies; the characters know
+    laid = "1m 5m 9m 2s 2s 4s 4s 0s 6s 8s 5p 8p 9p".split()
+    seen = [Tile(t.tile, t.box, t.score, 0 if t.tile[1] == "m" else 180)    # the circles and bamboos guessed
+            for t in line_of(" ".join(laid))]
+    assert [t.tile for t in find_line(seen).tiles] == laid
+
+
+def test_a_line_of_faces_with_no_up_is_turned_round_by_all_of_them():
+    laid = "2p 3p 4p 5p 8p 9p 2s 4s 5s 6s 8s 9s 5z 5z".split()
+    seen = line_of(" ".join(reversed(laid)))
+    assert [t.tile for t in find_line([Tile(t.tile, t.box, t.score, 180) for t in seen]).tiles] == laid
+
+
 def test_a_wall_of_backs_is_no_line():
     wall = line_of(" ".join(["back"] * 17), y=200)
     assert find_line(wall) is None
