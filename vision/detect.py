@@ -322,7 +322,8 @@ class Detector:
         a joined tile is then named as any other. Backs never join: two backs look like one.
         ``plain``: the boxes' readings by the classifier alone, where a set named them (``name_boxes``)."""
         pairs = [(i, j) for i, a in enumerate(named) for j, b in enumerate(named)
-                 if i < j and _face(a) and _face(b) and _side_by_side(a.box, b.box)]
+                 if i < j and (_face(a) or _face(b)) and BACK not in (a.tile, b.tile)
+                 and _side_by_side(a.box, b.box)]
         if not pairs:
             return named
         alone = dict(enumerate(named))
@@ -332,8 +333,7 @@ class Detector:
             if missing:                 # boxes given from elsewhere, not read by this detect() run
                 self.name_boxes(image, missing, plain=plain)
             alone = {k: plain[tuple(named[k].box)] for pair in pairs for k in pair}
-        pairs = [(i, j) for i, j in pairs if min(alone[i].score, alone[j].score) < PAIR_SURE
-                 and _face(alone[i]) and _face(alone[j])]
+        pairs = [(i, j) for i, j in pairs if _half_pair(alone[i], alone[j])]
         unions = [_union(named[i].box, named[j].box) for i, j in pairs]
         union_plain: dict = {}
         union_named = self.name_boxes(image, unions, plain=union_plain)    # by the set too, where there is one
@@ -342,8 +342,9 @@ class Detector:
         joined = []
         for k in sorted(range(len(pairs)), key=lambda k: -surely(read[k])):
             (i, j), u = pairs[k], read[k]
+            faces = [alone[x].score for x in (i, j) if _face(alone[x])]
             if (i in used or j in used or not _face(u) or u.score < JOIN_SURE
-                    or u.score <= max(alone[i].score, alone[j].score)):
+                    or (len(faces) == 2 and u.score <= max(faces))):
                 continue
             used |= {i, j}
             joined.append(union_named[k])
@@ -413,6 +414,8 @@ JOIN_OVERLAP = 0.4  # ... when the halves overlap by at most this share of the n
 JOIN_GAP = 0.15     # ... or stand apart by at most this share of it ...
 JOIN_LEVEL = 0.7    # ... and share this much of the shorter one's height ...
 JOIN_WIDE = 1.3     # ... and their union is this much wider than tall (a sideways tile's shape)
+HALF_HEIGHTS = 0.85  # a face and a box read as no tile join only when the lower is this share of the taller ...
+HALF_OVERLAP = 0.2   # ... and they overlap by this share of the narrower (one tile's halves; neighbours barely do)
 
 
 REFINE_MARGIN = 0.0  # a moved box must read as a tile more surely than the located one by this much: surer at
@@ -474,6 +477,20 @@ def _side_by_side(a, b) -> bool:
     u = _union(a, b)
     return (narrow > 0 and -JOIN_OVERLAP * narrow <= r[0] - l[2] <= JOIN_GAP * narrow
             and shared >= JOIN_LEVEL * short and u[2] - u[0] >= JOIN_WIDE * (u[3] - u[1]))
+
+
+def _half_pair(a: Detection, b: Detection) -> bool:
+    """Two readings that may be a sideways tile's halves: two faces, one read unsurely (the union
+    must then read surer than both), or a face beside a box read as no tile, of the face's height
+    within ``HALF_HEIGHTS`` (a turned 西's left half reads 北 surely, its right half nothing: the
+    union need only read a face surely; the halves of one tile share its top and bottom edges)."""
+    if _face(a) and _face(b):
+        return min(a.score, b.score) < PAIR_SURE
+    low, high = sorted((a.box[3] - a.box[1], b.box[3] - b.box[1]))
+    shared = min(a.box[2], b.box[2]) - max(a.box[0], b.box[0])
+    narrow = min(a.box[2] - a.box[0], b.box[2] - b.box[0])
+    return (NONE in (a.tile, b.tile) and (_face(a) or _face(b)) and low >= HALF_HEIGHTS * high
+            and shared >= HALF_OVERLAP * narrow)
 
 
 def _detection(box, tile: str, score: float, flipped: bool, turn: bool, others=()) -> Detection:
