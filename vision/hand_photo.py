@@ -6,10 +6,10 @@ needed: the detector's oblique view finds the tiles (``vision.detect``), and thi
 
 1. finds the line (``find_line``): the longest chain of face-up boxes that stand side by side,
    each overlapping the next in height by half or more, of like heights, with at most a tile's
-   width of felt between them; a box of the same tile lying on top of one of the line's
-   (an added kan: the called tile's twin stacked on it) joins the line after it; a line whose
-   faces that have an up mostly read upside down was photographed from across the table, and
-   runs right to left;
+   width of felt between them and reaching at most half a tile into each other; a box of the
+   same tile lying on top of one of the line's (an added kan: the called tile's twin stacked on
+   it) joins the line after it; a line whose faces that have an up mostly read upside down was
+   photographed from across the table, and runs right to left;
 2. splits it at its gaps (``Line.groups``): the tiles of a hand touch, so felt of a third of a tile's
    width or more sets a group apart (the winning tile, a meld at the right end);
 3. reads the groups (``read_line``): a group right of the hand of three or four of one kind is a
@@ -35,6 +35,8 @@ from .classes import BACK, HALF_TURN_SAME
 from .layout import hidden_pair, mpsz, plain_kind
 
 NEIGHBOUR_GAP = 1.0      # most felt between two tiles of the line, in tile widths (a win tile or meld set apart)
+NEIGHBOUR_OVERLAP = 0.5  # most two neighbours' boxes overlap across, in tile widths: seen from the seat a box
+                         # holds its tile's side too (0.4 lost hand-92345ff1's end tiles in retakes)
 OVERLAP = 0.5            # the least share of the lower box's height two neighbours overlap in
 HEIGHTS = 1.5            # the most one neighbour's box is taller than the other's
 GROUP_GAP = 0.3          # felt of this many tile widths between two tiles starts a new group
@@ -135,7 +137,7 @@ def _neighbours(a: Tile, b: Tile) -> bool:
     gap = b.box[0] - a.box[2]
     low, high = sorted((a.height, b.height))
     overlap = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
-    return (-0.4 * width <= gap <= NEIGHBOUR_GAP * width and high <= HEIGHTS * low
+    return (-NEIGHBOUR_OVERLAP * width <= gap <= NEIGHBOUR_GAP * width and high <= HEIGHTS * low
             and overlap >= OVERLAP * low)
 
 

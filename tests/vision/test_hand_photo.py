@@ -11,7 +11,7 @@ import pytest
 
 from scoring import HandRecord
 from vision.evaluate import photos_dir
-from vision.hand_photo import MIN_LINE, Tile, find_line, read_hand
+from vision.hand_photo import MIN_LINE, Tile, _neighbours, find_line, read_hand
 
 ROOT = Path(__file__).resolve().parents[2]
 W, H = 60, 80            # a tile's box in the photo, upright: face and the strip of its near side
@@ -137,6 +137,18 @@ def test_a_line_of_faces_with_no_up_is_turned_round_by_all_of_them():
     laid = "2p 3p 4p 5p 8p 9p 2s 4s 5s 6s 8s 9s 5z 5z".split()
     seen = line_of(" ".join(reversed(laid)))
     assert [t.tile for t in find_line([Tile(t.tile, t.box, t.score, 180) for t in seen]).tiles] == laid
+
+
+def test_boxes_holding_the_tiles_sides_overlap_their_neighbours_and_still_chain():
+    # seen from the seat each box holds its tile's side too: the first box reaches 0.45 of a tile into
+    # the second (hand-92345ff1's 4s and 6s), which is still its neighbour; a box half over another is not
+    laid = line_of(SEVEN_PAIRS)
+    widened = [Tile(t.tile, (t.box[0], t.box[1], t.box[2] + 0.45 * W, t.box[3]), t.score) if i in (0, 12) else t
+               for i, t in enumerate(laid)]
+    assert [t.tile for t in find_line(widened).tiles] == SEVEN_PAIRS.split()
+    x = laid[0].box[0]
+    assert _neighbours(widened[0], laid[1])
+    assert not _neighbours(widened[0], Tile("6s", (x + 0.85 * W, 500, x + 1.85 * W, 500 + H), 0.9))  # 0.6 over it
 
 
 def test_a_wall_of_backs_is_no_line():
