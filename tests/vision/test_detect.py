@@ -346,19 +346,22 @@ def test_halves_side_by_side_are_where_one_sideways_tile_would_be():
     assert not _side_by_side(left, (138, 80, 180, 130))          # not level: a row above
     assert not _side_by_side((100, 50, 160, 90), (100, 88, 160, 128))   # stacked (a kakan's two tiles)
     assert not _side_by_side((100, 50, 140, 120), (140, 50, 180, 120))  # union 80 x 70: not a sideways shape
+    assert _side_by_side((100, 50, 150, 90), (115, 50, 200, 90))        # over 0.7 of the narrower: one tile's parts
+    assert not _side_by_side((100, 50, 150, 90), (105, 50, 200, 90))    # over 0.9 of it: the same box twice
 
 
-def _split_sideways_tiles(detector: Detector):
-    """Every sideways face of the oblique test scenes, its true box split across into two halves,
-    each half read as the detector reads a box: (image, truth, the halves' readings)."""
+def _split_sideways_tiles(detector: Detector, left: float = 0.5, right: float = 0.5):
+    """Every sideways face of the oblique test scenes, its true box cut across into a left part
+    (``left`` of its width) and a right part (from ``right`` of it on), each read as the detector
+    reads a box: (image, truth, the parts' readings). By default two halves, touching."""
     for path in OBLIQUE:
         truth = json.loads(path.read_text())
         image = cv2.imread(str(DATA / truth["image"]))
         for t in truth["tiles"]:
             x1, y1, x2, y2 = t["box"]
             if t["tile"] != "back" and x2 - x1 >= 1.3 * (y2 - y1):
-                xm = (x1 + x2) / 2
-                yield image, t, detector.name_boxes(image, [(x1, y1, xm, y2), (xm, y1, x2, y2)])
+                w = x2 - x1
+                yield image, t, detector.name_boxes(image, [(x1, y1, x1 + left * w, y2), (x1 + right * w, y1, x2, y2)])
 
 
 def test_a_sideways_tile_read_as_two_unsure_halves_is_read_whole():
@@ -373,6 +376,22 @@ def test_a_sideways_tile_read_as_two_unsure_halves_is_read_whole():
             right += out[0].tile == truth["tile"] and out[0].rotation in (90, 270)
         else:
             assert out == halves
+    assert joined >= 3 and right == joined, (joined, right)
+
+
+def test_a_sideways_tile_boxed_twice_over_is_read_whole_where_the_whole_reads_surer():
+    # The locator can also box a turned tile as its left part and a wider box reaching over most of
+    # it (hand-eafe5f63's 西, taken again): the parts overlap by 0.7 of the narrower, and their union,
+    # the tile, replaces them where it reads surer than both.
+    detector = Detector.for_view("oblique")
+    joined = right = 0
+    for image, truth, parts in _split_sideways_tiles(detector, left=0.55, right=0.15):
+        out = detector._joined_halves(image, parts)
+        if len(out) == 1:
+            joined += 1
+            right += out[0].tile == truth["tile"] and out[0].rotation in (90, 270)
+        else:
+            assert out == parts
     assert joined >= 3 and right == joined, (joined, right)
 
 
