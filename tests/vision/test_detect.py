@@ -350,32 +350,36 @@ def test_halves_side_by_side_are_where_one_sideways_tile_would_be():
     assert not _side_by_side((100, 50, 150, 90), (105, 50, 200, 90))    # over 0.9 of it: the same box twice
 
 
-def _split_sideways_tiles(detector: Detector, left: float = 0.5, right: float = 0.5):
+def _joined_sideways_tiles(left: float = 0.5, right: float = 0.5) -> tuple[int, int]:
     """Every sideways face of the oblique test scenes, its true box cut across into a left part
     (``left`` of its width) and a right part (from ``right`` of it on), each read as the detector
-    reads a box: (image, truth, the parts' readings). By default two halves, touching."""
+    reads a box, then joined (``_joined_halves``): how many were joined into one, and how many of
+    those read as the tile, turned a quarter. A pair not joined must come back as it went in.
+    By default two halves, touching."""
+    detector = Detector.for_view("oblique")
+    joined = named = 0
     for path in OBLIQUE:
         truth = json.loads(path.read_text())
         image = cv2.imread(str(DATA / truth["image"]))
         for t in truth["tiles"]:
             x1, y1, x2, y2 = t["box"]
-            if t["tile"] != "back" and x2 - x1 >= 1.3 * (y2 - y1):
-                w = x2 - x1
-                yield image, t, detector.name_boxes(image, [(x1, y1, x1 + left * w, y2), (x1 + right * w, y1, x2, y2)])
+            if t["tile"] == "back" or x2 - x1 < 1.3 * (y2 - y1):
+                continue
+            w = x2 - x1
+            parts = detector.name_boxes(image, [(x1, y1, x1 + left * w, y2), (x1 + right * w, y1, x2, y2)])
+            out = detector._joined_halves(image, parts)
+            if len(out) == 1:
+                joined += 1
+                named += out[0].tile == t["tile"] and out[0].rotation in (90, 270)
+            else:
+                assert out == parts
+    return joined, named
 
 
 def test_a_sideways_tile_read_as_two_unsure_halves_is_read_whole():
     # Seen from beside the table a turned tile is two narrow tiles wide; where the locator boxes it as
     # two halves, each read as some face unsurely, the union reads the tile: it replaces them.
-    detector = Detector.for_view("oblique")
-    joined = right = 0
-    for image, truth, halves in _split_sideways_tiles(detector):
-        out = detector._joined_halves(image, halves)
-        if len(out) == 1:
-            joined += 1
-            right += out[0].tile == truth["tile"] and out[0].rotation in (90, 270)
-        else:
-            assert out == halves
+    joined, right = _joined_sideways_tiles()
     assert joined >= 3 and right == joined, (joined, right)
 
 
@@ -383,15 +387,7 @@ def test_a_sideways_tile_boxed_twice_over_is_read_whole_where_the_whole_reads_su
     # The locator can also box a turned tile as its left part and a wider box reaching over most of
     # it (hand-eafe5f63's 西, taken again): the parts overlap by 0.7 of the narrower, and their union,
     # the tile, replaces them where it reads surer than both.
-    detector = Detector.for_view("oblique")
-    joined = right = 0
-    for image, truth, parts in _split_sideways_tiles(detector, left=0.55, right=0.15):
-        out = detector._joined_halves(image, parts)
-        if len(out) == 1:
-            joined += 1
-            right += out[0].tile == truth["tile"] and out[0].rotation in (90, 270)
-        else:
-            assert out == parts
+    joined, right = _joined_sideways_tiles(left=0.55, right=0.15)
     assert joined >= 3 and right == joined, (joined, right)
 
 
