@@ -19,9 +19,11 @@ missing is skipped with a line saying so):
    of the same tile set and used on this one. Per photo: labelled tiles found and
    named right (IoU >= 0.5), the revealed hand line (every tile found once, in
    order), extra boxes by the line, and boxes on ground the labels mark clear of tiles
-   (felt, rails, the table's panels: ``clear``). Then each hand photo taken again
-   ``--retakes`` times (a little larger or smaller, turned, shifted, exposed and
-   compressed otherwise: ``taken_again``), its line read as the tablet reads an upload.
+   (felt, rails, the table's panels: ``clear``). The hand read from the photo alone
+   (the detector the tablet reads a seat's photo with: ``hand_photo.seat_detector``),
+   then each hand photo taken again ``--retakes`` times (a little larger or smaller,
+   turned, shifted, exposed and compressed otherwise: ``taken_again``), its line read
+   as the tablet reads an upload.
    Then one set's own tiles: the detector's cuts of the labelled tiles of a tile
    set's photos, a set of up to 3 of them a kind, named on the others.
 3. **Speed**: enrolling 37 kinds x 3 crops, and what naming with a set adds per image.
@@ -52,7 +54,7 @@ from vision.classifier import Classifier  # noqa: E402
 from vision.crop import upright_cut  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import intersection, iou, match, photos_dir  # noqa: E402
-from vision.hand_photo import read_hand, read_photo  # noqa: E402
+from vision.hand_photo import read_hand, read_photo, seat_detector  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.synth.capture import jpeg_again  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
@@ -241,13 +243,14 @@ def score_photo(found: list[dict], photo: dict) -> dict:
             "red_plain": red_plain}
 
 
-def hand_alone(found: list[dict], photo: dict, image: np.ndarray, detector: Detector) -> dict:
-    """The revealed hand read from the detections alone, as ``python -m vision hand`` reads it (no
-    labels: ``vision.hand_photo`` finds the line among every box): its tiles in order against the
-    labelled line, the winning tile and the melds it read; then the photo enlarged to a phone's
-    ``PHONE_PX`` on its longer side and read as the tablet reads an upload (``read_photo``)."""
+def hand_alone(photo: dict, image: np.ndarray, detector: Detector) -> dict:
+    """The revealed hand read from the photo alone, as ``python -m vision hand`` reads it (no labels:
+    ``vision.hand_photo`` finds the line among every box ``detector``, the seat's, found): its tiles in
+    order against the labelled line, the winning tile and the melds it read; then the photo enlarged
+    to a phone's ``PHONE_PX`` on its longer side and read as the tablet reads an upload (``read_photo``)."""
     if not photo.get("hand_line"):
         return {"line_alone": None, "line_exact": None, "win_tile": None, "melds": None}
+    found = detector.detect(image)
     started = time.perf_counter()
     hand = read_hand(found)
     ms = (time.perf_counter() - started) * 1000
@@ -330,6 +333,7 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
     started = time.perf_counter()
     detector = Detector.for_view(view, mirror=mirror, classifier=classifier)
     load_s = time.perf_counter() - started
+    seat = seat_detector(mirror=mirror, classifier=classifier)      # what the tablet reads a seat's photo with
     out: dict = {"view": view, "grid": grid, "zero_shot": {}, "enrolled": {}, "ms": {}, "load_s": load_s}
     print(f"\nreal photos, {view} view, grid {grid or 'by size'} (labelled face-up tiles found and named right; the hand line; "
           f"the detector loaded in {load_s:.2f} s):")
@@ -339,7 +343,7 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
         found = [d.to_dict() for d in detector.detect(image, grid=grid_for(image, grid))]
         ms = (time.perf_counter() - started) * 1000
         s = score_photo(found, photo)
-        s.update(hand_alone(found, photo, image, detector))
+        s.update(hand_alone(photo, image, seat))
         out["zero_shot"][name] = s
         photo["found"] = found
         out["ms"][name] = {"without_set": ms}
@@ -361,7 +365,7 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
         print(f"  each hand photo taken again {retakes} times (taken_again), its line read as the tablet reads it:")
         for name, photo in found_photos.items():
             if photo.get("hand_line"):
-                r = out["retaken"][name] = retaken(name, photo, cv2.imread(str(photo["path"])), detector, retakes)
+                r = out["retaken"][name] = retaken(name, photo, cv2.imread(str(photo["path"])), seat, retakes)
                 print(f"    {name}: lines exact {r['exact']}/{retakes}, tiles read in order {r['right']}/{r['tiles']}; "
                       f"misses: {miss_text(r['wrong'])}")
         summed = {k: sum(r[k] for r in out["retaken"].values()) for k in ("retakes", "exact", "right", "tiles")}

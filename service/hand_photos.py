@@ -36,13 +36,11 @@ class HandPhotoReader:
         """``draft`` (a hand record as the tablet has it) with the photo's hand in it, mended where it
         makes no win (``service.mending``; ``preset``: the session's rule), the line's tiles as
         detections (zone ``hand``) and what the players should check."""
-        from vision.hand_photo import read_photo
+        from vision.hand_photo import read_photo, seat_detector
 
         with self._lock:
             if self._detector is None:
-                from vision.detect import Detector
-
-                self._detector = Detector.for_view("oblique")
+                self._detector = seat_detector()
             hand = read_photo(photo, self._detector)
         tiles = hand.line.tiles if hand.line else []
         detections = tuple(Detection(t.tile, int(t.box[0]), int(t.box[1]), int(t.width), int(t.height),

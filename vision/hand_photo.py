@@ -319,15 +319,24 @@ def read_hand(found: Iterable[Any]) -> HandRead:
     return read_line(find_line(found))
 
 
+def seat_detector(**kwargs):
+    """The detector a photo from the seat is read with: the oblique view's, without its second
+    locator. That one learnt a seat's console (sticks, display, rail) as no tile, and vetoes boxes
+    the first finds there; but it also vetoed a revealed line's own tiles (a 白, or five tiles at a
+    line's left end), and the line needs no veto: console boxes make no chain of faces side by side.
+    ``kwargs``: as ``Detector.for_view`` (a candidate classifier, the mirrored pass)."""
+    from .detect import Detector
+
+    return Detector.for_view("oblique", second=False, **kwargs)
+
+
 def read_photo(image: np.ndarray, detector=None) -> HandRead:
     """A photo of a revealed hand, taken from the seat (BGR), to the hand it shows, its line's boxes
-    in the photo's pixels (``detector``: the oblique view's, by default). A photo larger than
+    in the photo's pixels (``detector``: ``seat_detector()``'s, by default). A photo larger than
     ``PHOTO_PX`` on its longer side is read shrunk to it, in one window: a phone's 12 MP photo cut
     in windows cuts its tiles in parts."""
     if detector is None:
-        from .detect import Detector
-
-        detector = Detector.for_view("oblique")
+        detector = seat_detector()
     scale = min(1.0, PHOTO_PX / max(image.shape[:2]))
     if scale < 1.0:
         small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
 import pytest
 
 from scoring import HandRecord
@@ -224,3 +225,21 @@ def test_a_real_photo_of_a_hand_reads_its_line(name):
         HandRecord.from_dict(out["record"])
     else:                                       # 13 tiles: the players pick the winning tile
         assert out["record"]["win_tile"] == "" and any("pick it" in w for w in out["warnings"])
+
+
+def test_the_seat_photos_line_keeps_the_tiles_the_console_locator_would_veto():
+    """hand-eafe5f63 taken a little smaller and brighter: the oblique view's second opinion (the
+    console locator) sees no tile at the 白 that opens the line and vetoes it; the seat's detector
+    asks no second opinion, and the line keeps its 14 tiles."""
+    from vision.detect import Detector
+    from vision.hand_photo import read_photo, seat_detector
+
+    labels = json.loads((LABELS / "hand-eafe5f63.json").read_text(encoding="utf-8"))
+    photo = PHOTOS / labels["image"]
+    if not photo.is_file():
+        pytest.skip(f"{photo} is not here (../shared/photos)")
+    small = cv2.resize(cv2.imread(str(photo)), None, fx=0.8, fy=0.8, interpolation=cv2.INTER_AREA)
+    brighter = (255 * (small / 255.0) ** 0.85).clip(0, 255).astype("uint8")
+    vetoed = read_photo(brighter, Detector.for_view("oblique"))
+    assert [t.tile for t in vetoed.line.tiles][0] != "5z"          # what the second opinion costs
+    assert [t.tile for t in read_photo(brighter, seat_detector()).line.tiles] == labels["hand_line"]
