@@ -317,7 +317,9 @@ class Detector:
         """A sideways tile the locator boxed as two upright halves side by side (seen from beside the
         table, a turned tile's face is about two narrow tiles wide), each read as a face, one of them
         unsurely: their union read as one face, kept where it reads surely (``JOIN_SURE``) and surer
-        than either half. Each reading joins at most one pair, the surest union first. Judged on the
+        than either half. A face beside a box read as no tile may join too (``_half_pair``: of one
+        height, overlapping); its union need only read surely. Each reading joins at most one pair,
+        the surest union first. Judged on the
         classifier's own probabilities, even with a tile set (its scores are not probabilities);
         a joined tile is then named as any other. Backs never join: two backs look like one.
         ``plain``: the boxes' readings by the classifier alone, where a set named them (``name_boxes``)."""
@@ -483,8 +485,9 @@ def _side_by_side(a, b) -> bool:
 def _half_pair(a: Detection, b: Detection) -> bool:
     """Two readings that may be a sideways tile's halves: two faces, one read unsurely (the union
     must then read surer than both), or a face beside a box read as no tile, of the face's height
-    within ``HALF_HEIGHTS`` (a turned 西's left half reads 北 surely, its right half nothing: the
-    union need only read a face surely; the halves of one tile share its top and bottom edges)."""
+    within ``HALF_HEIGHTS`` and overlapping it by ``HALF_OVERLAP`` of the narrower (a turned 西's
+    left half reads 北 surely, its right half nothing: the union need only read a face surely; the
+    halves of one tile share its top and bottom edges and overlap, where neighbours barely do)."""
     if _face(a) and _face(b):
         return min(a.score, b.score) < PAIR_SURE
     low, high = sorted((a.box[3] - a.box[1], b.box[3] - b.box[1]))
