@@ -48,7 +48,7 @@ def test_fine_tuning_starts_from_the_shipped_models_on_both_views():
 def test_an_unknown_starting_point_is_refused(tmp_path):
     from vision.build.train import _start
     with pytest.raises(ValueError, match="start must be"):
-        _start(tmp_path, replace(CPU_PLAN, start="yesterday"), 0, "yolov8n.yaml")
+        _start(tmp_path, replace(CPU_PLAN, start="yesterday"), 0, "yolov8n.yaml", tmp_path)
 
 
 def test_the_train_command_takes_the_number_of_oblique_scenes():
@@ -116,3 +116,23 @@ def test_a_bad_job_count_or_time_cap_exits_2_naming_it(tmp_path, flag, value):
     r = subprocess.run([sys.executable, "-m", "vision", "train", "--data", str(tmp_path), flag, value],
                        capture_output=True, text=True)
     assert r.returncode == 2 and flag in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_warm_start_is_calibrated_on_the_classifiers_own_training_cuts(tmp_path):
+    import cv2
+    import numpy as np
+    from vision.build.train import calibration_inputs
+    blue = np.zeros((50, 40, 3), np.uint8)
+    blue[..., 0] = 255                                   # BGR on disk
+    for k in range(3):
+        (tmp_path / "cls" / "train" / "1m").mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(tmp_path / "cls" / "train" / "1m" / f"c{k}.png"), blue)
+    x = calibration_inputs(tmp_path, 1, 512)
+    assert x.shape == (3, 3, 64, 64) and x.dtype == np.float32
+    assert x[:, 2].min() == 1.0 and x[:, :2].max() == 0.0, "RGB 0..1, as the model takes it"
+
+
+def test_a_warm_start_without_training_images_names_the_missing_step(tmp_path):
+    from vision.build.train import calibration_inputs
+    with pytest.raises(ValueError, match="render them first"):
+        calibration_inputs(tmp_path, 0, 512)

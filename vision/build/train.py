@@ -123,10 +123,11 @@ def make_data(data: Path, plan: Plan) -> None:
         write_real_cuts(data, plan.real_variants)
 
 
-def _start(runs: Path, plan: Plan, stage: int, yaml: str) -> tuple[str, dict]:
+def _start(runs: Path, plan: Plan, stage: int, yaml: str, data: Path) -> tuple[str, dict]:
     """What a stage (0: locator, 1: classifier) trains from, and the settings that go with it: its yaml
     from scratch, or a shipped pair's ONNX model (``plan.start`` names the view) turned back into a
-    checkpoint, fine-tuned at a tenth of the learning rate."""
+    checkpoint, its batch norms set by ``data`` 's training images (``calibration_inputs``), fine-tuned at
+    a tenth of the learning rate."""
     if plan.start == "scratch":
         return yaml, {}
     if plan.start not in VIEWS:
@@ -136,9 +137,34 @@ def _start(runs: Path, plan: Plan, stage: int, yaml: str) -> tuple[str, dict]:
     shipped = VIEWS[plan.start][stage]
     pt = runs / "start" / f"{plan.start}-{shipped.stem}.pt"
     if not pt.exists():
-        checkpoint(shipped, yaml, pt)
+        checkpoint(shipped, yaml, pt, calibration_inputs(data, stage, plan.locator_imgsz))
     return str(pt), {"optimizer": "AdamW", "lr0": 0.0003, "warmup_epochs": 0.1, "cos_lr": True,
                      "pretrained": True}
+
+
+CALIBRATION = {0: 16, 1: 256}    # training images a warm start's batch norms are set by: locator, classifier
+
+
+def calibration_inputs(data: Path, stage: int, imgsz: int, seed: int = 0):
+    """A few of ``data`` 's training images (stage 0: scenes letterboxed to ``imgsz``; 1: the classifier's
+    cuts at its size), as the model takes them (N x 3 x H x W, RGB 0..1): what a warm start's batch norms
+    are set by (``warmstart.calibrate``)."""
+    import cv2
+    import numpy as np
+
+    from ..detect import letterbox
+
+    files = sorted((data / "images" / "train").glob("*.jpg") if stage == 0 else (data / "cls" / "train").glob("*/*.png"))
+    if not files:
+        raise ValueError(f"no training images under {data} to start a fine-tune from: render them first (--stage data)")
+    picked = np.random.default_rng(seed).choice(len(files), min(CALIBRATION[stage], len(files)), replace=False)
+    size = imgsz if stage == 0 else CLS_SIZE
+    images = []
+    for k in sorted(picked):
+        image = cv2.imread(str(files[k]))
+        image = letterbox(image, size)[0] if stage == 0 else cv2.resize(image, (size, size), interpolation=cv2.INTER_AREA)
+        images.append(image[:, :, ::-1].transpose(2, 0, 1).astype(np.float32) / 255)
+    return np.stack(images)
 
 
 def _run(runs: Path, name: str, model: str, **train_args) -> Path:
@@ -159,7 +185,7 @@ def _run(runs: Path, name: str, model: str, **train_args) -> Path:
 
 
 def train_locator(data: Path, runs: Path, plan: Plan) -> Path:
-    model, tune = _start(runs, plan, 0, plan.locator_model)
+    model, tune = _start(runs, plan, 0, plan.locator_model, data)
     return _run(runs, "locator", model, data=str(data / "data.yaml"), imgsz=plan.locator_imgsz,
                 epochs=plan.locator_epochs, batch=plan.locator_batch, device=plan.device, workers=plan.workers,
                 seed=plan.seed, single_cls=True, fliplr=0.0, flipud=0.0, hsv_h=0.0, mosaic=0.5, close_mosaic=2,
@@ -167,7 +193,7 @@ def train_locator(data: Path, runs: Path, plan: Plan) -> Path:
 
 
 def train_classifier(data: Path, runs: Path, plan: Plan) -> Path:
-    model, tune = _start(runs, plan, 1, plan.classifier_model)
+    model, tune = _start(runs, plan, 1, plan.classifier_model, data)
     # from scratch on a short budget: a real learning rate at once, not 3 epochs of warm-up
     settings = {"optimizer": "AdamW", "lr0": 0.003, "warmup_epochs": 0.3, "cos_lr": True, **tune}
     return _run(runs, "classifier", model, data=str(data / "cls"), imgsz=CLS_SIZE,
