@@ -153,18 +153,16 @@ def calibration_inputs(data: Path, stage: int, imgsz: int, seed: int = 0):
     import numpy as np
 
     from ..detect import letterbox
+    from ..runtime import blob
 
     files = sorted((data / "images" / "train").glob("*.jpg") if stage == 0 else (data / "cls" / "train").glob("*/*.png"))
     if not files:
         raise ValueError(f"no training images under {data} to start a fine-tune from: render them first (--stage data)")
     picked = np.random.default_rng(seed).choice(len(files), min(CALIBRATION[stage], len(files)), replace=False)
     size = imgsz if stage == 0 else CLS_SIZE
-    images = []
-    for k in sorted(picked):
-        image = cv2.imread(str(files[k]))
-        image = letterbox(image, size)[0] if stage == 0 else cv2.resize(image, (size, size), interpolation=cv2.INTER_AREA)
-        images.append(image[:, :, ::-1].transpose(2, 0, 1).astype(np.float32) / 255)
-    return np.stack(images)
+    images = [cv2.imread(str(files[k])) for k in sorted(picked)]
+    return blob([letterbox(image, size)[0] if stage == 0 else cv2.resize(image, (size, size), interpolation=cv2.INTER_AREA)
+                 for image in images])
 
 
 def _run(runs: Path, name: str, model: str, **train_args) -> Path:
