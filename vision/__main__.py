@@ -1,8 +1,8 @@
 """python -m vision: the tile detector and its data.
 
     python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--mirror]
-                            [--no-refine] [--no-second] [--tileset SET]
-    python -m vision evaluate [--view V] [--mirror] [--no-refine] [--no-second] [--scenes N] [--oblique N] [--rim N]
+                            [--no-refine] [--no-second] [--no-perspective] [--tileset SET]
+    python -m vision evaluate [--view V] [--mirror] [--no-refine] [--no-second] [--no-perspective] [--scenes N] [--oblique N] [--rim N]
                               [--console N] [--details N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
@@ -61,6 +61,9 @@ def _detector_switches(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-second", dest="second", action="store_false",
                         help="leave out the view's second locator, which must also see each tile (the oblique "
                              "view has one, that knows a seat's console; see models/README.md)")
+    parser.add_argument("--no-perspective", dest="perspective", action="store_false",
+                        help="keep boxes much smaller than the tiles beyond them (the oblique view drops them: "
+                             "nothing nearer the camera looks smaller; see models/README.md)")
 
 
 def _parser() -> _Parser:
@@ -239,7 +242,7 @@ def _detect(a: argparse.Namespace) -> int:
         tileset = TileSet.load(a.tileset)
         a.view = tileset.view
     found = Detector.for_view(a.view, mirror=a.mirror, refine=a.refine, second=a.second,
-                              tileset=tileset).detect(image, grid=a.grid)
+                              perspective=a.perspective, tileset=tileset).detect(image, grid=a.grid)
     if a.draw:
         import cv2
 
@@ -267,7 +270,8 @@ def _evaluate(a: argparse.Namespace) -> int:
         reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos,
                                  real_grid=a.real_grid, oblique=a.oblique, view=a.view,
                                  mirror=a.mirror, rim=a.rim, refine=a.refine,
-                                 console=a.console, second=a.second, details=a.details)
+                                 console=a.console, second=a.second, details=a.details,
+                                 perspective=a.perspective)
     except (FileNotFoundError, ValueError) as e:
         raise UsageError(str(e)) from None
     if a.json:

@@ -75,12 +75,15 @@ def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "v
                    real: list[Path] | None = None, photos: Path | None = None,
                    detector: Detector | None = None, real_grid: int = 1, oblique: int = 0,
                    view: str = "overhead", mirror: bool = False, rim: int = 0,
-                   refine: bool = True, console: int = 0, second: bool = True, details: int = 0) -> list[Report]:
+                   refine: bool = True, console: int = 0, second: bool = True, details: int = 0,
+                   perspective: bool = True) -> list[Report]:
     """Reports for the synthetic set and each real labels file (the shared photo's when none is named;
     skipped quietly when that photo is absent, an error when a named one is). ``mirror``: the
     locator's second, mirrored pass; ``refine``: the view's box refiner, if it has one; ``second``: the
-    view's second locator, if it has one (``detect.Detector``)."""
-    detector = detector or Detector.for_view(view, mirror=mirror, refine=refine, second=second)
+    view's second locator, if it has one; ``perspective``: the view's perspective check, if it has one
+    (``detect.Detector``)."""
+    detector = detector or Detector.for_view(view, mirror=mirror, refine=refine, second=second,
+                                             perspective=perspective)
     reports = []
     if synth is not None:
         reports.append(synthetic_folder(detector, synth, split))

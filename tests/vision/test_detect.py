@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from vision.detect import Detection, Detector, ModelMissing, cut_by_window, merge_windows
-from vision.evaluate import Report
+from vision.evaluate import Report, match
 
 DATA = Path(__file__).resolve().parent / "data"
 SCENES = sorted((DATA / "truth" / "val").glob("*.json"))
@@ -266,6 +266,67 @@ def test_cli_detect_without_the_second_opinion_keeps_the_boxes_on_the_console(ar
         assert r.returncode == 0, r.stderr
         found[flags] = {tuple(d["box"]) for d in json.loads(r.stdout)}
     assert found[()] < found[("--no-second",)]
+
+
+def _tile(x: float, y: float, side: float, score: float = 0.95, tile: str = "5p") -> Detection:
+    """A tile read at (x, y), its box ``side`` tall and three quarters as wide."""
+    return Detection(tile, (x, y, x + 0.75 * side, y + side), 0, score)
+
+
+ROW = [_tile(100 * k, 100, 100) for k in range(5)]       # a line of tiles, 100 px tall, bottoms at y 200
+
+
+@pytest.mark.parametrize("box, kept", [
+    (_tile(50, 300, 60), False),        # nearer the camera than the line, yet 0.6 of its size
+    (_tile(50, 300, 70), True),         # 0.7 of it: a tile lying flat is about 0.75 of a standing one
+    (_tile(50, 0, 60), True),           # beyond the line: the far side of the table looks smaller
+    (_tile(50, 150, 60), True),         # level with the line's lower half: nothing lies wholly beyond it
+])
+def test_a_box_nearer_the_camera_than_tiles_yet_much_smaller_than_them_is_no_tile(box, kept):
+    from vision.detect import in_perspective
+    assert (box in in_perspective(ROW + [box])) is kept
+    assert all(t in in_perspective(ROW + [box]) for t in ROW)
+
+
+def test_only_sure_tiles_beyond_a_box_judge_its_size():
+    from vision.detect import PERSPECTIVE_LEAST, in_perspective
+    small = _tile(50, 300, 60)
+    few = ROW[:PERSPECTIVE_LEAST - 1]
+    assert small in in_perspective(few + [small])
+    unsure = [_tile(100 * k, 100, 100, score=0.3) for k in range(5)]
+    assert small in in_perspective(unsure + [small])
+    boxes_of_nothing = [_tile(100 * k, 100, 100, tile="none") for k in range(5)]
+    assert small in in_perspective(boxes_of_nothing + [small])
+
+
+def test_the_oblique_view_drops_boxes_on_the_console_smaller_than_the_tiles_beyond(art):
+    """Rendered seats' consoles (seeds outside every training and test range): the boxes the
+    perspective check drops lie on the console, none on a tile, and the overhead view has no check."""
+    from vision.synth.dataset import scene_for
+    checked, unchecked = Detector.for_view("oblique"), Detector.for_view("oblique", perspective=False)
+    assert checked.perspective and not unchecked.perspective and not Detector.for_view("overhead").perspective
+    dropped = 0
+    for seed in range(5_700_000, 5_700_011):
+        scene = scene_for(seed, art, (640, 480))
+        a, b = checked.detect(scene.image), unchecked.detect(scene.image)
+        gone = [d for d in b if d not in a]
+        assert set(a) <= set(b)
+        assert not match([d.to_dict() for d in gone], [t.to_dict() for t in scene.tiles])
+        assert all((d.box[1] + d.box[3]) / 2 > scene.console[int((d.box[0] + d.box[2]) / 2)] for d in gone)
+        dropped += len(gone)
+    assert dropped >= 3
+
+
+def test_cli_detect_without_the_perspective_check_keeps_the_small_boxes(art, tmp_path):
+    from vision.synth.dataset import scene_for
+    image = tmp_path / "seat.png"
+    cv2.imwrite(str(image), scene_for(5_700_010, art, (640, 480)).image)
+    found = {}
+    for flags in ((), ("--no-perspective",)):
+        r = _cli("detect", str(image), "--view", "oblique", "--json", *flags)
+        assert r.returncode == 0, r.stderr
+        found[flags] = {tuple(d["box"]) for d in json.loads(r.stdout)}
+    assert found[()] < found[("--no-perspective",)]
 
 
 def test_a_candidate_classifier_takes_the_views_place_and_keeps_its_locators():
