@@ -57,6 +57,7 @@ from vision.evaluate import intersection, iou, match, photos_dir  # noqa: E402
 from vision.hand_photo import read_hand, read_photo, seat_detector  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.synth.capture import jpeg_again  # noqa: E402
+from vision.crop import MARGIN, with_margin  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
 
 LABELS = ROOT / "vision" / "labels"
@@ -102,14 +103,17 @@ def through_camera(image: np.ndarray, seed: int) -> np.ndarray:
 
 
 def single_tiles(classifier: Classifier, repeats: int, folder: Path, width: int | None = None,
-                 camera: bool = False) -> dict:
+                 camera: bool = False, margin: float = MARGIN) -> dict:
     """The classifier alone on every crop, then sets enrolled and named within the held-out third
     (``vision.build.real_tiles.held_out``: the crops the set's projection was never fitted on);
     with ``width``, every crop first shrunk to that many px wide; with ``camera``, then seen through
-    a cheap camera (``through_camera``), enrolled crops as well as named ones."""
+    a cheap camera (``through_camera``), enrolled crops as well as named ones. Each crop is then set
+    in ``margin`` grey on each side, as ``python -m vision tileset`` reads a folder's crops
+    (``crop.with_margin``: camerash's crops are cut at the tile's edges)."""
     every = [(name, kind, shrunk(image, width)) for name, kind, image in camerash()]
     if camera:
         every = [(name, kind, through_camera(image, zlib.crc32(name.encode()))) for name, kind, image in every]
+    every = [(name, kind, with_margin(image, margin)) for name, kind, image in every]
     if not every:
         print(f"single tiles: skipped, no {REAL_TILES}")
         return {}
@@ -118,9 +122,9 @@ def single_tiles(classifier: Classifier, repeats: int, folder: Path, width: int 
     alone = TileSet.create(folder / "none", classifier).name_images([c for *_, c in every], classifier)
     right = np.array([n.tile == k for n, (_, k, _) in zip(alone, every)])
     kept_out = np.array([held_out(name) for name, _, _ in every])
-    out = {"crops": len(every), "held_out": len(crops), "kinds": len(kinds), "width": width, "camera": camera,
+    out = {"crops": len(every), "held_out": len(crops), "kinds": len(kinds), "width": width, "camera": camera, "margin": margin,
            "zero_shot": float(right[kept_out].mean()), "zero_shot_all": float(right.mean())}
-    size = (f", each shrunk to {width} px wide" if width else "") + (
+    size = (f", each shrunk to {width} px wide" if width else "") + (f", set in {margin:g} grey a side" if margin else "") + (
         f", through a cheap camera (blur {CAMERA_BLUR} px, noise {CAMERA_NOISE:g}, JPEG {CAMERA_JPEG})" if camera else "")
     print(f"single real tiles ({len(every)} crops, {len(kinds)} kinds, many designs; sets on the held-out "
           f"{len(crops)}{size}), {classifier.path.parent.name}/{classifier.path.name}:")
@@ -509,6 +513,9 @@ def main() -> int:
     p.add_argument("--tile-width", type=int, metavar="PX",
                    help="shrink the single real tiles to this many px wide first (part 1: a camera that sees "
                         "tiles this small; camerash's are 240)")
+    p.add_argument("--margin", type=float, default=MARGIN,
+                   help=f"grey margin set around each single real tile, a share of it a side (default {MARGIN:g}, "
+                        "as python -m vision tileset reads a folder's crops; 0: the crops as they are)")
     p.add_argument("--camera", action="store_true",
                    help="then blur, noise and JPEG-compress them as a cheap camera would (part 1)")
     a = p.parse_args()
@@ -516,9 +523,12 @@ def main() -> int:
         p.error("--retakes must be 0 or more")
     if a.tile_width is not None and not 8 <= a.tile_width <= 240:
         p.error("--tile-width must be 8-240 px")
+    if not 0 <= a.margin <= 0.5:
+        p.error("--margin must be 0-0.5")
     classifier = Classifier(a.classifier or VIEWS[a.view][1])
     with tempfile.TemporaryDirectory() as tmp:
-        figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp), a.tile_width, a.camera),
+        figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp), a.tile_width, a.camera,
+                                                    a.margin),
                    "photos": photos(a.view, a.grid, Path(tmp), a.mirror, a.retakes, a.classifier) if a.photos else {},
                    "speed": speed(classifier, Path(tmp))}
     if a.json:

@@ -20,6 +20,8 @@ import cv2
 import numpy as np
 
 CLS_SIZE = 64
+MARGIN = 0.04         # of a box added on each side of its cut: a located tile is read with a little of what surrounds it
+GREY = (114, 114, 114)  # what a crop given alone is set in (``with_margin``): the letterbox grey, no table's colour
 AMBIGUOUS = 1.25      # a box less elongated than this may hold an upright or a sideways tile
 
 
@@ -35,7 +37,7 @@ def is_ambiguous(box) -> bool:
     return max(w, h) < AMBIGUOUS * min(w, h)
 
 
-def cut_tile(image: np.ndarray, box, margin: float = 0.04, size: int = CLS_SIZE,
+def cut_tile(image: np.ndarray, box, margin: float = MARGIN, size: int = CLS_SIZE,
              turn: bool | None = None) -> np.ndarray:
     """The classifier's square BGR input for one box (``margin``: a fraction of the box added on each side).
 
@@ -44,7 +46,7 @@ def cut_tile(image: np.ndarray, box, margin: float = 0.04, size: int = CLS_SIZE,
     return cv2.resize(cut_box(image, box, margin, turn), (size, size), interpolation=cv2.INTER_AREA)
 
 
-def upright_cut(image: np.ndarray, box, rotation: int, margin: float = 0.04, size: int | None = None) -> np.ndarray:
+def upright_cut(image: np.ndarray, box, rotation: int, margin: float = MARGIN, size: int | None = None) -> np.ndarray:
     """One tile at ``rotation`` cut upright: a tile lying sideways (rotation 90 or 270) turned a quarter
     clockwise, then a half turn when the face shows upside down; at the image's own resolution, or
     squashed to ``size`` square. What a table's tile set enrols and learns from. The rotation, not the
@@ -56,7 +58,7 @@ def upright_cut(image: np.ndarray, box, rotation: int, margin: float = 0.04, siz
     return np.ascontiguousarray(cut) if size is None else cv2.resize(cut, (size, size), interpolation=cv2.INTER_AREA)
 
 
-def cut_box(image: np.ndarray, box, margin: float = 0.04, turn: bool | None = None) -> np.ndarray:
+def cut_box(image: np.ndarray, box, margin: float = MARGIN, turn: bool | None = None) -> np.ndarray:
     """The box with ``margin`` of it added on each side, turned portrait (``turn``: see ``cut_tile``);
     ``ValueError`` for a box that holds no pixels of the image."""
     h, w = image.shape[:2]
@@ -70,6 +72,19 @@ def cut_box(image: np.ndarray, box, margin: float = 0.04, turn: bool | None = No
     if is_sideways(box) if turn is None else turn:
         crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
     return crop
+
+
+def with_margin(image: np.ndarray, margin: float = MARGIN) -> np.ndarray:
+    """A crop cut at a tile's own edges (a photo of one tile, as a tile set is given them from a
+    folder) set in ``margin`` of its size on each side, as the detector's cut of a located box has:
+    the classifier learnt every tile with a little of its surroundings. What surrounded the tile is not
+    in the crop; the margin is plain grey (on camerash's held-out third four fills, grey among them,
+    named alike: docs/vision.md)."""
+    if margin <= 0:
+        return image
+    h, w = image.shape[:2]
+    my, mx = int(round(h * margin)), int(round(w * margin))
+    return cv2.copyMakeBorder(image, my, my, mx, mx, cv2.BORDER_CONSTANT, value=GREY)
 
 
 def upside_down(rotation: int, sideways: bool) -> bool:

@@ -53,7 +53,7 @@ import numpy as np
 
 from .classes import BACK, CLASSES, REDS
 from .classifier import runners_up
-from .crop import CLS_SIZE
+from .crop import CLS_SIZE, MARGIN, with_margin
 
 FORMAT = 1
 INDEX = "index.json"
@@ -560,11 +560,18 @@ def open_or_create(folder: Path, classifier, view: str = "overhead") -> TileSet:
     return TileSet.create(folder, classifier, view)
 
 
-def enroll_folder(tileset: TileSet, folder: Path, classifier) -> dict[str, int]:
-    """Every crop of ``folder/<kind>/`` enrolled; returns how many per kind. All files are read (and
-    refused, naming the file) before any is added."""
+def read_crop(path: Path, margin: float = MARGIN) -> np.ndarray:
+    """A crop of one tile from disk (``read_image``) set in ``margin`` of its size on each side
+    (``crop.with_margin``): a folder's crops are taken as cut at the tile's edges; 0 for crops
+    that already hold what surrounds the tile, as the detector's cuts do."""
+    return with_margin(read_image(path), margin)
+
+
+def enroll_folder(tileset: TileSet, folder: Path, classifier, margin: float = MARGIN) -> dict[str, int]:
+    """Every crop of ``folder/<kind>/`` enrolled (``read_crop``); returns how many per kind. All files
+    are read (and refused, naming the file) before any is added."""
     found = crops_in(folder)
-    images = {k: [read_image(p) for p in files] for k, files in found.items()}
+    images = {k: [read_crop(p, margin) for p in files] for k, files in found.items()}
     for kind, imgs in images.items():
         tileset.enroll(kind, imgs, classifier)
     return {k: len(v) for k, v in images.items()}
@@ -595,11 +602,12 @@ class Evaluation:
                 "worst": [{"file": f, "truth": t, "named": n, "score": round(s, 3)} for f, t, n, s in self.worst]}
 
 
-def evaluate_folder(tileset: TileSet, folder: Path, classifier, worst: int = 10) -> Evaluation:
-    """Name every crop of ``folder/<kind>/`` with the set and count what came out right."""
+def evaluate_folder(tileset: TileSet, folder: Path, classifier, worst: int = 10,
+                    margin: float = MARGIN) -> Evaluation:
+    """Name every crop of ``folder/<kind>/`` (``read_crop``) with the set and count what came out right."""
     found = crops_in(folder)
     files = [(k, p) for k, ps in found.items() for p in ps]
-    named = tileset.name_images([read_image(p) for _, p in files], classifier)
+    named = tileset.name_images([read_crop(p, margin) for _, p in files], classifier)
     per_kind: dict[str, list[int]] = {}
     red_plain = {f"{a}->{b}": 0 for r in REDS for a, b in ((r, "5" + r[1]), ("5" + r[1], r))}
     wrong = []

@@ -1,12 +1,15 @@
 """``python -m vision tileset``: enrol a table's own tiles, name crops with them, measure them.
 
-    python -m vision tileset enroll SET --crops DIR [--view overhead|oblique]
-    python -m vision tileset name SET CROP... [--json]
-    python -m vision tileset evaluate SET --crops DIR [--json]
+    python -m vision tileset enroll SET --crops DIR [--view overhead|oblique] [--margin F]
+    python -m vision tileset name SET CROP... [--json] [--margin F]
+    python -m vision tileset evaluate SET --crops DIR [--json] [--margin F]
     python -m vision tileset rebuild SET [--view overhead|oblique]
 
 ``DIR/<kind>/`` holds upright images of single tiles of that kind (``1m``, ``0p``,
-``5z``, ``back``; png or jpg). Bad input exits 2 with one line (``TileSetError``).
+``5z``, ``back``; png or jpg). Crops are taken as cut at the tile's edges and read
+with the margin the detector's cuts have (``--margin``, a share of the crop on each
+side, 0.04 by default; 0 for crops cut with their surroundings). Bad input exits 2
+with one line (``TileSetError``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,21 @@ import json
 import time
 from pathlib import Path
 
+from .crop import MARGIN
+
 VIEWS = ("overhead", "oblique")
+MARGIN_HELP = ("grey margin added on each side of every crop, as a share of it (default 0.04, the detector's "
+               "cut; 0 for crops that already show what surrounds the tile)")
+
+
+def margin(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 0.5:
+        raise argparse.ArgumentTypeError(f"{value:g} is out of range (0 to 0.5 of the crop on each side)")
+    return value
 
 
 def add_parser(sub) -> None:
@@ -27,14 +44,17 @@ def add_parser(sub) -> None:
     e.add_argument("--crops", type=Path, required=True, metavar="DIR")
     e.add_argument("--view", choices=VIEWS, default="overhead",
                    help="whose classifier a new set is built on: the table rig's (default) or a phone's beside it")
+    e.add_argument("--margin", type=margin, default=MARGIN, help=MARGIN_HELP)
     n = ts.add_parser("name", help="name single-tile crops with SET")
     n.add_argument("set", type=Path, metavar="SET")
     n.add_argument("crops", type=Path, nargs="+", metavar="CROP")
     n.add_argument("--json", action="store_true")
+    n.add_argument("--margin", type=margin, default=MARGIN, help=MARGIN_HELP)
     v = ts.add_parser("evaluate", help="accuracy per kind, red vs plain fives, the worst crops")
     v.add_argument("set", type=Path, metavar="SET")
     v.add_argument("--crops", type=Path, required=True, metavar="DIR")
     v.add_argument("--json", action="store_true")
+    v.add_argument("--margin", type=margin, default=MARGIN, help=MARGIN_HELP)
     r = ts.add_parser("rebuild", help="embed SET's crops again with the current classifier")
     r.add_argument("set", type=Path, metavar="SET")
     r.add_argument("--view", choices=VIEWS, help="build it on this view's classifier (default: the set's)")
@@ -48,7 +68,7 @@ def classifier_for(view: str):
 
 
 def run(a: argparse.Namespace) -> int:
-    from .tileset import TileSet, enroll_folder, evaluate_folder, open_or_create, read_image
+    from .tileset import TileSet, enroll_folder, evaluate_folder, open_or_create, read_crop
 
     if a.action == "enroll":
         if a.set.exists() and not a.set.is_dir():
@@ -57,7 +77,7 @@ def run(a: argparse.Namespace) -> int:
         view = TileSet.load(a.set).view if (a.set / "index.json").is_file() else a.view
         classifier = classifier_for(view)
         tileset = open_or_create(a.set, classifier, view)
-        counts = enroll_folder(tileset, a.crops, classifier)
+        counts = enroll_folder(tileset, a.crops, classifier, a.margin)
         tileset.save()
         print(f"{sum(counts.values())} crop(s) of {len(counts)} kind(s) enrolled into {a.set} "
               f"({len(tileset.kinds())} kinds in the set, {view} classifier) in {time.perf_counter() - started:.1f} s")
@@ -71,7 +91,7 @@ def run(a: argparse.Namespace) -> int:
               f"{sum(len(v) for v in tileset.crops.values())} crops")
         return 0
     if a.action == "name":
-        named = tileset.name_images([read_image(p) for p in a.crops], classifier)
+        named = tileset.name_images([read_crop(p, a.margin) for p in a.crops], classifier)
         rows = [{"file": str(p), "tile": n.tile, "score": round(n.score, 4)} for p, n in zip(a.crops, named)]
         if a.json:
             print(json.dumps(rows))
@@ -79,7 +99,7 @@ def run(a: argparse.Namespace) -> int:
             for row, n in zip(rows, named):
                 print(f"{row['tile']:>4}  {row['score']:.2f}  ({n.by})  {row['file']}")
         return 0
-    result = evaluate_folder(tileset, a.crops, classifier)
+    result = evaluate_folder(tileset, a.crops, classifier, margin=a.margin)
     if a.json:
         print(json.dumps(result.to_dict(), indent=1))
         return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.crop import CLS_SIZE, cut_tile, is_ambiguous, is_sideways, rotation_of, upside_down
+from vision.crop import GREY, MARGIN, CLS_SIZE, cut_box, cut_tile, is_ambiguous, is_sideways, rotation_of, upside_down, with_margin
 from vision.synth.crops import sample_label
 
 
@@ -43,3 +43,16 @@ def test_a_nearly_square_box_is_ambiguous_and_a_tile_shaped_one_is_not():
     ("5m", 0, "5m"), ("5m", 180, "5m_ud"), ("5m", 270, "5m"), ("5m", 90, "5m_ud"), ("back", 90, "back")])
 def test_training_labels_follow_the_true_rotation(tile, rotation, label):
     assert sample_label(tile, rotation) == label
+
+
+def test_a_crop_given_alone_is_set_in_the_margin_a_located_box_is_cut_with():
+    """A photo of one tile, cut at its edges, is read as the detector reads a box around that tile
+    on plain grey: the same pixels, the same margin."""
+    rng = np.random.default_rng(0)
+    tile = rng.integers(0, 256, (100, 80, 3), dtype=np.uint8)
+    table = np.full((200, 200, 3), GREY, np.uint8)
+    table[50:150, 60:140] = tile
+    alone = with_margin(tile)
+    assert alone.shape == (108, 86, 3) and MARGIN == 0.04
+    assert np.array_equal(alone, cut_box(table, (60, 50, 140, 150)))
+    assert np.array_equal(with_margin(tile, 0), tile)

@@ -310,6 +310,30 @@ def test_cli_refuses_bad_crops_with_one_line(case, expected, tmp_path):
     assert not (tmp_path / "set" / INDEX).exists()
 
 
+def test_a_folders_crops_are_kept_as_read_set_in_the_detectors_margin(art, classifier, tmp_path):
+    """A folder's crops are taken as cut at the tile's edges and set in the margin a located box is
+    cut with (``--margin 0``: as they are); the set keeps them so, and rebuilds from them alike."""
+    from vision.crop import with_margin
+    crops = crops_folder(art, tmp_path / "c", ["1p"], seeds=(1,))
+    given = cv2.imread(str(crops / "1p" / "1.png"))
+    for margin, shape in ((0.04, with_margin(given).shape), (0, given.shape)):
+        tileset = TileSet.create(tmp_path / f"set{margin}", classifier)
+        enroll_folder(tileset, crops, classifier, margin)
+        kept = cv2.imread(str(tileset.folder / tileset.crops["1p"][0].file))
+        assert kept.shape == shape
+        before = tileset.vectors[tileset.crops["1p"][0].file][0]
+        tileset.rebuild(classifier)
+        assert np.allclose(tileset.vectors[tileset.crops["1p"][0].file][0], before, atol=1e-5)
+
+
+@pytest.mark.parametrize("value", ["-0.1", "0.6", "wide"])
+def test_cli_refuses_a_margin_out_of_range_with_one_line(value, art, tmp_path):
+    crops = crops_folder(art, tmp_path / "c", ["1p"], seeds=(1,))
+    done = _cli("enroll", tmp_path / "set", "--crops", crops, "--margin", value)
+    assert done.returncode == 2 and "--margin" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "set" / INDEX).exists()
+
+
 def test_cli_refuses_a_set_made_on_another_classifier_and_says_how_to_rebuild(art, tmp_path):
     crops = crops_folder(art, tmp_path / "c", ["1p"], seeds=(1,))
     assert _cli("enroll", tmp_path / "set", "--crops", crops, "--view", "oblique").returncode == 0
