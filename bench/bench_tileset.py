@@ -122,10 +122,11 @@ def single_tiles(classifier: Classifier, repeats: int, folder: Path, width: int 
     alone = TileSet.create(folder / "none", classifier).name_images([c for *_, c in every], classifier)
     right = np.array([n.tile == k for n, (_, k, _) in zip(alone, every)])
     kept_out = np.array([held_out(name) for name, _, _ in every])
-    out = {"crops": len(every), "held_out": len(crops), "kinds": len(kinds), "width": width, "camera": camera, "margin": margin,
-           "zero_shot": float(right[kept_out].mean()), "zero_shot_all": float(right.mean())}
-    size = (f", each shrunk to {width} px wide" if width else "") + (f", set in {margin:g} grey a side" if margin else "") + (
-        f", through a cheap camera (blur {CAMERA_BLUR} px, noise {CAMERA_NOISE:g}, JPEG {CAMERA_JPEG})" if camera else "")
+    out = {"crops": len(every), "held_out": len(crops), "kinds": len(kinds), "width": width, "camera": camera,
+           "margin": margin, "zero_shot": float(right[kept_out].mean()), "zero_shot_all": float(right.mean())}
+    size = ((f", each shrunk to {width} px wide" if width else "") + (f", set in {margin:g} grey a side" if margin else "")
+            + (f", through a cheap camera (blur {CAMERA_BLUR} px, noise {CAMERA_NOISE:g}, JPEG {CAMERA_JPEG})"
+               if camera else ""))
     print(f"single real tiles ({len(every)} crops, {len(kinds)} kinds, many designs; sets on the held-out "
           f"{len(crops)}{size}), {classifier.path.parent.name}/{classifier.path.name}:")
     print(f"  classifier alone: {out['zero_shot']:.2%} of the held-out third ({out['zero_shot_all']:.2%} of all "

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 CLS_SIZE = 64
-MARGIN = 0.04         # of a box added on each side of its cut: a located tile is read with a little of what surrounds it
+MARGIN = 0.04         # of a box added on each side of its cut: a located tile is read with a little of its surroundings
 GREY = (114, 114, 114)  # what a crop given alone is set in (``with_margin``): the letterbox grey, no table's colour
 AMBIGUOUS = 1.25      # a box less elongated than this may hold an upright or a sideways tile
 
