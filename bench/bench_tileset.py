@@ -51,14 +51,14 @@ import numpy as np  # noqa: E402
 
 from vision.classes import BACK, KINDS, REDS, SANMA_KINDS  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
-from vision.crop import upright_cut  # noqa: E402
+from vision.crop import MARGIN, upright_cut, with_margin  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import intersection, iou, match, photos_dir  # noqa: E402
 from vision.hand_photo import read_hand, read_photo, seat_detector  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.synth.capture import jpeg_again  # noqa: E402
-from vision.crop import MARGIN, with_margin  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
+from vision.tileset_cli import crop_margin  # noqa: E402
 
 LABELS = ROOT / "vision" / "labels"
 # enrol from the first photo, read the second: photos of one tile set (vision/labels/README.md)
@@ -514,7 +514,7 @@ def main() -> int:
     p.add_argument("--tile-width", type=int, metavar="PX",
                    help="shrink the single real tiles to this many px wide first (part 1: a camera that sees "
                         "tiles this small; camerash's are 240)")
-    p.add_argument("--margin", type=float, default=MARGIN,
+    p.add_argument("--margin", type=crop_margin, default=MARGIN,
                    help=f"grey margin set around each single real tile, a share of it a side (default {MARGIN:g}, "
                         "as python -m vision tileset reads a folder's crops; 0: the crops as they are)")
     p.add_argument("--camera", action="store_true",
@@ -524,8 +524,6 @@ def main() -> int:
         p.error("--retakes must be 0 or more")
     if a.tile_width is not None and not 8 <= a.tile_width <= 240:
         p.error("--tile-width must be 8-240 px")
-    if not 0 <= a.margin <= 0.5:
-        p.error("--margin must be 0-0.5")
     classifier = Classifier(a.classifier or VIEWS[a.view][1])
     with tempfile.TemporaryDirectory() as tmp:
         figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp), a.tile_width, a.camera,

@@ -401,10 +401,10 @@ def in_perspective(found: list[Detection]) -> list[Detection]:
     beyond it (read as a face or a back with ``SURE_BOX`` or more; their bottom edge above its top) is
     no tile lying on the table: a label on a seat's score display, a glint on its rail. A box with
     fewer than ``PERSPECTIVE_LEAST`` sure tiles beyond it is kept (nothing to judge it by)."""
-    sure = [d for d in found if d.tile != NONE and d.score >= SURE_BOX]
+    sure = sorted((d for d in found if d.tile != NONE and d.score >= SURE_BOX), key=lambda k: -k.box[3])
     kept = []
     for d in found:
-        beyond = sorted((k for k in sure if k is not d and k.box[3] <= d.box[1]), key=lambda k: -k.box[3])
+        beyond = [k for k in sure if k is not d and k.box[3] <= d.box[1]]      # nearest first, as ``sure``
         if len(beyond) >= PERSPECTIVE_LEAST:
             typical = float(np.median([_long_side(k.box) for k in beyond[:PERSPECTIVE_REFS]]))
             if _long_side(d.box) < PERSPECTIVE * typical:

@@ -22,11 +22,12 @@ from pathlib import Path
 from .crop import MARGIN
 
 VIEWS = ("overhead", "oblique")
-MARGIN_HELP = ("grey margin added on each side of every crop, as a share of it (default 0.04, the detector's "
-               "cut; 0 for crops that already show what surrounds the tile)")
+MARGIN_HELP = (f"grey margin added on each side of every crop, as a share of it (default {MARGIN:g}, the "
+               "detector's cut; 0 for crops that already show what surrounds the tile)")
 
 
-def margin(text: str) -> float:
+def crop_margin(text: str) -> float:
+    """``--margin``'s value: a share of a crop, 0 to 0.5 a side (argparse names what is wrong)."""
     try:
         value = float(text)
     except ValueError:
@@ -44,17 +45,17 @@ def add_parser(sub) -> None:
     e.add_argument("--crops", type=Path, required=True, metavar="DIR")
     e.add_argument("--view", choices=VIEWS, default="overhead",
                    help="whose classifier a new set is built on: the table rig's (default) or a phone's beside it")
-    e.add_argument("--margin", type=margin, default=MARGIN, help=MARGIN_HELP)
+    e.add_argument("--margin", type=crop_margin, default=MARGIN, help=MARGIN_HELP)
     n = ts.add_parser("name", help="name single-tile crops with SET")
     n.add_argument("set", type=Path, metavar="SET")
     n.add_argument("crops", type=Path, nargs="+", metavar="CROP")
     n.add_argument("--json", action="store_true")
-    n.add_argument("--margin", type=margin, default=MARGIN, help=MARGIN_HELP)
+    n.add_argument("--margin", type=crop_margin, default=MARGIN, help=MARGIN_HELP)
     v = ts.add_parser("evaluate", help="accuracy per kind, red vs plain fives, the worst crops")
     v.add_argument("set", type=Path, metavar="SET")
     v.add_argument("--crops", type=Path, required=True, metavar="DIR")
     v.add_argument("--json", action="store_true")
-    v.add_argument("--margin", type=margin, default=MARGIN, help=MARGIN_HELP)
+    v.add_argument("--margin", type=crop_margin, default=MARGIN, help=MARGIN_HELP)
     r = ts.add_parser("rebuild", help="embed SET's crops again with the current classifier")
     r.add_argument("set", type=Path, metavar="SET")
     r.add_argument("--view", choices=VIEWS, help="build it on this view's classifier (default: the set's)")
