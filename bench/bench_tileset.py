@@ -23,7 +23,10 @@ missing is skipped with a line saying so):
    (the detector the tablet reads a seat's photo with: ``hand_photo.seat_detector``),
    then each hand photo taken again ``--retakes`` times (a little larger or smaller,
    turned, shifted, exposed and compressed otherwise: ``taken_again``), its line read
-   as the tablet reads an upload.
+   as the tablet reads an upload, and its labelled boxes, moved with the photo, named
+   (naming alone: a line lost to its boxes told from one lost to its names); the
+   same retakes again with a set taught from the photo's own labelled tiles (the
+   most teaching can give) and from another photo of its tile set.
    Then one set's own tiles: the detector's cuts of the labelled tiles of a tile
    set's photos, a set of up to 3 of them a kind, named on the others.
 3. **Speed**: enrolling 37 kinds x 3 crops, and what naming with a set adds per image.
@@ -54,7 +57,7 @@ from vision.classifier import Classifier  # noqa: E402
 from vision.crop import MARGIN, upright_cut, with_margin  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import intersection, iou, match, photos_dir  # noqa: E402
-from vision.hand_photo import read_hand, read_photo, seat_detector  # noqa: E402
+from vision.hand_photo import PHOTO_PX as PHOTO_PX_READ, read_hand, read_photo, seat_detector  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.synth.capture import jpeg_again  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
@@ -267,9 +270,10 @@ def hand_alone(photo: dict, image: np.ndarray, detector: Detector) -> dict:
             "phone_exact": bool(phone.line) and [t.tile for t in phone.line.tiles] == list(photo["hand_line"])}
 
 
-def taken_again(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def taken_again(image: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """The photo as a phone might take it again a moment later: a little larger or smaller, turned and
-    shifted a little, exposed a little otherwise, JPEG-compressed again."""
+    shifted a little, exposed a little otherwise, JPEG-compressed again; with the 2x3 matrix that moved
+    the photo's pixels to the retake's."""
     h, w = image.shape[:2]
     s = rng.uniform(*RETAKE_SCALE)
     m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-RETAKE_TURN, RETAKE_TURN), s)
@@ -277,27 +281,83 @@ def taken_again(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     moved = cv2.warpAffine(image, m, (round(w * s), round(h * s)), flags=cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REFLECT)
     lit = 255 * (moved / 255.0) ** rng.uniform(*RETAKE_GAMMA) * rng.uniform(*RETAKE_LIGHT)
-    return jpeg_again(np.clip(lit, 0, 255).astype(np.uint8), int(rng.integers(RETAKE_JPEG[0], RETAKE_JPEG[1] + 1)))
+    return jpeg_again(np.clip(lit, 0, 255).astype(np.uint8), int(rng.integers(RETAKE_JPEG[0], RETAKE_JPEG[1] + 1))), m
+
+
+def at_the_labels(image: np.ndarray, m: np.ndarray, photo: dict, detector: Detector) -> list[str]:
+    """The hand line's labelled boxes, moved by ``m`` as the retake moved them (each the box around
+    its moved corners), named in the retake as ``read_photo`` reads it (shrunk to ``PHOTO_PX``): the
+    naming alone, with every tile's box given."""
+    scale = min(1.0, PHOTO_PX_READ / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1.0 else image
+    boxes = []
+    for t in hand_tiles(photo):
+        x1, y1, x2, y2 = t["box"]
+        corners = np.array([[x1, y1, 1], [x2, y1, 1], [x1, y2, 1], [x2, y2, 1]], dtype=float) @ m.T * scale
+        boxes.append((*corners.min(axis=0), *corners.max(axis=0)))
+    return [d.tile for d in detector.name_boxes(small, boxes, [True] * len(boxes))]
+
+
+def hand_tiles(photo: dict) -> list[dict]:
+    """The labelled tiles of a photo's revealed hand line, left to right."""
+    return sorted((t for t in photo["tiles"] if t.get("group") == "hand" and t["tile"] != BACK),
+                  key=lambda t: t["box"][0])
 
 
 def retaken(name: str, photo: dict, image: np.ndarray, detector: Detector, n: int) -> dict:
     """The hand line read (``read_photo``, as the tablet reads an upload) from ``n`` retakes of the photo
     (``taken_again``; each retake's draw fixed by the photo's name and its number): lines exact, the
     labelled tiles read in order (the longest run both lines share, gaps allowed), and what went wrong:
-    a tile read as another kind in its place, or a line longer or shorter than the labelled one."""
+    a tile read as another kind in its place, or a line longer or shorter than the labelled one. And
+    the lines named right at their labelled boxes (``at_the_labels``): what naming alone gives, so a
+    line lost to its boxes is told from one lost to its names."""
     want = list(photo["hand_line"])
-    exact = right = 0
+    exact = right = named = 0
     wrong: collections.Counter = collections.Counter()
     for k in range(n):
-        hand = read_photo(taken_again(image, np.random.default_rng([zlib.crc32(name.encode()), k])), detector)
+        again, m = taken_again(image, np.random.default_rng([zlib.crc32(name.encode()), k]))
+        hand = read_photo(again, detector)
         line = [t.tile for t in hand.line.tiles] if hand.line else []
         exact += line == want
+        named += at_the_labels(again, m, photo, detector) == [t["tile"] for t in hand_tiles(photo)]
         right += sum(b.size for b in difflib.SequenceMatcher(a=want, b=line, autojunk=False).get_matching_blocks())
         if len(line) == len(want):
             wrong.update(f"{b}->{a}" for a, b in zip(line, want) if a != b)
         else:
             wrong[f"{len(line)} tiles"] += 1
-    return {"retakes": n, "exact": exact, "right": right, "tiles": n * len(want), "wrong": dict(wrong.most_common())}
+    return {"retakes": n, "exact": exact, "right": right, "tiles": n * len(want), "named_at_labels": named,
+            "wrong": dict(wrong.most_common())}
+
+
+def retake_text(r: dict) -> str:
+    return (f"lines exact {r['exact']}/{r['retakes']}, tiles read in order {r['right']}/{r['tiles']}, named right at "
+            f"their labelled boxes {r['named_at_labels']}/{r['retakes']}; misses: {miss_text(r['wrong'])}")
+
+
+def taught_retakes(found_photos: dict, seat: Detector, n: int, folder: Path) -> dict:
+    """The retakes read again with a set taught from the labelled tiles of the photo itself (the same
+    tiles at the same angle: the most a set taught at the seat can give) and from another photo of its
+    tile set (``SAME_SET``)."""
+    print("  the same retakes read with a set taught from the photo's own labelled tiles, "
+          "and from another photo of its tile set:")
+    out = {}
+    for name, photo in found_photos.items():
+        if not photo.get("hand_line"):
+            continue
+        image = cv2.imread(str(photo["path"]))
+        for source in [name] + [s for s, t in SAME_SET if t == name and s in found_photos]:
+            tileset = TileSet.create(folder / f"retakes-{source}-{name}", seat.classifier, "oblique")
+            crops = enrol_photo(tileset, found_photos[source], seat.classifier)
+            seat.use_tileset(tileset)
+            try:
+                r = out[f"{source}->{name}"] = retaken(name, photo, image, seat, n)
+            finally:
+                seat.use_tileset(None)
+            r.update(crops=crops, kinds=len(tileset.kinds()), rule=tileset.rule(seat.classifier))
+            taught = "its own tiles" if source == name else source
+            print(f"    {name}, a set of {taught} ({crops} crops, {r['kinds']} kinds, rule {r['rule']}): "
+                  f"{retake_text(r)}")
+    return out
 
 
 def clear_text(s: dict) -> str:
@@ -371,12 +431,14 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
         for name, photo in found_photos.items():
             if photo.get("hand_line"):
                 r = out["retaken"][name] = retaken(name, photo, cv2.imread(str(photo["path"])), seat, retakes)
-                print(f"    {name}: lines exact {r['exact']}/{retakes}, tiles read in order {r['right']}/{r['tiles']}; "
-                      f"misses: {miss_text(r['wrong'])}")
-        summed = {k: sum(r[k] for r in out["retaken"].values()) for k in ("retakes", "exact", "right", "tiles")}
+                print(f"    {name}: {retake_text(r)}")
+        summed = {k: sum(r[k] for r in out["retaken"].values())
+                  for k in ("retakes", "exact", "right", "tiles", "named_at_labels")}
         out["retaken_totals"] = summed
         print(f"    all: lines exact {summed['exact']}/{summed['retakes']}, tiles read in order "
-              f"{summed['right']}/{summed['tiles']} ({summed['right'] / max(summed['tiles'], 1):.1%})")
+              f"{summed['right']}/{summed['tiles']} ({summed['right'] / max(summed['tiles'], 1):.1%}), named right "
+              f"at their labelled boxes {summed['named_at_labels']}/{summed['retakes']}")
+        out["retaken_taught"] = taught_retakes(found_photos, seat, retakes, folder)
     for source, target in SAME_SET:
         if source not in found_photos or target not in found_photos:
             continue
