@@ -150,6 +150,9 @@ def _parser() -> _Parser:
     t.add_argument("--details-scenes", type=int,
                    help="console scenes whose console also has labelled keys and a tray of compartments "
                         "(seeds 6,000,000 up)")
+    t.add_argument("--seat-scenes", type=int,
+                   help="photos from the winner's seat: the revealed hand across the picture near the camera, its "
+                        "tiles touching, the console below it often (seeds 7,000,000 up)")
     t.add_argument("--locator-epochs", type=int)
     t.add_argument("--classifier-epochs", type=int)
     t.add_argument("--locator-imgsz", type=int)
@@ -383,7 +386,7 @@ def _train(a: argparse.Namespace) -> int:
     plan = FINETUNE_PLAN if a.finetune else None
     for path in train(a.data, a.runs.resolve(), a.stage, plan, scenes=a.scenes, oblique_scenes=a.oblique_scenes,
                       rim_scenes=a.rim_scenes, console_scenes=a.console_scenes, details_scenes=a.details_scenes,
-                      locator_epochs=a.locator_epochs,
+                      seat_scenes=a.seat_scenes, locator_epochs=a.locator_epochs,
                       classifier_epochs=a.classifier_epochs,
                       locator_imgsz=a.locator_imgsz, locator_scale=a.locator_scale, seed=a.seed,
                       start=a.start, locator_model=a.locator_model, classifier_model=a.classifier_model,

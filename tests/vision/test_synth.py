@@ -400,3 +400,53 @@ def test_only_the_captured_share_of_scenes_gives_cuts_through_a_camera(art, tmp_
         image = f"images/train/s{seed:07d}.jpg"
         assert np.array_equal(cv2.imread(str(tmp_path / f"a{seed}" / image)),
                               cv2.imread(str(tmp_path / f"b{seed}" / image)))
+
+
+def test_a_seat_line_is_a_won_hand_pushed_together():
+    """The winner lays the hand out for the photo: the concealed tiles touching (at most ``SEAT_GAP``
+    apart, at least seven of them: two called melds leave 13 - 6), the winning tile, then any called
+    melds to the right; fourteen tiles or more, each further right than the last but a kakan's
+    stacked one."""
+    from vision.synth.layouts import SEAT_GAP, seat_line
+    for seed in range(20):
+        line = seat_line(np.random.default_rng(seed))
+        assert len(line) >= 14, seed
+        steps = np.diff([p.x for p in line[:7]])
+        assert np.allclose(steps, steps[0]) and 1.0 <= steps[0] <= 1.0 + SEAT_GAP, seed
+        row = [p.x for p in line if p.y >= 0]
+        assert row == sorted(row) and len(set(row)) == len(row), seed
+
+
+def _longest_row(boxes) -> int:
+    """The most boxes in one chain side by side: each the next one right of the last, overlapping it in
+    height by half, at most a tenth of a tile's width of felt between them."""
+    def beside(a, b):
+        return (b[0] >= a[0] + 0.5 * (a[2] - a[0]) and min(a[3], b[3]) - max(a[1], b[1]) > 0.5 * (a[3] - a[1])
+                and b[0] - a[2] <= 0.1 * (a[2] - a[0]))
+    best = 0
+    for first in boxes:
+        n, at = 1, first
+        while (after := [b for b in boxes if beside(at, b)]):
+            at, n = min(after, key=lambda b: b[0]), n + 1
+        best = max(best, n)
+    return best
+
+
+def test_only_scenes_from_the_seat_seeds_show_a_hand_across_the_picture(art):
+    """A photo from the winner's seat: a row of ten or more tiles side by side across the picture,
+    touching, each a twentieth of its width or more; no scene below the seat seeds is one, so every
+    set rendered before stays as it was."""
+    from vision.synth.dataset import DETAILS_SEED, SEAT_SEED, scene_for, seat_for
+    assert not seat_for(DETAILS_SEED) and not seat_for(SEAT_SEED - 1)
+    assert seat_for(SEAT_SEED) and seat_for(SEAT_SEED + 600_000)
+    rows = []
+    for seed in range(SEAT_SEED, SEAT_SEED + 6):
+        scene = scene_for(seed, art, (640, 480))
+        for t in scene.tiles:
+            x1, y1, x2, y2 = t.box
+            assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 480, (seed, t)
+        rows.append(_longest_row([t.box for t in scene.tiles if t.box[2] - t.box[0] >= 640 / 20]))
+    assert sum(r >= 10 for r in rows) >= 5, rows
+    # an oblique scene from the details seeds holds no such row of large tiles
+    assert _longest_row([t.box for t in scene_for(DETAILS_SEED, art, (640, 480)).tiles
+                         if t.box[2] - t.box[0] >= 640 / 20]) < 10

@@ -48,6 +48,7 @@ class Plan:
     rim_scenes: int = 0               # oblique scenes with tiles on the rim half the time (seeds 4,000,000 up)
     console_scenes: int = 0           # oblique scenes with a seat's console across the bottom (seeds 5,000,000 up)
     details_scenes: int = 0           # ... whose console has keys and tray compartments too (seeds 6,000,000 up)
+    seat_scenes: int = 0              # photos from the winner's seat, the hand near the camera (seeds 7,000,000 up)
     start: str = "scratch"            # or a view (detect.VIEWS): fine-tune that shipped ONNX pair
     view: str = "overhead"            # which models/ pair the export writes (detect.VIEWS)
     hours: float = 0.0                # > 0: each stage stops after this long (ultralytics fits its epochs to it)
@@ -100,11 +101,11 @@ def _chunks(n: int, seed: int, parts: int) -> list[tuple[int, int]]:
 def make_data(data: Path, plan: Plan) -> None:
     """Render every set the plan names; with ``jobs`` > 1, in that many processes (each scene depends on
     its seed alone, so the split into runs changes no image)."""
-    from ..synth.dataset import CONSOLE_SEED, DETAILS_SEED, OBLIQUE_SEED, RIM_SEED
+    from ..synth.dataset import CONSOLE_SEED, DETAILS_SEED, OBLIQUE_SEED, RIM_SEED, SEAT_SEED
 
     sets = [(plan.scenes, 0, "train"), (plan.oblique_scenes, OBLIQUE_SEED, "train"),
             (plan.rim_scenes, RIM_SEED, "train"), (plan.console_scenes, CONSOLE_SEED, "train"),
-            (plan.details_scenes, DETAILS_SEED, "train"),
+            (plan.details_scenes, DETAILS_SEED, "train"), (plan.seat_scenes, SEAT_SEED, "train"),
             (plan.val_scenes, VAL_SEED, "val"),
             (plan.oblique_val, OBLIQUE_SEED + OBLIQUE_VAL, "val")]
     work = [(data, n, s, split, plan.designs, plan.real_faces, plan.fonts, plan.capture) for total, first, split in sets

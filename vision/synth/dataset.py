@@ -38,6 +38,7 @@ RIM_SEED = 4_000_000         # ... and from this one up, half of them have tiles
 RIM_TILES = 0.5
 CONSOLE_SEED = 5_000_000     # ... and from this one up, a seat view's console across the bottom (``console.py``)
 DETAILS_SEED = 6_000_000     # ... and from this one up, the console has keys and tray compartments too
+SEAT_SEED = 7_000_000        # ... and from this one up, a photo from the winner's seat: the hand line near the camera
 DETAILS_STREAM = 13          # the generator that draws them is seeded (seed, this): the scene's own draws stay
 DESIGNS_STREAM = 7           # the generator that picks a scene's design family is seeded (seed, this)
 REAL_FACES_STREAM = 11       # ... and the one that picks the scenes drawn with real tiles' faces
@@ -63,6 +64,12 @@ def console_for(seed: int) -> bool:
     from ``CONSOLE_SEED`` up (training, validation and test: +0, +500,000, +600,000); no scene below
     it spends a draw on one, so every scene rendered before renders as it did."""
     return seed >= CONSOLE_SEED
+
+
+def seat_for(seed: int) -> bool:
+    """Whether scene ``seed`` is a photo from the winner's seat (``scene._seat_hand``): from ``SEAT_SEED``
+    up (training, validation and test: +0, +500,000, +600,000); below it no scene is."""
+    return seed >= SEAT_SEED
 
 
 def console_details_for(seed: int) -> np.random.Generator | None:
@@ -110,7 +117,8 @@ def scene_for(seed: int, art: TileArt, size: tuple[int, int], designs: float = 0
     return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed),
                         rim_tiles=rim_tiles_for(seed), designs=designs_for(seed, designs),
                         console=console_for(seed), real_faces=real_faces_for(seed, real_faces),
-                        console_details=console_details_for(seed), font=font_for(seed, fonts))
+                        console_details=console_details_for(seed), font=font_for(seed, fonts),
+                        seat=seat_for(seed))
 
 
 def yolo_rows(scene: Scene, classes: str) -> list[str]:

@@ -18,6 +18,7 @@ from .tile import FACE_ASPECT
 
 H = FACE_ASPECT
 GAP = 0.04                 # the small gap between neighbouring tiles
+SEAT_GAP = 0.02            # ... and the most between a revealed hand's tiles, pushed together for the photo
 
 
 @dataclass(frozen=True)
@@ -34,15 +35,17 @@ class Placed:
         return self.cls == BACK
 
 
-def _row(classes: list[str], turns: list[int] | None = None, x0: float = 0.0) -> tuple[list[Placed], float]:
-    """Tiles side by side from x0; sideways tiles sit on the near edge (+y). Returns tiles and the end x."""
+def _row(classes: list[str], turns: list[int] | None = None, x0: float = 0.0,
+         gap: float = GAP) -> tuple[list[Placed], float]:
+    """Tiles side by side from x0, ``gap`` apart; sideways tiles sit on the near edge (+y). Returns tiles
+    and the end x."""
     out, x = [], x0
     for i, c in enumerate(classes):
         t = (turns or [0] * len(classes))[i]
         w = H if t in (90, 270) else 1.0
         y = (H - 1.0) / 2 if t in (90, 270) else 0.0
         out.append(Placed(c, x + w / 2, y, t))
-        x += w + GAP
+        x += w + gap
     return out, x
 
 
@@ -68,6 +71,24 @@ def hand_row(rng: np.random.Generator) -> list[Placed]:
     tiles, x = _row([random_face(rng) for _ in range(n)])
     win, _ = _row([random_face(rng)], x0=x + float(rng.uniform(0.25, 0.8)))
     return tiles + win
+
+
+def seat_line(rng: np.random.Generator) -> list[Placed]:
+    """A revealed hand as the winner lays it out for a photo from the seat: the concealed tiles pushed
+    together (``SEAT_GAP`` apart at most: the tiles touch), the winning tile touching them or set a
+    little apart, then any called melds further right, each a little apart."""
+    gap = float(rng.uniform(0.0, SEAT_GAP))
+    melds = int(rng.choice([0, 0, 0, 1, 1, 2]))
+    tiles, x = _row([random_face(rng) for _ in range(13 - 3 * melds)], gap=gap)
+    apart = float(rng.uniform(0.15, 0.6)) if rng.random() < 0.5 else gap
+    win, x = _row([random_face(rng)], x0=x + apart, gap=gap)
+    tiles += win
+    for _ in range(melds):
+        called = meld(rng)
+        shift = x + float(rng.uniform(0.2, 0.7)) - min(p.x - (H if p.turn in (90, 270) else 1.0) / 2 for p in called)
+        tiles += [replace(p, x=p.x + shift) for p in called]
+        x = max(p.x + (H if p.turn in (90, 270) else 1.0) / 2 for p in tiles)
+    return tiles
 
 
 def meld(rng: np.random.Generator) -> list[Placed]:

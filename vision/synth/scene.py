@@ -20,6 +20,13 @@ from .console import cover, draw_console
 from .fonts import FontDesign
 from .tile import FACE_ASPECT, TileStyle, draw_tile, face_image, random_style, rect_corners
 
+SEAT_TILE = (0.05, 0.085)   # a seat photo's hand tiles: this share of the picture's width each (on the table
+                            # plane; the camera shows them a little narrower, about as the four real photos' 0.047-0.068)
+SEAT_PLANE = (1.2, 1.6)     # ... its table plane this many times the picture's height (``oblique.plane_height``)
+SEAT_ROW = (0.45, 0.7)      # ... the line lies this far down the table plane (near the camera) ...
+SEAT_NADIR = (1.05, 1.4)    # ... and the camera's foot just beyond the plane's near edge
+SEAT_ZOOM = (1.1, 1.8)      # ... drawn this much larger than the picture, which is cut around the hand
+SEAT_CONSOLE = 0.6          # share of seat photos with the seat's console across the bottom
 FELTS = [(120, 115, 40), (150, 140, 60), (160, 150, 135), (70, 110, 40), (110, 90, 50), (90, 80, 70)]
 
 
@@ -85,29 +92,27 @@ def _clutter(rng: np.random.Generator, img: np.ndarray, occupied: np.ndarray, u:
         occupied |= mask
 
 
-def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups, body_length=None, ids=None):
+def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups, body_length=None, ids=None,
+                  fixed=()):
     """Groups at random places and turns where they fit; returns (cls, face quad, hull, rotation) per tile.
 
     A tile's side shows towards ``centre`` (the camera's foot): a strip proportional to its distance
     (overhead), or ``body_length`` deep (a slanted camera). ``ids``, when given, gets each tile's
-    index + 1 where it is the tile drawn last (what the camera sees of it)."""
+    index + 1 where it is the tile drawn last (what the camera sees of it). ``fixed``: groups laid
+    first where they are given, as (tiles, angle in degrees, origin on the plane), if they fit."""
     h, w = img.shape[:2]
     placed = []                  # (tile, face quad, rotation on the table) of every tile that fits
     groups = 0
     names = list(layouts.GROUP_WEIGHTS)
     weights = np.array([layouts.GROUP_WEIGHTS[n] for n in names])
     shadow = np.zeros((h, w), np.float32)
-    for _ in range(max_groups * 3):
-        if groups >= max_groups:
-            break
-        tiles = layouts.GROUPS[names[int(rng.choice(len(names), p=weights / weights.sum()))]](rng)
-        turn = int(rng.choice([0, 90, 180, 270]))
-        angle = turn + float(rng.normal(0, 2.0))
+
+    def lay(tiles, angle: float, origin: np.ndarray) -> None:
+        nonlocal groups
         a = np.deg2rad(angle)
         rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
         local = np.float32([[t.x, t.y] for t in tiles]) * u
         local -= local.mean(axis=0)
-        origin = rng.uniform([u * 2, u * 2], [w - u * 2, h - u * 2]).astype(np.float32)
         centres = local @ rot.T + origin
         quads = [rect_corners(float(c[0]), float(c[1]), u, u * FACE_ASPECT, angle + t.turn)
                  for t, c in zip(tiles, centres)]
@@ -117,12 +122,22 @@ def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups, 
         mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
         allq = np.vstack(quads)
         if (allq.min() < 0 or (allq[:, 0] >= w).any() or (allq[:, 1] >= h).any() or (mask & occupied).any()):
-            continue
-        occupied |= mask
+            return
+        occupied[:] |= mask
         groups += 1
         for t, q in zip(tiles, quads):
             placed.append((t, q, int(round((angle + t.turn) / 90)) % 4 * 90))
             cv2.fillConvexPoly(shadow, np.round(np.vstack([q, q + light])).astype(np.int32), 1.0)
+
+    for tiles, angle, origin in fixed:
+        lay(tiles, angle, np.float32(origin))
+    for _ in range(max_groups * 3):
+        if groups >= max_groups:
+            break
+        tiles = layouts.GROUPS[names[int(rng.choice(len(names), p=weights / weights.sum()))]](rng)
+        turn = int(rng.choice([0, 90, 180, 270]))
+        angle = turn + float(rng.normal(0, 2.0))
+        lay(tiles, angle, rng.uniform([u * 2, u * 2], [w - u * 2, h - u * 2]).astype(np.float32))
     # shadows under everything, softened
     k = int(u * 0.4) | 1
     shadow = cv2.GaussianBlur(shadow, (k, k), 0)[..., None]
@@ -180,7 +195,7 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
                  unit: tuple[float, float] = (24, 52), max_groups: int = 12, view: str = "overhead",
                  rim_tiles: float = 0.0, designs: bool = False, console: bool = False,
                  real_faces: bool = False, console_details: np.random.Generator | None = None,
-                 font: FontDesign | None = None) -> Scene:
+                 font: FontDesign | None = None, seat: bool = False) -> Scene:
     """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane.
 
     ``view`` is ``overhead`` (a camera a little off straight-down) or ``oblique``
@@ -192,10 +207,11 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     as a photo from a seat shows them (``console.py``), with keys and tray compartments drawn by
     ``console_details`` where given. ``real_faces``: each tile of a kind the real
     single tiles hold shows one of their faces (``real_faces.py``). ``font``: the set's character
-    tiles are drawn in that typeface (``fonts.py``)."""
+    tiles are drawn in that typeface (``fonts.py``). ``seat`` (oblique only): a photo from the winner's
+    seat, the revealed hand across the picture near the camera (``_seat_hand``)."""
     if view == "oblique":
         return _render_oblique(rng, art, size, unit, max_groups, rim_tiles, designs, console, real_faces,
-                               console_details, font)
+                               console_details, font, seat)
     if view != "overhead":
         raise ValueError(f"view must be 'overhead' or 'oblique', not {view!r}")
     w, h = size
@@ -225,24 +241,38 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
 
 
 def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=False, console=False,
-                    real_faces=False, console_details=None, font=None) -> Scene:
+                    real_faces=False, console_details=None, font=None, seat=False) -> Scene:
     """The table seen from one side: a taller plane squeezed by the camera, a rim, what lies beyond it,
     and each tile's box around what is seen of it."""
     w, h = size
     style = replace(random_style(rng, designs), real_faces=real_faces, font=font)
-    u = float(rng.uniform(*unit))
-    ph = oblique.plane_height(rng, h)
+    if seat:
+        hand = layouts.seat_line(rng)
+        u, max_groups, console = _seat_hand(rng, hand, w), int(rng.integers(2, 6)), console and rng.random() < SEAT_CONSOLE
+        # the table drawn larger, the picture then cut around the hand: a camera close to it
+        zoom = float(rng.uniform(*SEAT_ZOOM))
+        out_size, (w, h) = (w, h), (int(round(w * zoom)), int(round(h * zoom)))
+    else:
+        u = float(rng.uniform(*unit))
+    # a seat's camera looks down on the hand more steeply than across the table: faces less squeezed
+    ph = int(round(h * rng.uniform(*SEAT_PLANE))) if seat else oblique.plane_height(rng, h)
     plane = felt(rng, w, ph)
     if rng.random() < 0.5:             # the photo's grey-blue felt, often
         tint = np.array(oblique.PHOTO_FELTS[int(rng.integers(len(oblique.PHOTO_FELTS)))], np.float32) / 255
         plane = np.clip(plane - plane.mean(axis=(0, 1)) + tint, 0, 1)
     occupied = np.zeros((ph, w), np.uint8)
-    oblique.rim(rng, plane, occupied, u, open_to_tiles=rim_tiles > 0 and rng.random() < rim_tiles)
+    # a seat photo's hand may reach over the rim at its ends: the rim leaves the line room
+    oblique.rim(rng, plane, occupied, u, open_to_tiles=seat or (rim_tiles > 0 and rng.random() < rim_tiles))
     centre = oblique.nadir(rng, w, ph)
+    fixed = ()
+    if seat:        # the camera stands at the table's edge, just before the hand: the end tiles show their sides
+        centre = np.float32([rng.uniform(0.35, 0.65) * w, rng.uniform(*SEAT_NADIR) * ph])
+        fixed = [(hand, float(rng.normal(0, 1.0)),
+                  (w / 2 + rng.uniform(-0.03, 0.03) * w, rng.uniform(*SEAT_ROW) * ph))]
     light = np.float32([rng.normal(0, 0.5), abs(rng.normal(0, 1))]) * u * 0.12
     ids = np.zeros((ph, w), np.int32)
     tiles = _place_groups(rng, art, style, plane, occupied, u, centre, light, max_groups,
-                          body_length=oblique.body_length(rng, u, h / ph), ids=ids)
+                          body_length=oblique.body_length(rng, u, h / ph), ids=ids, fixed=fixed)
     _clutter(rng, plane, occupied, u)
     m = oblique.camera(rng, w, ph, w, h)
     view_img = oblique.backdrop(rng, w, h)
@@ -250,6 +280,8 @@ def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=Fal
                         borderMode=cv2.BORDER_TRANSPARENT)
     outlines = [_seen(hull, m) for _, _, hull, _ in tiles]
     boxes = oblique.visible_boxes(ids, m, w, h, outlines)
+    if seat:
+        view_img, boxes, m = _cut_around(rng, view_img, boxes, m, _seen(np.float32([fixed[0][2]]), m)[0], out_size)
     edge = None
     if console:
         edge = draw_console(rng, view_img, console_details)
@@ -261,6 +293,33 @@ def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=Fal
             continue
         anns.append(Annotation(cls, box, rot, tuple((float(x), float(y)) for x, y in _seen(quad, m))))
     return Scene(image, anns, style, edge)
+
+
+def _cut_around(rng, image: np.ndarray, boxes, m: np.ndarray, at, size: tuple[int, int]):
+    """A ``size`` picture cut from ``image`` with the point ``at`` near its middle (the hand line's
+    centre, a little below the middle), the boxes moved into it (None where less than 0.6 of one
+    shows), and the homography ``m`` moved with it."""
+    w, h = size
+    x0 = int(np.clip(at[0] - w / 2 + rng.uniform(-0.03, 0.03) * w, 0, image.shape[1] - w))
+    y0 = int(np.clip(at[1] - h * rng.uniform(0.45, 0.65), 0, image.shape[0] - h))
+    moved = []
+    for b in boxes:
+        if b is None:
+            moved.append(None)
+            continue
+        x1, y1, x2, y2 = b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0
+        cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, w), min(y2, h)
+        shows = cx2 > cx1 and cy2 > cy1 and (cx2 - cx1) * (cy2 - cy1) >= 0.6 * (x2 - x1) * (y2 - y1)
+        moved.append((float(cx1), float(cy1), float(cx2), float(cy2)) if shows else None)
+    shift = np.float64([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]])
+    return image[y0:y0 + h, x0:x0 + w].copy(), moved, shift @ m
+
+
+def _seat_hand(rng: np.random.Generator, hand, w: int) -> float:
+    """The tile width (plane px) of a seat photo's scene: ``SEAT_TILE`` of the picture's width, shrunk
+    where the line would not fit across it (the real photos' lines span 0.65-0.9 of the picture)."""
+    length = max(p.x for p in hand) - min(p.x for p in hand) + layouts.H
+    return min(float(rng.uniform(*SEAT_TILE)) * w, w / length)
 
 
 def draw_annotations(scene: Scene) -> np.ndarray:
