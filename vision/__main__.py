@@ -3,7 +3,7 @@
     python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--mirror]
                             [--no-refine] [--no-second] [--no-perspective] [--tileset SET]
     python -m vision evaluate [--view V] [--mirror] [--no-refine] [--no-second] [--no-perspective] [--scenes N] [--oblique N] [--rim N]
-                              [--console N] [--details N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
+                              [--console N] [--details N] [--seat N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR] [--no-tileset]
@@ -97,6 +97,9 @@ def _parser() -> _Parser:
     e.add_argument("--details", type=int, default=0,
                    help="also this many held-out console scenes whose console has labelled keys and a tray "
                         "of compartments")
+    e.add_argument("--seat", type=int, default=0,
+                   help="also this many held-out photos from the winner's seat (the revealed hand across the "
+                        "picture, near the camera)")
     e.add_argument("--synth", type=Path, help="a dataset folder (python -m vision synth) to score instead")
     e.add_argument("--split", default="val", help="its split (default val)")
     e.add_argument("--real", type=Path, action="append", default=None,
@@ -266,7 +269,7 @@ def _evaluate(a: argparse.Namespace) -> int:
 
     from .evaluate_run import run_evaluation
 
-    for flag in ("scenes", "oblique", "rim", "console", "details"):
+    for flag in ("scenes", "oblique", "rim", "console", "details", "seat"):
         if getattr(a, flag) < 0:
             raise UsageError(f"--{flag} must be 0 or more, not {getattr(a, flag)}")
     try:
@@ -274,7 +277,7 @@ def _evaluate(a: argparse.Namespace) -> int:
                                  real_grid=a.real_grid, oblique=a.oblique, view=a.view,
                                  mirror=a.mirror, rim=a.rim, refine=a.refine,
                                  console=a.console, second=a.second, details=a.details,
-                                 perspective=a.perspective)
+                                 perspective=a.perspective, seat=a.seat)
     except (FileNotFoundError, ValueError) as e:
         raise UsageError(str(e)) from None
     if a.json:

@@ -18,6 +18,7 @@ OBLIQUE_TEST = 3_600_000    # the first oblique test scene (oblique training 3,0
 RIM_TEST = 4_600_000        # the first oblique test scene with tiles on the rim (training 4,000,000 up)
 CONSOLE_TEST = 5_600_000    # the first oblique test scene with a seat's console (training 5,000,000 up)
 DETAILS_TEST = 6_600_000    # ... whose console has keys and tray compartments too (training 6,000,000 up)
+SEAT_TEST = 7_600_000       # the first photo from the winner's seat (training 7,000,000 up)
 
 
 def _timed(detector: Detector, image: np.ndarray, grid: int = 1) -> tuple[list[dict], float]:
@@ -29,10 +30,11 @@ def _timed(detector: Detector, image: np.ndarray, grid: int = 1) -> tuple[list[d
 def synthetic_rendered(detector: Detector, scenes: int, seed: int = TEST_SEED) -> Report:
     """Scenes rendered now from held-out seeds (needs the tile art)."""
     from .synth.art import TileArt
-    from .synth.dataset import console_details_for, console_for, rim_tiles_for, scene_for, view_for
+    from .synth.dataset import console_details_for, console_for, rim_tiles_for, scene_for, seat_for, view_for
 
     # the set's name from what its seeds render (dataset.py owns the seed ranges)
     view = ("" if view_for(seed) == "overhead" else
+            "oblique, photos from the winner's seat, " if seat_for(seed) else
             "oblique, a seat's console with keys and compartments, " if console_details_for(seed) is not None
             else "oblique, a seat's console, " if console_for(seed)
             else "oblique, tiles on the rim, " if rim_tiles_for(seed) else "oblique ")
@@ -76,7 +78,7 @@ def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "v
                    detector: Detector | None = None, real_grid: int = 1, oblique: int = 0,
                    view: str = "overhead", mirror: bool = False, rim: int = 0,
                    refine: bool = True, console: int = 0, second: bool = True, details: int = 0,
-                   perspective: bool = True) -> list[Report]:
+                   perspective: bool = True, seat: int = 0) -> list[Report]:
     """Reports for the synthetic set and each real labels file (the shared photo's when none is named;
     skipped quietly when that photo is absent, an error when a named one is). ``mirror``: the
     locator's second, mirrored pass; ``refine``: the view's box refiner, if it has one; ``second``: the
@@ -97,6 +99,8 @@ def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "v
         reports.append(synthetic_rendered(detector, console, CONSOLE_TEST))
     if details > 0:
         reports.append(synthetic_rendered(detector, details, DETAILS_TEST))
+    if seat > 0:
+        reports.append(synthetic_rendered(detector, seat, SEAT_TEST))
     photos = photos or photos_dir()
     explicit = real is not None
     for lp in real if explicit else [REAL_LABELS]:

@@ -96,7 +96,19 @@ def test_console_detail_test_scenes_are_their_own_held_out_set(art):
     assert "keys and compartments" in reports[0].name
 
 
-@pytest.mark.parametrize("flag", ["--scenes", "--oblique", "--rim", "--console", "--details"])
+def test_seat_photo_test_scenes_are_their_own_held_out_set(art):
+    # evaluate --seat N: photos from the winner's seat, from test seeds apart from their training ones
+    from vision.build.train import OBLIQUE_VAL
+    from vision.detect import Detector
+    from vision.evaluate_run import SEAT_TEST, run_evaluation
+    from vision.synth.dataset import SEAT_SEED
+    assert SEAT_TEST >= SEAT_SEED + OBLIQUE_VAL + 100_000
+    reports = run_evaluation(scenes=0, seat=1, detector=Detector.for_view("oblique"), real=[])
+    assert len(reports) == 1 and f"seeds {SEAT_TEST}..{SEAT_TEST}" in reports[0].name
+    assert "winner's seat" in reports[0].name and reports[0].truth >= 14
+
+
+@pytest.mark.parametrize("flag", ["--scenes", "--oblique", "--rim", "--console", "--details", "--seat"])
 def test_a_negative_count_of_test_scenes_exits_2_naming_it(flag):
     r = subprocess.run([sys.executable, "-m", "vision", "evaluate", flag, "-1"], capture_output=True, text=True)
     assert r.returncode == 2 and flag in r.stderr and "Traceback" not in r.stderr
