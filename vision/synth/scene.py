@@ -20,8 +20,8 @@ from .console import cover, draw_console
 from .fonts import FontDesign
 from .tile import FACE_ASPECT, TileStyle, draw_tile, face_image, random_style, rect_corners
 
-SEAT_TILE = (0.05, 0.085)   # a seat photo's hand tiles: this share of the picture's width each (on the table
-                            # plane; the camera shows them a little narrower, about as the four real photos' 0.047-0.068)
+SEAT_TILE = (0.05, 0.085)   # a seat photo's hand tiles: this share of the picture's width each (on the
+                            # table plane; the camera shows them narrower, near the real photos' 0.047-0.068)
 SEAT_PLANE = (1.2, 1.6)     # ... its table plane this many times the picture's height (``oblique.plane_height``)
 SEAT_ROW = (0.45, 0.7)      # ... the line lies this far down the table plane (near the camera) ...
 SEAT_NADIR = (1.05, 1.4)    # ... and the camera's foot just beyond the plane's near edge
@@ -248,7 +248,8 @@ def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=Fal
     style = replace(random_style(rng, designs), real_faces=real_faces, font=font)
     if seat:
         hand = layouts.seat_line(rng)
-        u, max_groups, console = _seat_hand(rng, hand, w), int(rng.integers(2, 6)), console and rng.random() < SEAT_CONSOLE
+        u, max_groups = _seat_hand(rng, hand, w), int(rng.integers(2, 6))
+        console = console and rng.random() < SEAT_CONSOLE
         # the table drawn larger, the picture then cut around the hand: a camera close to it
         zoom = float(rng.uniform(*SEAT_ZOOM))
         out_size, (w, h) = (w, h), (int(round(w * zoom)), int(round(h * zoom)))
