@@ -57,7 +57,7 @@ from vision.classifier import Classifier  # noqa: E402
 from vision.crop import MARGIN, upright_cut, with_margin  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import intersection, iou, match, photos_dir  # noqa: E402
-from vision.hand_photo import PHOTO_PX as PHOTO_PX_READ, read_hand, read_photo, seat_detector  # noqa: E402
+from vision.hand_photo import as_read, read_hand, read_photo, seat_detector  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.synth.capture import jpeg_again  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
@@ -284,14 +284,13 @@ def taken_again(image: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray
     return jpeg_again(np.clip(lit, 0, 255).astype(np.uint8), int(rng.integers(RETAKE_JPEG[0], RETAKE_JPEG[1] + 1))), m
 
 
-def at_the_labels(image: np.ndarray, m: np.ndarray, photo: dict, detector: Detector) -> list[str]:
-    """The hand line's labelled boxes, moved by ``m`` as the retake moved them (each the box around
-    its moved corners), named in the retake as ``read_photo`` reads it (shrunk to ``PHOTO_PX``): the
-    naming alone, with every tile's box given."""
-    scale = min(1.0, PHOTO_PX_READ / max(image.shape[:2]))
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1.0 else image
+def at_the_labels(image: np.ndarray, m: np.ndarray, labelled: list[dict], detector: Detector) -> list[str]:
+    """The labelled boxes of a hand line's tiles (``hand_tiles``), moved by ``m`` as the retake moved
+    them (each the box around its moved corners), named in the retake as ``read_photo`` reads it
+    (``hand_photo.as_read``): the naming alone, with every tile's box given."""
+    small, scale = as_read(image)
     boxes = []
-    for t in hand_tiles(photo):
+    for t in labelled:
         x1, y1, x2, y2 = t["box"]
         corners = np.array([[x1, y1, 1], [x2, y1, 1], [x1, y2, 1], [x2, y2, 1]], dtype=float) @ m.T * scale
         boxes.append((*corners.min(axis=0), *corners.max(axis=0)))
@@ -312,6 +311,7 @@ def retaken(name: str, photo: dict, image: np.ndarray, detector: Detector, n: in
     the lines named right at their labelled boxes (``at_the_labels``): what naming alone gives, so a
     line lost to its boxes is told from one lost to its names."""
     want = list(photo["hand_line"])
+    labelled = hand_tiles(photo)
     exact = right = named = 0
     wrong: collections.Counter = collections.Counter()
     for k in range(n):
@@ -319,7 +319,7 @@ def retaken(name: str, photo: dict, image: np.ndarray, detector: Detector, n: in
         hand = read_photo(again, detector)
         line = [t.tile for t in hand.line.tiles] if hand.line else []
         exact += line == want
-        named += at_the_labels(again, m, photo, detector) == [t["tile"] for t in hand_tiles(photo)]
+        named += at_the_labels(again, m, labelled, detector) == [t["tile"] for t in labelled]
         right += sum(b.size for b in difflib.SequenceMatcher(a=want, b=line, autojunk=False).get_matching_blocks())
         if len(line) == len(want):
             wrong.update(f"{b}->{a}" for a, b in zip(line, want) if a != b)

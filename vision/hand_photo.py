@@ -337,10 +337,17 @@ def read_photo(image: np.ndarray, detector=None) -> HandRead:
     in windows cuts its tiles in parts."""
     if detector is None:
         detector = seat_detector()
+    small, scale = as_read(image)
+    found = detector.detect(small)
+    if scale < 1.0:
+        found = [replace(d, box=tuple(v / scale for v in d.box)) for d in found]
+    return read_hand(found)
+
+
+def as_read(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """A photo of a hand as ``read_photo`` reads it, and the scale from the photo to that: shrunk to
+    ``PHOTO_PX`` on its longer side when larger, else itself (scale 1)."""
     scale = min(1.0, PHOTO_PX / max(image.shape[:2]))
     if scale < 1.0:
-        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        found = [replace(d, box=tuple(v / scale for v in d.box)) for d in detector.detect(small)]
-    else:
-        found = detector.detect(image)
-    return read_hand(found)
+        return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), scale
+    return image, scale

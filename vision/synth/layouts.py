@@ -42,11 +42,16 @@ def _row(classes: list[str], turns: list[int] | None = None, x0: float = 0.0,
     out, x = [], x0
     for i, c in enumerate(classes):
         t = (turns or [0] * len(classes))[i]
-        w = H if t in (90, 270) else 1.0
+        w = _along(t)
         y = (H - 1.0) / 2 if t in (90, 270) else 0.0
         out.append(Placed(c, x + w / 2, y, t))
         x += w + gap
     return out, x
+
+
+def _along(turn: int) -> float:
+    """How long a tile lies along its row: a face's width upright, its height sideways."""
+    return H if turn in (90, 270) else 1.0
 
 
 def _shifted(tiles: list[Placed], dy: float) -> list[Placed]:
@@ -85,9 +90,9 @@ def seat_line(rng: np.random.Generator) -> list[Placed]:
     tiles += win
     for _ in range(melds):
         called = meld(rng)
-        shift = x + float(rng.uniform(0.2, 0.7)) - min(p.x - (H if p.turn in (90, 270) else 1.0) / 2 for p in called)
+        shift = x + float(rng.uniform(0.2, 0.7)) - min(p.x - _along(p.turn) / 2 for p in called)
         tiles += [replace(p, x=p.x + shift) for p in called]
-        x = max(p.x + (H if p.turn in (90, 270) else 1.0) / 2 for p in tiles)
+        x = max(p.x + _along(p.turn) / 2 for p in tiles)
     return tiles
 
 

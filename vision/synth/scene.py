@@ -99,7 +99,8 @@ def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups, 
     A tile's side shows towards ``centre`` (the camera's foot): a strip proportional to its distance
     (overhead), or ``body_length`` deep (a slanted camera). ``ids``, when given, gets each tile's
     index + 1 where it is the tile drawn last (what the camera sees of it). ``fixed``: groups laid
-    first where they are given, as (tiles, angle in degrees, origin on the plane), if they fit."""
+    first where they are given, as (tiles, angle in degrees, origin on the plane: float32 x, y), if
+    they fit."""
     h, w = img.shape[:2]
     placed = []                  # (tile, face quad, rotation on the table) of every tile that fits
     groups = 0
@@ -130,7 +131,7 @@ def _place_groups(rng, art, style, img, occupied, u, centre, light, max_groups, 
             cv2.fillConvexPoly(shadow, np.round(np.vstack([q, q + light])).astype(np.int32), 1.0)
 
     for tiles, angle, origin in fixed:
-        lay(tiles, angle, np.float32(origin))
+        lay(tiles, angle, origin)
     for _ in range(max_groups * 3):
         if groups >= max_groups:
             break
@@ -230,14 +231,21 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     anns = []
     for cls, quad, hull, rot in tiles:
         face, outline = _seen(quad, m), _seen(hull, m)
-        x1, y1 = outline.min(axis=0)
-        x2, y2 = outline.max(axis=0)
-        cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, w), min(y2, h)
-        if cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < 0.6 * (x2 - x1) * (y2 - y1):
+        box = _in_frame((*outline.min(axis=0), *outline.max(axis=0)), w, h)
+        if box is None:
             continue            # mostly outside the frame: not a readable tile
-        anns.append(Annotation(cls, (float(cx1), float(cy1), float(cx2), float(cy2)), rot,
-                               tuple((float(x), float(y)) for x, y in face)))
+        anns.append(Annotation(cls, box, rot, tuple((float(x), float(y)) for x, y in face)))
     return Scene(image, anns, style)
+
+
+def _in_frame(box, w: int, h: int) -> tuple[float, float, float, float] | None:
+    """The part of ``box`` inside a ``w`` x ``h`` picture, or None when less than 0.6 of it is there
+    (mostly outside the frame: not a readable tile)."""
+    x1, y1, x2, y2 = box
+    cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, w), min(y2, h)
+    if cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < 0.6 * (x2 - x1) * (y2 - y1):
+        return None
+    return float(cx1), float(cy1), float(cx2), float(cy2)
 
 
 def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=False, console=False,
@@ -268,8 +276,9 @@ def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=Fal
     fixed = ()
     if seat:        # the camera stands at the table's edge, just before the hand: the end tiles show their sides
         centre = np.float32([rng.uniform(0.35, 0.65) * w, rng.uniform(*SEAT_NADIR) * ph])
-        fixed = [(hand, float(rng.normal(0, 1.0)),
-                  (w / 2 + rng.uniform(-0.03, 0.03) * w, rng.uniform(*SEAT_ROW) * ph))]
+        angle = float(rng.normal(0, 1.0))
+        at = np.float32([w / 2 + rng.uniform(-0.03, 0.03) * w, rng.uniform(*SEAT_ROW) * ph])     # the line's middle
+        fixed = [(hand, angle, at)]
     light = np.float32([rng.normal(0, 0.5), abs(rng.normal(0, 1))]) * u * 0.12
     ids = np.zeros((ph, w), np.int32)
     tiles = _place_groups(rng, art, style, plane, occupied, u, centre, light, max_groups,
@@ -282,7 +291,7 @@ def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=Fal
     outlines = [_seen(hull, m) for _, _, hull, _ in tiles]
     boxes = oblique.visible_boxes(ids, m, w, h, outlines)
     if seat:
-        view_img, boxes, m = _cut_around(rng, view_img, boxes, m, _seen(np.float32([fixed[0][2]]), m)[0], out_size)
+        view_img, boxes, m = _cut_around(rng, view_img, boxes, m, _seen(at, m)[0], out_size)
     edge = None
     if console:
         edge = draw_console(rng, view_img, console_details)
@@ -303,15 +312,7 @@ def _cut_around(rng, image: np.ndarray, boxes, m: np.ndarray, at, size: tuple[in
     w, h = size
     x0 = int(np.clip(at[0] - w / 2 + rng.uniform(-0.03, 0.03) * w, 0, image.shape[1] - w))
     y0 = int(np.clip(at[1] - h * rng.uniform(0.45, 0.65), 0, image.shape[0] - h))
-    moved = []
-    for b in boxes:
-        if b is None:
-            moved.append(None)
-            continue
-        x1, y1, x2, y2 = b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0
-        cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, w), min(y2, h)
-        shows = cx2 > cx1 and cy2 > cy1 and (cx2 - cx1) * (cy2 - cy1) >= 0.6 * (x2 - x1) * (y2 - y1)
-        moved.append((float(cx1), float(cy1), float(cx2), float(cy2)) if shows else None)
+    moved = [None if b is None else _in_frame((b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0), w, h) for b in boxes]
     shift = np.float64([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]])
     return image[y0:y0 + h, x0:x0 + w].copy(), moved, shift @ m
 
