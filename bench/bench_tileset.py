@@ -257,8 +257,10 @@ def hand_alone(photo: dict, image: np.ndarray, detector: Detector) -> dict:
     order against the labelled line, the winning tile and the melds it read; then the photo enlarged
     to a phone's ``PHONE_PX`` on its longer side and read as the tablet reads an upload (``read_photo``)."""
     if not photo.get("hand_line"):
-        return {"line_alone": None, "line_exact": None, "win_tile": None, "melds": None}
+        return {"line_alone": None, "line_exact": None, "win_tile": None, "melds": None, "seat_stray": None,
+                "seat_on_clear": None}
     found = detector.detect(image)
+    boxes = score_photo([d.to_dict() for d in found], photo)
     started = time.perf_counter()
     hand = read_hand(found)
     ms = (time.perf_counter() - started) * 1000
@@ -267,6 +269,7 @@ def hand_alone(photo: dict, image: np.ndarray, detector: Detector) -> dict:
     phone = read_photo(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC), detector)
     return {"line_alone": line, "line_exact": line == list(photo["hand_line"]), "win_tile": hand.win_tile,
             "melds": " ".join(f"{m['kind']} {m['tiles']}" for m in hand.melds), "line_ms": ms,
+            "seat_stray": boxes["stray_boxes"], "seat_on_clear": boxes["on_clear"],
             "phone_exact": bool(phone.line) and [t.tile for t in phone.line.tiles] == list(photo["hand_line"])}
 
 
@@ -379,18 +382,21 @@ def totals(scores: dict[str, dict]) -> dict:
                 "lines": sum(bool(x["hand_read"]) for x in s),
                 "on_clear": sum(x["on_clear"] or 0 for x in s), "stray_boxes": sum(x["stray_boxes"] for x in s),
                 "lines_alone": sum(bool(x.get("line_exact")) for x in s),
-                "lines_phone": sum(bool(x.get("phone_exact")) for x in s)}
+                "lines_phone": sum(bool(x.get("phone_exact")) for x in s),
+                "seat_stray": sum(x.get("seat_stray") or 0 for x in s),
+                "seat_on_clear": sum(x.get("seat_on_clear") or 0 for x in s)}
     return {"all": summed(list(scores)), "hands": summed([n for n, s in scores.items() if s["hand_read"]])}
 
 
 def total_text(label: str, t: dict) -> str:
     return (f"  {label} ({t['photos']} photos): {t['right']}/{t['tiles']} ({t['right'] / max(t['tiles'], 1):.1%}), "
             f"hand lines in order {t['lines_in_order']}/{t['lines']} (read from the photo alone "
-            f"{t['lines_alone']}/{t['lines']}, at a phone's size {t['lines_phone']}/{t['lines']}), {t['stray_boxes']} extra box(es) by the lines, {t['on_clear']} on clear ground")
+            f"{t['lines_alone']}/{t['lines']}, at a phone's size {t['lines_phone']}/{t['lines']}), {t['stray_boxes']} extra box(es) by the lines, {t['on_clear']} on clear ground; the seat's detector "
+            f"{t['seat_stray']} by the lines, {t['seat_on_clear']} on clear ground")
 
 
 def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: int = RETAKES,
-           classifier: Path | None = None) -> dict:
+           classifier: Path | None = None, seat_locator: Path | None = None) -> dict:
     found_photos = labelled_photos()
     if not found_photos:
         print(f"real photos: skipped, none of vision/labels/*.json has its photo in {photos_dir()}")
@@ -398,7 +404,8 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
     started = time.perf_counter()
     detector = Detector.for_view(view, mirror=mirror, classifier=classifier)
     load_s = time.perf_counter() - started
-    seat = seat_detector(mirror=mirror, classifier=classifier)      # what the tablet reads a seat's photo with
+    # what the tablet reads a seat's photo with
+    seat = seat_detector(mirror=mirror, classifier=classifier, **({"locator": seat_locator} if seat_locator else {}))
     out: dict = {"view": view, "grid": grid, "zero_shot": {}, "enrolled": {}, "ms": {}, "load_s": load_s}
     print(f"\nreal photos, {view} view, grid {grid or 'by size'} (labelled face-up tiles found and named right; the hand line; "
           f"the detector loaded in {load_s:.2f} s):")
@@ -421,7 +428,8 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
                   f"({'exact' if s['line_exact'] else 'not ' + ' '.join(photo['hand_line'])}); "
                   f"win tile {s['win_tile'] or 'none'}, melds {s['melds'] or 'none'}; the line read in "
                   f"{s['line_ms']:.1f} ms after the detector; enlarged to {PHONE_PX} px, as a phone takes it: "
-                  f"{'exact' if s['phone_exact'] else 'not exact'}")
+                  f"{'exact' if s['phone_exact'] else 'not exact'}; the seat's detector: {s['seat_stray']} extra "
+                  f"box(es) by the line, {s['seat_on_clear']} on clear ground")
     out["zero_shot_totals"] = totals(out["zero_shot"])
     print(total_text("zero-shot, all", out["zero_shot_totals"]["all"]))
     print(total_text("zero-shot, the hand photos", out["zero_shot_totals"]["hands"]))
@@ -571,6 +579,9 @@ def main() -> int:
                    help="the detector with its mirrored locator pass too (off by default: docs/vision.md)")
     p.add_argument("--classifier", type=Path, help="a candidate classifier ONNX file (default: the view's shipped "
                                                      "one; the photos keep the view's locators)")
+    p.add_argument("--seat-locator", type=Path, metavar="ONNX",
+                   help="a candidate locator for the seat's detector alone (the hand read from a photo, the "
+                        "retakes; default: hand_photo.seat_detector's own)")
     p.add_argument("--retakes", type=int, default=RETAKES,
                    help=f"retakes of each hand photo to read (part 2; default {RETAKES}, 0: none)")
     p.add_argument("--tile-width", type=int, metavar="PX",
@@ -590,7 +601,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp), a.tile_width, a.camera,
                                                     a.margin),
-                   "photos": photos(a.view, a.grid, Path(tmp), a.mirror, a.retakes, a.classifier) if a.photos else {},
+                   "photos": photos(a.view, a.grid, Path(tmp), a.mirror, a.retakes, a.classifier,
+                                              a.seat_locator) if a.photos else {},
                    "speed": speed(classifier, Path(tmp))}
     if a.json:
         a.json.write_text(json.dumps(figures, indent=1, default=float))

@@ -3,7 +3,7 @@
     python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--mirror]
                             [--no-refine] [--no-second] [--no-perspective] [--tileset SET]
     python -m vision evaluate [--view V] [--mirror] [--no-refine] [--no-second] [--no-perspective] [--scenes N] [--oblique N] [--rim N]
-                              [--console N] [--details N] [--seat N] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
+                              [--console N] [--details N] [--seat N] [--seat-detector] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR] [--no-tileset]
@@ -12,7 +12,7 @@
                              | evaluate SET --crops DIR [--json] [--margin F] | rebuild SET [--view V]
     python -m vision train [--data DIR] [--runs DIR] [--stage data|locator|classifier|export|all] [--finetune]
                            [--start scratch|overhead|oblique] [--scenes N] [--oblique-scenes N]
-                           [--rim-scenes N] [--...-epochs N]
+                           [--rim-scenes N] [--seat-scenes N] [--seat-val N] [--...-epochs N]
                            [--locator-scale F] [--seed N]
     python -m vision soup CKPT CKPT [...] --into OUT.onnx
     python -m vision refiner [--data DIR] [--view oblique|overhead] [--epochs N] [--seed N] [--into OUT.onnx]
@@ -100,6 +100,10 @@ def _parser() -> _Parser:
     e.add_argument("--seat", type=int, default=0,
                    help="also this many held-out photos from the winner's seat (the revealed hand across the "
                         "picture, near the camera)")
+    e.add_argument("--seat-detector", action="store_true",
+                   help="score the detector a photo from the seat is read with (the oblique view's models with "
+                        "the seat's own locator, no second locator: vision.hand_photo.seat_detector) in place "
+                        "of --view's")
     e.add_argument("--synth", type=Path, help="a dataset folder (python -m vision synth) to score instead")
     e.add_argument("--split", default="val", help="its split (default val)")
     e.add_argument("--real", type=Path, action="append", default=None,
@@ -156,6 +160,9 @@ def _parser() -> _Parser:
     t.add_argument("--seat-scenes", type=int,
                    help="photos from the winner's seat: the revealed hand across the picture near the camera, its "
                         "tiles touching, the console below it often (seeds 7,000,000 up)")
+    t.add_argument("--seat-val", type=int,
+                   help="photos from the winner's seat held out to validate on (seeds 7,500,000 up): a seat "
+                        "locator's best epoch is chosen on them")
     t.add_argument("--locator-epochs", type=int)
     t.add_argument("--classifier-epochs", type=int)
     t.add_argument("--locator-imgsz", type=int)
@@ -272,9 +279,14 @@ def _evaluate(a: argparse.Namespace) -> int:
     for flag in ("scenes", "oblique", "rim", "console", "details", "seat"):
         if getattr(a, flag) < 0:
             raise UsageError(f"--{flag} must be 0 or more, not {getattr(a, flag)}")
+    detector = None
+    if a.seat_detector:
+        from .hand_photo import seat_detector
+
+        detector = seat_detector(mirror=a.mirror, refine=a.refine, perspective=a.perspective)
     try:
         reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos,
-                                 real_grid=a.real_grid, oblique=a.oblique, view=a.view,
+                                 detector=detector, real_grid=a.real_grid, oblique=a.oblique, view=a.view,
                                  mirror=a.mirror, rim=a.rim, refine=a.refine,
                                  console=a.console, second=a.second, details=a.details,
                                  perspective=a.perspective, seat=a.seat)
@@ -389,7 +401,7 @@ def _train(a: argparse.Namespace) -> int:
     plan = FINETUNE_PLAN if a.finetune else None
     for path in train(a.data, a.runs.resolve(), a.stage, plan, scenes=a.scenes, oblique_scenes=a.oblique_scenes,
                       rim_scenes=a.rim_scenes, console_scenes=a.console_scenes, details_scenes=a.details_scenes,
-                      seat_scenes=a.seat_scenes, locator_epochs=a.locator_epochs,
+                      seat_scenes=a.seat_scenes, seat_val=a.seat_val, locator_epochs=a.locator_epochs,
                       classifier_epochs=a.classifier_epochs,
                       locator_imgsz=a.locator_imgsz, locator_scale=a.locator_scale, seed=a.seed,
                       start=a.start, locator_model=a.locator_model, classifier_model=a.classifier_model,

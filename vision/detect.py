@@ -60,6 +60,9 @@ REFINERS = {"oblique": MODELS / "oblique" / "tile-refiner.onnx"}
 # a view's second locator, which must see a tile where the first did (``SECOND_OPINION``): the oblique
 # locator fine-tuned on scenes with a seat's console (synth/console.py), which knows rails and displays
 SECOND_LOCATORS = {"oblique": MODELS / "oblique" / "tile-locator-console.onnx"}
+# the locator a photo from the winner's seat is read with (``hand_photo.seat_detector``): the oblique
+# locator fine-tuned on rendered seat photos and souped half and half with its start (models/README.md)
+SEAT_LOCATOR = MODELS / "oblique" / "tile-locator-seat.onnx"
 # the views whose tiles recede up the image (a camera beside the table), where ``in_perspective`` applies
 PERSPECTIVE_VIEWS = ("oblique",)
 
@@ -128,17 +131,18 @@ class Detector:
 
     @classmethod
     def for_view(cls, view: str = "overhead", refine: bool = True, second: bool = True,
-                 classifier: Path | None = None, perspective: bool = True, **kwargs) -> "Detector":
+                 classifier: Path | None = None, perspective: bool = True, locator: Path | None = None,
+                 **kwargs) -> "Detector":
         """The detector for a camera's view: ``overhead`` (over the table: the shipped default) or
         ``oblique`` (beside it, looking across: fine-tuned on oblique scenes, with a box refiner;
         see models/README.md). ``refine=False`` leaves a view's refiner out, ``second=False`` its second
         locator (``SECOND_LOCATORS``), ``perspective=False`` its perspective check (``in_perspective``);
-        ``classifier=PATH`` another classifier in the view's place (a candidate measured against the
-        shipped one)."""
+        ``classifier=PATH`` or ``locator=PATH`` another model in the view's place (a candidate measured
+        against the shipped one, or the seat's own locator: ``hand_photo.seat_detector``)."""
         if view not in VIEWS:
             raise ValueError(f"view must be one of {', '.join(VIEWS)}, not {view!r}")
-        locator, shipped = VIEWS[view]
-        return cls(locator, classifier or shipped, refiner=REFINERS.get(view) if refine else None,
+        shipped_locator, shipped = VIEWS[view]
+        return cls(locator or shipped_locator, classifier or shipped, refiner=REFINERS.get(view) if refine else None,
                    second=SECOND_LOCATORS.get(view) if second else None,
                    perspective=perspective and view in PERSPECTIVE_VIEWS, **kwargs)
 

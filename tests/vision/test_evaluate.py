@@ -108,6 +108,21 @@ def test_seat_photo_test_scenes_are_their_own_held_out_set(art):
     assert "winner's seat" in reports[0].name and reports[0].truth >= 14
 
 
+def test_evaluate_scores_the_seats_own_detector_when_asked(art, tmp_path):
+    # evaluate --seat-detector: what the tablet reads a photo from the seat with, not --view's models
+    import json
+
+    from vision.evaluate_run import run_evaluation
+    from vision.hand_photo import seat_detector
+    r = subprocess.run([sys.executable, "-m", "vision", "evaluate", "--scenes", "0", "--seat", "1", "--seat-detector",
+                        "--photos", str(tmp_path), "--json"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    [seat] = json.loads(r.stdout)
+    [want] = run_evaluation(scenes=0, seat=1, detector=seat_detector(), real=[])
+    mine = {k: v for k, v in seat.items() if "ms" not in k}
+    assert mine == {k: v for k, v in want.to_dict().items() if "ms" not in k}
+
+
 @pytest.mark.parametrize("flag", ["--scenes", "--oblique", "--rim", "--console", "--details", "--seat"])
 def test_a_negative_count_of_test_scenes_exits_2_naming_it(flag):
     r = subprocess.run([sys.executable, "-m", "vision", "evaluate", flag, "-1"], capture_output=True, text=True)

@@ -75,6 +75,18 @@ def test_the_data_stage_renders_rim_scenes_from_their_own_seeds(tmp_path, art):
     assert [p.name for p in (tmp_path / "truth" / "train").iterdir()] == [f"s{RIM_SEED:07d}.json"]
 
 
+def test_seat_photos_to_validate_on_come_from_the_seat_ranges_validation_seeds(tmp_path, art):
+    """A seat locator's best epoch is chosen on seat photos it never trained on: 7,500,000 up."""
+    from vision.__main__ import _parser
+    from vision.synth.dataset import SEAT_SEED, seat_for
+    from vision.build.train import OBLIQUE_VAL, make_data
+    assert _parser().parse_args(["train", "--seat-val", "40"]).seat_val == 40
+    make_data(tmp_path, replace(CPU_PLAN, scenes=0, val_scenes=0, seat_val=1))
+    assert [p.name for p in (tmp_path / "truth" / "val").iterdir()] == [f"s{SEAT_SEED + OBLIQUE_VAL:07d}.json"]
+    assert not (tmp_path / "truth" / "train").exists() or not any((tmp_path / "truth" / "train").iterdir())
+    assert seat_for(SEAT_SEED + OBLIQUE_VAL)
+
+
 def test_rendering_in_runs_covers_every_seed_once():
     from vision.build.train import _chunks
     runs = _chunks(10, 100, 3)

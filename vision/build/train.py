@@ -23,7 +23,7 @@ from ..detect import VIEWS
 from ..crop import CLS_SIZE
 
 VAL_SEED = 1_000_000        # held-out scenes start here; training seeds stay below
-OBLIQUE_VAL = 500_000       # an oblique scene's validation seeds: OBLIQUE_SEED + this
+OBLIQUE_VAL = 500_000       # a range's validation seeds: its first seed + this (oblique, seat)
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,7 @@ class Plan:
     console_scenes: int = 0           # oblique scenes with a seat's console across the bottom (seeds 5,000,000 up)
     details_scenes: int = 0           # ... whose console has keys and tray compartments too (seeds 6,000,000 up)
     seat_scenes: int = 0              # photos from the winner's seat, the hand near the camera (seeds 7,000,000 up)
+    seat_val: int = 0                 # ... and held out to validate on (seeds 7,500,000 up): a seat locator's best epoch
     start: str = "scratch"            # or a view (detect.VIEWS): fine-tune that shipped ONNX pair
     view: str = "overhead"            # which models/ pair the export writes (detect.VIEWS)
     hours: float = 0.0                # > 0: each stage stops after this long (ultralytics fits its epochs to it)
@@ -107,7 +108,7 @@ def make_data(data: Path, plan: Plan) -> None:
             (plan.rim_scenes, RIM_SEED, "train"), (plan.console_scenes, CONSOLE_SEED, "train"),
             (plan.details_scenes, DETAILS_SEED, "train"), (plan.seat_scenes, SEAT_SEED, "train"),
             (plan.val_scenes, VAL_SEED, "val"),
-            (plan.oblique_val, OBLIQUE_SEED + OBLIQUE_VAL, "val")]
+            (plan.oblique_val, OBLIQUE_SEED + OBLIQUE_VAL, "val"), (plan.seat_val, SEAT_SEED + OBLIQUE_VAL, "val")]
     work = [(data, n, s, split, plan.designs, plan.real_faces, plan.fonts, plan.capture) for total, first, split in sets
             for n, s in _chunks(total, first, max(1, plan.jobs))]
     if plan.jobs > 1:
