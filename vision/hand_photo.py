@@ -320,13 +320,16 @@ def read_hand(found: Iterable[Any]) -> HandRead:
 
 
 def seat_detector(**kwargs):
-    """The detector a photo from the seat is read with: the oblique view's, without its second
-    locator. That one learnt a seat's console (sticks, display, rail) as no tile, and vetoes boxes
-    the first finds there; but it also vetoed a revealed line's own tiles (a 白, or five tiles at a
-    line's left end), and the line needs no veto: console boxes make no chain of faces side by side.
-    ``kwargs``: as ``Detector.for_view`` (a candidate classifier, the mirrored pass)."""
-    from .detect import Detector
+    """The detector a photo from the seat is read with: the oblique view's classifier, refiner and
+    perspective check, with the seat's own locator (``detect.SEAT_LOCATOR``: it learnt photos from the
+    winner's seat, the line near the camera, its tiles touching) and without the second locator. That
+    one learnt a seat's console (sticks, display, rail) as no tile, and vetoes boxes the first finds
+    there; but it also vetoed a revealed line's own tiles (a 白, or five tiles at a line's left end),
+    and the line needs no veto: console boxes make no chain of faces side by side.
+    ``kwargs``: as ``Detector.for_view`` (a candidate classifier or locator, the mirrored pass)."""
+    from .detect import SEAT_LOCATOR, Detector
 
+    kwargs.setdefault("locator", SEAT_LOCATOR)
     return Detector.for_view("oblique", second=False, **kwargs)
 
 

@@ -209,7 +209,14 @@ PHOTOS = photos_dir()
 LABELS = ROOT / "vision" / "labels"
 
 
-@pytest.mark.parametrize("name", ["hand-92345ff1", "hand-839f5eac", "hand-eafe5f63"])
+# hand-839f5eac's line at its own pixels holds by a hair (saved again at JPEG quality 85 it is lost with any
+# locator, and none of its 20 retakes reads it); the seat's own locator boxes its 6p and 7p across two tiles
+# there (read 8p). Chosen knowingly: over 22 draws of each hand photo the seat locator reads more lines
+# (models/README.md, "The seat's own locator"). Strict: a locator that reads it again must say so here.
+SEAT_LOST = pytest.mark.xfail(strict=True, reason="the seat locator boxes its 6p and 7p across two tiles")
+
+
+@pytest.mark.parametrize("name", ["hand-92345ff1", pytest.param("hand-839f5eac", marks=SEAT_LOST), "hand-eafe5f63"])
 def test_a_real_photo_of_a_hand_reads_its_line(name):
     labels = json.loads((LABELS / f"{name}.json").read_text(encoding="utf-8"))
     photo = PHOTOS / labels["image"]
@@ -243,3 +250,46 @@ def test_the_seat_photos_line_keeps_the_tiles_the_console_locator_would_veto():
     vetoed = read_photo(brighter, Detector.for_view("oblique"))
     assert [t.tile for t in vetoed.line.tiles][0] != "5z"          # what the second opinion costs
     assert [t.tile for t in read_photo(brighter, seat_detector()).line.tiles] == labels["hand_line"]
+
+
+def _photo(name: str):
+    labels = json.loads((LABELS / f"{name}.json").read_text(encoding="utf-8"))
+    photo = PHOTOS / labels["image"]
+    if not photo.is_file():
+        pytest.skip(f"{photo} is not here (../shared/photos)")
+    return labels, cv2.imread(str(photo))
+
+
+def test_the_seats_own_locator_reads_a_line_the_oblique_locator_loses():
+    """hand-eafe5f63 taken at 0.7 of its size and saved at JPEG quality 80, as a second photo of the hand
+    might come: the seat's own locator, which learnt photos from the seat, reads its 14 tiles; the
+    oblique view's locator in its place does not."""
+    from vision.detect import VIEWS
+    from vision.hand_photo import read_photo, seat_detector
+
+    labels, image = _photo("hand-eafe5f63")
+    small = cv2.resize(image, None, fx=0.7, fy=0.7, interpolation=cv2.INTER_AREA)
+    again = cv2.imdecode(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_COLOR)
+    read = read_photo(again, seat_detector())
+    assert [t.tile for t in read.line.tiles] == labels["hand_line"]
+    oblique = read_photo(again, seat_detector(locator=VIEWS["oblique"][0]))
+    assert oblique.line is None or [t.tile for t in oblique.line.tiles] != labels["hand_line"]
+
+
+def test_the_seats_own_locator_lands_no_box_on_the_felt_around_a_hand():
+    """hand-839f5eac's felt, marked clear of tiles in its labels: the oblique view's locator, read without
+    its console locator's veto, lands boxes there; the seat's own locator none."""
+    from vision.boxes import area, intersection
+    from vision.detect import VIEWS
+    from vision.hand_photo import as_read, seat_detector
+
+    labels, image = _photo("hand-839f5eac")
+    small, scale = as_read(image)
+    clear = [[v * scale for v in c["box"]] for c in labels["clear"]]
+
+    def on_clear(detector) -> int:
+        found = detector.detect(small)
+        return sum(any(intersection(d.box, c) >= 0.5 * area(d.box) for c in clear) for d in found)
+
+    assert on_clear(seat_detector()) == 0
+    assert on_clear(seat_detector(locator=VIEWS["oblique"][0])) > 0
