@@ -391,8 +391,9 @@ def totals(scores: dict[str, dict]) -> dict:
 def total_text(label: str, t: dict) -> str:
     return (f"  {label} ({t['photos']} photos): {t['right']}/{t['tiles']} ({t['right'] / max(t['tiles'], 1):.1%}), "
             f"hand lines in order {t['lines_in_order']}/{t['lines']} (read from the photo alone "
-            f"{t['lines_alone']}/{t['lines']}, at a phone's size {t['lines_phone']}/{t['lines']}), {t['stray_boxes']} extra box(es) by the lines, {t['on_clear']} on clear ground; the seat's detector "
-            f"{t['seat_stray']} by the lines, {t['seat_on_clear']} on clear ground")
+            f"{t['lines_alone']}/{t['lines']}, at a phone's size {t['lines_phone']}/{t['lines']}), "
+            f"{t['stray_boxes']} extra box(es) by the lines, {t['on_clear']} on clear ground; "
+            f"the seat's detector {t['seat_stray']} by the lines, {t['seat_on_clear']} on clear ground")
 
 
 def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: int = RETAKES,
@@ -404,8 +405,8 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
     started = time.perf_counter()
     detector = Detector.for_view(view, mirror=mirror, classifier=classifier)
     load_s = time.perf_counter() - started
-    # what the tablet reads a seat's photo with
-    seat = seat_detector(mirror=mirror, classifier=classifier, **({"locator": seat_locator} if seat_locator else {}))
+    # what the tablet reads a seat's photo with (``seat_locator``: a candidate for its locator)
+    seat = seat_detector(mirror=mirror, classifier=classifier, locator=seat_locator)
     out: dict = {"view": view, "grid": grid, "zero_shot": {}, "enrolled": {}, "ms": {}, "load_s": load_s}
     print(f"\nreal photos, {view} view, grid {grid or 'by size'} (labelled face-up tiles found and named right; the hand line; "
           f"the detector loaded in {load_s:.2f} s):")

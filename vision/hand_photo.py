@@ -329,8 +329,7 @@ def seat_detector(**kwargs):
     ``kwargs``: as ``Detector.for_view`` (a candidate classifier or locator, the mirrored pass)."""
     from .detect import SEAT_LOCATOR, Detector
 
-    kwargs.setdefault("locator", SEAT_LOCATOR)
-    return Detector.for_view("oblique", second=False, **kwargs)
+    return Detector.for_view("oblique", second=False, **{**kwargs, "locator": kwargs.get("locator") or SEAT_LOCATOR})
 
 
 def read_photo(image: np.ndarray, detector=None) -> HandRead:
