@@ -596,6 +596,9 @@ def main() -> int:
     a = p.parse_args()
     if a.retakes < 0:
         p.error("--retakes must be 0 or more")
+    for flag, path in (("--classifier", a.classifier), ("--seat-locator", a.seat_locator)):
+        if path is not None and not path.is_file():
+            p.error(f"{flag}: no ONNX file at {path}")
     if a.tile_width is not None and not 8 <= a.tile_width <= 240:
         p.error("--tile-width must be 8-240 px")
     classifier = Classifier(a.classifier or VIEWS[a.view][1])
