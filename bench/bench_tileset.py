@@ -56,7 +56,7 @@ from vision.classes import BACK, KINDS, REDS, SANMA_KINDS  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
 from vision.crop import MARGIN, upright_cut, with_margin  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
-from vision.evaluate import intersection, iou, match, photos_dir  # noqa: E402
+from vision.evaluate import iou, match, on_clear_ground, photos_dir  # noqa: E402
 from vision.hand_photo import as_read, read_hand, read_photo, seat_detector  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.synth.capture import jpeg_again  # noqa: E402
@@ -221,13 +221,6 @@ def near_line(box, hand: list[dict]) -> bool:
     return x1 - w <= cx <= x2 + w and y1 - h / 2 <= cy <= y2 + h / 2
 
 
-def on_clear_ground(box, photo: dict) -> bool:
-    """Whether a box lies mostly (half its area or more) on ground the labels mark clear of tiles
-    (felt, rails, the table's panels: ``clear`` in vision/labels)."""
-    area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-9)
-    return any(intersection(box, c["box"]) >= 0.5 * area for c in photo.get("clear", []))
-
-
 def score_photo(found: list[dict], photo: dict) -> dict:
     """Found and named right (of labelled face-up tiles), the hand line, extra boxes by the line (on
     no labelled or unreadable tile) and boxes on ground marked clear of tiles."""
@@ -243,11 +236,12 @@ def score_photo(found: list[dict], photo: dict) -> dict:
     # a box on any tile (a hand tile, another labelled one, a labelled back, an unreadable tile) is no extra box
     tiles = [t["box"] for t in photo["tiles"]] + [u["box"] for u in photo.get("unreadable", [])]
     stray = [d for d in found if near_line(d["box"], hand) and all(iou(d["box"], b) < 0.5 for b in tiles)]
+    clear = [c["box"] for c in photo.get("clear", [])]
     return {"tiles": len(face_up), "right": right, "hand_truth": "".join(photo.get("hand_line") or
                                                                           [t["tile"] for t in hand]),
             "hand_read": line, "hand_right": sum(a == t["tile"] for a, t in zip(line, hand)),
             "hand_in_order": line == [t["tile"] for t in hand], "stray_boxes": len(stray),
-            "on_clear": sum(on_clear_ground(d["box"], photo) for d in found) if photo.get("clear") else None,
+            "on_clear": sum(on_clear_ground(d["box"], clear) for d in found) if clear else None,
             "red_plain": red_plain}
 
 

@@ -34,6 +34,13 @@ def photos_dir() -> Path:
     return Path(os.environ.get(ENV_PHOTOS) or DEFAULT_PHOTOS)
 
 
+def on_clear_ground(box, clear: Iterable) -> bool:
+    """Whether a box lies mostly (half its area or more) on one of the ``clear`` boxes: ground a photo's
+    labels mark clear of tiles (felt, rails, the table's panels: ``clear`` in vision/labels)."""
+    area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-9)
+    return any(intersection(box, c) >= 0.5 * area for c in clear)
+
+
 def match(detections: list[dict], truth: list[dict], threshold: float = IOU) -> list[tuple[dict, dict]]:
     """(truth tile, detection) pairs: greedy by detection score, each tile and detection used once."""
     pairs, used = [], set()

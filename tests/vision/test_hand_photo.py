@@ -279,8 +279,8 @@ def test_the_seats_own_locator_reads_a_line_the_oblique_locator_loses():
 def test_the_seats_own_locator_lands_no_box_on_the_felt_around_a_hand():
     """hand-839f5eac's felt, marked clear of tiles in its labels: the oblique view's locator, read without
     its console locator's veto, lands boxes there; the seat's own locator none."""
-    from vision.boxes import area, intersection
     from vision.detect import VIEWS
+    from vision.evaluate import on_clear_ground
     from vision.hand_photo import as_read, seat_detector
 
     labels, image = _photo("hand-839f5eac")
@@ -289,7 +289,7 @@ def test_the_seats_own_locator_lands_no_box_on_the_felt_around_a_hand():
 
     def on_clear(detector) -> int:
         found = detector.detect(small)
-        return sum(any(intersection(d.box, c) >= 0.5 * area(d.box) for c in clear) for d in found)
+        return sum(on_clear_ground(d.box, clear) for d in found)
 
     assert on_clear(seat_detector()) == 0
     assert on_clear(seat_detector(locator=VIEWS["oblique"][0])) > 0
