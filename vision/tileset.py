@@ -52,7 +52,7 @@ import cv2
 import numpy as np
 
 from .classes import BACK, CLASSES, REDS
-from .classifier import runners_up
+from .classifier import RUNNER_UP_FLOOR, runners_up
 from .crop import CLS_SIZE, MARGIN, with_margin
 
 FORMAT = 1
@@ -137,16 +137,36 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / np.where(n > 0, n, 1)
 
 
-def _similarities(up: np.ndarray, down: np.ndarray, embedding) -> tuple[np.ndarray, np.ndarray]:
-    """A cut's cosine with each kind's upright prototypes ``up`` and upside-down ones ``down``."""
-    e = _unit(np.asarray(embedding, np.float32))
-    return up @ e, down @ e
+@dataclass(frozen=True)
+class Prototypes:
+    """Each enrolled kind's two prototypes, in ``kinds``' order: ``up`` and ``down`` (K x D unit rows,
+    the means of its crops' upright and upside-down embeddings)."""
+
+    kinds: tuple[str, ...]
+    up: np.ndarray
+    down: np.ndarray
+    both: np.ndarray = field(init=False, repr=False)        # up over down: one product a cut
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "both", np.concatenate([self.up, self.down]).astype(np.float32))
+
+    def similarities(self, embedding) -> tuple[np.ndarray, np.ndarray]:
+        """A cut's cosine with each kind's upright prototype and with its upside-down one; of N cuts'
+        embeddings (N x D), two N x K arrays, from one product (what a frame's naming costs)."""
+        e = _unit(np.asarray(embedding, np.float32))
+        if not self.kinds:                                  # nothing enrolled: nothing to be like
+            empty = np.zeros(e.shape[:-1] + (0,), np.float32)
+            return empty, empty
+        s = e @ self.both.T
+        return s[..., :len(self.kinds)], s[..., len(self.kinds):]
 
 
 def _either(shares: dict[str, float], totals: dict[str, float], tile: str) -> tuple[tuple[str, float], ...]:
     """The runners-up to ``tile`` by the set's ``shares`` or the classifier's ``totals``, each face at the
-    larger of its two shares."""
-    return runners_up({k: max(v, shares.get(k, 0.0)) for k, v in totals.items()}, tile)
+    larger of its two shares (only faces that reach the runners-up' floor either way are weighed)."""
+    faces = {k for k, v in totals.items() if v >= RUNNER_UP_FLOOR}
+    faces |= {k for k, v in shares.items() if v >= RUNNER_UP_FLOOR and k in totals}
+    return runners_up({k: max(totals[k], shares.get(k, 0.0)) for k in faces}, tile)
 
 
 def square_cut(image: np.ndarray) -> np.ndarray:
@@ -224,7 +244,7 @@ class TileSet:
     log: list[dict] = field(default_factory=list)
     # per crop file: (upright unit embedding, upside-down unit embedding, classifier probabilities)
     vectors: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
-    _protos: tuple | None = field(default=None, repr=False)
+    _protos: Prototypes | None = field(default=None, repr=False)
     _rule: str | None = field(default=None, repr=False)
 
     # ---- making, loading, saving -------------------------------------------------------------------
@@ -356,9 +376,9 @@ class TileSet:
         """The kinds that have crops in the prototypes (kept-out cuts do not count)."""
         return sorted(k for k, v in self.crops.items() if any(c.source != KEPT_OUT for c in v))
 
-    def _prototypes(self, exclude: Iterable[str] = ()):
-        """(kinds, upright prototypes K x D, upside-down ones K x D), from every crop but kept-out ones
-        and ``exclude``; cached when nothing is excluded."""
+    def _prototypes(self, exclude: Iterable[str] = ()) -> Prototypes:
+        """The kinds' prototypes, from every crop but kept-out ones and ``exclude``; cached when nothing
+        is excluded."""
         exclude = set(exclude)
         if self._protos is not None and not exclude:
             return self._protos
@@ -370,7 +390,10 @@ class TileSet:
                 kinds.append(kind)
                 up.append(_unit(np.mean([self.vectors[f][0] for f in files], axis=0)))
                 down.append(_unit(np.mean([self.vectors[f][1] for f in files], axis=0)))
-        protos = (kinds, np.array(up), np.array(down))
+        if kinds:
+            protos = Prototypes(tuple(kinds), np.array(up, np.float32), np.array(down, np.float32))
+        else:
+            protos = Prototypes((), np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
         if not exclude:
             self._protos = protos
         return protos
@@ -379,18 +402,20 @@ class TileSet:
         self._protos = None
         self._rule = None
 
-    def name(self, probs: np.ndarray, embedding: np.ndarray, classifier, protos=None,
-             rule: str | None = None) -> Naming:
+    def name(self, probs: np.ndarray, embedding: np.ndarray | None, classifier, protos: Prototypes | None = None,
+             rule: str | None = None, similar: tuple[np.ndarray, np.ndarray] | None = None) -> Naming:
         """One cut's name from the classifier's probabilities and embedding (the rule: module doc;
-        ``rule``: the set's, ``rule()``, by default)."""
+        ``rule``: the set's, ``rule()``, by default). ``similar``: the cut's row of ``similarities``,
+        where a frame's cuts were compared at once (then ``embedding`` is not needed)."""
         totals = classifier.totals(probs)
         totals.pop("none", None)
         base = max(totals, key=totals.get)
-        kinds, up, down = protos or self._prototypes()
+        protos = protos or self._prototypes()
+        kinds = protos.kinds
         rule = rule or self.rule(classifier)
         if not kinds or rule == BASE:
             return self._base(base, totals, classifier, probs)
-        su, sd = _similarities(up, down, embedding)
+        su, sd = similar if similar is not None else protos.similarities(embedding)
         sims = np.maximum(su, sd)
         q = np.exp((sims - sims.max()) / TEMPERATURE)
         q /= q.sum()
@@ -436,22 +461,22 @@ class TileSet:
         return self._rule
 
     def _calibrated(self, classifier) -> str:
-        kinds, up, down = self._prototypes()
-        checks = []
-        for k, kind in enumerate(kinds):
+        protos = self._prototypes()
+        checks = []                             # (kind, probabilities, its cosines with the kinds without it)
+        for k, kind in enumerate(protos.kinds):
             files = [c.file for c in self.crops[kind] if c.source != KEPT_OUT and c.file in self.vectors]
             if len(files) < 2:
                 continue
-            sum_up = np.sum([self.vectors[f][0] for f in files], axis=0)
-            sum_down = np.sum([self.vectors[f][1] for f in files], axis=0)
-            for f in files:
-                u, d, p = self.vectors[f]
-                up_k, down_k = up.copy(), down.copy()
-                up_k[k], down_k[k] = _unit(sum_up - u), _unit(sum_down - d)
-                checks.append((kind, u, p, (kinds, up_k, down_k)))
+            ups = np.array([self.vectors[f][0] for f in files])
+            downs = np.array([self.vectors[f][1] for f in files])
+            su, sd = protos.similarities(ups)
+            # the crop's own kind's prototypes made of the kind's other crops
+            su[:, k] = np.sum(_unit(ups.sum(axis=0) - ups) * ups, axis=1)
+            sd[:, k] = np.sum(_unit(downs.sum(axis=0) - downs) * ups, axis=1)
+            checks += [(kind, self.vectors[f][2], (su[j], sd[j])) for j, f in enumerate(files)]
         if len(checks) < MIN_CHECKED:
             return FUSED
-        right = {r: sum(self.name(p, u, classifier, protos, r).tile == kind for kind, u, p, protos in checks)
+        right = {r: sum(self.name(p, None, classifier, protos, r, similar).tile == kind for kind, p, similar in checks)
                  for r in RULES}
         return max(RULES, key=lambda r: (right[r], r == SET))
 
@@ -465,11 +490,23 @@ class TileSet:
             return tile
         return red if totals.get(red, 0.0) > totals.get(plain, 0.0) else plain
 
+    def similarities(self, embeddings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """N cuts' cosines with the set's prototypes, upright and upside down (two N x K arrays; K: the
+        set's kinds), for ``name(..., similar=)``."""
+        return self._prototypes().similarities(embeddings)
+
+    def name_all(self, probs: np.ndarray, embeddings: np.ndarray, classifier) -> list[Naming]:
+        """Each of N cuts named (``name``), their embeddings compared with the prototypes at once."""
+        if not len(probs):
+            return []
+        su, sd = self.similarities(embeddings)
+        return [self.name(p, None, classifier, similar=(u, d)) for p, u, d in zip(probs, su, sd)]
+
     def name_images(self, images: Sequence[np.ndarray], classifier) -> list[Naming]:
         """Upright crops of single tiles, named with the set."""
         self.check(classifier)
         probs, emb = classifier.read([square_cut(i) for i in images])
-        return [self.name(p, e, classifier) for p, e in zip(probs, emb)]
+        return self.name_all(probs, emb, classifier)
 
     # ---- learning from confirmed counts -------------------------------------------------------------
 
@@ -518,13 +555,12 @@ class TileSet:
         """How many of the kept-out cuts ``(kind, file)`` the set names right: as the table names
         them, and by the nearest prototype alone (either way up)."""
         protos = self._prototypes()
-        kinds, up_protos, down_protos = protos
         right = own = 0
         for kind, f in checked:
             up, _, probs = self.vectors[f]
             right += self.name(probs, up, classifier, protos).tile == kind
-            if kinds:
-                own += kinds[int(np.argmax(np.maximum(*_similarities(up_protos, down_protos, up))))] == kind
+            if protos.kinds:
+                own += protos.kinds[int(np.argmax(np.maximum(*protos.similarities(up))))] == kind
         return right, own
 
     def _bound(self, kinds: Iterable[str]) -> None:

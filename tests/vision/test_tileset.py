@@ -22,7 +22,7 @@ from vision.classifier import Classifier
 from vision.detect import VIEWS
 from vision.synth.tile import TileStyle, face_image
 from vision.tileset import (BASE, FUSED, INDEX, KEPT_OUT, LEARNT, SET, Crop, StaleTileSet, TileSet, TileSetError,
-                            enroll_folder, evaluate_folder, open_or_create)
+                            enroll_folder, evaluate_folder, open_or_create, square_cut)
 
 REPO = Path(__file__).resolve().parents[2]
 SECOND_DESIGN = TileStyle(art_style="png-black", stroke=1, ink_gain=(1.0, 0.75, 0.9), face_tint=(250, 252, 252),
@@ -90,6 +90,34 @@ def test_an_upside_down_tile_is_named_and_said_to_be_upside_down(enrolled, art, 
     named = enrolled.name_images(turned, classifier)
     assert [n.tile for n in named] == kinds
     assert all(n.flipped for n in named)
+
+
+def test_a_frames_cuts_named_at_once_are_named_as_one_by_one(enrolled, art, classifier):
+    """A frame's cuts are compared with the prototypes in one product (what naming costs a frame):
+    each is named exactly as it is alone, upright or turned, under every rule."""
+    kinds = [k for k in CLASSES if k != BACK]
+    images = [tile_photo(art, k, 40 + i) for i, k in enumerate(kinds)]
+    images += [cv2.rotate(i, cv2.ROTATE_180) for i in images[:6]]
+    probs, emb = classifier.read([square_cut(i) for i in images])
+    one_by_one = [enrolled.name(p, e, classifier) for p, e in zip(probs, emb)]
+    assert same_namings(enrolled.name_all(probs, emb, classifier), one_by_one)
+    assert sum(n.tile == k for n, k in zip(one_by_one, kinds)) >= len(kinds) - 1
+    su, sd = enrolled.similarities(emb)
+    for rule in (SET, FUSED, BASE):
+        assert same_namings([enrolled.name(p, None, classifier, rule=rule, similar=(u, d))
+                             for p, u, d in zip(probs, su, sd)],
+                            [enrolled.name(p, e, classifier, rule=rule) for p, e in zip(probs, emb)])
+
+
+def same_namings(a, b) -> bool:
+    """The same tiles, ways up, namers and runners-up; scores equal but for the last bits of a float
+    (one product and many may add in another order)."""
+    def key(n):
+        return n.tile, n.flipped, n.by, [k for k, _ in n.others]
+    def scores(n):
+        return [n.score, *(v for _, v in n.others)]
+    return [key(n) for n in a] == [key(n) for n in b] and \
+        all(np.allclose(scores(x), scores(y), atol=1e-4) for x, y in zip(a, b))
 
 
 def test_the_set_round_trips_through_its_folder(enrolled, art, classifier):
@@ -396,7 +424,8 @@ def test_a_set_whose_crops_say_nothing_of_their_kind_leaves_the_naming_to_the_cl
     rng = np.random.default_rng(1)
     tileset = set_of_vectors(classifier, tmp_path, lambda k, n: rng.normal(size=64), lambda kind, n: True)
     assert tileset.rule(classifier) == BASE
-    kinds, up, _ = tileset._prototypes()
+    protos = tileset._prototypes()
+    kinds, up = protos.kinds, protos.up
     lure = up[kinds.index("2p")]                        # looks like the set's 2p, reads as 5p
     probs = np.full(len(classifier.class_names), 0.001, np.float32)
     probs[classifier.class_names.index("5p")] = 1.0
@@ -412,7 +441,8 @@ def test_a_set_too_small_to_check_itself_shares_the_naming_with_the_classifier(c
     tileset = set_of_vectors(classifier, tmp_path, lambda k, n: rng.normal(size=64), lambda kind, n: True,
                              per_kind=1)
     assert tileset.rule(classifier) == FUSED
-    kinds, up, _ = tileset._prototypes()
+    protos = tileset._prototypes()
+    kinds, up = protos.kinds, protos.up
     probs = np.full(len(classifier.class_names), 0.001, np.float32)
     probs[classifier.class_names.index("2p")] = 1.0
     probs /= probs.sum()
