@@ -23,7 +23,8 @@ missing is skipped with a line saying so):
    (the detector the tablet reads a seat's photo with: ``hand_photo.seat_detector``),
    then each hand photo taken again ``--retakes`` times (a little larger or smaller,
    turned, shifted, exposed and compressed otherwise: ``taken_again``), its line read
-   as the tablet reads an upload, and its labelled boxes, moved with the photo, named
+   as the tablet reads an upload (once; and read again at other sizes where the line is no
+   winner's hand, as the service does: ``winners_shape``), and its labelled boxes, moved with the photo, named
    (naming alone: a line lost to its boxes told from one lost to its names); the
    same retakes again with a set taught from the photo's own labelled tiles (the
    most teaching can give) and from another photo of its tile set.
@@ -300,35 +301,61 @@ def hand_tiles(photo: dict) -> list[dict]:
                   key=lambda t: t["box"][0])
 
 
-def retaken(name: str, photo: dict, image: np.ndarray, detector: Detector, n: int) -> dict:
+def winners_shape(hand) -> bool:
+    """Whether a read hand's tiles are a winner's, by their shape alone: 14 (a meld counting three) that
+    make four sets and a pair, seven pairs or kokushi, or 13 a tile from one. The photos are hands of
+    four-player sets, which no three-player house rule holds (the service asks the table's rule:
+    ``scoring.mend.a_winners_hand``, after mending the hand by one tile where it can; this does not mend,
+    so it reads again more often than the service would)."""
+    from mahjong.shanten import Shanten
+
+    size = len(hand.concealed) + 3 * len(hand.melds)
+    counts = [0] * 34
+    for t in hand.concealed:
+        counts["mpsz".index(t[1]) * 9 + (5 if t[0] == "0" else int(t[0])) - 1] += 1
+    if size not in (13, 14) or max(counts, default=0) > 4:
+        return False
+    return Shanten().calculate_shanten(counts) == (-1 if size == 14 else 0)
+
+
+def retaken(name: str, photo: dict, image: np.ndarray, detector: Detector, n: int, again: bool = True) -> dict:
     """The hand line read (``read_photo``, as the tablet reads an upload) from ``n`` retakes of the photo
     (``taken_again``; each retake's draw fixed by the photo's name and its number): lines exact, the
     labelled tiles read in order (the longest run both lines share, gaps allowed), and what went wrong:
-    a tile read as another kind in its place, or a line longer or shorter than the labelled one. And
+    a tile read as another kind in its place, or a line longer or shorter than the labelled one. With
+    ``again``, also the lines exact where a line that is no winner's hand (``winners_shape``) is read
+    again at other sizes (``read_photo(accept=)``), and how many more reads that took. And
     the lines named right at their labelled boxes (``at_the_labels``): what naming alone gives, so a
     line lost to its boxes is told from one lost to its names."""
     want = list(photo["hand_line"])
     labelled = hand_tiles(photo)
-    exact = right = named = 0
+    exact = right = named = exact_again = reads_again = 0
     wrong: collections.Counter = collections.Counter()
     for k in range(n):
-        again, m = taken_again(image, np.random.default_rng([zlib.crc32(name.encode()), k]))
-        hand = read_photo(again, detector)
+        retake, m = taken_again(image, np.random.default_rng([zlib.crc32(name.encode()), k]))
+        seen: list = []                     # every reading read_photo made, the first (read once) first
+        chosen = read_photo(retake, detector, accept=(lambda h: seen.append(h) or winners_shape(h)) if again else None)
+        hand = seen[0] if seen else chosen
         line = [t.tile for t in hand.line.tiles] if hand.line else []
         exact += line == want
-        named += at_the_labels(again, m, labelled, detector) == [t["tile"] for t in labelled]
+        exact_again += bool(chosen.line) and [t.tile for t in chosen.line.tiles] == want
+        reads_again += max(len(seen) - 1, 0)
+        named += at_the_labels(retake, m, labelled, detector) == [t["tile"] for t in labelled]
         right += sum(b.size for b in difflib.SequenceMatcher(a=want, b=line, autojunk=False).get_matching_blocks())
         if len(line) == len(want):
             wrong.update(f"{b}->{a}" for a, b in zip(line, want) if a != b)
         else:
             wrong[f"{len(line)} tiles"] += 1
     return {"retakes": n, "exact": exact, "right": right, "tiles": n * len(want), "named_at_labels": named,
-            "wrong": dict(wrong.most_common())}
+            "wrong": dict(wrong.most_common())} | ({"exact_again": exact_again, "reads_again": reads_again}
+                                                   if again else {})
 
 
 def retake_text(r: dict) -> str:
+    again = (f"; read again where no winner's hand: lines exact {r['exact_again']}/{r['retakes']} "
+             f"({r['reads_again']} more reads)") if "exact_again" in r else ""
     return (f"lines exact {r['exact']}/{r['retakes']}, tiles read in order {r['right']}/{r['tiles']}, named right at "
-            f"their labelled boxes {r['named_at_labels']}/{r['retakes']}; misses: {miss_text(r['wrong'])}")
+            f"their labelled boxes {r['named_at_labels']}/{r['retakes']}; misses: {miss_text(r['wrong'])}{again}")
 
 
 def taught_retakes(found_photos: dict, seat: Detector, n: int, folder: Path) -> dict:
@@ -347,7 +374,7 @@ def taught_retakes(found_photos: dict, seat: Detector, n: int, folder: Path) -> 
             crops = enrol_photo(tileset, found_photos[source], seat.classifier)
             seat.use_tileset(tileset)
             try:
-                r = out[f"{source}->{name}"] = retaken(name, photo, image, seat, n)
+                r = out[f"{source}->{name}"] = retaken(name, photo, image, seat, n, again=False)
             finally:
                 seat.use_tileset(None)
             r.update(crops=crops, kinds=len(tileset.kinds()), rule=tileset.rule(seat.classifier))
@@ -436,11 +463,13 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
                 r = out["retaken"][name] = retaken(name, photo, cv2.imread(str(photo["path"])), seat, retakes)
                 print(f"    {name}: {retake_text(r)}")
         summed = {k: sum(r[k] for r in out["retaken"].values())
-                  for k in ("retakes", "exact", "right", "tiles", "named_at_labels")}
+                  for k in ("retakes", "exact", "right", "tiles", "named_at_labels", "exact_again", "reads_again")}
         out["retaken_totals"] = summed
         print(f"    all: lines exact {summed['exact']}/{summed['retakes']}, tiles read in order "
               f"{summed['right']}/{summed['tiles']} ({summed['right'] / max(summed['tiles'], 1):.1%}), named right "
-              f"at their labelled boxes {summed['named_at_labels']}/{summed['retakes']}")
+              f"at their labelled boxes {summed['named_at_labels']}/{summed['retakes']}; read again where no "
+              f"winner's hand: lines exact {summed['exact_again']}/{summed['retakes']} ({summed['reads_again']} more "
+              f"reads)")
         out["retaken_taught"] = taught_retakes(found_photos, seat, retakes, folder)
     for source, target in SAME_SET:
         if source not in found_photos or target not in found_photos:

@@ -114,6 +114,18 @@ def is_waiting(record: Mapping[str, Any], preset: Preset | None = None) -> bool:
     return any(_winning_tiles(record, preset))
 
 
+def a_winners_hand(record: Mapping[str, Any], preset: Preset | None = None) -> bool:
+    """Whether the record's tiles are what a winner reveals: 14 (a kan counting three) with the
+    winning tile, a win; or 13 without it (a photo that does not show it), waiting on some tile."""
+    shown = _concealed(record)
+    if shown is None:
+        return False
+    size = _size(record, shown)
+    if record.get("win_tile"):
+        return size == HAND and is_a_win(record, preset)
+    return size == HAND - 1 and is_waiting(record, preset)
+
+
 def winning_tile(record: Mapping[str, Any], preset: Preset | None = None
                  ) -> tuple[Mapping[str, Any], tuple[str, ...]]:
     """A hand shown with 13 tiles and no winning tile (a photo without it): the record, completed with

@@ -7,7 +7,9 @@ needs no calibrated table: a table without a camera counts from the tablet's pho
 
 What such a photo cannot show (the seat, tsumo or ron, who dealt in, the gari, the dora
 indicators, riichi) stays as the tablet's draft has it; the photo replaces the hand's concealed
-tiles, its winning tile and its melds. Its cuts teach the table's tile set nothing: the set is
+tiles, its winning tile and its melds. A photo whose hand makes no win, even mended, is read again
+at other sizes, and the first reading that does is taken (``vision.hand_photo.read_photo``): the
+winner revealed a winning hand, so the first reading was off. Its cuts teach the table's tile set nothing: the set is
 taught at the table camera's view, and a seat's view of the tiles would blur it.
 """
 
@@ -18,6 +20,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from scoring.mend import a_winners_hand
+
 from .mending import mended
 from .reader import Detection, Reading
 
@@ -27,9 +31,10 @@ NAME = "hand photo"
 class HandPhotoReader:
     """Reads photos of a revealed hand; the oblique detector is loaded on the first photo."""
 
-    def __init__(self, detector=None, mend: bool = True):
+    def __init__(self, detector=None, mend: bool = True, again: bool = True):
         self._detector = detector
         self.mend = mend                    # a hand read one tile off a win mended (service.mending)
+        self.again = again                  # a hand that makes no win read again at other sizes
         self._lock = threading.Lock()       # one photo at a time through one detector
 
     def read(self, photo: np.ndarray, draft: Mapping[str, Any], preset=None) -> Reading:
@@ -38,10 +43,16 @@ class HandPhotoReader:
         detections (zone ``hand``) and what the players should check."""
         from vision.hand_photo import read_photo, seat_detector
 
+        def wins(hand) -> bool:             # the hand as the players would get it, mended, a winner's
+            if not hand.line:
+                return False
+            record, _ = mended(hand.into(draft), hand.hand, preset, mend_tiles=self.mend)
+            return a_winners_hand(record, preset)
+
         with self._lock:
             if self._detector is None:
                 self._detector = seat_detector()
-            hand = read_photo(photo, self._detector)
+            hand = read_photo(photo, self._detector, accept=wins if self.again else None)
         tiles = hand.line.tiles if hand.line else []
         detections = tuple(Detection(t.tile, int(t.box[0]), int(t.box[1]), int(t.width), int(t.height),
                                      score=t.score, zone="hand") for t in tiles)

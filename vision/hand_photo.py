@@ -18,6 +18,12 @@ needed: the detector's oblique view finds the tiles (``vision.detect``), and thi
    tile when the line holds 14 tiles (a kan counts three); with 13 the winning tile is not in the
    line, and the players pick it.
 
+A caller that can tell a hand that wins from one that cannot (the service, by the table's rule)
+gives ``read_photo`` that test: a reading it refuses is read again at other sizes (``AGAIN_AT``), and
+the first the test takes is the reading. A winner reveals a winning hand, so a line that makes none
+was misread; the same photo at another size cuts its tiles otherwise (what the photo's retakes
+showed: docs/vision.md).
+
 What a photo of a hand cannot show (the seat, tsumo or ron, who dealt in, the gari, the dora
 indicators, riichi) the caller gives: the tablet keeps what its draft already says.
 """
@@ -26,7 +32,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -44,6 +50,7 @@ STACK_OVERLAP = 0.5      # a box over a line tile by this share of its width, of
 HAND = 14                # a won hand's tiles, a kan counting three
 MIN_LINE = 5             # fewer face-up tiles side by side are no revealed hand
 PHOTO_PX = 1920          # a photo is read at most this many px on its longer side (the hand photos measured)
+AGAIN_AT = (0.9, 1.12, 0.8, 1.25)   # sizes a photo is read again at, in turn, when its reading is refused
 
 
 @dataclass(frozen=True)
@@ -332,16 +339,33 @@ def seat_detector(**kwargs):
     return Detector.for_view("oblique", second=False, **{**kwargs, "locator": kwargs.get("locator") or SEAT_LOCATOR})
 
 
-def read_photo(image: np.ndarray, detector=None) -> HandRead:
+def read_photo(image: np.ndarray, detector=None, accept: Callable[[HandRead], bool] | None = None) -> HandRead:
     """A photo of a revealed hand, taken from the seat (BGR), to the hand it shows, its line's boxes
     in the photo's pixels (``detector``: ``seat_detector()``'s, by default). A photo larger than
     ``PHOTO_PX`` on its longer side is read shrunk to it, in one window: a phone's 12 MP photo cut
-    in windows cuts its tiles in parts."""
+    in windows cuts its tiles in parts. ``accept``: whether a reading may be the hand (a winning
+    hand, by the caller's rule); one it refuses is read again at each of ``AGAIN_AT`` times that
+    size in turn, and the first reading it takes is returned; where it takes none, the first."""
     if detector is None:
         detector = seat_detector()
     small, scale = as_read(image)
-    found = detector.detect(small)
-    if scale < 1.0:
+    first = _read_at(small, scale, detector)
+    if accept is None or accept(first):
+        return first
+    for size in AGAIN_AT:
+        again = _read_at(cv2.resize(small, None, fx=size, fy=size,
+                                    interpolation=cv2.INTER_AREA if size < 1 else cv2.INTER_CUBIC),
+                         scale * size, detector)
+        if accept(again):
+            return replace(again, warnings=again.warnings + (f"read again at {size:g} times the size: "
+                                                             "the first reading made no winning hand",))
+    return first
+
+
+def _read_at(image: np.ndarray, scale: float, detector) -> HandRead:
+    """The hand in ``image``, the photo at ``scale`` times its size, its boxes put back in the photo's pixels."""
+    found = detector.detect(image)
+    if scale != 1.0:
         found = [replace(d, box=tuple(v / scale for v in d.box)) for d in found]
     return read_hand(found)
 

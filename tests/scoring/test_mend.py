@@ -8,7 +8,7 @@ only when it is ``MARGIN`` times as likely as the next. A hand that wins is neve
 from rulebook import pon, record
 from scoring import load_preset, score
 from scoring.engine import is_a_win
-from scoring.mend import FLOOR, MARGIN, Doubt, is_waiting, mend, mend_gari, waits, winning_tile
+from scoring.mend import FLOOR, MARGIN, Doubt, a_winners_hand, is_waiting, mend, mend_gari, waits, winning_tile
 from scoring.tiles import parse_mpsz, tile_name
 
 
@@ -152,6 +152,20 @@ def test_a_hand_with_its_winning_tile_or_of_another_size_has_no_waits_asked():
     assert winning_tile(WON) == (WON, ())
     short = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "4678p234678s99s", "win_tile": ""}
     assert winning_tile(short) == (short, ())
+
+
+
+def test_a_winner_reveals_fourteen_tiles_that_win_or_thirteen_that_wait():
+    """What a photo of a winner's hand must show: 14 tiles with the winning tile that make a win, or
+    13 without it that wait on a tile; a tile more, a tile fewer, or tiles that make nothing, no."""
+    assert a_winners_hand(WON)
+    assert not a_winners_hand(MISREAD)
+    waiting = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "24678p234678s99s", "win_tile": ""}
+    assert a_winners_hand(waiting)
+    assert not a_winners_hand(dict(waiting, concealed="24679p234678s99s"))          # waits on nothing
+    assert not a_winners_hand(dict(WON, concealed="39678p234678s99s"))               # a tile missed
+    assert not a_winners_hand(dict(waiting, concealed="4678p234678s99s"))            # 12 tiles
+    assert not a_winners_hand(dict(WON, concealed="not tiles"))
 
 
 # ---- the gari -------------------------------------------------------------------------------------------

@@ -293,3 +293,32 @@ def test_the_seats_own_locator_lands_no_box_on_the_felt_around_a_hand():
 
     assert on_clear(seat_detector()) == 0
     assert on_clear(seat_detector(locator=VIEWS["oblique"][0])) > 0
+
+
+def test_a_reading_its_caller_refuses_is_read_again_at_other_sizes():
+    """A caller that knows a winning hand when it sees one (the service, by the table's rule) refuses a
+    reading that makes none: the photo is read again at each of ``AGAIN_AT`` times its size in turn,
+    and the first reading taken is the hand, its boxes in the photo's pixels; where none is taken,
+    the first reading stands."""
+    from vision.hand_photo import AGAIN_AT, read_photo, seat_detector
+
+    labels, image = _photo("hand-92345ff1")
+    detector = seat_detector()
+    first = read_photo(image, detector)
+    asked = []
+
+    def second_please(hand) -> bool:
+        asked.append(hand)
+        return len(asked) == 2
+
+    again = read_photo(image, detector, accept=second_please)
+    assert len(asked) == 2 and again.line == asked[1].line and again.warnings[:-1] == asked[1].warnings
+    assert [t.tile for t in again.line.tiles] == labels["hand_line"]
+    assert again.warnings[-1].startswith(f"read again at {AGAIN_AT[0]:g} times the size")
+    for a, b in zip(first.line.tiles, again.line.tiles):     # the same tiles, in the photo's pixels
+        assert max(abs(u - v) for u, v in zip(a.box, b.box)) < 0.15 * a.width
+    asked.clear()
+    never = read_photo(image, detector, accept=lambda hand: asked.append(hand) and False)
+    assert len(asked) == 1 + len(AGAIN_AT)
+    assert [t.tile for t in never.line.tiles] == [t.tile for t in first.line.tiles]
+    assert never.warnings == first.warnings
