@@ -191,3 +191,9 @@ def load_labels(path: Path) -> dict:
     if not isinstance(data, dict) or not isinstance(data.get("tiles"), list) or "image" not in data:
         raise ValueError(f"{path}: not a labels file (needs 'image' and a 'tiles' list)")
     return data
+
+
+def labelled_photo(name: str) -> tuple[dict, Path]:
+    """The labels ``vision/labels/<name>.json`` and where their photo lies (``photos_dir``; it may not be there)."""
+    labels = load_labels(REAL_LABELS.parent / f"{name}.json")
+    return labels, photos_dir() / labels["image"]

@@ -5,22 +5,15 @@ The photos are real (``../shared/photos``, labelled in ``vision/labels``); witho
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import cv2
 import pytest
 
 from service.hand_photos import HandPhotoReader
-
-ROOT = Path(__file__).resolve().parents[2]
-LABELS = ROOT / "vision" / "labels"
-PHOTOS = ROOT.parent / "shared" / "photos"
+from vision.evaluate import labelled_photo
 
 
 def _photo(name: str):
-    labels = json.loads((LABELS / f"{name}.json").read_text(encoding="utf-8"))
-    photo = PHOTOS / labels["image"]
+    labels, photo = labelled_photo(name)
     if not photo.is_file():
         pytest.skip(f"{photo} is not here (../shared/photos)")
     return labels, cv2.imread(str(photo))

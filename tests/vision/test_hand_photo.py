@@ -11,7 +11,7 @@ import cv2
 import pytest
 
 from scoring import HandRecord
-from vision.evaluate import photos_dir
+from vision.evaluate import labelled_photo, photos_dir
 from vision.hand_photo import MIN_LINE, Tile, _neighbours, find_line, read_hand
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -253,8 +253,7 @@ def test_the_seat_photos_line_keeps_the_tiles_the_console_locator_would_veto():
 
 
 def _photo(name: str):
-    labels = json.loads((LABELS / f"{name}.json").read_text(encoding="utf-8"))
-    photo = PHOTOS / labels["image"]
+    labels, photo = labelled_photo(name)
     if not photo.is_file():
         pytest.skip(f"{photo} is not here (../shared/photos)")
     return labels, cv2.imread(str(photo))
