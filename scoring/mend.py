@@ -173,6 +173,31 @@ def mend(record: Mapping[str, Any], doubts: Sequence[Doubt], preset: Preset | No
     return ranked[0]
 
 
+def changes_that_win(record: Mapping[str, Any], doubts: Sequence[Doubt], preset: Preset | None = None
+                     ) -> tuple[tuple[str, str], ...]:
+    """Where 14 concealed tiles with their winning tile make no win: each change of one tile as read to
+    another kind, any kind, that would make them one, as (read, kind), one a hand it makes. Nothing is
+    changed: the reader did not offer those faces (else ``mend`` would have), so they are where the
+    players should look, not a reading. ``doubts`` as for ``mend``; () for a hand that wins, one of
+    another size, or one shown without its winning tile (a 13-tile hand two tiles from a win has too
+    many ways to be one)."""
+    shown = _concealed(record)
+    win = str(record.get("win_tile") or "")
+    if (shown is None or not win or _size(record, shown) != HAND
+            or sorted(shown) != sorted(_codes(d.tile for d in doubts)) or is_a_win(record, preset)):
+        return ()
+    found: dict[tuple[str, str], tuple[str, str]] = {}
+    for i, d in enumerate(doubts):
+        for tile in KINDS:
+            if tile == _plain(d.tile):
+                continue
+            changed = _changed(record, shown, d.tile, tile, is_win_tile=i == len(doubts) - 1)
+            key = (changed["concealed"], changed["win_tile"])
+            if key not in found and is_a_win(changed, preset):
+                found[key] = (d.tile, tile)
+    return tuple(dict.fromkeys(found.values()))
+
+
 def _changed(record: Mapping[str, Any], shown: list[int], read: str, tile: str, is_win_tile: bool) -> dict:
     codes = list(shown)
     codes.remove(parse_tile(read))

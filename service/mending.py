@@ -5,7 +5,9 @@ winning tile left to the players, wait on nothing), one of them was misread; the
 else each tile might be, and the one change of one tile to one of those that makes a win is made,
 the likeliest where several do. The players are told which tile was changed, and confirm as ever.
 A hand shown with 13 tiles and no winning tile (a photo without it) that waits on one tile alone
-won on that tile; one that waits on several is told which, and the players pick. A gari tile read as a
+won on that tile; one that waits on several is told which, and the players pick. A hand of 14 that no
+face the reader offered mends is pointed at the tiles that, read otherwise, would make it a win (at
+most ``HINTS`` tiles; more say nothing). A gari tile read as a
 kind that is no gari under the rule is counted as the gari kind the reader gave it next (first: a gari
 that is no gari leaves no count at all).
 """
@@ -15,7 +17,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from scoring import Preset
-from scoring.mend import Doubt, mend, mend_gari, winning_tile
+from scoring.mend import Doubt, changes_that_win, mend, mend_gari, winning_tile
+
+HINTS = 3           # at most this many tiles, each of which read otherwise would make a win, are pointed at
 
 
 def mended(record: Mapping[str, Any] | None, hand: Iterable[Any], preset: Preset | None = None,
@@ -35,6 +39,7 @@ def mended(record: Mapping[str, Any] | None, hand: Iterable[Any], preset: Preset
         done = mend(record, _doubts(hand), preset)
         if done is not None:
             record, said = done.record, said + (done.says(),)
+    said += _pointed_at(changes_that_win(record, _doubts(hand), preset))
     record, on = winning_tile(record, preset)
     if len(on) == 1:
         five = " (a five: red or plain, check)" if on[0][0] == "5" and on[0][1] != "z" else ""
@@ -46,3 +51,14 @@ def mended(record: Mapping[str, Any] | None, hand: Iterable[Any], preset: Preset
 
 def _doubts(pieces: Iterable[Any]) -> list[Doubt]:
     return [Doubt(p.tile, tuple(p.others)) for p in pieces]
+
+
+def _pointed_at(changes: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """What to tell the players of the one-tile changes that would make a win, by the tile read."""
+    kinds: dict[str, list[str]] = {}
+    for read, tile in changes:
+        kinds.setdefault(read, []).append(tile)
+    if not 0 < len(kinds) <= HINTS:
+        return ()
+    return ("as read the tiles make no winning hand; one tile read otherwise would make one: "
+            + ", or ".join(f"a {read} as {' or '.join(tiles)}" for read, tiles in kinds.items()) + " (check it)",)

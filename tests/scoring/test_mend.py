@@ -8,7 +8,8 @@ only when it is ``MARGIN`` times as likely as the next. A hand that wins is neve
 from rulebook import pon, record
 from scoring import load_preset, score
 from scoring.engine import is_a_win
-from scoring.mend import FLOOR, MARGIN, Doubt, a_winners_hand, is_waiting, mend, mend_gari, waits, winning_tile
+from scoring.mend import (FLOOR, MARGIN, Doubt, a_winners_hand, changes_that_win, is_waiting, mend, mend_gari,
+                          waits, winning_tile)
 from scoring.tiles import parse_mpsz, tile_name
 
 
@@ -166,6 +167,29 @@ def test_a_winner_reveals_fourteen_tiles_that_win_or_thirteen_that_wait():
     assert not a_winners_hand(dict(WON, concealed="39678p234678s99s"))               # a tile missed
     assert not a_winners_hand(dict(waiting, concealed="4678p234678s99s"))            # 12 tiles
     assert not a_winners_hand(dict(WON, concealed="not tiles"))
+
+
+
+def test_a_misread_no_offered_face_mends_is_pointed_at_not_changed():
+    """239p 678p 234s 678s 99s won on 3p, its 9p offered nothing else: no mend. Read as 4p or as 1p
+    that 9p would make a win (234p, 123p): both changes are named, and each does make one."""
+    read = doubts(MISREAD["concealed"], "3p")
+    assert mend(MISREAD, read) is None
+    hints = changes_that_win(MISREAD, read)
+    assert {("9p", "4p"), ("9p", "1p")} <= set(hints)
+    for was, tile in hints:
+        tiles = [tile_name(c) for c in parse_mpsz(MISREAD["concealed"])]
+        tiles.remove(was)
+        changed = dict(MISREAD, concealed="".join(t[0] + t[1] for t in tiles + [tile]))
+        if was == MISREAD["win_tile"]:
+            changed["win_tile"] = tile
+        assert is_a_win(changed), (was, tile)
+
+
+def test_nothing_is_pointed_at_in_a_hand_that_wins_or_shows_no_winning_tile():
+    assert changes_that_win(WON, doubts(WON["concealed"], "3p")) == ()
+    waiting = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "24679p234678s99s", "win_tile": ""}
+    assert changes_that_win(waiting, doubts(waiting["concealed"])) == ()
 
 
 # ---- the gari -------------------------------------------------------------------------------------------

@@ -40,6 +40,20 @@ def test_a_hand_one_tile_off_a_win_is_mended_and_the_players_told():
                     "reader's next choice for that tile (30%)",)
 
 
+def test_a_misread_no_offered_face_mends_is_pointed_at_and_left_as_read(monkeypatch):
+    """The 9p offered nothing: the tiles stay as read, and the players are told which tiles, read
+    otherwise, would make a win; more such tiles than ``HINTS`` tell them nothing."""
+    from service import mending
+
+    hand = pieces(READ["concealed"], "3p", {})
+    record, said = mended(READ, hand)
+    assert record == READ
+    assert said == ("as read the tiles make no winning hand; one tile read otherwise would make one: "
+                    "a 9p as 1p or 4p, or a 6p as 1p or 4p (check it)",)     # 123p or 234p, and 789p
+    monkeypatch.setattr(mending, "HINTS", 1)
+    assert mended(READ, hand) == (READ, ())
+
+
 def test_a_hand_that_wins_and_no_hand_at_all_pass_as_they_are():
     won = dict(READ, concealed="234678p234678s99s")
     assert mended(won, pieces(won["concealed"], "3p", {"4p": (("9p", 0.3),)})) == (won, ())
