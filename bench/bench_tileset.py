@@ -25,7 +25,9 @@ missing is skipped with a line saying so):
    turned, shifted, exposed and compressed otherwise: ``taken_again``), its line read
    as the tablet reads an upload (once; and read again at other sizes where the line is no
    winner's hand, as the service does: ``winners_shape``), and its labelled boxes, moved with the photo, named
-   (naming alone: a line lost to its boxes told from one lost to its names); the
+   (naming alone: a line lost to its boxes told from one lost to its names); the same
+   retakes as the service takes them, under a house rule that holds the hand
+   (``as_the_tablet``: mended, read again, the players pointed at a tile); the
    same retakes again with a set taught from the photo's own labelled tiles (the
    most teaching can give) and from another photo of its tile set.
    Then one set's own tiles: the detector's cuts of the labelled tiles of a tile
@@ -58,7 +60,7 @@ from vision.classifier import Classifier  # noqa: E402
 from vision.crop import MARGIN, upright_cut, with_margin  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import iou, match, on_clear_ground, photos_dir  # noqa: E402
-from vision.hand_photo import as_read, read_hand, read_photo, seat_detector  # noqa: E402
+from vision.hand_photo import Tile, as_read, read_hand, read_photo, seat_detector  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.synth.capture import jpeg_again  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
@@ -358,6 +360,60 @@ def retake_text(r: dict) -> str:
             f"their labelled boxes {r['named_at_labels']}/{r['retakes']}; misses: {miss_text(r['wrong'])}{again}")
 
 
+def as_the_tablet(found_photos: dict, seat: Detector, n: int) -> dict:
+    """Each hand photo's ``n`` retakes (the draws ``retaken`` reads) as the service takes an upload
+    (``service.hand_photos.HandPhotoReader``: mended under the table's rule, read again at other sizes
+    where it makes no win, the players pointed at the tiles one change of which would make one), under
+    the first built-in house rule in which the labelled hand's tiles make a winner's hand
+    (``scoring.mend.a_winners_hand``: the tiles' shape under the rule, yaku and the count aside). The
+    photos are of four-player sets; a hand of tiles no three-player set holds (2m-8m) is skipped.
+    Per photo: records right as the players get them (concealed tiles, winning tile and melds), as read
+    once, and the records not right whose players were pointed at a tile (``service.mending``)."""
+    from scoring.mend import a_winners_hand
+    from scoring.presets import preset_ids
+    from service.hand_photos import HandPhotoReader
+
+    readers = {"service": HandPhotoReader(seat), "once": HandPhotoReader(seat, again=False)}
+    out = {}
+    print("  the same retakes as the service takes them (mended, read again where no win, pointed at a tile), "
+          "under a house rule that holds the hand:")
+    for name, photo in found_photos.items():
+        if not photo.get("hand_line"):
+            continue
+        truth = read_hand([Tile(t["tile"], tuple(t["box"]), rotation=t["rotation"]) for t in photo["tiles"]
+                           if t.get("group") == "hand"])
+        draft = {"seat": "east", "win": "tsumo"}
+        rule = next((r for r in preset_ids() if a_winners_hand(truth.into({**draft, "rules": r}))), None)
+        if rule is None:
+            print(f"    {name}: skipped, no house rule holds its hand ({''.join(photo['hand_line'])})")
+            continue
+        want = hand_key(truth.into({**draft, "rules": rule}))
+        image = cv2.imread(str(photo["path"]))
+        right = {"service": 0, "once": 0}
+        pointed = 0
+        for k in range(n):
+            retake, _ = taken_again(image, np.random.default_rng([zlib.crc32(name.encode()), k]))
+            for how, reader in readers.items():
+                reading = reader.read(retake, {**draft, "rules": rule})
+                ok = reading.record is not None and hand_key(reading.record) == want
+                right[how] += ok
+                if how == "service" and not ok:
+                    pointed += any("one tile read otherwise" in w for w in reading.warnings)
+        out[name] = {"rule": rule, "retakes": n, "right": right["service"], "right_once": right["once"],
+                     "pointed_at": pointed}
+        print(f"    {name} ({rule}): records right {right['service']}/{n} (read once, mended: {right['once']}); "
+              f"of the {n - right['service']} not right, the players pointed at a tile in {pointed}")
+    return out
+
+
+def hand_key(record: Mapping) -> tuple:
+    """A record's hand as the players get it: its concealed tiles (in any order), winning tile and melds."""
+    from scoring.tiles import parse_mpsz
+
+    return (sorted(parse_mpsz(str(record.get("concealed") or ""))), record.get("win_tile") or "",
+            sorted((m["kind"], m["tiles"]) for m in record.get("melds") or ()))
+
+
 def taught_retakes(found_photos: dict, seat: Detector, n: int, folder: Path) -> dict:
     """The retakes read again with a set taught from the labelled tiles of the photo itself (the same
     tiles at the same angle: the most a set taught at the seat can give) and from another photo of its
@@ -470,6 +526,7 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
               f"at their labelled boxes {summed['named_at_labels']}/{summed['retakes']}; read again where no "
               f"winner's hand: lines exact {summed['exact_again']}/{summed['retakes']} ({summed['reads_again']} more "
               f"reads)")
+        out["as_the_tablet"] = as_the_tablet(found_photos, seat, retakes)
         out["retaken_taught"] = taught_retakes(found_photos, seat, retakes, folder)
     for source, target in SAME_SET:
         if source not in found_photos or target not in found_photos:
