@@ -57,6 +57,8 @@ class Classifier:
         self._sum = np.zeros((len(self.class_names), len(self._summed)), np.float32)    # output -> class
         for j, c in enumerate(self._summed):
             self._sum[self.columns[c], j] = 1.0
+        self.faces = [c for c in self._summed if c != NONE]     # what a cut may be named, in totals' order
+        self._face_sum = self._sum[:, [j for j, c in enumerate(self._summed) if c != NONE]]
 
     def read(self, cuts: list[np.ndarray], batch: int = 64) -> tuple[np.ndarray, np.ndarray | None]:
         """Probabilities (rows: cuts; columns: ``class_names``) and, where the model has it, the
@@ -83,6 +85,11 @@ class Classifier:
     def totals(self, p: np.ndarray) -> dict[str, float]:
         """Each class's probability summed over both ways up (``none`` included)."""
         return dict(zip(self._summed, (p @ self._sum).tolist()))
+
+    def face_totals(self, probs: np.ndarray) -> np.ndarray:
+        """N cuts' probabilities (N x outputs) summed over both ways up into each of ``faces`` (N x F,
+        ``none`` left out), in double precision."""
+        return (np.asarray(probs, np.float32) @ self._face_sum).astype(np.float64)
 
     def upside_down(self, p: np.ndarray, tile: str) -> bool:
         """Whether the cut reads as ``tile`` upside down rather than upright."""

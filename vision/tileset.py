@@ -46,13 +46,13 @@ import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
 
 from .classes import BACK, CLASSES, REDS
-from .classifier import RUNNER_UP_FLOOR, runners_up
+from .classifier import RUNNER_UP_FLOOR, RUNNERS_UP
 from .crop import CLS_SIZE, MARGIN, with_margin
 
 FORMAT = 1
@@ -161,12 +161,35 @@ class Prototypes:
         return s[..., :len(self.kinds)], s[..., len(self.kinds):]
 
 
-def _either(shares: dict[str, float], totals: dict[str, float], tile: str) -> tuple[tuple[str, float], ...]:
-    """The runners-up to ``tile`` by the set's ``shares`` or the classifier's ``totals``, each face at the
-    larger of its two shares (only faces that reach the runners-up' floor either way are weighed)."""
-    faces = {k for k, v in totals.items() if v >= RUNNER_UP_FLOOR}
-    faces |= {k for k, v in shares.items() if v >= RUNNER_UP_FLOOR and k in totals}
-    return runners_up({k: max(totals[k], shares.get(k, 0.0)) for k in faces}, tile)
+def _runners_up(either: np.ndarray, faces: Sequence[str], tile: str) -> tuple[tuple[str, float], ...]:
+    """The faces other than ``tile`` given ``RUNNER_UP_FLOOR`` or more by ``either`` (each face's share: the
+    classifier's, or the larger of the classifier's and the set's), likeliest first, at most
+    ``RUNNERS_UP``, neither a back nor ``tile`` (as ``classifier.runners_up``)."""
+    order = np.argsort(-either, kind="stable")
+    out = []
+    for j in order:
+        if either[j] < RUNNER_UP_FLOOR or len(out) == RUNNERS_UP:
+            break
+        if faces[j] not in (tile, BACK):
+            out.append((faces[j], round(float(either[j]), 4)))
+    return tuple(out)
+
+
+def _base(tile: str, totals: np.ndarray, probs: np.ndarray, classifier) -> Naming:
+    """A cut named ``tile`` by the classifier alone (``totals``: its shares of the faces)."""
+    return Naming(tile, float(totals[classifier.faces.index(tile)]), classifier.upside_down(probs, tile), BASE,
+                  _runners_up(totals, classifier.faces, tile))
+
+
+def _red_or_plain(tile: str, kinds: Sequence[str], totals: np.ndarray, col: Mapping[str, int]) -> str:
+    """A five named by a set that holds only one of its plain and red forms: the classifier says which."""
+    if tile[0] not in "05" or tile[1] == "z":
+        return tile
+    plain, red = "5" + tile[1], "0" + tile[1]
+    if plain in kinds and red in kinds:
+        return tile
+    share = lambda k: float(totals[col[k]]) if k in col else 0.0      # noqa: E731
+    return red if share(red) > share(plain) else plain
 
 
 def square_cut(image: np.ndarray) -> np.ndarray:
@@ -403,50 +426,72 @@ class TileSet:
         self._rule = None
 
     def name(self, probs: np.ndarray, embedding: np.ndarray | None, classifier, protos: Prototypes | None = None,
-             rule: str | None = None, similar: tuple[np.ndarray, np.ndarray] | None = None) -> Naming:
+             rule: str | None = None) -> Naming:
         """One cut's name from the classifier's probabilities and embedding (the rule: module doc;
-        ``rule``: the set's, ``rule()``, by default). ``similar``: the cut's row of ``similarities``,
-        where a frame's cuts were compared at once (then ``embedding`` is not needed)."""
-        totals = classifier.totals(probs)
-        totals.pop("none", None)
-        base = max(totals, key=totals.get)
+        ``rule``: the set's, ``rule()``, by default; ``protos``: the set's prototypes, by default)."""
         protos = protos or self._prototypes()
-        kinds = protos.kinds
         rule = rule or self.rule(classifier)
+        su, sd = protos.similarities(np.asarray(embedding)[None]) if protos.kinds else (None, None)
+        return self._named(np.asarray(probs)[None], su, sd, classifier, protos.kinds, rule)[0]
+
+    def name_all(self, probs: np.ndarray, embeddings: np.ndarray, classifier) -> list[Naming]:
+        """Each of N cuts named as ``name`` names it, the work they share done at once (what a frame's
+        naming costs)."""
+        if not len(probs):
+            return []
+        protos = self._prototypes()
+        su, sd = protos.similarities(embeddings) if protos.kinds else (None, None)
+        return self._named(probs, su, sd, classifier, protos.kinds, self.rule(classifier))
+
+    def _named(self, probs: np.ndarray, su, sd, classifier, kinds: Sequence[str], rule: str) -> list[Naming]:
+        """N cuts named by ``rule`` (module doc) from the classifier's probabilities (N x outputs) and
+        their cosines with the kinds' prototypes, upright ``su`` and upside down ``sd`` (N x K each)."""
+        faces = classifier.faces
+        totals = classifier.face_totals(probs)                        # N x F
+        base = totals.argmax(axis=1)
         if not kinds or rule == BASE:
-            return self._base(base, totals, classifier, probs)
-        su, sd = similar if similar is not None else protos.similarities(embedding)
+            return [_base(faces[b], t, p, classifier) for b, t, p in zip(base, totals, probs)]
+        col = {f: j for j, f in enumerate(faces)}
         sims = np.maximum(su, sd)
-        q = np.exp((sims - sims.max()) / TEMPERATURE)
-        q /= q.sum()
-        lacks_backs = base == BACK and BACK not in kinds       # a set taught faces only says nothing of backs
-        if rule == FUSED and not lacks_backs:
-            return self._fused(q, sd > su, kinds, totals, classifier, probs)
-        best = int(np.argmax(q))
-        tile, score = kinds[best], float(q[best])
-        if score < SURE or lacks_backs or (base not in kinds and totals[base] >= BASE_SURE):
-            return self._base(base, totals, classifier, probs)
-        tile = self._red_or_plain(tile, kinds, totals)
-        return Naming(tile, score, bool(sd[best] > su[best]), SET, _either(dict(zip(kinds, q.tolist())), totals, tile))
-
-    @staticmethod
-    def _base(tile: str, totals: dict[str, float], classifier, probs) -> Naming:
-        return Naming(tile, totals[tile], classifier.upside_down(probs, tile), BASE, runners_up(totals, tile))
-
-    def _fused(self, q, flipped, kinds, totals, classifier, probs) -> Naming:
-        """The kind with the most set softmax times classifier probability; a kind the set lacks
-        counts as one in ``len(totals)`` for the set (it neither favours nor bars it)."""
-        share = dict(zip(kinds, q.tolist()))
-        floor = 1.0 / len(totals)
-        product = {k: share.get(k, floor) * v for k, v in totals.items()}
-        tile = max(product, key=product.get)
-        if tile not in share:
-            return self._base(tile, totals, classifier, probs)
-        i = kinds.index(tile)
-        tile = self._red_or_plain(tile, kinds, totals)
-        whole = sum(product.values()) or 1.0
-        others = _either({k: v / whole for k, v in product.items()}, totals, tile)
-        return Naming(tile, float(share[kinds[i]]), bool(flipped[i]), FUSED, others)
+        q = np.exp((sims - sims.max(axis=1, keepdims=True)) / TEMPERATURE)
+        q = (q / q.sum(axis=1, keepdims=True)).astype(np.float64)
+        held = [i for i, k in enumerate(kinds) if k in col]             # the set's kinds the classifier names
+        at = [col[kinds[i]] for i in held]
+        # a set taught faces only says nothing of backs
+        lacks_backs = [faces[b] == BACK and BACK not in kinds for b in base]
+        out = []
+        if rule == FUSED:
+            # a kind the set lacks counts as one in F for the set: it neither favours nor bars it
+            share = np.full(totals.shape, 1.0 / len(faces))
+            share[:, at] = q[:, held]
+            product = share * totals
+            tile_at = product.argmax(axis=1)
+            whole = product.sum(axis=1, keepdims=True)
+            either = np.maximum(totals, product / np.where(whole > 0, whole, 1.0))
+            kind_at = dict(zip(at, held))
+            for n, (b, j) in enumerate(zip(base, tile_at)):
+                i = kind_at.get(int(j))
+                if lacks_backs[n]:
+                    out.append(_base(faces[b], totals[n], probs[n], classifier))
+                elif i is None:
+                    out.append(_base(faces[j], totals[n], probs[n], classifier))
+                else:
+                    tile = _red_or_plain(kinds[i], kinds, totals[n], col)
+                    out.append(Naming(tile, float(q[n, i]), bool(sd[n, i] > su[n, i]), FUSED,
+                                      _runners_up(either[n], faces, tile)))
+            return out
+        best = q.argmax(axis=1)
+        shares = np.zeros(totals.shape)
+        shares[:, at] = q[:, held]
+        either = np.maximum(totals, shares)
+        for n, (b, i) in enumerate(zip(base, best)):
+            score = float(q[n, i])
+            if score < SURE or lacks_backs[n] or (faces[b] not in kinds and totals[n, b] >= BASE_SURE):
+                out.append(_base(faces[b], totals[n], probs[n], classifier))
+            else:
+                tile = _red_or_plain(kinds[i], kinds, totals[n], col)
+                out.append(Naming(tile, score, bool(sd[n, i] > su[n, i]), SET, _runners_up(either[n], faces, tile)))
+        return out
 
     def rule(self, classifier) -> str:
         """How the set names cuts: each of its crops is named without itself (its kind's prototype
@@ -462,7 +507,8 @@ class TileSet:
 
     def _calibrated(self, classifier) -> str:
         protos = self._prototypes()
-        checks = []                             # (kind, probabilities, its cosines with the kinds without it)
+        truth, probs, cos_up, cos_down = [], [], [], []   # each crop's kind, probabilities, and cosines
+                                                        # with the kinds' prototypes made without it
         for k, kind in enumerate(protos.kinds):
             files = [c.file for c in self.crops[kind] if c.source != KEPT_OUT and c.file in self.vectors]
             if len(files) < 2:
@@ -473,34 +519,16 @@ class TileSet:
             # the crop's own kind's prototypes made of the kind's other crops
             su[:, k] = np.sum(_unit(ups.sum(axis=0) - ups) * ups, axis=1)
             sd[:, k] = np.sum(_unit(downs.sum(axis=0) - downs) * ups, axis=1)
-            checks += [(kind, self.vectors[f][2], (su[j], sd[j])) for j, f in enumerate(files)]
-        if len(checks) < MIN_CHECKED:
+            truth += [kind] * len(files)
+            probs += [self.vectors[f][2] for f in files]
+            cos_up.append(su)
+            cos_down.append(sd)
+        if len(truth) < MIN_CHECKED:
             return FUSED
-        right = {r: sum(self.name(p, None, classifier, protos, r, similar).tile == kind for kind, p, similar in checks)
+        su, sd, probs = np.concatenate(cos_up), np.concatenate(cos_down), np.array(probs)
+        right = {r: sum(n.tile == kind for n, kind in zip(self._named(probs, su, sd, classifier, protos.kinds, r), truth))
                  for r in RULES}
         return max(RULES, key=lambda r: (right[r], r == SET))
-
-    @staticmethod
-    def _red_or_plain(tile: str, kinds: Sequence[str], totals: dict[str, float]) -> str:
-        """A five named by a set that holds only one of its plain and red forms: the classifier says which."""
-        if tile[0] not in "05" or tile[1] == "z":
-            return tile
-        plain, red = "5" + tile[1], "0" + tile[1]
-        if plain in kinds and red in kinds:
-            return tile
-        return red if totals.get(red, 0.0) > totals.get(plain, 0.0) else plain
-
-    def similarities(self, embeddings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """N cuts' cosines with the set's prototypes, upright and upside down (two N x K arrays; K: the
-        set's kinds), for ``name(..., similar=)``."""
-        return self._prototypes().similarities(embeddings)
-
-    def name_all(self, probs: np.ndarray, embeddings: np.ndarray, classifier) -> list[Naming]:
-        """Each of N cuts named (``name``), their embeddings compared with the prototypes at once."""
-        if not len(probs):
-            return []
-        su, sd = self.similarities(embeddings)
-        return [self.name(p, None, classifier, similar=(u, d)) for p, u, d in zip(probs, su, sd)]
 
     def name_images(self, images: Sequence[np.ndarray], classifier) -> list[Naming]:
         """Upright crops of single tiles, named with the set."""
@@ -554,14 +582,19 @@ class TileSet:
     def _right(self, checked: list[tuple[str, str]], classifier) -> tuple[int, int]:
         """How many of the kept-out cuts ``(kind, file)`` the set names right: as the table names
         them, and by the nearest prototype alone (either way up)."""
+        if not checked:
+            return 0, 0
         protos = self._prototypes()
-        right = own = 0
-        for kind, f in checked:
-            up, _, probs = self.vectors[f]
-            right += self.name(probs, up, classifier, protos).tile == kind
-            if protos.kinds:
-                own += protos.kinds[int(np.argmax(np.maximum(*protos.similarities(up))))] == kind
-        return right, own
+        kinds = [kind for kind, _ in checked]
+        ups = np.array([self.vectors[f][0] for _, f in checked])
+        probs = np.array([self.vectors[f][2] for _, f in checked])
+        if not protos.kinds:
+            return sum(n.tile == k for n, k in zip(self._named(probs, None, None, classifier, (), BASE), kinds)), 0
+        su, sd = protos.similarities(ups)
+        right = sum(n.tile == k for n, k in zip(self._named(probs, su, sd, classifier, protos.kinds,
+                                                            self.rule(classifier)), kinds))
+        nearest = np.maximum(su, sd).argmax(axis=1)
+        return right, sum(protos.kinds[i] == k for i, k in zip(nearest, kinds))
 
     def _bound(self, kinds: Iterable[str]) -> None:
         """At most ``MAX_LEARNT`` learnt crops a kind (the newest half, then the most unlike the kind's

@@ -93,8 +93,8 @@ def test_an_upside_down_tile_is_named_and_said_to_be_upside_down(enrolled, art, 
 
 
 def test_a_frames_cuts_named_at_once_are_named_as_one_by_one(enrolled, art, classifier):
-    """A frame's cuts are compared with the prototypes in one product (what naming costs a frame):
-    each is named exactly as it is alone, upright or turned, under every rule."""
+    """A frame's cuts are named at once (what naming costs a frame): each as it is named alone,
+    upright or turned."""
     kinds = [k for k in CLASSES if k != BACK]
     images = [tile_photo(art, k, 40 + i) for i, k in enumerate(kinds)]
     images += [cv2.rotate(i, cv2.ROTATE_180) for i in images[:6]]
@@ -102,11 +102,7 @@ def test_a_frames_cuts_named_at_once_are_named_as_one_by_one(enrolled, art, clas
     one_by_one = [enrolled.name(p, e, classifier) for p, e in zip(probs, emb)]
     assert same_namings(enrolled.name_all(probs, emb, classifier), one_by_one)
     assert sum(n.tile == k for n, k in zip(one_by_one, kinds)) >= len(kinds) - 1
-    su, sd = enrolled.similarities(emb)
-    for rule in (SET, FUSED, BASE):
-        assert same_namings([enrolled.name(p, None, classifier, rule=rule, similar=(u, d))
-                             for p, u, d in zip(probs, su, sd)],
-                            [enrolled.name(p, e, classifier, rule=rule) for p, e in zip(probs, emb)])
+    assert sum(n.flipped for n in one_by_one) >= 5
 
 
 def same_namings(a, b) -> bool:
