@@ -19,10 +19,10 @@ needed: the detector's oblique view finds the tiles (``vision.detect``), and thi
    line, and the players pick it.
 
 A caller that can tell a hand that wins from one that cannot (the service, by the table's rule)
-gives ``read_photo`` that test: a reading it refuses is read again at other sizes (``AGAIN_AT``), and
-the first the test takes is the reading. A winner reveals a winning hand, so a line that makes none
-was misread; the same photo at another size cuts its tiles otherwise (what the photo's retakes
-showed: docs/vision.md).
+gives ``read_photo`` that test: a reading it refuses is read again at other sizes and turned a
+little (``AGAIN_AT``), and the first the test takes is the reading. A winner reveals a winning hand,
+so a line that makes none was misread; the same photo at another size or angle cuts its tiles
+otherwise (what the photo's retakes showed: docs/vision.md).
 
 What a photo of a hand cannot show (the seat, tsumo or ron, who dealt in, the gari, the dora
 indicators, riichi) the caller gives: the tablet keeps what its draft already says.
@@ -50,7 +50,8 @@ STACK_OVERLAP = 0.5      # a box over a line tile by this share of its width, of
 HAND = 14                # a won hand's tiles, a kan counting three
 MIN_LINE = 5             # fewer face-up tiles side by side are no revealed hand
 PHOTO_PX = 1920          # a photo is read at most this many px on its longer side (the hand photos measured)
-AGAIN_AT = (0.9, 1.12, 0.8, 1.25)   # sizes a photo is read again at, in turn, when its reading is refused
+# how a photo is read again, in turn, when its reading is refused: (size, turn in degrees anticlockwise)
+AGAIN_AT = ((0.9, 0.0), (1.12, 0.0), (0.8, 0.0), (1.25, 0.0), (1.0, -2.0), (1.0, 2.0))
 
 
 @dataclass(frozen=True)
@@ -344,30 +345,48 @@ def read_photo(image: np.ndarray, detector=None, accept: Callable[[HandRead], bo
     in the photo's pixels (``detector``: ``seat_detector()``'s, by default). A photo larger than
     ``PHOTO_PX`` on its longer side is read shrunk to it, in one window: a phone's 12 MP photo cut
     in windows cuts its tiles in parts. ``accept``: whether a reading may be the hand (a winning
-    hand, by the caller's rule); one it refuses is read again at each of ``AGAIN_AT`` times that
-    size in turn, and the first reading it takes is returned; where it takes none, the first."""
+    hand, by the caller's rule); one it refuses is read again as each of ``AGAIN_AT`` says in turn
+    (that many times the size, turned that many degrees), and the first reading it takes is
+    returned; where it takes none, the first."""
     if detector is None:
         detector = seat_detector()
     small, scale = as_read(image)
     first = _read_at(small, scale, detector)
     if accept is None or accept(first):
         return first
-    for size in AGAIN_AT:
-        again = _read_at(cv2.resize(small, None, fx=size, fy=size,
-                                    interpolation=cv2.INTER_AREA if size < 1 else cv2.INTER_CUBIC),
-                         scale * size, detector)
+    for size, turn in AGAIN_AT:
+        again = _read_at(small, scale, detector, size, turn)
         if accept(again):
-            return replace(again, warnings=again.warnings + (f"read again at {size:g} times the size: "
-                                                             "the first reading made no winning hand",))
+            how = f"at {size:g} times the size" + (f", turned {turn:g} degrees" if turn else "")
+            return replace(again, warnings=again.warnings + (f"read again {how}: the first reading made no "
+                                                             "winning hand",))
     return first
 
 
-def _read_at(image: np.ndarray, scale: float, detector) -> HandRead:
-    """The hand in ``image``, the photo at ``scale`` times its size, its boxes put back in the photo's pixels."""
+def _read_at(image: np.ndarray, scale: float, detector, size: float = 1.0, turn: float = 0.0) -> HandRead:
+    """The hand in ``image`` (the photo at ``scale`` times its size) read at ``size`` times that, turned
+    ``turn`` degrees anticlockwise about its centre, its boxes put back in the photo's pixels (a turned
+    box: the box around its corners turned back)."""
+    if size != 1.0:
+        image = cv2.resize(image, None, fx=size, fy=size, interpolation=cv2.INTER_AREA if size < 1 else cv2.INTER_CUBIC)
+    h, w = image.shape[:2]
+    back = None
+    if turn:
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
+        image = cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        back = cv2.invertAffineTransform(m)
     found = detector.detect(image)
-    if scale != 1.0:
-        found = [replace(d, box=tuple(v / scale for v in d.box)) for d in found]
+    if back is not None:
+        found = [replace(d, box=_turned_back(d.box, back)) for d in found]
+    if scale * size != 1.0:
+        found = [replace(d, box=tuple(v / (scale * size) for v in d.box)) for d in found]
     return read_hand(found)
+
+
+def _turned_back(box, back: np.ndarray) -> tuple[float, float, float, float]:
+    x1, y1, x2, y2 = box
+    corners = np.array([[x1, y1, 1], [x2, y1, 1], [x1, y2, 1], [x2, y2, 1]], dtype=float) @ back.T
+    return (*map(float, corners.min(axis=0)), *map(float, corners.max(axis=0)))
 
 
 def as_read(image: np.ndarray) -> tuple[np.ndarray, float]:

@@ -296,7 +296,7 @@ def test_the_seats_own_locator_lands_no_box_on_the_felt_around_a_hand():
 
 def test_a_reading_its_caller_refuses_is_read_again_at_other_sizes():
     """A caller that knows a winning hand when it sees one (the service, by the table's rule) refuses a
-    reading that makes none: the photo is read again at each of ``AGAIN_AT`` times its size in turn,
+    reading that makes none: the photo is read again at each of ``AGAIN_AT``'s sizes and turns in turn,
     and the first reading taken is the hand, its boxes in the photo's pixels; where none is taken,
     the first reading stands."""
     from vision.hand_photo import AGAIN_AT, read_photo, seat_detector
@@ -313,9 +313,17 @@ def test_a_reading_its_caller_refuses_is_read_again_at_other_sizes():
     again = read_photo(image, detector, accept=second_please)
     assert len(asked) == 2 and again.line == asked[1].line and again.warnings[:-1] == asked[1].warnings
     assert [t.tile for t in again.line.tiles] == labels["hand_line"]
-    assert again.warnings[-1].startswith(f"read again at {AGAIN_AT[0]:g} times the size")
+    assert again.warnings[-1].startswith(f"read again at {AGAIN_AT[0][0]:g} times the size")
     for a, b in zip(first.line.tiles, again.line.tiles):     # the same tiles, in the photo's pixels
         assert max(abs(u - v) for u, v in zip(a.box, b.box)) < 0.15 * a.width
+    asked.clear()
+    k, (size, turn) = next((k, a) for k, a in enumerate(AGAIN_AT) if a[1])      # the first turned reading
+    turned = read_photo(image, detector, accept=lambda hand: asked.append(hand) or len(asked) == k + 2)
+    assert turned.warnings[-1].startswith(f"read again at {size:g} times the size, turned {turn:g} degrees")
+    assert [t.tile for t in turned.line.tiles] == labels["hand_line"]
+    for a, b in zip(first.line.tiles, turned.line.tiles):    # turned back into the photo's pixels: the same centres
+        assert abs(a.box[0] + a.box[2] - b.box[0] - b.box[2]) / 2 < 0.15 * a.width
+        assert abs(a.box[1] + a.box[3] - b.box[1] - b.box[3]) / 2 < 0.15 * a.width
     asked.clear()
     never = read_photo(image, detector, accept=lambda hand: asked.append(hand) and False)
     assert len(asked) == 1 + len(AGAIN_AT)
