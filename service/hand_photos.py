@@ -43,11 +43,14 @@ class HandPhotoReader:
         detections (zone ``hand``) and what the players should check."""
         from vision.hand_photo import read_photo, seat_detector
 
-        def wins(hand) -> bool:             # the hand as the players would get it, mended, a winner's
-            if not hand.line:
-                return False
-            record, _ = mended(hand.into(draft), hand.hand, preset, mend_tiles=self.mend)
-            return a_winners_hand(record, preset)
+        def as_mended(hand) -> tuple:       # the hand as the players get it, and what they are told
+            return mended(hand.into(draft) if hand.line else None, hand.hand, preset, mend_tiles=self.mend)
+
+        last: dict = {}                     # the reading wins() judged last, mended: the one taken, if any
+
+        def wins(hand) -> bool:
+            last.update(line=hand.line, mended=as_mended(hand))
+            return hand.line is not None and a_winners_hand(last["mended"][0], preset)
 
         with self._lock:
             if self._detector is None:
@@ -56,5 +59,5 @@ class HandPhotoReader:
         tiles = hand.line.tiles if hand.line else []
         detections = tuple(Detection(t.tile, int(t.box[0]), int(t.box[1]), int(t.width), int(t.height),
                                      score=t.score, zone="hand") for t in tiles)
-        record, said = mended(hand.into(draft) if hand.line else None, hand.hand, preset, mend_tiles=self.mend)
+        record, said = last["mended"] if last and last["line"] is hand.line else as_mended(hand)
         return Reading(NAME, record, detections, hand.warnings + said, from_seat=True)

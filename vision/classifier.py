@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import hashlib
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -102,6 +103,18 @@ def runners_up(totals: dict[str, float], tile: str, n: int = RUNNERS_UP,
     """The faces other than ``tile`` given ``floor`` or more in ``totals`` (each face's share: the
     classifier's, or a tile set's), likeliest first, at most ``n`` (neither ``none`` nor a back: a
     hand's tile misread is another face)."""
-    ranked = sorted(((k, v) for k, v in totals.items() if k not in (tile, NONE, BACK) and v >= floor),
-                    key=lambda kv: -kv[1])
-    return tuple((k, round(v, 4)) for k, v in ranked[:n])
+    faces = [k for k in totals if k != NONE]
+    return ranked_runners_up(np.array([totals[k] for k in faces]), faces, tile, n, floor)
+
+
+def ranked_runners_up(shares: np.ndarray, faces: Sequence[str], tile: str, n: int = RUNNERS_UP,
+                      floor: float = RUNNER_UP_FLOOR) -> tuple[tuple[str, float], ...]:
+    """``runners_up`` of one cut's ``shares`` of ``faces`` (an array in their order; ``none`` not among
+    them), as a tile set names a frame's cuts: ties keep the faces' order."""
+    out = []
+    for j in np.argsort(-shares, kind="stable"):
+        if shares[j] < floor or len(out) == n:
+            break
+        if faces[j] not in (tile, BACK):
+            out.append((faces[j], round(float(shares[j]), 4)))
+    return tuple(out)

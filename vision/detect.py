@@ -198,18 +198,16 @@ class Detector:
                 owners.append((k, turn))
         return cuts, owners
 
-    def _name(self, p: np.ndarray, embedding: np.ndarray | None = None,
-              sure_box: bool = False, use_set: bool = True, named=None) -> tuple[str, float, bool, tuple]:
+    def _name(self, p: np.ndarray, sure_box: bool = False, named=None) -> tuple[str, float, bool, tuple]:
         """(class, its probability summed over both ways up, upside down?, the next likeliest faces) of
         one cut's probabilities (the next faces: ``Detection.others``).
         A box the locator is sure of (``sure_box``) keeps its likeliest tile over ``none`` when that
         tile has at least ``KEEP_TILE``: it is reported with that low score, so the table warns of it.
-        With a tile set, a cut read as a tile is named by the set where it is sure (``TileSet.name``).
+        With a tile set, a cut read as a tile is named as the set ``named`` it (``TileSet.name_all``,
+        the frame's cuts named at once; None: the classifier alone names it).
         The set says which tile, not whether one lies there: a box kept over ``none`` keeps its low
         score whoever names it (a box half over two tiles, named by the set at the set's share,
-        would otherwise read surer than the tiles it straddles and push one of them out). ``named``:
-        the set's naming of the cut (``TileSet.name_all``, the frame's cuts named at once), else the
-        set names it here."""
+        would otherwise read surer than the tiles it straddles and push one of them out)."""
         totals = self.classifier.totals(p)
         tile = max(totals, key=totals.get)
         kept = tile == NONE and sure_box       # kept over none only because the locator is sure of the box
@@ -217,8 +215,7 @@ class Detector:
             likeliest = max((c for c in totals if c != NONE), key=totals.get)
             if totals[likeliest] >= KEEP_TILE:
                 tile = likeliest
-        if use_set and self.tileset is not None and tile != NONE and embedding is not None:
-            named = named or self.tileset.name(p, embedding, self.classifier)
+        if named is not None and tile != NONE:
             score = min(named.score, totals[tile]) if kept else named.score
             return named.tile, score, named.flipped and named.tile != BACK, named.others
         flipped = self.classifier.upside_down(p, tile) and tile != BACK
@@ -286,12 +283,11 @@ class Detector:
             # the set names every cut at once (what the cuts share done once); _name takes it where it is used
             by_set = self.tileset.name_all(probs, embeddings, self.classifier) if with_set else [None] * len(probs)
             for j, ((k, turn), p) in enumerate(zip(owners, probs)):
-                e = embeddings[j] if embeddings is not None else None
                 trusted = trust_box and bool(sure and sure[k])
-                tile, score, flipped, others = self._name(p, e, trusted, use_set, by_set[j])
+                tile, score, flipped, others = self._name(p, trusted, by_set[j])
                 keep(best, k, (tile, score, flipped, turn, others))
                 if keep_alone:
-                    tile, score, flipped, others = self._name(p, None, trusted, use_set=False)
+                    tile, score, flipped, others = self._name(p, trusted)
                     keep(alone, k, (tile, score, flipped, turn, others))
 
         read(owners, cuts, trust_box=True)

@@ -52,7 +52,7 @@ import cv2
 import numpy as np
 
 from .classes import BACK, CLASSES, REDS
-from .classifier import RUNNER_UP_FLOOR, RUNNERS_UP
+from .classifier import ranked_runners_up
 from .crop import CLS_SIZE, MARGIN, with_margin
 
 FORMAT = 1
@@ -161,24 +161,10 @@ class Prototypes:
         return s[..., :len(self.kinds)], s[..., len(self.kinds):]
 
 
-def _runners_up(either: np.ndarray, faces: Sequence[str], tile: str) -> tuple[tuple[str, float], ...]:
-    """The faces other than ``tile`` given ``RUNNER_UP_FLOOR`` or more by ``either`` (each face's share: the
-    classifier's, or the larger of the classifier's and the set's), likeliest first, at most
-    ``RUNNERS_UP``, neither a back nor ``tile`` (as ``classifier.runners_up``)."""
-    order = np.argsort(-either, kind="stable")
-    out = []
-    for j in order:
-        if either[j] < RUNNER_UP_FLOOR or len(out) == RUNNERS_UP:
-            break
-        if faces[j] not in (tile, BACK):
-            out.append((faces[j], round(float(either[j]), 4)))
-    return tuple(out)
-
-
 def _base(tile: str, totals: np.ndarray, probs: np.ndarray, classifier) -> Naming:
     """A cut named ``tile`` by the classifier alone (``totals``: its shares of the faces)."""
     return Naming(tile, float(totals[classifier.faces.index(tile)]), classifier.upside_down(probs, tile), BASE,
-                  _runners_up(totals, classifier.faces, tile))
+                  ranked_runners_up(totals, classifier.faces, tile))
 
 
 def _red_or_plain(tile: str, kinds: Sequence[str], totals: np.ndarray, col: Mapping[str, int]) -> str:
@@ -399,16 +385,14 @@ class TileSet:
         """The kinds that have crops in the prototypes (kept-out cuts do not count)."""
         return sorted(k for k, v in self.crops.items() if any(c.source != KEPT_OUT for c in v))
 
-    def _prototypes(self, exclude: Iterable[str] = ()) -> Prototypes:
-        """The kinds' prototypes, from every crop but kept-out ones and ``exclude``; cached when nothing
-        is excluded."""
-        exclude = set(exclude)
-        if self._protos is not None and not exclude:
+    def _prototypes(self) -> Prototypes:
+        """The kinds' prototypes, from every crop but kept-out ones; cached until the set changes."""
+        if self._protos is not None:
             return self._protos
         kinds, up, down = [], [], []
         for kind in sorted(self.crops):
             files = [c.file for c in self.crops[kind]
-                     if c.source != KEPT_OUT and c.file not in exclude and c.file in self.vectors]
+                     if c.source != KEPT_OUT and c.file in self.vectors]
             if files:
                 kinds.append(kind)
                 up.append(_unit(np.mean([self.vectors[f][0] for f in files], axis=0)))
@@ -417,8 +401,7 @@ class TileSet:
             protos = Prototypes(tuple(kinds), np.array(up, np.float32), np.array(down, np.float32))
         else:
             protos = Prototypes((), np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
-        if not exclude:
-            self._protos = protos
+        self._protos = protos
         return protos
 
     def _changed(self) -> None:
@@ -478,7 +461,7 @@ class TileSet:
                 else:
                     tile = _red_or_plain(kinds[i], kinds, totals[n], col)
                     out.append(Naming(tile, float(q[n, i]), bool(sd[n, i] > su[n, i]), FUSED,
-                                      _runners_up(either[n], faces, tile)))
+                                      ranked_runners_up(either[n], faces, tile)))
             return out
         best = q.argmax(axis=1)
         shares = np.zeros(totals.shape)
@@ -490,7 +473,8 @@ class TileSet:
                 out.append(_base(faces[b], totals[n], probs[n], classifier))
             else:
                 tile = _red_or_plain(kinds[i], kinds, totals[n], col)
-                out.append(Naming(tile, score, bool(sd[n, i] > su[n, i]), SET, _runners_up(either[n], faces, tile)))
+                out.append(Naming(tile, score, bool(sd[n, i] > su[n, i]), SET,
+                                  ranked_runners_up(either[n], faces, tile)))
         return out
 
     def rule(self, classifier) -> str:

@@ -254,13 +254,13 @@ def test_a_set_says_which_tile_not_whether_a_tile_lies_there(enrolled, art, clas
     probs, embeddings = classifier.read([cut])
     assert classifier.totals(probs[0])["5z"] > 0.5
     murky = 0.3 * probs[0] + 0.7 * (np.array(classifier.class_names) == NONE)
-    tile, score, *_ = detector._name(murky, embeddings[0], sure_box=True)
+    tile, score, *_ = detector._name(murky, sure_box=True, named=enrolled.name(murky, embeddings[0], classifier))
     assert tile == "5z"
     assert score <= classifier.totals(murky)["5z"] + 1e-6
     # read as a tile, if unsurely (more 5z than none), the set's own score stands
     unsure = 0.9 * probs[0] + 0.1 * (np.array(classifier.class_names) == NONE)
     assert max(classifier.totals(unsure), key=classifier.totals(unsure).get) == "5z"
-    tile, score, *_ = detector._name(unsure, embeddings[0], sure_box=True)
+    tile, score, *_ = detector._name(unsure, sure_box=True, named=enrolled.name(unsure, embeddings[0], classifier))
     assert tile == "5z" and score == pytest.approx(enrolled.name(unsure, embeddings[0], classifier).score)
     assert score > 0.9
 
