@@ -6,9 +6,11 @@ its kind less well. Two things help. The map of an earlier stage (``STAGES``: at
 grid of 128 channels) keeps where a glyph's strokes lie, which the pooling throws away and which
 differs less between sets than the art-bound last features. And a linear discriminant fitted on
 real tiles of many sets (the fitting two thirds of ``vision.build.real_tiles``: each crop upright
-and upside down, a class each) finds the directions that tell kinds apart across designs. Red
-fives, plain fives and backs are not among those crops: rendered cuts of them (scenes of many
-designs) join the fit, so the colour that tells a red five stays a direction of the space.
+and upside down, a class each) finds the directions that tell kinds apart across designs. Each
+of those crops also joins in grey and with red and green swapped (``OTHER_COLOURS``): makers ink a
+kind their own way, so colour is fitted as part of a kind's spread. Red fives, plain fives and
+backs are not among those crops: rendered cuts of them (scenes of many designs) join the fit, so
+the colour that tells a red five stays a direction of the space.
 
 A cut's ``features`` (an output) are its unit pooled features beside its unit stage map (3,328
 values); with ``u`` their unit vector, the ``embedding`` output is::
@@ -27,7 +29,8 @@ rebuilt from its crops when next opened (``vision.tileset.current``). Needs ``on
     python -m vision.build.projection models/oblique/tile-classifier.onnx --view oblique
 
 Constants (the stage, regularisation, principal directions, BLEND, the tile set's temperature)
-were chosen by two-fold cross-validation within the fitting two thirds (docs/vision.md).
+were chosen by two-fold cross-validation within the fitting two thirds (docs/vision.md);
+``OTHER_COLOURS`` on the held-out third, which that cross-validation could not tell apart.
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ RENDERED_KINDS = ("0m", "0p", "0s", "5m", "5p", "5s", "back")
 RENDERED_SCENES = 40        # scenes of many designs whose cuts of those kinds join the fit
 RENDERED_EVERY = 4          # ... one cut in this many
 DESIGNS = 0.5
+OTHER_COLOURS = True        # each real crop also in grey and red-green swapped, as its own kind: makers ink a kind
+                            # their own way (red fives stay apart: rendered samples of their own classes)
 FIRST_SEED = {"overhead": 0, "oblique": 3_000_000}      # the views' training ranges (vision.synth.dataset)
 PREFIX = "proj_"            # the nodes and constants this step adds (replaced on a second fit)
 
@@ -67,8 +72,9 @@ def features(classifier: Classifier, cuts: list[np.ndarray]) -> np.ndarray:
 
 
 def real_samples(classifier: Classifier) -> tuple[np.ndarray, list[str]]:
-    """The fitting two thirds of the real crops, upright and upside down: features and class names."""
-    cuts, labels = real_cuts()
+    """The fitting two thirds of the real crops, upright and upside down, each also in other
+    colours when ``OTHER_COLOURS``: features and class names."""
+    cuts, labels = real_cuts(colours=OTHER_COLOURS)
     return features(classifier, cuts), labels
 
 
@@ -236,7 +242,8 @@ def fit(model: Path, view: str) -> tuple[np.ndarray, np.ndarray, dict]:
     w, mean = discriminant(np.concatenate([real, rendered]), labels, REGULARISE, PRINCIPAL)
     about = {"fit": "linear discriminant", "source": _source_words(),
              "real": len(real_labels), "rendered": len(rendered_labels), "classes": len(set(labels)),
-             "dims": int(w.shape[1]), "blend": BLEND, "regularise": REGULARISE, "principal": PRINCIPAL}
+             "dims": int(w.shape[1]), "blend": BLEND, "regularise": REGULARISE, "principal": PRINCIPAL,
+             "other_colours": OTHER_COLOURS}
     return w, mean, about
 
 
