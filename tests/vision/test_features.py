@@ -21,29 +21,30 @@ def test_a_build_step_refuses_a_file_that_is_no_classifier_with_one_line(tmp_pat
     assert says in err and "Traceback" not in err
 
 
-def test_a_cut_in_other_colours_is_the_same_tile_in_grey_and_with_red_and_green_swapped():
-    from vision.build.features import in_other_colours
+def test_a_cut_in_grey_keeps_its_shape_and_light_without_its_colour():
+    from vision.build.features import in_grey
 
     rng = np.random.default_rng(4)
     cut = rng.integers(0, 255, (64, 64, 3), dtype=np.uint8)     # BGR, as OpenCV reads it
-    grey, swapped = in_other_colours(cut)
-    assert grey.shape == swapped.shape == cut.shape
+    grey = in_grey(cut)
+    assert grey.shape == cut.shape and grey.dtype == np.uint8
     assert (grey[..., 0] == grey[..., 1]).all() and (grey[..., 1] == grey[..., 2]).all()
-    assert (swapped[..., 0] == cut[..., 0]).all()               # blue kept
-    assert (swapped[..., 1] == cut[..., 2]).all() and (swapped[..., 2] == cut[..., 1]).all()
+    # its light: the weighted mean of the channels (green most), not one channel alone
+    luma = 0.114 * cut[..., 0] + 0.587 * cut[..., 1] + 0.299 * cut[..., 2]
+    assert np.abs(grey[..., 0] - luma).max() <= 1
 
 
-def test_the_real_cuts_in_other_colours_keep_their_kind_upright_and_upside_down():
+def test_the_real_cuts_in_grey_too_keep_their_kind_upright_and_upside_down():
     from vision.build.features import real_cuts
     from vision.build.real_tiles import present
 
     if not present():
         pytest.skip("../shared/real-tiles/camerash is missing")
     cuts, labels = real_cuts()
-    coloured, coloured_labels = real_cuts(colours=True)
-    assert len(coloured) == 3 * len(cuts)
-    # each crop: itself, grey, swapped; each of them upright then upside down
-    assert coloured_labels[:6] == labels[:2] * 3
-    assert (coloured[0] == cuts[0]).all() and (coloured[1] == cuts[1]).all()
-    grey = coloured[2]
+    both, both_labels = real_cuts(grey=True)
+    assert len(both) == 2 * len(cuts)
+    # each crop: itself, then in grey; each of them upright then upside down
+    assert both_labels[:4] == labels[:2] * 2
+    assert (both[0] == cuts[0]).all() and (both[1] == cuts[1]).all()
+    grey = both[2]
     assert (grey[..., 0] == grey[..., 2]).all() and not (cuts[0][..., 0] == cuts[0][..., 2]).all()

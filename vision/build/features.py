@@ -57,24 +57,23 @@ def model_and_view(prog: str, doc: str, choices: Iterable[str],
     return a.model, a.view, open_classifier(a.model)
 
 
-def in_other_colours(cut: np.ndarray) -> list[np.ndarray]:
-    """``cut`` in grey, and with its red and green swapped: the same tile as a maker who inks it
-    otherwise would make it (one set's 7p is red above and green below where most are green above;
-    another's 發 is black)."""
-    grey = cv2.cvtColor(cv2.cvtColor(cut, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-    return [grey, np.ascontiguousarray(cut[:, :, [0, 2, 1]])]
+def in_grey(cut: np.ndarray) -> np.ndarray:
+    """``cut`` in grey (three equal channels): the tile's strokes without the ink's colour, which
+    makers choose their own way (one set's 7p is red above and green below where most are green
+    above; another's 發 is black)."""
+    return cv2.cvtColor(cv2.cvtColor(cut, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
 
-def real_cuts(variants: int = 0, colours: bool = False) -> tuple[list[np.ndarray], list[str]]:
+def real_cuts(variants: int = 0, grey: bool = False) -> tuple[list[np.ndarray], list[str]]:
     """Square cuts of the fitting two thirds of the real crops, each crop and ``variants`` of it
-    (``vision.tileset.views``: edges moved, light changed), with ``colours`` each also in other
-    colours (``in_other_colours``), upright and upside down (class ``kind`` and ``kind_ud``).
+    (``vision.tileset.views``: edges moved, light changed), with ``grey`` each also in grey
+    (``in_grey``), upright and upside down (class ``kind`` and ``kind_ud``).
     ``FileNotFoundError`` when the crops are missing."""
     cuts, labels = [], []
     for seed, kind, image in fitting_crops():
         for v in views(image, variants, seed):
             cut = square_cut(v)
-            for c in [cut] + (in_other_colours(cut) if colours else []):
+            for c in [cut] + ([in_grey(cut)] if grey else []):
                 cuts += [c, cv2.rotate(c, cv2.ROTATE_180)]
                 labels += [kind, kind + "_ud"]
     return cuts, labels

@@ -7,8 +7,8 @@ grid of 128 channels) keeps where a glyph's strokes lie, which the pooling throw
 differs less between sets than the art-bound last features. And a linear discriminant fitted on
 real tiles of many sets (the fitting two thirds of ``vision.build.real_tiles``: each crop upright
 and upside down, a class each) finds the directions that tell kinds apart across designs. Each
-of those crops also joins in grey and with red and green swapped (``OTHER_COLOURS``): makers ink a
-kind their own way, so colour is fitted as part of a kind's spread. Red fives, plain fives and
+of those crops also joins in grey (``IN_GREY``): makers ink a kind their own way, so its colour is
+fitted as part of a kind's spread. Red fives, plain fives and
 backs are not among those crops: rendered cuts of them (scenes of many designs) join the fit, so
 the colour that tells a red five stays a direction of the space.
 
@@ -30,7 +30,8 @@ rebuilt from its crops when next opened (``vision.tileset.current``). Needs ``on
 
 Constants (the stage, regularisation, principal directions, BLEND, the tile set's temperature)
 were chosen by two-fold cross-validation within the fitting two thirds (docs/vision.md);
-``OTHER_COLOURS`` on the held-out third, which that cross-validation could not tell apart.
+``IN_GREY`` on the held-out third and rendered designs, which that cross-validation could not
+tell apart (docs/vision.md, "A tile in another maker's colours").
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ RENDERED_KINDS = ("0m", "0p", "0s", "5m", "5p", "5s", "back")
 RENDERED_SCENES = 40        # scenes of many designs whose cuts of those kinds join the fit
 RENDERED_EVERY = 4          # ... one cut in this many
 DESIGNS = 0.5
-OTHER_COLOURS = True        # each real crop also in grey and red-green swapped, as its own kind: makers ink a kind
-                            # their own way (red fives stay apart: rendered samples of their own classes)
+IN_GREY = True              # each real crop also in grey, as its own kind: makers ink a kind their own way
+                            # (red fives stay apart: rendered samples of their own classes)
 FIRST_SEED = {"overhead": 0, "oblique": 3_000_000}      # the views' training ranges (vision.synth.dataset)
 PREFIX = "proj_"            # the nodes and constants this step adds (replaced on a second fit)
 
@@ -72,9 +73,9 @@ def features(classifier: Classifier, cuts: list[np.ndarray]) -> np.ndarray:
 
 
 def real_samples(classifier: Classifier) -> tuple[np.ndarray, list[str]]:
-    """The fitting two thirds of the real crops, upright and upside down, each also in other
-    colours when ``OTHER_COLOURS``: features and class names."""
-    cuts, labels = real_cuts(colours=OTHER_COLOURS)
+    """The fitting two thirds of the real crops, upright and upside down, each also in grey
+    when ``IN_GREY``: features and class names."""
+    cuts, labels = real_cuts(grey=IN_GREY)
     return features(classifier, cuts), labels
 
 
@@ -243,7 +244,7 @@ def fit(model: Path, view: str) -> tuple[np.ndarray, np.ndarray, dict]:
     about = {"fit": "linear discriminant", "source": _source_words(),
              "real": len(real_labels), "rendered": len(rendered_labels), "classes": len(set(labels)),
              "dims": int(w.shape[1]), "blend": BLEND, "regularise": REGULARISE, "principal": PRINCIPAL,
-             "other_colours": OTHER_COLOURS}
+             "in_grey": IN_GREY}
     return w, mean, about
 
 
