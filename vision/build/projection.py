@@ -8,9 +8,9 @@ differs less between sets than the art-bound last features. And a linear discrim
 real tiles of many sets (the fitting two thirds of ``vision.build.real_tiles``: each crop upright
 and upside down, a class each) finds the directions that tell kinds apart across designs. Each
 of those crops also joins in grey (``IN_GREY``): makers ink a kind their own way, so its colour is
-fitted as part of a kind's spread. Red fives, plain fives and
-backs are not among those crops: rendered cuts of them (scenes of many designs) join the fit, so
-the colour that tells a red five stays a direction of the space.
+fitted as part of a kind's spread. Red fives, plain fives and backs are not among those crops:
+rendered cuts of them (scenes of many designs) join the fit, so the colour that tells a red five
+stays a direction of the space.
 
 A cut's ``features`` (an output) are its unit pooled features beside its unit stage map (3,328
 values); with ``u`` their unit vector, the ``embedding`` output is::
