@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 
@@ -20,6 +23,9 @@ def session(path: Path, threads: int):
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
+    # a frame is many short runs of four sessions with NumPy between them: threads left spinning after
+    # a run hold the cores that work needs (the demo frames read in 105-114 ms without, 145-163 with)
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 
@@ -27,3 +33,22 @@ def blob(images: list[np.ndarray]) -> np.ndarray:
     """BGR uint8 images -> NCHW float32 RGB 0..1."""
     x = np.stack(images)[..., ::-1].transpose(0, 3, 1, 2)
     return np.ascontiguousarray(x, dtype=np.float32) / 255.0
+
+
+@lru_cache(maxsize=1)
+def _blas():
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()       # finds the loaded BLAS libraries once (about a millisecond)
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """NumPy's BLAS on one thread for the products inside. A tile set compares a frame's cuts with its
+    prototypes in one product (about 150 cuts x 3,402 values x 74 prototypes); OpenBLAS splits it over
+    every core, and where another process or the detector's own ONNX threads hold a core its threads
+    wait on each other: 60 cuts took a median of 72 ms so on this 2-core machine with another bench
+    running, against 0.7 ms on one thread (docs/vision.md, "Naming a cut"). Entering and leaving
+    costs about 30 microseconds."""
+    with _blas().limit(limits=1, user_api="blas"):
+        yield

@@ -514,3 +514,13 @@ def test_runners_up_leave_out_the_tile_none_and_backs():
     totals = {"3p": 0.6, "none": 0.2, "back": 0.1, "4p": 0.05, "1s": 0.04, "2s": 0.006, "6z": 0.004}
     assert runners_up(totals, "3p") == (("4p", 0.05), ("1s", 0.04), ("2s", 0.006))
     assert runners_up(totals, "3p", n=1) == (("4p", 0.05),)
+
+
+def test_no_session_of_the_detector_leaves_its_threads_spinning_after_a_run():
+    """A frame is many short runs of several sessions with NumPy between them; threads spinning after
+    one run held the cores the next needed (docs/vision.md, "Threads at run time")."""
+    detector = Detector.for_view("oblique")
+    sessions = [detector.locator, detector.second, detector.classifier.session, detector.refiner.session]
+    assert all(s is not None for s in sessions)
+    assert [s.get_session_options().get_session_config_entry("session.intra_op.allow_spinning")
+            for s in sessions] == ["0"] * 4

@@ -105,6 +105,36 @@ def test_a_frames_cuts_named_at_once_are_named_as_one_by_one(enrolled, art, clas
     assert sum(n.flipped for n in one_by_one) >= 5
 
 
+def test_a_frames_product_runs_on_one_blas_thread_and_gives_the_cores_back(enrolled, art, classifier):
+    """The set's one product a frame runs on one BLAS thread (split over both cores it waited on
+    whatever else held one: 72 ms for 60 cuts, against 0.7: vision.runtime.one_blas_thread), and
+    NumPy's threads are as they were after it."""
+    from threadpoolctl import threadpool_info
+
+    def blas_threads() -> list[int]:
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    before = blas_threads()
+    seen: list[list[int]] = []
+    protos = enrolled._prototypes()
+    real_both = protos.both
+
+    class Watched(np.ndarray):          # the prototypes, noting the BLAS threads when the product is taken
+        @property
+        def T(self):
+            seen.append(blas_threads())
+            return np.asarray(self).T
+
+    object.__setattr__(protos, "both", real_both.view(Watched))
+    try:
+        probs, emb = classifier.read([square_cut(tile_photo(art, "3p", 7))])
+        assert enrolled.name_all(probs, emb, classifier)[0].tile == "3p"
+    finally:
+        object.__setattr__(protos, "both", real_both)
+    assert seen and all(threads and set(threads) == {1} for threads in seen)
+    assert blas_threads() == before
+
+
 def same_namings(a, b) -> bool:
     """The same tiles, ways up, namers and runners-up; scores equal but for the last bits of a float
     (one product and many may add in another order)."""
