@@ -651,7 +651,7 @@ def speed(classifier: Classifier, folder: Path, view: str = "overhead") -> dict:
     with_set = per_frame_ms(lambda: tileset.name_all(probs, emb, classifier))
     empty = TileSet.create(folder / "empty", classifier)         # no kinds: the classifier alone names every cut
     alone = per_frame_ms(lambda: empty.name_all(probs, emb, classifier))
-    in_frames, in_frames_alone = frame_naming_ms(classifier, tileset, folder, view)
+    in_frames, in_frames_alone = frame_naming_ms(classifier, (tileset, empty), view)
     print(f"\nspeed: enrolling {len(tileset.kinds())} kinds x 3 crops {enrol_s:.2f} s, the set checking itself "
           f"{check_s * 1000:.0f} ms (rule: {rule}); naming 60 tiles (beyond the classifier's own run) with the set "
           f"{with_set:.2f} ms, by the classifier alone {alone:.2f} ms: the set adds {with_set - alone:.2f} ms; "
@@ -664,43 +664,41 @@ def speed(classifier: Classifier, folder: Path, view: str = "overhead") -> dict:
             "set_adds_a_frame_ms": in_frames[0] - in_frames_alone[0]}
 
 
-class _TimedSet(TileSet):
-    """A tile set that keeps how long each ``name_all`` took (ms): a frame's naming, within the frame."""
-
-    def name_all(self, probs, embeddings, classifier):
-        started = time.perf_counter()
-        named = super().name_all(probs, embeddings, classifier)
-        self.spent.append((time.perf_counter() - started) * 1000)
-        return named
-
-
-def frame_naming_ms(classifier: Classifier, tileset: TileSet, folder: Path, view: str
-                    ) -> tuple[tuple[float, float], ...]:
+def frame_naming_ms(classifier: Classifier, tilesets: Iterable[TileSet], view: str) -> list[tuple[float, float]]:
     """The naming's share of reading a whole frame (the service's demo frames, rendered tables of about
-    57 tiles: 150 or so cuts a frame, over the classifier's two or three runs), with ``tileset``'s
-    crops and with no set (the classifier alone, by the same code), read by ``view``'s detector with
-    ``classifier``: median and 90th percentile over ``DEMO_FRAMES`` frames. The detector's own ONNX
-    runs come between the namings, as at a table: the 60 cuts above, named alone, cannot show that."""
+    57 tiles: 150 or so cuts a frame, over the classifier's two or three runs), for each of
+    ``tilesets`` (one with no kinds names as the classifier alone, by the same code), read by ``view``'s
+    detector with ``classifier``: median and 90th percentile over ``DEMO_FRAMES`` frames. The
+    detector's own ONNX runs come between the namings, as at a table: the 60 cuts above, named alone,
+    cannot show that."""
     frames = [cv2.imread(str(f)) for f in sorted(DEMO.glob("frame-*.jpg"))]
-    if not frames:
-        return (float("nan"),) * 2, (float("nan"),) * 2
     detector = Detector.for_view(view, classifier=classifier.path)
     out = []
-    for crops in (tileset.crops, {}):
-        timed = _TimedSet.create(folder / f"timed-{len(out)}", classifier)
-        for kind, files in crops.items():
-            timed.enroll(kind, [cv2.imread(str(tileset.folder / c.file)) for c in files], classifier)
-        timed.spent = []
-        detector.use_tileset(timed)
+    for tileset in tilesets:
+        if not frames:
+            out.append((float("nan"), float("nan")))
+            continue
+        spent: list[float] = []
+        name_all = tileset.name_all
+
+        def timed(*args):                               # the set's own naming, timed where the detector calls it
+            started = time.perf_counter()
+            named = name_all(*args)
+            spent.append((time.perf_counter() - started) * 1000)
+            return named
+
+        tileset.name_all = timed
+        detector.use_tileset(tileset)
         detector.detect(frames[0])                      # warm up
         per_frame = []
         for k in range(DEMO_FRAMES):
-            before = len(timed.spent)
+            before = len(spent)
             detector.detect(frames[k % len(frames)])
-            per_frame.append(sum(timed.spent[before:]))
+            per_frame.append(sum(spent[before:]))
+        del tileset.name_all                            # the class's own again
         out.append((float(np.median(per_frame)), float(np.percentile(per_frame, 90))))
     detector.use_tileset(None)
-    return out[0], out[1]
+    return out
 
 
 def main() -> int:
