@@ -92,6 +92,12 @@ class Classifier:
         ``none`` left out), in double precision."""
         return (np.asarray(probs, np.float32) @ self._face_sum).astype(np.float64)
 
+    def none_totals(self, probs: np.ndarray) -> np.ndarray:
+        """N cuts' probability of holding no tile (``none`` over both ways up; N values, 0 where the
+        model has no such class), in double precision."""
+        cols = self.columns[NONE]
+        return np.asarray(probs, np.float32)[:, cols].sum(axis=1).astype(np.float64)
+
     def upside_down(self, p: np.ndarray, tile: str) -> bool:
         """Whether the cut reads as ``tile`` upside down rather than upright."""
         cols = self.columns[tile]

@@ -221,6 +221,14 @@ class Detector:
         flipped = self.classifier.upside_down(p, tile) and tile != BACK
         return tile, totals[tile], flipped, runners_up(totals, tile)
 
+    def _read_as_tiles(self, probs: np.ndarray, sure_box: list[bool]) -> list[int]:
+        """Which of N cuts ``_name`` reads as a tile rather than none (with ``sure_box[j]``, a cut whose
+        likeliest tile reaches ``KEEP_TILE`` counts): the cuts a tile set has a name to give. A tie
+        counts as a tile, as in ``_name``, where the faces come before none."""
+        faces = self.classifier.face_totals(probs).max(axis=1, initial=0.0)
+        none = self.classifier.none_totals(probs)
+        return [j for j in range(len(probs)) if faces[j] >= none[j] or (sure_box[j] and faces[j] >= KEEP_TILE)]
+
     def detect(self, image: np.ndarray, grid: int = 1) -> list[Detection]:
         """Every tile in a BGR image, as ``Detection`` s in reading order (top to bottom, left to right).
 
@@ -279,15 +287,19 @@ class Detector:
 
         def read(owners, cuts, trust_box: bool):
             probs, embeddings = self.classifier.read(cuts)
-            with_set = use_set and self.tileset is not None and embeddings is not None
-            # the set names every cut at once (what the cuts share done once); _name takes it where it is used
-            by_set = self.tileset.name_all(probs, embeddings, self.classifier) if with_set else [None] * len(probs)
+            trusted = [trust_box and bool(sure and sure[k]) for k, _ in owners]
+            by_set: list = [None] * len(probs)
+            if use_set and self.tileset is not None and embeddings is not None:
+                # the set names the cuts read as tiles at once (what they share done once); a cut read as
+                # no tile stays none whoever names it (_name), and from beside the table 2 cuts in 5 read so
+                at = self._read_as_tiles(probs, trusted)
+                for j, named in zip(at, self.tileset.name_all(probs[at], embeddings[at], self.classifier)):
+                    by_set[j] = named
             for j, ((k, turn), p) in enumerate(zip(owners, probs)):
-                trusted = trust_box and bool(sure and sure[k])
-                tile, score, flipped, others = self._name(p, trusted, by_set[j])
+                tile, score, flipped, others = self._name(p, trusted[j], by_set[j])
                 keep(best, k, (tile, score, flipped, turn, others))
                 if keep_alone:
-                    tile, score, flipped, others = self._name(p, trusted)
+                    tile, score, flipped, others = self._name(p, trusted[j])
                     keep(alone, k, (tile, score, flipped, turn, others))
 
         read(owners, cuts, trust_box=True)

@@ -295,6 +295,25 @@ def test_a_set_says_which_tile_not_whether_a_tile_lies_there(enrolled, art, clas
     assert score > 0.9
 
 
+def test_the_set_is_asked_to_name_only_the_cuts_read_as_tiles(enrolled, classifier):
+    """A cut read as no tile stays none whoever names it, so the set names only the others (seen from
+    beside the table about two cuts in five read none): exactly the cuts the detector's own rule reads
+    as a tile, a sure box's likeliest tile at a tenth or more and a tie between a face and none
+    included."""
+    from vision.detect import NONE, Detector
+
+    detector = Detector(tileset=enrolled)
+    names = np.array(classifier.class_names)
+    none, face = (names == NONE).astype(np.float32), (names == "5z").astype(np.float32)
+    shares = (1.0, 0.6, 0.5, 0.3, 0.08, 0.0)                      # of the tile; the rest none
+    rows = np.array([s * face + (1 - s) * none for s in shares], np.float32)
+    for sure in (False, True):
+        asked = detector._read_as_tiles(rows, [sure] * len(rows))
+        named_as_tile = [j for j, p in enumerate(rows) if detector._name(p, sure)[0] != NONE]
+        assert asked == named_as_tile
+        assert asked == ([0, 1, 2, 3] if sure else [0, 1, 2])
+
+
 def test_a_tile_the_set_names_offers_the_sets_second_choice_and_the_classifiers(enrolled, art, classifier):
     """Where the set names a cut, its runners-up (where a hand that is no win looks for the misread
     tile's true face) are the faces the set or the classifier gives, each at the larger share: a cut
