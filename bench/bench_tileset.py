@@ -1,7 +1,7 @@
 """Real tiles, with and without a table's tile set: what the camera names right on its first day.
 
     .venv/bin/python bench/bench_tileset.py [--view oblique|overhead] [--repeats 20] [--grid 1] [--mirror] [--json]
-        [--tile-width PX] [--camera] [--retakes 20] [--classifier C.onnx]
+        [--tile-width PX] [--camera] [--retakes 20] [--classifier C.onnx] [--locator L.onnx] [--seat-locator S.onnx]
 
 Three parts, each on real material only (``../shared``; a part whose material is
 missing is skipped with a line saying so):
@@ -18,8 +18,9 @@ missing is skipped with a line saying so):
    zero-shot (no set), then a set enrolled from the labelled tiles of another photo
    of the same tile set and used on this one. Per photo: labelled tiles found and
    named right (IoU >= 0.5), the revealed hand line (every tile found once, in
-   order), extra boxes by the line, and boxes on ground the labels mark clear of tiles
-   (felt, rails, the table's panels: ``clear``). The hand read from the photo alone
+   order), extra boxes by the line, boxes on ground the labels mark clear of tiles
+   (felt, rails, the table's panels: ``clear``), and the found boxes' height over the
+   labels' (upright and sideways tiles apart). The hand read from the photo alone
    (the detector the tablet reads a seat's photo with: ``hand_photo.seat_detector``),
    then each hand photo taken again ``--retakes`` times (a little larger or smaller,
    turned, shifted, exposed and compressed otherwise: ``taken_again``), its line read
@@ -31,7 +32,8 @@ missing is skipped with a line saying so):
    same retakes again with a set taught from the photo's own labelled tiles (the
    most teaching can give) and from another photo of its tile set.
    Then one set's own tiles: the detector's cuts of the labelled tiles of a tile
-   set's photos, a set of up to 3 of them a kind, named on the others.
+   set's photos, a set of up to 3 of them a kind, named on the others; by how each
+   tile lay (upright or sideways), and the same splits cut at the labels' boxes.
 3. **Speed**: enrolling 37 kinds x 3 crops, and what naming with a set adds per image.
 """
 
@@ -247,7 +249,23 @@ def score_photo(found: list[dict], photo: dict) -> dict:
             "hand_read": line, "hand_right": sum(a == t["tile"] for a, t in zip(line, hand)),
             "hand_in_order": line == [t["tile"] for t in hand], "stray_boxes": len(stray),
             "on_clear": sum(on_clear_ground(d["box"], clear) for d in found) if clear else None,
-            "red_plain": red_plain}
+            "red_plain": red_plain, "box_height": box_heights(pairs)}
+
+
+def box_heights(pairs: list[tuple[dict, dict]]) -> dict[str, float | None]:
+    """The median of found boxes' heights over their labels' (matched pairs: label, detection), for tiles
+    found upright and sideways apart: seen from beside the table, a sideways tile's box that reaches into
+    the tile beyond it shows here (the labels stop where the next tile starts)."""
+    ratios: dict[str, list[float]] = {"upright": [], "sideways": []}
+    for t, d in pairs:
+        lie = "sideways" if d["rotation"] % 180 == 90 else "upright"
+        ratios[lie].append((d["box"][3] - d["box"][1]) / max(t["box"][3] - t["box"][1], 1e-6))
+    return {lie: float(np.median(r)) if r else None for lie, r in ratios.items()}
+
+
+def height_text(s: dict) -> str:
+    h = s["box_height"]
+    return ", ".join(f"{lie} {v:.2f}" for lie, v in h.items() if v is not None)
 
 
 def hand_alone(photo: dict, image: np.ndarray, detector: Detector) -> dict:
@@ -476,13 +494,13 @@ def total_text(label: str, t: dict) -> str:
 
 
 def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: int = RETAKES,
-           classifier: Path | None = None, seat_locator: Path | None = None) -> dict:
+           classifier: Path | None = None, seat_locator: Path | None = None, locator: Path | None = None) -> dict:
     found_photos = labelled_photos()
     if not found_photos:
         print(f"real photos: skipped, none of vision/labels/*.json has its photo in {photos_dir()}")
         return {}
     started = time.perf_counter()
-    detector = Detector.for_view(view, mirror=mirror, classifier=classifier)
+    detector = Detector.for_view(view, mirror=mirror, classifier=classifier, locator=locator)
     load_s = time.perf_counter() - started
     # what the tablet reads a seat's photo with (``seat_locator``: a candidate for its locator)
     seat = seat_detector(mirror=mirror, classifier=classifier, locator=seat_locator)
@@ -502,7 +520,7 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
         print(f"  {name}: zero-shot {s['right']}/{s['tiles']}, hand {s['hand_right']}/{len(s['hand_read'])} "
               f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
               f"{s['stray_boxes']} extra box(es) by the line, {clear_text(s)}{s['red_plain']} red/plain mix-up(s), "
-              f"{ms:.0f} ms")
+              f"boxes' height over the labels' ({height_text(s)}), {ms:.0f} ms")
         if s["line_alone"] is not None:
             print(f"    the hand read from the photo alone: line {' '.join(s['line_alone']) or 'none'} "
                   f"({'exact' if s['line_exact'] else 'not ' + ' '.join(photo['hand_line'])}); "
@@ -558,27 +576,30 @@ def own_sets(found_photos: dict, classifier: Classifier, view: str, folder: Path
     IoU >= 0.5, as found zero-shot), a set of up to 3 crops a kind of the kinds seen twice or more,
     named on the rest (``OWN_SET_SPLITS`` random splits), against the classifier alone on the same; then
     the sets together: a parlour enrols its own set, so this is the issue's "3 crops a kind" asked of
-    one maker's tiles, where camerash's held-out third (part 1) asks it across makers."""
+    one maker's tiles, where camerash's held-out third (part 1) asks it across makers. Each figure is
+    also given by how the tile lay in the photo (upright or sideways: a tile seen from beside the table
+    lying across the view shows its body beside its face, and the locator's box often reaches into the
+    tile beyond it), and the same splits are named again cut at the labels' own boxes: what a locator
+    placing every box as labelled would give, so a miss is told to lie in the box or in the naming."""
     print("\none set's own tiles (the detector's cuts of a set's labelled tiles; <= 3 crops a kind enrolled, "
           "named on the others):")
     rng = np.random.default_rng(0)
     no_set = TileSet.create(folder / "no-set", classifier, view)     # names as the classifier alone
     out = {}
     for set_name, members in TILE_SETS.items():
-        cuts = []
+        found, at_labels = [], []               # (kind, cut, sideways) at the detector's box; at the label's
         for m in (m for m in members if m in found_photos):
             image = cv2.imread(str(found_photos[m]["path"]))
             face = [t for t in found_photos[m]["tiles"] if t["tile"] != BACK]
-            cuts += [(t["tile"], upright_cut(image, d["box"], d["rotation"]))
-                     for t, d in match(found_photos[m]["found"], face)]
-        if not cuts:
+            for t, d in match(found_photos[m]["found"], face):
+                sideways = d["rotation"] % 180 == 90
+                found.append((t["tile"], upright_cut(image, d["box"], d["rotation"]), sideways))
+                at_labels.append((t["tile"], upright_cut(image, t["box"], t["rotation"]), sideways))
+        if not found:
             continue
-        truth = np.array([k for k, _ in cuts])
-        probs, emb = classifier.read([square_cut(c) for _, c in cuts])
-        right = alone = n = 0
-        rules = []
-        misses: collections.Counter = collections.Counter()
-        for r in range(OWN_SET_SPLITS):
+        truth = np.array([k for k, *_ in found])
+        splits = []
+        for _ in range(OWN_SET_SPLITS):
             enrol, rest = [], []
             for kind in sorted(set(truth)):
                 idx = rng.permutation(np.where(truth == kind)[0])
@@ -586,29 +607,62 @@ def own_sets(found_photos: dict, classifier: Classifier, view: str, folder: Path
                     k = min(3, len(idx) - 1)
                     enrol += list(idx[:k])
                     rest += list(idx[k:])
-            tileset = TileSet.create(folder / f"own-{r}-{len(out)}", classifier, view)
-            for kind in sorted(set(truth[enrol])):
-                tileset.enroll(kind, [cuts[i][1] for i in enrol if truth[i] == kind], classifier)
-            rules.append(tileset.rule(classifier))
-            for i in rest:
-                tile = tileset.name(probs[i], emb[i], classifier).tile
-                right += tile == truth[i]
-                misses.update([f"{truth[i]}->{tile}"] if tile != truth[i] else [])
-                alone += no_set.name(probs[i], emb[i], classifier).tile == truth[i]
-                n += 1
-        red_plain = sum(v for k, v in misses.items() if red_plain_pair(*k.split("->")))
-        out[set_name] = {"cuts": len(cuts), "named": n, "with_set": right, "alone": alone, "rules": rules,
-                         "misses": dict(misses.most_common()), "red_plain": red_plain}
-        print(f"  {set_name} ({len(cuts)} cuts of {', '.join(members)}): with a set {right}/{n} "
-              f"({right / max(n, 1):.1%}), the classifier alone {alone}/{n} ({alone / max(n, 1):.1%}); "
-              f"the sets' rules: {' '.join(rules)}; misses: {miss_text(misses)}")
+            splits.append((enrol, rest))
+        s = named_over_splits(found, splits, classifier, view, folder / f"own-{len(out)}", no_set)
+        s["at_labels"] = named_over_splits(at_labels, splits, classifier, view, folder / f"own-{len(out)}-labels",
+                                           no_set)
+        s["cuts"] = len(found)
+        out[set_name] = s
+        at = s["at_labels"]
+        print(f"  {set_name} ({len(found)} cuts of {', '.join(members)}): with a set {s['with_set']}/{s['named']} "
+              f"({s['with_set'] / max(s['named'], 1):.1%}), the classifier alone {s['alone']}/{s['named']} "
+              f"({s['alone'] / max(s['named'], 1):.1%}); upright {lie_text(s, 'upright')}, sideways "
+              f"{lie_text(s, 'sideways')}; the sets' rules: {' '.join(s['rules'])}; misses: {miss_text(s['misses'])}\n"
+              f"    cut at the labels' boxes: with a set {at['with_set']}/{at['named']}, alone {at['alone']}/"
+              f"{at['named']}; upright {lie_text(at, 'upright')}, sideways {lie_text(at, 'sideways')}")
     if out:
-        every = {k: sum(o[k] for o in out.values()) for k in ("named", "with_set", "alone", "red_plain")}
+        keys = ("named", "with_set", "alone", "red_plain")
+        every = {k: sum(o[k] for o in out.values()) for k in keys}
+        for lie in ("upright", "sideways"):
+            every[lie] = {k: sum(o[lie][k] for o in out.values()) for k in ("named", "with_set", "alone")}
+        labels = {k: sum(o["at_labels"][k] for o in out.values()) for k in keys}
         print(f"  the {len(out)} sets together: with a set {every['with_set']}/{every['named']} "
               f"({every['with_set'] / max(every['named'], 1):.1%}), the classifier alone {every['alone']}/{every['named']} "
-              f"({every['alone'] / max(every['named'], 1):.1%}); red and plain fives mixed up {every['red_plain']} time(s)")
-        out = {"sets": out, "together": every}
+              f"({every['alone'] / max(every['named'], 1):.1%}); upright {lie_text(every, 'upright')}, sideways "
+              f"{lie_text(every, 'sideways')}; red and plain fives mixed up {every['red_plain']} time(s); cut at the "
+              f"labels' boxes: with a set {labels['with_set']}/{labels['named']}, alone {labels['alone']}/{labels['named']}")
+        out = {"sets": out, "together": every, "together_at_labels": labels}
     return out
+
+
+def named_over_splits(cuts: list[tuple[str, np.ndarray, bool]], splits: list[tuple[list, list]],
+                      classifier: Classifier, view: str, folder: Path, no_set: TileSet) -> dict:
+    """Cuts (kind, upright cut, whether the tile lay sideways) named by a set enrolled with each split's
+    first list and named on its second, and by the classifier alone: counts in all and by how each lay."""
+    truth = np.array([k for k, *_ in cuts])
+    probs, emb = classifier.read([square_cut(c) for _, c, _ in cuts])
+    counts = {lie: {"named": 0, "with_set": 0, "alone": 0} for lie in ("upright", "sideways")}
+    rules = []
+    misses: collections.Counter = collections.Counter()
+    for r, (enrol, rest) in enumerate(splits):
+        tileset = TileSet.create(folder / f"split-{r}", classifier, view)
+        for kind in sorted(set(truth[enrol])):
+            tileset.enroll(kind, [cuts[i][1] for i in enrol if truth[i] == kind], classifier)
+        rules.append(tileset.rule(classifier))
+        for i in rest:
+            tile = tileset.name(probs[i], emb[i], classifier).tile
+            c = counts["sideways" if cuts[i][2] else "upright"]
+            c["named"] += 1
+            c["with_set"] += tile == truth[i]
+            c["alone"] += no_set.name(probs[i], emb[i], classifier).tile == truth[i]
+            misses.update([f"{truth[i]}->{tile}"] if tile != truth[i] else [])
+    red_plain = sum(v for k, v in misses.items() if red_plain_pair(*k.split("->")))
+    return {**{k: counts["upright"][k] + counts["sideways"][k] for k in ("named", "with_set", "alone")},
+            **counts, "rules": rules, "misses": dict(misses.most_common()), "red_plain": red_plain}
+
+
+def lie_text(s: dict, lie: str) -> str:
+    return f"{s[lie]['with_set']}/{s[lie]['named']} (alone {s[lie]['alone']})"
 
 
 def red_plain_pair(a: str, b: str) -> bool:
@@ -714,6 +768,9 @@ def main() -> int:
                    help="the detector with its mirrored locator pass too (off by default: docs/vision.md)")
     p.add_argument("--classifier", type=Path, help="a candidate classifier ONNX file (default: the view's shipped "
                                                      "one; the photos keep the view's locators)")
+    p.add_argument("--locator", type=Path, metavar="ONNX",
+                   help="a candidate locator for the view's table detector alone (the photos read whole, one "
+                        "set's own tiles; default: the view's shipped one; the seat's detector keeps its own)")
     p.add_argument("--seat-locator", type=Path, metavar="ONNX",
                    help="a candidate locator for the seat's detector alone (the hand read from a photo, the "
                         "retakes; default: hand_photo.seat_detector's own)")
@@ -730,7 +787,7 @@ def main() -> int:
     a = p.parse_args()
     if a.retakes < 0:
         p.error("--retakes must be 0 or more")
-    for flag, path in (("--classifier", a.classifier), ("--seat-locator", a.seat_locator)):
+    for flag, path in (("--classifier", a.classifier), ("--seat-locator", a.seat_locator), ("--locator", a.locator)):
         if path is not None and not path.is_file():
             p.error(f"{flag}: no ONNX file at {path}")
     if a.tile_width is not None and not 8 <= a.tile_width <= 240:
@@ -740,7 +797,7 @@ def main() -> int:
         figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp), a.tile_width, a.camera,
                                                     a.margin),
                    "photos": photos(a.view, a.grid, Path(tmp), a.mirror, a.retakes, a.classifier,
-                                              a.seat_locator) if a.photos else {},
+                                              a.seat_locator, a.locator) if a.photos else {},
                    "speed": speed(classifier, Path(tmp), a.view)}
     if a.json:
         a.json.write_text(json.dumps(figures, indent=1, default=float))
