@@ -104,6 +104,11 @@ def _parser() -> _Parser:
                    help="score the detector a photo from the seat is read with (the oblique view's models with "
                         "the seat's own locator, no second locator: vision.hand_photo.seat_detector) in place "
                         "of --view's")
+    e.add_argument("--locator", type=Path, metavar="ONNX",
+                   help="a candidate locator in the view's locator's place (default: the view's shipped one)")
+    e.add_argument("--tight-boxes", action="store_true",
+                   help="the slanted scenes' truth boxed as a person boxes a photo: a far tile's box stops where "
+                        "the nearer tile starts (python -m vision train --tight-boxes)")
     e.add_argument("--synth", type=Path, help="a dataset folder (python -m vision synth) to score instead")
     e.add_argument("--split", default="val", help="its split (default val)")
     e.add_argument("--real", type=Path, action="append", default=None,
@@ -195,6 +200,9 @@ def _parser() -> _Parser:
     t.add_argument("--capture", type=float, metavar="SHARE",
                    help="share of scenes whose classifier cuts are taken through a camera's capture: smaller, "
                         "blurred, noisy, JPEG-compressed (vision/synth/capture.py; default 0)")
+    t.add_argument("--tight-boxes", action="store_true",
+                   help="oblique scenes' boxes leave out the slivers of a tile seen beside a nearer one in its "
+                        "column, as a person boxes a photo (vision/synth/oblique.py; default: every pixel seen)")
     t.add_argument("--real-variants", type=int, metavar="N",
                    help="add the fitting two thirds of the real single tiles (../shared/real-tiles) to the "
                         "classifier's cuts, each with N variants (vision/build/real_cls.py; default: none)")
@@ -279,17 +287,20 @@ def _evaluate(a: argparse.Namespace) -> int:
     for flag in ("scenes", "oblique", "rim", "console", "details", "seat"):
         if getattr(a, flag) < 0:
             raise UsageError(f"--{flag} must be 0 or more, not {getattr(a, flag)}")
+    if a.locator is not None and not a.locator.is_file():
+        raise UsageError(f"--locator: no ONNX file at {a.locator}")
     detector = None
     if a.seat_detector:
         from .hand_photo import seat_detector
 
-        detector = seat_detector(mirror=a.mirror, refine=a.refine, perspective=a.perspective)
+        detector = seat_detector(mirror=a.mirror, refine=a.refine, perspective=a.perspective, locator=a.locator)
     try:
         reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos,
                                  detector=detector, real_grid=a.real_grid, oblique=a.oblique, view=a.view,
                                  mirror=a.mirror, rim=a.rim, refine=a.refine,
                                  console=a.console, second=a.second, details=a.details,
-                                 perspective=a.perspective, seat=a.seat)
+                                 perspective=a.perspective, seat=a.seat, locator=a.locator,
+                                 tight_boxes=a.tight_boxes)
     except (FileNotFoundError, ValueError) as e:
         raise UsageError(str(e)) from None
     if a.json:
@@ -409,7 +420,7 @@ def _train(a: argparse.Namespace) -> int:
                       classifier_batch=a.classifier_batch, workers=a.workers, hours=a.hours,
                       cache=a.cache or None, jobs=a.jobs, designs=a.designs,
                       real_faces=a.real_faces, real_variants=a.real_variants, fonts=a.fonts,
-                      capture=a.capture):
+                      capture=a.capture, tight_boxes=a.tight_boxes or None):
         print(path)
     return 0
 

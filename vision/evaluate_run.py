@@ -27,8 +27,9 @@ def _timed(detector: Detector, image: np.ndarray, grid: int = 1) -> tuple[list[d
     return [d.to_dict() for d in found], (time.perf_counter() - t) * 1000
 
 
-def synthetic_rendered(detector: Detector, scenes: int, seed: int = TEST_SEED) -> Report:
-    """Scenes rendered now from held-out seeds (needs the tile art)."""
+def synthetic_rendered(detector: Detector, scenes: int, seed: int = TEST_SEED, tight_boxes: bool = False) -> Report:
+    """Scenes rendered now from held-out seeds (needs the tile art); ``tight_boxes``: their truth boxed
+    as a person boxes a photo (``render_scene``)."""
     from .synth.art import TileArt
     from .synth.dataset import console_details_for, console_for, rim_tiles_for, scene_for, seat_for, view_for
 
@@ -38,9 +39,10 @@ def synthetic_rendered(detector: Detector, scenes: int, seed: int = TEST_SEED) -
             "oblique, a seat's console with keys and compartments, " if console_details_for(seed) is not None
             else "oblique, a seat's console, " if console_for(seed)
             else "oblique, tiles on the rim, " if rim_tiles_for(seed) else "oblique ")
-    art, report = TileArt(), Report(f"synthetic {view}test (seeds {seed}..{seed + scenes - 1})")
+    tight = "tight boxes, " if tight_boxes and view_for(seed) == "oblique" else ""
+    art, report = TileArt(), Report(f"synthetic {view}test ({tight}seeds {seed}..{seed + scenes - 1})")
     for i in range(seed, seed + scenes):
-        s = scene_for(i, art, (960, 720))
+        s = scene_for(i, art, (960, 720), tight_boxes=tight_boxes)
         found, ms = _timed(detector, s.image)
         report.add(found, [t.to_dict() for t in s.tiles], ms)
     return report
@@ -78,29 +80,25 @@ def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "v
                    detector: Detector | None = None, real_grid: int = 1, oblique: int = 0,
                    view: str = "overhead", mirror: bool = False, rim: int = 0,
                    refine: bool = True, console: int = 0, second: bool = True, details: int = 0,
-                   perspective: bool = True, seat: int = 0) -> list[Report]:
+                   perspective: bool = True, seat: int = 0, locator: Path | None = None,
+                   tight_boxes: bool = False) -> list[Report]:
     """Reports for the synthetic set and each real labels file (the shared photo's when none is named;
     skipped quietly when that photo is absent, an error when a named one is). ``mirror``: the
     locator's second, mirrored pass; ``refine``: the view's box refiner, if it has one; ``second``: the
     view's second locator, if it has one; ``perspective``: the view's perspective check, if it has one
-    (``detect.Detector``)."""
+    (``detect.Detector``); ``locator``: a candidate in the view's locator's place; ``tight_boxes``: the
+    rendered scenes' truth boxed as a person boxes a photo (``synth.scene.render_scene``)."""
     detector = detector or Detector.for_view(view, mirror=mirror, refine=refine, second=second,
-                                             perspective=perspective)
+                                             perspective=perspective, locator=locator)
     reports = []
     if synth is not None:
         reports.append(synthetic_folder(detector, synth, split))
     elif scenes > 0:
         reports.append(synthetic_rendered(detector, scenes))
-    if oblique > 0:
-        reports.append(synthetic_rendered(detector, oblique, OBLIQUE_TEST))
-    if rim > 0:
-        reports.append(synthetic_rendered(detector, rim, RIM_TEST))
-    if console > 0:
-        reports.append(synthetic_rendered(detector, console, CONSOLE_TEST))
-    if details > 0:
-        reports.append(synthetic_rendered(detector, details, DETAILS_TEST))
-    if seat > 0:
-        reports.append(synthetic_rendered(detector, seat, SEAT_TEST))
+    for n, first in ((oblique, OBLIQUE_TEST), (rim, RIM_TEST), (console, CONSOLE_TEST), (details, DETAILS_TEST),
+                     (seat, SEAT_TEST)):
+        if n > 0:
+            reports.append(synthetic_rendered(detector, n, first, tight_boxes))
     photos = photos or photos_dir()
     explicit = real is not None
     for lp in real if explicit else [REAL_LABELS]:

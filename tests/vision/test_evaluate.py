@@ -123,6 +123,32 @@ def test_evaluate_scores_the_seats_own_detector_when_asked(art, tmp_path):
     assert mine == {k: v for k, v in want.to_dict().items() if "ms" not in k}
 
 
+def test_evaluate_takes_a_candidate_locator_and_tightly_boxed_truth(art, tmp_path):
+    """evaluate --locator ONNX --tight-boxes: a candidate in the view's locator's place, scored on slanted
+    test scenes boxed as a person boxes a photo (what a locator trained with --tight-boxes learnt)."""
+    import json
+
+    from vision.detect import LOCATOR, Detector
+    from vision.evaluate_run import run_evaluation
+    r = subprocess.run([sys.executable, "-m", "vision", "evaluate", "--scenes", "0", "--oblique", "1", "--view",
+                        "oblique", "--locator", str(LOCATOR), "--tight-boxes", "--photos", str(tmp_path), "--json"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    [got] = json.loads(r.stdout)
+    assert "tight boxes" in got["set"]
+    [want] = run_evaluation(scenes=0, oblique=1, detector=Detector.for_view("oblique", locator=LOCATOR), real=[],
+                            tight_boxes=True)
+    assert {k: v for k, v in got.items() if "ms" not in k} == {k: v for k, v in want.to_dict().items() if "ms" not in k}
+    [plain] = run_evaluation(scenes=0, oblique=1, detector=Detector.for_view("oblique", locator=LOCATOR), real=[])
+    assert "tight boxes" not in plain.to_dict()["set"]
+
+
+def test_a_candidate_locator_that_is_no_file_exits_2_naming_it(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "vision", "evaluate", "--locator", str(tmp_path / "no.onnx")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "--locator" in r.stderr and "Traceback" not in r.stderr
+
+
 @pytest.mark.parametrize("flag", ["--scenes", "--oblique", "--rim", "--console", "--details", "--seat"])
 def test_a_negative_count_of_test_scenes_exits_2_naming_it(flag):
     r = subprocess.run([sys.executable, "-m", "vision", "evaluate", flag, "-1"], capture_output=True, text=True)

@@ -161,6 +161,32 @@ def test_a_tile_behind_another_is_boxed_around_what_is_seen_of_it():
     assert boxes[2] is None
 
 
+def test_tight_boxes_leave_out_a_far_tiles_sides_peeking_beside_a_nearer_one():
+    """A person boxing a photo stops a far tile's box where the nearer tile starts; the pixels of the
+    far tile's side seen beside a slightly narrower nearer tile would stretch it half way down."""
+    from vision.synth.oblique import SLIVER, visible_boxes
+    ids = np.zeros((100, 100), np.int32)
+    ids[10:50, 20:40] = 1          # far tile
+    ids[30:70, 22:38] = 2          # near tile, drawn last, 2 px narrower each side: the far tile peeks out
+    outline = lambda x1, y1, x2, y2: np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
+    outlines = [outline(20, 10, 40, 50), outline(22, 30, 38, 70)]
+    m = np.eye(3, dtype=np.float64)
+    assert visible_boxes(ids, m, 100, 100, outlines)[0] == (20.0, 10.0, 40.0, 50.0)
+    tight = visible_boxes(ids, m, 100, 100, outlines, sliver=SLIVER)
+    assert tight[0] == (20.0, 10.0, 40.0, 30.0)
+    assert tight[1] == (22.0, 30.0, 38.0, 70.0)     # a tile seen whole keeps its box
+
+
+def test_tight_boxes_change_only_the_boxes_of_an_oblique_scene(art):
+    plain = render_scene(np.random.default_rng(3_600_000), art, view="oblique")
+    tight = render_scene(np.random.default_rng(3_600_000), art, view="oblique", tight_boxes=True)
+    assert np.array_equal(plain.image, tight.image)
+    assert [(t.cls, t.face) for t in plain.tiles] == [(t.cls, t.face) for t in tight.tiles]
+    heights = [(a.box[3] - a.box[1], b.box[3] - b.box[1]) for a, b in zip(plain.tiles, tight.tiles)]
+    assert all(b <= a + 1e-6 for a, b in heights)
+    assert sum(b < 0.8 * a for a, b in heights) >= 5          # far tiles in columns stop at the nearer one
+
+
 def test_the_stored_fixture_scenes_are_what_their_seeds_render(art):
     # the fixtures' truth was written from these seeds: a renderer change that moves them shows here
     # (and so does one that would make the training scenes of the shipped models unrebuildable)

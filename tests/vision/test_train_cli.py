@@ -75,6 +75,27 @@ def test_the_data_stage_renders_rim_scenes_from_their_own_seeds(tmp_path, art):
     assert [p.name for p in (tmp_path / "truth" / "train").iterdir()] == [f"s{RIM_SEED:07d}.json"]
 
 
+def test_the_data_stage_boxes_tiles_tightly_when_asked(tmp_path, art):
+    """--tight-boxes: the slanted scenes' truth as a person boxes a photo, the images as they were."""
+    import json
+
+    from vision.__main__ import _parser
+    from vision.build.train import make_data
+    from vision.synth.dataset import OBLIQUE_SEED
+    assert _parser().parse_args(["train", "--tight-boxes"]).tight_boxes
+    assert not _parser().parse_args(["train"]).tight_boxes and not CPU_PLAN.tight_boxes
+    one = replace(CPU_PLAN, scenes=0, val_scenes=0, oblique_scenes=1)
+    make_data(tmp_path / "plain", one)
+    make_data(tmp_path / "tight", replace(one, tight_boxes=True))
+    stem = f"s{OBLIQUE_SEED:07d}"
+    boxes = {k: [t["box"] for t in json.loads((tmp_path / k / "truth" / "train" / f"{stem}.json").read_text())["tiles"]]
+             for k in ("plain", "tight")}
+    assert len(boxes["plain"]) == len(boxes["tight"]) and boxes["plain"] != boxes["tight"]
+    assert all(t[3] - t[1] <= p[3] - p[1] for p, t in zip(boxes["plain"], boxes["tight"]))
+    assert ((tmp_path / "plain" / "images" / "train" / f"{stem}.jpg").read_bytes()
+            == (tmp_path / "tight" / "images" / "train" / f"{stem}.jpg").read_bytes())
+
+
 def test_seat_photos_to_validate_on_come_from_the_seat_ranges_validation_seeds(tmp_path, art):
     """A seat locator's best epoch is chosen on seat photos it never trained on: 7,500,000 up."""
     from vision.__main__ import _parser

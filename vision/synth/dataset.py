@@ -113,12 +113,12 @@ def capture_for(seed: int, share: float) -> np.random.Generator | None:
 
 
 def scene_for(seed: int, art: TileArt, size: tuple[int, int], designs: float = 0.0,
-              real_faces: float = 0.0, fonts: float = 0.0) -> Scene:
+              real_faces: float = 0.0, fonts: float = 0.0, tight_boxes: bool = False) -> Scene:
     return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed),
                         rim_tiles=rim_tiles_for(seed), designs=designs_for(seed, designs),
                         console=console_for(seed), real_faces=real_faces_for(seed, real_faces),
                         console_details=console_details_for(seed), font=font_for(seed, fonts),
-                        seat=seat_for(seed))
+                        seat=seat_for(seed), tight_boxes=tight_boxes)
 
 
 def yolo_rows(scene: Scene, classes: str) -> list[str]:
@@ -156,12 +156,14 @@ def recut(out: Path, split: str = "train") -> int:
 def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: TileArt | None = None,
                   size: tuple[int, int] = (960, 720), classes: str = "locate", crops: bool = False,
                   draw: bool = False, designs: float = 0.0, real_faces: float = 0.0, fonts: float = 0.0,
-                  capture: float = 0.0) -> int:
+                  capture: float = 0.0, tight_boxes: bool = False) -> int:
     """Render and write ``n`` scenes; returns how many were written now (existing ones are kept).
     ``designs``: the share of scenes whose set is one of many tile designs (``designs_for``);
     ``real_faces``: the share drawn with real tiles' faces (``real_faces_for``); ``fonts``: the share whose
     character tiles are drawn in a typeface (``font_for``); ``capture``: the share whose classifier cuts
-    are taken from the scene as a camera would capture it (``capture_for``; the locator's image stays)."""
+    are taken from the scene as a camera would capture it (``capture_for``; the locator's image stays);
+    ``tight_boxes``: oblique scenes' boxes leave out the slivers of a tile seen beside a nearer one
+    (``render_scene``)."""
     if classes not in ("locate", "full"):
         raise ValueError(f"classes must be 'locate' or 'full', not {classes!r}")
     art = art or TileArt()
@@ -173,7 +175,7 @@ def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: Ti
         stem = f"s{i:07d}"
         if (out / "truth" / split / f"{stem}.json").exists():
             continue
-        scene = scene_for(i, art, size, designs, real_faces, fonts)
+        scene = scene_for(i, art, size, designs, real_faces, fonts, tight_boxes)
         cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         (out / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_rows(scene, classes)) + "\n")
         if crops:

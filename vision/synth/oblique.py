@@ -29,6 +29,8 @@ def nadir(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 
 THICKNESS = 0.75          # a tile's height over its face's width (about 20 of 26 mm)
+SLIVER = 0.2              # with tight boxes: a run of a row of a tile's visible pixels narrower than this share
+                          # of its outline's shorter side (its side peeking beside a nearer tile) is left out
 
 
 def body_length(rng: np.random.Generator, u: float, squeeze: float) -> float:
@@ -96,12 +98,16 @@ def backdrop(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 
 def visible_boxes(ids: np.ndarray, m: np.ndarray, w: int, h: int, outlines: list[np.ndarray],
-                  keep: float = 0.4) -> list[tuple[float, float, float, float] | None]:
+                  keep: float = 0.4, sliver: float = 0.0) -> list[tuple[float, float, float, float] | None]:
     """Each tile's box around what the camera sees of it (a near tile hides a far tile's side).
 
     ``ids`` marks every plane pixel with the index + 1 of the tile drawn last there;
     ``outlines`` are the tiles' whole outlines in the image. A tile less than
-    ``keep`` visible (hidden or out of the frame) gets no box.
+    ``keep`` visible (hidden or out of the frame) gets no box. With ``sliver`` > 0 (``SLIVER``:
+    tight boxes) the box leaves out the thin strips of a tile seen beside a nearer one in its
+    column, runs of a row narrower than that share of the outline's shorter side: a far tile's
+    side peeks out there, and its box would reach a third of its height into the nearer tile,
+    where a person boxing the photo stops it where the nearer tile starts (vision/labels/README.md).
     """
     seen = cv2.warpPerspective(ids, m, (w, h), flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
     out = []
@@ -113,10 +119,16 @@ def visible_boxes(ids: np.ndarray, m: np.ndarray, w: int, h: int, outlines: list
         if cx2 <= cx1 or cy2 <= cy1 or area <= 0:
             out.append(None)
             continue
-        ys, xs = np.nonzero(seen[cy1:cy2, cx1:cx2] == k + 1)
-        if len(xs) < keep * area:
+        mine = (seen[cy1:cy2, cx1:cx2] == k + 1).astype(np.uint8)
+        if int(mine.sum()) < keep * area:
             out.append(None)
             continue
+        if sliver > 0:
+            side = 2 * int(round(sliver * min(x2 - x1, y2 - y1) / 2)) + 1     # odd: the opening stays in place
+            core = cv2.morphologyEx(mine, cv2.MORPH_OPEN, np.ones((1, side), np.uint8))   # along rows only:
+            # a row of a face or a side seen whole stays, and so do a slanted edge's corners
+            mine = core if core.any() else mine
+        ys, xs = np.nonzero(mine)
         out.append((float(cx1 + xs.min()), float(cy1 + ys.min()), float(cx1 + xs.max() + 1),
                     float(cy1 + ys.max() + 1)))
     return out

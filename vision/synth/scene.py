@@ -196,7 +196,7 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
                  unit: tuple[float, float] = (24, 52), max_groups: int = 12, view: str = "overhead",
                  rim_tiles: float = 0.0, designs: bool = False, console: bool = False,
                  real_faces: bool = False, console_details: np.random.Generator | None = None,
-                 font: FontDesign | None = None, seat: bool = False) -> Scene:
+                 font: FontDesign | None = None, seat: bool = False, tight_boxes: bool = False) -> Scene:
     """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane.
 
     ``view`` is ``overhead`` (a camera a little off straight-down) or ``oblique``
@@ -209,10 +209,12 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     ``console_details`` where given. ``real_faces``: each tile of a kind the real
     single tiles hold shows one of their faces (``real_faces.py``). ``font``: the set's character
     tiles are drawn in that typeface (``fonts.py``). ``seat`` (oblique only): a photo from the winner's
-    seat, the revealed hand across the picture near the camera (``_seat_hand``)."""
+    seat, the revealed hand across the picture near the camera (``_seat_hand``). ``tight_boxes`` (oblique
+    only): a tile's box leaves out the slivers of it seen beside a nearer tile (``oblique.visible_boxes``);
+    it changes no pixel and no draw, only boxes."""
     if view == "oblique":
         return _render_oblique(rng, art, size, unit, max_groups, rim_tiles, designs, console, real_faces,
-                               console_details, font, seat)
+                               console_details, font, seat, tight_boxes)
     if view != "overhead":
         raise ValueError(f"view must be 'overhead' or 'oblique', not {view!r}")
     w, h = size
@@ -249,7 +251,7 @@ def _in_frame(box, w: int, h: int) -> tuple[float, float, float, float] | None:
 
 
 def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=False, console=False,
-                    real_faces=False, console_details=None, font=None, seat=False) -> Scene:
+                    real_faces=False, console_details=None, font=None, seat=False, tight_boxes=False) -> Scene:
     """The table seen from one side: a taller plane squeezed by the camera, a rim, what lies beyond it,
     and each tile's box around what is seen of it."""
     w, h = size
@@ -289,7 +291,7 @@ def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=Fal
     cv2.warpPerspective((plane * 255).astype(np.uint8), m, (w, h), dst=view_img, flags=cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_TRANSPARENT)
     outlines = [_seen(hull, m) for _, _, hull, _ in tiles]
-    boxes = oblique.visible_boxes(ids, m, w, h, outlines)
+    boxes = oblique.visible_boxes(ids, m, w, h, outlines, sliver=oblique.SLIVER if tight_boxes else 0.0)
     if seat:
         view_img, boxes, m = _cut_around(rng, view_img, boxes, m, _seen(at, m)[0], out_size)
     edge = None
