@@ -1,8 +1,8 @@
 """python -m vision: the tile detector and its data.
 
     python -m vision detect IMAGE [--json] [--draw OUT.png] [--grid N] [--view overhead|oblique] [--mirror]
-                            [--no-refine] [--no-second] [--no-perspective] [--tileset SET]
-    python -m vision evaluate [--view V] [--mirror] [--no-refine] [--no-second] [--no-perspective] [--scenes N] [--oblique N] [--rim N]
+                            [--no-refine] [--no-second] [--no-perspective] [--no-trim] [--tileset SET]
+    python -m vision evaluate [--view V] [--mirror] [--no-refine] [--no-second] [--no-perspective] [--no-trim] [--scenes N] [--oblique N] [--rim N]
                               [--console N] [--details N] [--seat N] [--seat-detector] [--synth DIR] [--real LABELS.json] [--photos DIR] [--real-grid N] [--json]
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
@@ -64,6 +64,9 @@ def _detector_switches(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-perspective", dest="perspective", action="store_false",
                         help="keep boxes much smaller than the tiles beyond them (the oblique view drops them: "
                              "nothing nearer the camera looks smaller; see models/README.md)")
+    parser.add_argument("--no-trim", dest="trim", action="store_false",
+                        help="leave each box reaching into the nearer tile in front of it (the oblique view "
+                             "stops it there: a nearer tile hides the foot of the one behind; see docs/vision.md)")
 
 
 def _parser() -> _Parser:
@@ -263,7 +266,7 @@ def _detect(a: argparse.Namespace) -> int:
         tileset = TileSet.load(a.tileset)
         a.view = tileset.view
     found = Detector.for_view(a.view, mirror=a.mirror, refine=a.refine, second=a.second,
-                              perspective=a.perspective, tileset=tileset).detect(image, grid=a.grid)
+                              perspective=a.perspective, trim=a.trim, tileset=tileset).detect(image, grid=a.grid)
     if a.draw:
         import cv2
 
@@ -293,13 +296,14 @@ def _evaluate(a: argparse.Namespace) -> int:
     if a.seat_detector:
         from .hand_photo import seat_detector
 
-        detector = seat_detector(mirror=a.mirror, refine=a.refine, perspective=a.perspective, locator=a.locator)
+        detector = seat_detector(mirror=a.mirror, refine=a.refine, perspective=a.perspective, trim=a.trim,
+                                 locator=a.locator)
     try:
         reports = run_evaluation(scenes=a.scenes, synth=a.synth, split=a.split, real=a.real, photos=a.photos,
                                  detector=detector, real_grid=a.real_grid, oblique=a.oblique, view=a.view,
                                  mirror=a.mirror, rim=a.rim, refine=a.refine,
                                  console=a.console, second=a.second, details=a.details,
-                                 perspective=a.perspective, seat=a.seat, locator=a.locator,
+                                 perspective=a.perspective, trim=a.trim, seat=a.seat, locator=a.locator,
                                  tight_boxes=a.tight_boxes)
     except (FileNotFoundError, ValueError) as e:
         raise UsageError(str(e)) from None

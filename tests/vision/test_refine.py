@@ -108,8 +108,10 @@ def test_the_oblique_view_refines_its_boxes_unless_told_not_to():
 def test_the_refiner_finds_no_fewer_tiles_on_the_held_out_oblique_scenes():
     from vision.evaluate_run import synthetic_folder
 
-    with_it = synthetic_folder(Detector.for_view("oblique"), DATA, "oblique")
-    without = synthetic_folder(Detector.for_view("oblique", refine=False), DATA, "oblique")
+    # the renderer's boxes, which the refiner learnt, reach into the nearer tile: the view's trim to what a
+    # person boxes is left out of both (test_detect scores it on such boxes)
+    with_it = synthetic_folder(Detector.for_view("oblique", trim=False), DATA, "oblique")
+    without = synthetic_folder(Detector.for_view("oblique", refine=False, trim=False), DATA, "oblique")
     assert with_it.named >= without.named and with_it.precision >= without.precision - 0.01, (
         with_it.text(), without.text())
 
