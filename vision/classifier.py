@@ -7,12 +7,19 @@ output and, where it has one, ``embedding``: what a table's tile set
 features before the last layer and an earlier stage's map, beside a discriminant
 of them fitted on real tiles of many sets (``vision/build/projection.py``);
 ``vision/build/embedding.py`` gives a file the pooled features alone.
+
+Beside the file may lie its *kind priors* (``tile-classifier.kinds.npz``, ``priors_path``): each
+kind's mean embedding over real tiles of many makers, upright and upside down
+(``vision/build/priors.py``). A tile set weighs them into its prototypes as a few crops more
+(``vision.tileset.PRIOR_WEIGHT``). They belong to one classifier file: the ``classifier`` id they
+were made on must be this file's, or they are not used.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+from functools import cached_property
 from pathlib import Path
 from typing import Sequence
 
@@ -26,6 +33,7 @@ FLIP_SUFFIX = "_ud"          # an upside-down cut's class: "5m_ud" (the training
 EMBEDDING = "embedding"
 RUNNERS_UP = 3           # a cut keeps this many next likeliest faces ...
 RUNNER_UP_FLOOR = 0.005  # ... each with at least this probability (a misread's true face is mostly among them)
+PRIORS_SUFFIX = ".kinds.npz"    # beside ``tile-classifier.onnx``: ``tile-classifier.kinds.npz``
 
 
 def _names(sess) -> list[str]:
@@ -33,6 +41,12 @@ def _names(sess) -> list[str]:
     meta = sess.get_modelmeta().custom_metadata_map
     names = ast.literal_eval(meta["names"])
     return [names[i] for i in range(len(names))]
+
+
+def priors_path(model: Path) -> Path:
+    """Where a classifier file's kind priors lie: beside it, ``<name>.kinds.npz``."""
+    model = Path(model)
+    return model.with_name(model.stem + PRIORS_SUFFIX)
 
 
 def file_id(path: Path) -> str:
@@ -60,6 +74,18 @@ class Classifier:
             self._sum[self.columns[c], j] = 1.0
         self.faces = [c for c in self._summed if c != NONE]     # what a cut may be named, in totals' order
         self._face_sum = self._sum[:, [j for j, c in enumerate(self._summed) if c != NONE]]
+
+    @cached_property
+    def priors(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Each kind's prior, upright and upside down (unit embeddings), from the file beside this one
+        (``priors_path``); none where there is no such file or it was made on another classifier."""
+        path = priors_path(self.path)
+        if not self.has_embedding or not path.is_file():
+            return {}
+        with np.load(path) as z:
+            if str(z["classifier"]) != self.id:
+                return {}
+            return {str(k): (z["up"][i], z["down"][i]) for i, k in enumerate(z["kinds"])}
 
     def read(self, cuts: list[np.ndarray], batch: int = 64) -> tuple[np.ndarray, np.ndarray | None]:
         """Probabilities (rows: cuts; columns: ``class_names``) and, where the model has it, the

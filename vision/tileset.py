@@ -8,9 +8,13 @@ stage's map, and a discriminant of them fitted on real tiles of many sets,
 ``vision/build/projection.py``). The
 rule, per cut:
 
-- each enrolled kind has two prototypes, upright and upside down: the mean of its
-  crops' unit embeddings (each crop also seen with small shifts, light and blur),
-  itself of unit length;
+- each enrolled kind has two prototypes, upright and upside down: the sum of its
+  crops' unit embeddings (each crop also seen with small shifts, light and blur) and
+  of the kind's prior (the classifier's ``priors``: the kind's mean over real tiles
+  of many makers, where the classifier file has them) weighed as ``PRIOR_WEIGHT``
+  crops but never more than the kind's own crops less one (``prior``), made of unit
+  length: a kind of two or three crops leans on what it looks like across makers,
+  one enrolled once keeps to its crop, one that has learnt many hardly moves;
 - the cut's cosine similarity to each kind (the likelier way up) goes through a
   softmax at ``TEMPERATURE``; the set is *sure* when its best kind has ``SURE`` or more;
 - where the set is sure it names the tile, unless the classifier alone is surer
@@ -65,6 +69,7 @@ SURE = 0.5                      # the set names a cut when its best kind has thi
 BASE_SURE = 0.9                 # ... unless the classifier is this sure of a kind the set lacks (a set taught
                                 # from one photo lacks many: it must not pull their tiles onto its kinds)
 AUGMENTS = 6                    # extra views of each enrolled crop
+PRIOR_WEIGHT = 2.0              # a kind's prior (classifier.priors) counts as this many of its crops in a prototype
 MIN_CHECKED = 12                # crops the set must name without themselves to choose its rule; fewer: fused (``rule``)
 MAX_LEARNT = 20                 # learnt crops kept per kind (enrolled crops are always kept)
 MAX_KEPT_OUT = 6                # kept-out cuts kept per kind
@@ -167,6 +172,21 @@ class Prototypes:
         return s[..., :len(self.kinds)], s[..., len(self.kinds):]
 
 
+def prior(classifier, kind: str, crops: int) -> tuple[np.ndarray | float, np.ndarray | float]:
+    """What ``kind``'s prior adds to its prototypes made of ``crops`` of its crops, upright and upside
+    down: the classifier's prior for the kind (its mean over real tiles of many makers,
+    ``Classifier.priors``) weighed as ``PRIOR_WEIGHT`` crops, but never as more than the kind's own
+    crops less one: a kind enrolled once keeps to its one crop (a design unlike the fit's makers is
+    pulled off its own tiles by a prior that outweighs them: bench/bench_teach.py). 0 where the
+    classifier has none for it (red fives and backs, which no maker's tiles of that fit hold, and a
+    classifier file without priors)."""
+    got = classifier.priors.get(kind)
+    weight = min(PRIOR_WEIGHT, crops - 1)
+    if got is None or weight <= 0:
+        return 0.0, 0.0
+    return weight * got[0], weight * got[1]
+
+
 def _base(tile: str, totals: np.ndarray, probs: np.ndarray, classifier) -> Naming:
     """A cut named ``tile`` by the classifier alone (``totals``: its shares of the faces)."""
     return Naming(tile, float(totals[classifier.faces.index(tile)]), classifier.upside_down(probs, tile), BASE,
@@ -212,6 +232,28 @@ def views(image: np.ndarray, count: int, seed: int) -> list[np.ndarray]:
         v = big[max(0, y1):y2, max(0, x1):x2].astype(np.float32) * rng.uniform(0.75, 1.2) + rng.uniform(-20, 20)
         v = np.clip(v, 0, 255).astype(np.uint8)
         out.append(cv2.GaussianBlur(v, (3, 3), 0) if rng.random() < 0.5 else v)
+    return out
+
+
+def embeddings(items: Sequence[tuple[str, np.ndarray]], classifier
+               ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per named crop (name, BGR image as stored): its two unit embeddings, upright and upside down,
+    each the mean over its ``views`` (seeded by the name), and the classifier's probabilities of it."""
+    if not items:
+        return {}
+    cuts, owners = [], []
+    for k, (name, image) in enumerate(items):
+        for v in views(image, AUGMENTS, seed=zlib.crc32(name.encode())):
+            cut = square_cut(v)
+            cuts += [cut, cv2.rotate(cut, cv2.ROTATE_180)]
+            owners += [k, k]
+    probs, emb = classifier.read(cuts)
+    emb = _unit(emb)
+    owners = np.array(owners)
+    out = {}
+    for k, (name, _) in enumerate(items):
+        mine = np.where(owners == k)[0]
+        out[name] = (_unit(emb[mine[0::2]].mean(axis=0)), _unit(emb[mine[1::2]].mean(axis=0)), probs[mine[0]])
     return out
 
 
@@ -368,22 +410,8 @@ class TileSet:
         return new
 
     def _embed(self, items: list[tuple[str, np.ndarray]], classifier) -> None:
-        """Each crop's two unit embeddings (mean over its views) and the classifier's probabilities."""
-        if not items:
-            return
-        cuts, owners = [], []
-        for k, (name, image) in enumerate(items):
-            for v in views(image, AUGMENTS, seed=zlib.crc32(name.encode())):
-                cut = square_cut(v)
-                cuts += [cut, cv2.rotate(cut, cv2.ROTATE_180)]
-                owners += [k, k]
-        probs, emb = classifier.read(cuts)
-        emb = _unit(emb)
-        owners = np.array(owners)
-        for k, (name, _) in enumerate(items):
-            mine = np.where(owners == k)[0]
-            self.vectors[name] = (_unit(emb[mine[0::2]].mean(axis=0)), _unit(emb[mine[1::2]].mean(axis=0)),
-                                  probs[mine[0]])
+        """Each crop's two unit embeddings and the classifier's probabilities (``embeddings``)."""
+        self.vectors.update(embeddings(items, classifier))
 
     # ---- naming --------------------------------------------------------------------------------------
 
@@ -391,8 +419,9 @@ class TileSet:
         """The kinds that have crops in the prototypes (kept-out cuts do not count)."""
         return sorted(k for k, v in self.crops.items() if any(c.source != KEPT_OUT for c in v))
 
-    def _prototypes(self) -> Prototypes:
-        """The kinds' prototypes, from every crop but kept-out ones; cached until the set changes."""
+    def _prototypes(self, classifier) -> Prototypes:
+        """The kinds' prototypes, from every crop but kept-out ones and each kind's prior
+        (``prior``); cached until the set changes (a set is built on one classifier: ``check``)."""
         if self._protos is not None:
             return self._protos
         kinds, up, down = [], [], []
@@ -401,8 +430,9 @@ class TileSet:
                      if c.source != KEPT_OUT and c.file in self.vectors]
             if files:
                 kinds.append(kind)
-                up.append(_unit(np.mean([self.vectors[f][0] for f in files], axis=0)))
-                down.append(_unit(np.mean([self.vectors[f][1] for f in files], axis=0)))
+                prior_up, prior_down = prior(classifier, kind, len(files))
+                up.append(_unit(np.sum([self.vectors[f][0] for f in files], axis=0) + prior_up))
+                down.append(_unit(np.sum([self.vectors[f][1] for f in files], axis=0) + prior_down))
         if kinds:
             protos = Prototypes(tuple(kinds), np.array(up, np.float32), np.array(down, np.float32))
         else:
@@ -418,7 +448,7 @@ class TileSet:
              rule: str | None = None) -> Naming:
         """One cut's name from the classifier's probabilities and embedding (the rule: module doc;
         ``rule``: the set's, ``rule()``, by default; ``protos``: the set's prototypes, by default)."""
-        protos = protos or self._prototypes()
+        protos = protos or self._prototypes(classifier)
         rule = rule or self.rule(classifier)
         su, sd = protos.similarities(np.asarray(embedding)[None]) if protos.kinds else (None, None)
         return self._named(np.asarray(probs)[None], su, sd, classifier, protos.kinds, rule)[0]
@@ -428,7 +458,7 @@ class TileSet:
         naming costs)."""
         if not len(probs):
             return []
-        protos = self._prototypes()
+        protos = self._prototypes(classifier)
         su, sd = protos.similarities(embeddings) if protos.kinds else (None, None)
         return self._named(probs, su, sd, classifier, protos.kinds, self.rule(classifier))
 
@@ -496,7 +526,7 @@ class TileSet:
         return self._rule
 
     def _calibrated(self, classifier) -> str:
-        protos = self._prototypes()
+        protos = self._prototypes(classifier)
         truth, probs, cos_up, cos_down = [], [], [], []   # each crop's kind, probabilities, and cosines
                                                         # with the kinds' prototypes made without it
         for k, kind in enumerate(protos.kinds):
@@ -506,9 +536,10 @@ class TileSet:
             ups = np.array([self.vectors[f][0] for f in files])
             downs = np.array([self.vectors[f][1] for f in files])
             su, sd = protos.similarities(ups)
-            # the crop's own kind's prototypes made of the kind's other crops
-            su[:, k] = np.sum(_unit(ups.sum(axis=0) - ups) * ups, axis=1)
-            sd[:, k] = np.sum(_unit(downs.sum(axis=0) - downs) * ups, axis=1)
+            # the crop's own kind's prototypes made of the kind's other crops (and its prior)
+            prior_up, prior_down = prior(classifier, kind, len(files) - 1)
+            su[:, k] = np.sum(_unit(ups.sum(axis=0) - ups + prior_up) * ups, axis=1)
+            sd[:, k] = np.sum(_unit(downs.sum(axis=0) - downs + prior_down) * ups, axis=1)
             truth += [kind] * len(files)
             probs += [self.vectors[f][2] for f in files]
             cos_up.append(su)
@@ -574,7 +605,7 @@ class TileSet:
         them, and by the nearest prototype alone (either way up)."""
         if not checked:
             return 0, 0
-        protos = self._prototypes()
+        protos = self._prototypes(classifier)
         kinds = [kind for kind, _ in checked]
         ups = np.array([self.vectors[f][0] for _, f in checked])
         probs = np.array([self.vectors[f][2] for _, f in checked])

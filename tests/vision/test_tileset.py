@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.tileset as tileset_module
 from vision.synth.art import TileArt
 from vision.classes import BACK, CLASSES, REDS
 from vision.classifier import Classifier
@@ -116,7 +117,7 @@ def test_a_frames_product_runs_on_one_blas_thread_and_gives_the_cores_back(enrol
 
     before = blas_threads()
     seen: list[list[int]] = []
-    protos = enrolled._prototypes()
+    protos = enrolled._prototypes(classifier)
     real_both = protos.both
 
     class Watched(np.ndarray):          # the prototypes, noting the BLAS threads when the product is taken
@@ -435,10 +436,17 @@ def test_open_or_create_checks_an_existing_set(enrolled, classifier):
 RULE_KINDS = ["1p", "2p", "3p", "4p", "5p", "6p"]
 
 
+@pytest.fixture
+def no_priors(monkeypatch):
+    """The sets of made-up vectors below are of 64 values, not the classifier's embedding: the
+    classifier's kind priors, which live in that embedding, have no place among them."""
+    monkeypatch.setattr(tileset_module, "PRIOR_WEIGHT", 0.0)
+
+
 def set_of_vectors(classifier, tmp_path, embedding, classifier_right, per_kind=3) -> TileSet:
-    """A set held as vectors only: ``per_kind`` crops of each of RULE_KINDS, each with the unit
-    ``embedding(kind, n)`` and a classifier reading that names its kind (or the next kind when
-    ``classifier_right(kind, n)`` is False)."""
+    """A set held as vectors only (``no_priors``): ``per_kind`` crops of each of RULE_KINDS, each with
+    the unit ``embedding(kind, n)`` and a classifier reading that names its kind (or the next kind
+    when ``classifier_right(kind, n)`` is False)."""
     tileset = TileSet.create(tmp_path / "vectors", classifier)
     for k, kind in enumerate(RULE_KINDS):
         for n in range(per_kind):
@@ -453,7 +461,7 @@ def set_of_vectors(classifier, tmp_path, embedding, classifier_right, per_kind=3
     return tileset
 
 
-def test_a_set_that_names_its_own_tiles_well_keeps_its_rule(classifier, tmp_path):
+def test_a_set_that_names_its_own_tiles_well_keeps_its_rule(classifier, tmp_path, no_priors):
     """Each kind's crops lie together, the classifier misreads a third of them: the set's own rule."""
     rng = np.random.default_rng(0)
     centres = rng.normal(size=(len(RULE_KINDS), 64))
@@ -462,14 +470,14 @@ def test_a_set_that_names_its_own_tiles_well_keeps_its_rule(classifier, tmp_path
     assert tileset.rule(classifier) == SET
 
 
-def test_a_set_whose_crops_say_nothing_of_their_kind_leaves_the_naming_to_the_classifier(classifier, tmp_path):
+def test_a_set_whose_crops_say_nothing_of_their_kind_leaves_the_naming_to_the_classifier(classifier, tmp_path, no_priors):
     """Crops that vary more within a kind than between kinds (tiles seen at many angles): named
     without themselves, the set's rule gets them wrong where the classifier gets them right, so
     the set steps back, and a cut the set would have misnamed is named as the classifier reads it."""
     rng = np.random.default_rng(1)
     tileset = set_of_vectors(classifier, tmp_path, lambda k, n: rng.normal(size=64), lambda kind, n: True)
     assert tileset.rule(classifier) == BASE
-    protos = tileset._prototypes()
+    protos = tileset._prototypes(classifier)
     kinds, up = protos.kinds, protos.up
     lure = up[kinds.index("2p")]                        # looks like the set's 2p, reads as 5p
     probs = np.full(len(classifier.class_names), 0.001, np.float32)
@@ -479,17 +487,93 @@ def test_a_set_whose_crops_say_nothing_of_their_kind_leaves_the_naming_to_the_cl
     assert tileset.name(probs, lure, classifier).tile == "5p"
 
 
-def test_a_set_too_small_to_check_itself_shares_the_naming_with_the_classifier(classifier, tmp_path):
+def test_a_set_too_small_to_check_itself_shares_the_naming_with_the_classifier(classifier, tmp_path, no_priors):
     """One crop a kind (the teach page's rows, a single photo) leaves no crop to name without itself:
     untried, the set neither names alone nor steps back; its softmax and the classifier's are fused."""
     rng = np.random.default_rng(2)
     tileset = set_of_vectors(classifier, tmp_path, lambda k, n: rng.normal(size=64), lambda kind, n: True,
                              per_kind=1)
     assert tileset.rule(classifier) == FUSED
-    protos = tileset._prototypes()
+    protos = tileset._prototypes(classifier)
     kinds, up = protos.kinds, protos.up
     probs = np.full(len(classifier.class_names), 0.001, np.float32)
     probs[classifier.class_names.index("2p")] = 1.0
     probs /= probs.sum()
     named = tileset.name(probs, up[kinds.index("2p")], classifier)
     assert (named.tile, named.by) == ("2p", FUSED)
+
+
+PRIOR_KINDS = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s", "2s", "3s"]
+
+
+def set_near(classifier, tmp_path, place, noise, per_kind=3) -> TileSet:
+    """A set held as vectors in the classifier's own embedding: ``per_kind`` crops of each of
+    PRIOR_KINDS, each the unit of ``place(k)`` and noise of ``noise`` a value (seed 0); the classifier
+    reads every crop as the next kind (so the set's check weighs the set, not the classifier)."""
+    rng = np.random.default_rng(0)
+    tileset = TileSet.create(tmp_path / "near", classifier)
+    for k, kind in enumerate(PRIOR_KINDS):
+        for n in range(per_kind):
+            probs = np.full(len(classifier.class_names), 0.001, np.float32)
+            probs[classifier.class_names.index(PRIOR_KINDS[(k + 1) % len(PRIOR_KINDS)])] = 1.0
+            up = place(k) + rng.normal(0, noise, place(k).shape)
+            up = (up / np.linalg.norm(up)).astype(np.float32)
+            name = f"crops/{kind}/{n}.png"
+            tileset.crops.setdefault(kind, []).append(Crop(name, "enrolled", "t"))
+            tileset.vectors[name] = (up, -up, probs / probs.sum())
+    return tileset
+
+
+def nearest_right(tileset: TileSet, classifier, cuts: np.ndarray, kinds: list[str]) -> int:
+    """How many of the unit ``cuts`` (N x D) lie nearest (either way up) their kind's prototype."""
+    protos = tileset._prototypes(classifier)
+    su, sd = protos.similarities(cuts)
+    return sum(protos.kinds[i] == k for i, k in zip(np.maximum(su, sd).argmax(axis=1), kinds))
+
+
+def test_a_kinds_prior_steadies_a_prototype_of_few_crops_scattered_about_the_makers_common_look(
+        classifier, tmp_path, monkeypatch):
+    """Three crops a kind, each far from the others but scattered about what the kind looks like
+    across makers (its prior): other tiles of the kind, scattered the same way, lie nearest their
+    own kind's prototype more often with the prior in it than without."""
+    priors = classifier.priors
+    tileset = set_near(classifier, tmp_path, lambda k: priors[PRIOR_KINDS[k]][0], noise=0.07)
+    rng = np.random.default_rng(9)
+    kinds = [k for k in PRIOR_KINDS for _ in range(5)]
+    cuts = np.array([priors[k][0] + rng.normal(0, 0.07, priors[k][0].shape) for k in kinds], np.float32)
+    cuts /= np.linalg.norm(cuts, axis=1, keepdims=True)
+    with_priors = nearest_right(tileset, classifier, cuts, kinds)
+    monkeypatch.setattr(tileset_module, "PRIOR_WEIGHT", 0.0)
+    tileset._changed()
+    assert with_priors > nearest_right(tileset, classifier, cuts, kinds)
+
+
+@pytest.mark.parametrize("crops, weight", [(1, 0.0), (2, 1.0), (3, 2.0), (12, 2.0)])
+def test_a_kinds_prior_weighs_as_two_crops_and_never_more_than_its_own_crops_less_one(
+        classifier, tmp_path, crops, weight):
+    """A kind's prototype is the sum of its crops' unit embeddings and of its prior weighed as
+    ``PRIOR_WEIGHT`` (2) crops, but at most as its own crops less one: a kind enrolled once keeps to
+    its one crop, one that has learnt many leans on its prior less and less."""
+    priors = classifier.priors
+    tileset = set_near(classifier, tmp_path, lambda k: priors[PRIOR_KINDS[k]][0], noise=0.07, per_kind=crops)
+    protos = tileset._prototypes(classifier)
+    at = protos.kinds.index("4p")
+    own = np.sum([tileset.vectors[c.file][0] for c in tileset.crops["4p"]], axis=0)
+    expected = own + weight * priors["4p"][0]
+    assert np.allclose(protos.up[at], expected / np.linalg.norm(expected), atol=1e-5)
+    # red fives and backs have no prior: theirs stay their crops' own
+    assert tileset_module.prior(classifier, "0p", crops) == (0.0, 0.0)
+    assert tileset_module.prior(classifier, "back", crops) == (0.0, 0.0)
+
+
+def test_a_set_taught_one_crop_a_kind_keeps_to_its_own_crops(art, classifier, tmp_path):
+    """One crop a kind (the teach page's rows): a prior weighed as two crops would outweigh it, and
+    a design unlike the makers of the priors' fit is pulled off its own tiles so (bench_teach: 171
+    of 200 records without, 159 with), so its prototypes are its own crops alone."""
+    tileset = TileSet.create(tmp_path / "one", classifier)
+    for k, kind in enumerate(["1p", "2p", "3p", "5z", "9m"]):
+        tileset.enroll(kind, [tile_photo(art, kind, 40 + k)], classifier)
+    protos = tileset._prototypes(classifier)
+    for at, kind in enumerate(protos.kinds):
+        (crop,) = tileset.crops[kind]
+        assert np.allclose(protos.up[at], tileset.vectors[crop.file][0], atol=1e-5)

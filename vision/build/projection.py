@@ -22,7 +22,8 @@ so a cosine between two cuts is ``(1 - BLEND)`` times their cosine in the discri
 discriminant is fitted in the features' first ``PRINCIPAL`` principal directions and folded back
 into one ``W``. The pooled features stay an output (``pooled``), which the last layer's refit
 (``vision.build.head``) reads. The classifier's file changes, so every tile set built on it is
-rebuilt from its crops when next opened (``vision.tileset.current``). Needs ``onnx`` (the
+rebuilt from its crops when next opened (``vision.tileset.current``), and its kind priors are
+written again beside it (``vision.build.priors``). Needs ``onnx`` (the
 ``train`` extra)::
 
     python -m vision.build.projection models/tile-classifier.onnx --view overhead
@@ -46,6 +47,7 @@ from vision.classifier import EMBEDDING, Classifier
 
 from .embedding import linear_head, pooled_width
 from .features import POOLED, NotAClassifier, model_and_view, real_cuts, rendered_cuts
+from .priors import write_priors
 
 FEATURES = "features"       # the output the fit reads: unit pooled features beside the unit stage map
 STAGES = (6,)               # the backbone stages whose maps join the features (YOLOv8n-cls at 64 px: stage 6 4x4x128)
@@ -274,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     add_projection(model, w, mean, BLEND, about)
     print(f"{model}: embedding is now {w.shape[1]} discriminant + {len(mean)} feature values ({about})")
+    print(f"{write_priors(model)}: the tile set's kind priors in that space (vision.build.priors)")
     return 0
 
 
