@@ -60,9 +60,9 @@ def kind_priors(classifier: Classifier) -> dict[str, tuple[np.ndarray, np.ndarra
     return out
 
 
-def write_priors(model: Path, classifier: Classifier | None = None) -> Path:
+def write_priors(model: Path) -> Path:
     """The priors of the classifier at ``model``, written beside it; returns the file's path."""
-    classifier = classifier or open_classifier(model)
+    classifier = open_classifier(model)
     if not classifier.has_embedding:
         raise NotAClassifier(f"{model}: has no embedding output (python -m vision.build.projection first)")
     priors = kind_priors(classifier)
