@@ -49,6 +49,12 @@ def priors_path(model: Path) -> Path:
     return model.with_name(model.stem + PRIORS_SUFFIX)
 
 
+def unit(v: np.ndarray) -> np.ndarray:
+    """``v`` scaled to length 1 along its last axis (a zero vector stays zero): embeddings are
+    compared by cosine, the product of unit vectors."""
+    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-12)
+
+
 def file_id(path: Path) -> str:
     """A short content hash of a model file: what a tile set records as the base it was built on."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]

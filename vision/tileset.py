@@ -56,7 +56,7 @@ import cv2
 import numpy as np
 
 from .classes import BACK, CLASSES, REDS
-from .classifier import ranked_runners_up
+from .classifier import ranked_runners_up, unit
 from .crop import CLS_SIZE, MARGIN, with_margin
 from .runtime import one_blas_thread
 
@@ -136,11 +136,6 @@ class Crop:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    n = np.linalg.norm(v, axis=-1, keepdims=True)
-    return v / np.where(n > 0, n, 1)
 
 
 @dataclass(frozen=True)
@@ -248,12 +243,12 @@ def embeddings(items: Sequence[tuple[str, np.ndarray]], classifier
             cuts += [cut, cv2.rotate(cut, cv2.ROTATE_180)]
             owners += [k, k]
     probs, emb = classifier.read(cuts)
-    emb = _unit(emb)
+    emb = unit(emb)
     owners = np.array(owners)
     out = {}
     for k, (name, _) in enumerate(items):
         mine = np.where(owners == k)[0]
-        out[name] = (_unit(emb[mine[0::2]].mean(axis=0)), _unit(emb[mine[1::2]].mean(axis=0)), probs[mine[0]])
+        out[name] = (unit(emb[mine[0::2]].mean(axis=0)), unit(emb[mine[1::2]].mean(axis=0)), probs[mine[0]])
     return out
 
 
@@ -431,8 +426,8 @@ class TileSet:
             if files:
                 kinds.append(kind)
                 prior_up, prior_down = prior(classifier, kind, len(files))
-                up.append(_unit(np.sum([self.vectors[f][0] for f in files], axis=0) + prior_up))
-                down.append(_unit(np.sum([self.vectors[f][1] for f in files], axis=0) + prior_down))
+                up.append(unit(np.sum([self.vectors[f][0] for f in files], axis=0) + prior_up))
+                down.append(unit(np.sum([self.vectors[f][1] for f in files], axis=0) + prior_down))
         if kinds:
             protos = Prototypes(tuple(kinds), np.array(up, np.float32), np.array(down, np.float32))
         else:
@@ -538,8 +533,8 @@ class TileSet:
             su, sd = protos.similarities(ups)
             # the crop's own kind's prototypes made of the kind's other crops (and its prior)
             prior_up, prior_down = prior(classifier, kind, len(files) - 1)
-            su[:, k] = np.sum(_unit(ups.sum(axis=0) - ups + prior_up) * ups, axis=1)
-            sd[:, k] = np.sum(_unit(downs.sum(axis=0) - downs + prior_down) * ups, axis=1)
+            su[:, k] = np.sum(unit(ups.sum(axis=0) - ups + prior_up) * ups, axis=1)
+            sd[:, k] = np.sum(unit(downs.sum(axis=0) - downs + prior_down) * ups, axis=1)
             truth += [kind] * len(files)
             probs += [self.vectors[f][2] for f in files]
             cos_up.append(su)
@@ -629,7 +624,7 @@ class TileSet:
             if len(learnt) > MAX_LEARNT:
                 newest = learnt[-(MAX_LEARNT // 2):]
                 older = learnt[:-(MAX_LEARNT // 2)]
-                centre = _unit(np.mean([self.vectors[c.file][0] for c in learnt], axis=0))
+                centre = unit(np.mean([self.vectors[c.file][0] for c in learnt], axis=0))
                 older.sort(key=lambda c: float(self.vectors[c.file][0] @ centre))
                 keep = set(id(c) for c in newest + older[:MAX_LEARNT - len(newest)])
                 drop += [c for c in learnt if id(c) not in keep]

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classifier import Classifier, file_id, priors_path
+from vision.classifier import Classifier, file_id, priors_path, unit
 from vision.crop import with_margin
 from vision.tileset import embeddings, stored
 
@@ -37,10 +37,6 @@ from .features import NotAClassifier, open_classifier
 from .real_tiles import fitting_crops
 
 NO_PRIOR = ("5z",)          # 白: its common look is a blank face, as a pale back's is
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    return v / max(float(np.linalg.norm(v)), 1e-12)
 
 
 def kind_priors(classifier: Classifier) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -56,7 +52,7 @@ def kind_priors(classifier: Classifier) -> dict[str, tuple[np.ndarray, np.ndarra
     out = {}
     for kind, items in sorted(by_kind.items()):
         vectors = list(embeddings(items, classifier).values())
-        out[kind] = (_unit(np.mean([v[0] for v in vectors], axis=0)), _unit(np.mean([v[1] for v in vectors], axis=0)))
+        out[kind] = (unit(np.mean([v[0] for v in vectors], axis=0)), unit(np.mean([v[1] for v in vectors], axis=0)))
     return out
 
 

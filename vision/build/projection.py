@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classifier import EMBEDDING, Classifier
+from vision.classifier import EMBEDDING, Classifier, unit
 
 from .embedding import linear_head, pooled_width
 from .features import POOLED, NotAClassifier, model_and_view, real_cuts, rendered_cuts
@@ -63,10 +63,6 @@ IN_GREY = True              # each real crop also in grey, as its own kind: make
                             # (red fives stay apart: rendered samples of their own classes)
 FIRST_SEED = {"overhead": 0, "oblique": 3_000_000}      # the views' training ranges (vision.synth.dataset)
 PREFIX = "proj_"            # the nodes and constants this step adds (replaced on a second fit)
-
-
-def _unit(x: np.ndarray) -> np.ndarray:
-    return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12)
 
 
 def features(classifier: Classifier, cuts: list[np.ndarray]) -> np.ndarray:
@@ -117,7 +113,7 @@ def discriminant(features: np.ndarray, labels: list[str], regularise: float = RE
     """(W, mean): the linear discriminant of the unit features, so that a cut's place in it is
     ``(unit(f) - mean) @ W``. With ``principal``, fitted in the features' first ``principal``
     principal directions and folded back (``W`` maps the whole features; ``mean`` lies in them)."""
-    x = _unit(features.astype(np.float64))
+    x = unit(features.astype(np.float64))
     if principal is None or principal >= min(x.shape):
         w, mean = _directions(x, labels, regularise)
         return w.astype(np.float32), mean.astype(np.float32)
