@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_tileset.py [--view oblique|overhead] [--repeats 20] [--grid 1] [--mirror] [--json]
         [--tile-width PX] [--camera] [--retakes 20] [--classifier C.onnx] [--locator L.onnx] [--seat-locator S.onnx]
+        [--seat-classifier C.onnx]
 
 Three parts, each on real material only (``../shared``; a part whose material is
 missing is skipped with a line saying so):
@@ -494,7 +495,8 @@ def total_text(label: str, t: dict) -> str:
 
 
 def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: int = RETAKES,
-           classifier: Path | None = None, seat_locator: Path | None = None, locator: Path | None = None) -> dict:
+           classifier: Path | None = None, seat_locator: Path | None = None, locator: Path | None = None,
+           seat_classifier: Path | None = None) -> dict:
     found_photos = labelled_photos()
     if not found_photos:
         print(f"real photos: skipped, none of vision/labels/*.json has its photo in {photos_dir()}")
@@ -502,8 +504,8 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
     started = time.perf_counter()
     detector = Detector.for_view(view, mirror=mirror, classifier=classifier, locator=locator)
     load_s = time.perf_counter() - started
-    # what the tablet reads a seat's photo with (``seat_locator``: a candidate for its locator)
-    seat = seat_detector(mirror=mirror, classifier=classifier, locator=seat_locator)
+    # what the tablet reads a seat's photo with (``seat_locator``, ``seat_classifier``: candidates for it alone)
+    seat = seat_detector(mirror=mirror, classifier=seat_classifier or classifier, locator=seat_locator)
     out: dict = {"view": view, "grid": grid, "zero_shot": {}, "enrolled": {}, "ms": {}, "load_s": load_s}
     print(f"\nreal photos, {view} view, grid {grid or 'by size'} (labelled face-up tiles found and named right; the hand line; "
           f"the detector loaded in {load_s:.2f} s):")
@@ -774,6 +776,9 @@ def main() -> int:
     p.add_argument("--seat-locator", type=Path, metavar="ONNX",
                    help="a candidate locator for the seat's detector alone (the hand read from a photo, the "
                         "retakes; default: hand_photo.seat_detector's own)")
+    p.add_argument("--seat-classifier", type=Path, metavar="ONNX",
+                   help="a candidate classifier for the seat's detector alone (the hand read from a photo, the "
+                        "retakes; default: --classifier's, else the view's shipped one)")
     p.add_argument("--retakes", type=int, default=RETAKES,
                    help=f"retakes of each hand photo to read (part 2; default {RETAKES}, 0: none)")
     p.add_argument("--tile-width", type=int, metavar="PX",
@@ -787,7 +792,8 @@ def main() -> int:
     a = p.parse_args()
     if a.retakes < 0:
         p.error("--retakes must be 0 or more")
-    for flag, path in (("--classifier", a.classifier), ("--seat-locator", a.seat_locator), ("--locator", a.locator)):
+    for flag, path in (("--classifier", a.classifier), ("--seat-locator", a.seat_locator), ("--locator", a.locator),
+                       ("--seat-classifier", a.seat_classifier)):
         if path is not None and not path.is_file():
             p.error(f"{flag}: no ONNX file at {path}")
     if a.tile_width is not None and not 8 <= a.tile_width <= 240:
@@ -797,7 +803,7 @@ def main() -> int:
         figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp), a.tile_width, a.camera,
                                                     a.margin),
                    "photos": photos(a.view, a.grid, Path(tmp), a.mirror, a.retakes, a.classifier,
-                                              a.seat_locator, a.locator) if a.photos else {},
+                                              a.seat_locator, a.locator, a.seat_classifier) if a.photos else {},
                    "speed": speed(classifier, Path(tmp), a.view)}
     if a.json:
         a.json.write_text(json.dumps(figures, indent=1, default=float))
