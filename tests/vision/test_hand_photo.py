@@ -212,7 +212,7 @@ LABELS = ROOT / "vision" / "labels"
 # hand-839f5eac's line at its own pixels holds by a hair (saved again at JPEG quality 85 it is lost with any
 # locator, and none of its 20 retakes reads it); the seat's own locator boxes its 6p and 7p across two tiles
 # there (read 8p). Chosen knowingly: over 22 draws of each hand photo the seat locator reads more lines
-# (models/README.md, "The seat's own locator"). Strict: a locator that reads it again must say so here.
+# (docs/vision.md, "The seat's own locator"). Strict: a locator that reads it again must say so here.
 SEAT_LOST = pytest.mark.xfail(strict=True, reason="the seat locator boxes its 6p and 7p across two tiles")
 
 
