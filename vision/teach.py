@@ -3,7 +3,8 @@ in a fifth (the set's backs: a pale back can read as 白), read in one picture.
 
 The players lay the rows the tablet shows (``LAYOUT``) and take one picture;
 the detector finds the tiles, ``rows_and_strays`` groups them into rows (setting aside
-boxes that are no laid tile: a marker, the rim) and
+boxes that are no laid tile: a marker, the rim; and cutting a tile the detector missed
+between two it found where it lies, ``with_gaps``) and
 ``assign`` gives each tile the kind laid at its place. The detector's own
 names are not used: the point is tiles it may not know. What does not fit (a
 row with a tile too many or too few, a row too many) is said in a warning, and
@@ -24,7 +25,7 @@ import numpy as np
 
 from .classes import BACK
 from .crop import upright_cut as crop_upright
-from .detect import Detection
+from .detect import NONE, Detection
 
 LAYOUT: tuple[tuple[str, ...], ...] = (
     tuple(f"{n}p" for n in range(1, 10)),
@@ -35,7 +36,9 @@ LAYOUT: tuple[tuple[str, ...], ...] = (
 )
 ROW_TOLERANCE = 0.5         # of the median tile height: centres closer than this (in y) share a row
 TILE_SIZE = (0.6, 1.6)      # a laid tile's box: its width and height within these of the median ones
-RUN_GAP = 3.0               # of the median tile width: centres further apart along a row are not one run
+RUN_GAP = 3.5               # of the median tile width: centres further apart along a row are not one run (two
+                            # tiles missed side by side, or one box over two set aside, still leave one run)
+PITCH = (0.8, 1.5)          # a step between neighbours' centres, over their width, that is one place along a row
 MARGIN = 0.04               # of the box, added on each side of a cut (as vision.crop.cut_tile)
 
 _TOP = {0: (0.0, -1.0), 90: (1.0, 0.0), 180: (0.0, 1.0), 270: (-1.0, 0.0)}   # a face's top, per rotation
@@ -86,9 +89,38 @@ def rows_and_strays(detections: Sequence[Detection]) -> tuple[list[list[Detectio
                 runs.append([])
             runs[-1].append(row[k])
         longest = max(runs, key=len)
-        rows.append(longest)
+        rows.append(with_gaps(longest, turn))
         strays += [d for run in runs if run is not longest for d in run]
     return rows, strays
+
+
+def with_gaps(row: Sequence[Detection], turn: int) -> list[Detection]:
+    """The row with a box where a tile lies that the detector missed (read as ``none``, score 0),
+    so that each tile after it keeps its place. Laid side by side, tiles follow one another at one
+    pitch: the row's pitch is the median step between neighbours' centres over their mean width
+    (of steps that are one place, within ``PITCH``), and a step of n pitches (rounded, n >= 2)
+    between two tiles holds n - 1 missed ones, boxed evenly between the two (their boxes'
+    corners interpolated: far tiles look smaller). A real set the detector does not know loses
+    tiles in a row (a seat photo's 6m, docs/service.md); without this every kind after it was off
+    by one."""
+    if len(row) < 2:
+        return list(row)
+    along = [_players_view(d, turn)[0] for d in row]
+    widths = [_extent(d, turn)[0] for d in row]
+    ratios = [(b - a) / ((wa + wb) / 2) for a, b, wa, wb in zip(along, along[1:], widths, widths[1:])]
+    single = [r for r in ratios if PITCH[0] <= r <= PITCH[1]]
+    if not single:
+        return list(row)
+    pitch = float(np.median(single))
+    out = [row[0]]
+    for a, b, r in zip(row, row[1:], ratios):
+        places = round(r / pitch)
+        for k in range(1, places):
+            f = k / places
+            box = tuple(float(u + (v - u) * f) for u, v in zip(a.box, b.box))
+            out.append(Detection(NONE, box, a.rotation if a.tile != BACK else b.rotation, 0.0))
+        out.append(b)
+    return out
 
 
 def rows_of(detections: Sequence[Detection], tolerance: float = ROW_TOLERANCE) -> list[list[Detection]]:
@@ -118,8 +150,9 @@ def assign(rows: Sequence[Sequence[Detection]], layout: Sequence[Sequence[str]] 
     fewer tiles than laid, and every row missing, is a warning. A tile the detector saw as a back
     where a face was laid keeps its place but gets no kind either (a face-down tile teaches no
     face), with a warning; where a back was laid it is the back, whatever the detector saw (a pale
-    back it reads as 白 is what the set must learn). ``strays`` (``rows_and_strays``) come last, with
-    ``None`` and one warning."""
+    back it reads as 白 is what the set must learn). A box cut where the detector missed a tile
+    (``with_gaps``: read as ``none``) gets the kind laid there, with a warning naming it. ``strays``
+    (``rows_and_strays``) come last, with ``None`` and one warning."""
     pairs: list[tuple[Detection, str | None]] = []
     warnings: list[str] = []
     for i, row in enumerate(rows):
@@ -131,6 +164,10 @@ def assign(rows: Sequence[Sequence[Detection]], layout: Sequence[Sequence[str]] 
         if backs:
             warnings.append(f"row {i + 1}: the {' '.join(backs)} show(s) a back: left out (turn it face up, "
                             f"or name it)")
+        missed = [kinds[j] if j < len(kinds) else "?" for j, d in enumerate(row) if d.tile == NONE]
+        if missed:
+            warnings.append(f"row {i + 1}: the {' '.join(missed)} not found, cut where it lies between the "
+                            f"tiles beside it: check it")
         if i >= len(layout):
             warnings.append(f"row {i + 1}: {len(row)} tile(s) in a row the layout does not have: "
                             f"name them or leave them out")
@@ -139,8 +176,8 @@ def assign(rows: Sequence[Sequence[Detection]], layout: Sequence[Sequence[str]] 
                             f"{len(row) - len(kinds)} have no kind (a tile too many, or two rows seen as one?)")
         elif len(row) < len(kinds):
             warnings.append(f"row {i + 1}: {len(row)} tiles, {len(kinds)} laid: "
-                            f"{' '.join(kinds[len(row):])} not seen at the end; if a tile in the middle was "
-                            f"missed, the kinds after it are off by one: check them")
+                            f"{' '.join(kinds[len(row):])} not seen at the end; if the row's first tile was "
+                            f"missed, every kind in it is off by one: check them")
     for i in range(len(rows), len(layout)):
         warnings.append(f"row {i + 1} ({' '.join(layout[i])}) not seen")
     if strays:

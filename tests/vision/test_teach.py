@@ -198,3 +198,55 @@ def test_rows_photographed_aslant_keep_their_far_tiles():
             found.append(Detection(kind, (x, y, x + W * scale, y + H * scale), 0, 0.9))
     rows, strays = rows_and_strays(found)
     assert strays == [] and [len(r) for r in rows] == [9, 9, 6, 7, 3]
+
+
+def test_a_tile_the_detector_missed_in_a_row_is_cut_where_it_lies_and_keeps_the_kinds_after_it():
+    laid_tiles = laid()
+    missed = next(d for d in laid_tiles if d.tile == "4p")
+    rows, strays = rows_and_strays([d for d in laid_tiles if d is not missed])
+    pairs, warnings = assign(rows, LAYOUT, strays)
+    assert kinds(pairs) == flat() and strays == []
+    cut, kind = pairs[3]
+    assert kind == "4p" and cut.tile == "none" and cut.score == 0.0
+    assert np.allclose(cut.box, missed.box)
+    assert warnings == ["row 1: the 4p not found, cut where it lies between the tiles beside it: check it"]
+
+
+def test_two_tiles_missed_side_by_side_are_both_cut():
+    found = [d for d in laid() if d.tile not in ("4s", "5s")]
+    pairs, warnings = assign(*rows_and_strays(found)[:1])
+    assert kinds(pairs) == flat()
+    assert [d.tile for d, k in pairs if k in ("4s", "5s")] == ["none", "none"]
+    assert any("the 4s 5s not found" in w for w in warnings)
+
+
+def test_a_box_over_two_tiles_is_set_aside_and_the_two_tiles_are_cut_in_their_places():
+    found = laid()
+    six, seven = (next(d for d in found if d.tile == k) for k in ("6p", "7p"))
+    both = Detection("8p", (six.box[0], six.box[1], seven.box[2], seven.box[3]), 0, 0.8)
+    rows, strays = rows_and_strays([d for d in found if d not in (six, seven)] + [both])
+    pairs, warnings = assign(rows, LAYOUT, strays)
+    assert kinds(pairs) == flat() + [None] and strays == [both]
+    assert np.allclose(pairs[5][0].box, six.box) and np.allclose(pairs[6][0].box, seven.box)
+
+
+def test_a_missed_far_tile_is_cut_at_its_own_size():
+    # seen aslant: each tile along the row a little smaller than the one before
+    row = []
+    x = 100.0
+    for i, kind in enumerate(LAYOUT[0]):
+        s = 1.0 - 0.04 * i
+        row.append(Detection(kind, (x, 50.0, x + W * s, 50.0 + H * s), 0, 0.9))
+        x += PITCH * s
+    missed = row[6]
+    rows, _ = rows_and_strays([d for d in row if d is not missed])
+    assert [d.tile for d in rows[0]] == ["1p", "2p", "3p", "4p", "5p", "6p", "none", "8p", "9p"]
+    assert np.allclose(rows[0][6].box, missed.box, atol=2.0)
+
+
+def test_tiles_laid_apart_evenly_are_not_taken_for_missed_ones():
+    # the players left half a tile between the tiles: one place a step, nothing to cut
+    found = [Detection(k, (100.0 + i * 1.5 * W, 50.0, 100.0 + i * 1.5 * W + W, 50.0 + H), 0, 0.9)
+             for i, k in enumerate(LAYOUT[0])]
+    rows, strays = rows_and_strays(found)
+    assert rows == [found] and strays == []

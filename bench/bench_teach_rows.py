@@ -1,0 +1,157 @@
+"""The teach page's rows when the detector misses tiles: cuts named as laid, with the missed tiles cut
+where they lie (``vision.teach.with_gaps``) and without.
+
+    .venv/bin/python bench/bench_teach_rows.py [--designs 6] [--drops 3] [--seed 0]
+
+A tile the detector misses in a laid row used to shift the kind of every tile after it. Measured:
+
+1. Real tiles: each hand photo's revealed line (../shared/photos, labels in vision/labels) read as a
+   laid row, as the teach page reads an upload, by the oblique view's detector (the photos' own) and
+   by the seat's (``vision.hand_photo.seat_detector``, which reads the tablet's hand photos): the
+   boxes in the line's band grouped into rows (``rows_and_strays``), the longest given the labelled
+   line's kinds in order (``assign``). A stacked or aslant tile (a kakan's, a winning tile laid
+   across above the line) is no place of the row and is left out. A cut is named as laid when its
+   kind is the labelled tile its box lies on (IoU >= 0.5).
+2. Rendered: bench_teach.py's five rows in designs no model learnt, read as the page reads them; then
+   1 .. ``--drops`` of the boxes found taken away at random (20 draws each), as a detector that
+   misses tiles of a set it does not know; a cut is named as laid when its kind is the laid tile
+   under its centre.
+
+"Without" takes the cut-in boxes out of the rows again before the kinds are given: the rows as they
+were read before (one run of a row per row either way; the run's bar was 3.0 tile widths, now 3.5).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from bench_teach import DESIGN_SEED, design_style, rows_frame, tile_art  # noqa: E402
+from calibration.markers import default_layout  # noqa: E402
+from calibration.store import TableFile  # noqa: E402
+from service.teaching import best_picture  # noqa: E402
+from vision.detect import NONE, Detector  # noqa: E402
+from vision.evaluate import iou, photos_dir  # noqa: E402
+from vision.hand_photo import seat_detector  # noqa: E402
+from vision.read import PX_PER_MM, TableReader, table_windows, top_view, window_spots  # noqa: E402
+from vision.synth.table import TW  # noqa: E402
+from vision.teach import LAYOUT, assign, rows_and_strays  # noqa: E402
+
+LABELS = ROOT / "vision" / "labels"
+DRAWS = 20
+
+
+def without_gaps(rows):
+    """The rows as read before: the boxes cut where a tile was missed taken out again."""
+    return [[d for d in row if not (d.tile == NONE and d.score == 0.0)] for row in rows]
+
+
+def line_places(photo: dict) -> list[dict]:
+    """The labelled tiles of a photo's revealed line that are places of the row, left to right: those
+    whose centre lies in the line's band (a stacked tile, or one laid across above, does not)."""
+    hand = [t for t in photo["tiles"] if t.get("group") == "hand" and t["tile"] != "back"]
+    mid = np.median([(t["box"][1] + t["box"][3]) / 2 for t in hand])
+    h = np.median([t["box"][3] - t["box"][1] for t in hand])
+    return sorted((t for t in hand if abs((t["box"][1] + t["box"][3]) / 2 - mid) < h / 3),
+                  key=lambda t: t["box"][0])
+
+
+def real_rows(detector: Detector) -> dict:
+    """Part 1: each hand photo's line as a laid row, cuts named as laid with the gaps cut and without."""
+    out = {}
+    for path in sorted(LABELS.glob("hand-*.json")):
+        photo = json.loads(path.read_text(encoding="utf-8"))
+        image_path = photos_dir() / photo["image"]
+        if not image_path.is_file():
+            continue
+        places = line_places(photo)
+        if not places:
+            continue
+        x1, x2 = places[0]["box"][0], places[-1]["box"][2]
+        y1 = np.median([t["box"][1] for t in places])
+        y2 = np.median([t["box"][3] for t in places])
+        w = np.median([t["box"][2] - t["box"][0] for t in places])
+        found = [d for d in detector.detect(cv2.imread(str(image_path)))
+                 if x1 - w <= (d.box[0] + d.box[2]) / 2 <= x2 + w and y1 <= (d.box[1] + d.box[3]) / 2 <= y2]
+        rows, _ = rows_and_strays(found)
+        layout = (tuple(t["tile"] for t in places),)
+        figures = {}
+        for name, chosen in (("with gaps cut", rows), ("without", without_gaps(rows))):
+            row = max(chosen, key=len) if chosen else []
+            pairs, _ = assign([row], layout)
+            right = sum(any(iou(d.box, t["box"]) >= 0.5 and t["tile"] == kind for t in places) for d, kind in pairs)
+            cut = sum(d.tile == NONE for d, _ in pairs)
+            figures[name] = {"right": right, "cuts": len(pairs), "cut_in": cut}
+        out[path.stem] = {"places": len(places), **figures}
+        f = figures
+        print(f"  {path.stem}: {len(places)} places; named as laid {f['with gaps cut']['right']} of "
+              f"{f['with gaps cut']['cuts']} cuts ({f['with gaps cut']['cut_in']} cut where a tile was missed), "
+              f"without {f['without']['right']} of {f['without']['cuts']}", flush=True)
+    return out
+
+
+def rendered_rows(designs: int, drops: int, seed: int) -> dict:
+    """Part 2: bench_teach's rows in ``designs`` designs, 1 .. ``drops`` boxes taken away at random."""
+    art = tile_art()
+    if art is None:
+        return {}
+    layout = default_layout()
+    reader = TableReader(TableFile("synthetic"), "dunhill", Detector())
+    totals = {k: {"with gaps cut": 0, "without": 0, "tiles": 0} for k in range(drops + 1)}
+    for d in range(designs):
+        style = design_style(seed, d)
+        reader.tracker.last_good = None
+        laid, frame = rows_frame(art, layout, style, seed, d)
+        top = top_view(reader.table, frame, reader.tracker.update(frame))
+        windows = table_windows(top)
+        chosen, found = best_picture(reader.detector, windows)
+        ox, oy = window_spots(top)[1][chosen]
+        at = np.array([(t.x, t.y) for t in laid])
+
+        def laid_under(box) -> str | None:
+            mm = np.array([((box[0] + box[2]) / 2 + ox) / PX_PER_MM, ((box[1] + box[3]) / 2 + oy) / PX_PER_MM])
+            k = int(np.argmin(np.linalg.norm(at - mm, axis=1)))
+            return laid[k].tile if np.linalg.norm(at[k] - mm) < TW / 2 else None
+
+        rng = np.random.default_rng(DESIGN_SEED + seed + d)
+        for k in range(drops + 1):
+            for _ in range(DRAWS if k else 1):
+                kept = [found[i] for i in sorted(rng.choice(len(found), len(found) - k, replace=False))]
+                rows, strays = rows_and_strays(kept)
+                for name, chosen_rows in (("with gaps cut", rows), ("without", without_gaps(rows))):
+                    pairs, _ = assign(chosen_rows, LAYOUT, strays)
+                    totals[k][name] += sum(kind is not None and kind == laid_under(det.box) for det, kind in pairs)
+                totals[k]["tiles"] += sum(len(r) for r in LAYOUT)
+        print(f"  design {d}: {len(found)} boxes found in the rows' picture", flush=True)
+    for k, t in totals.items():
+        print(f"  {k} box(es) taken away{'' if not k else f' ({DRAWS} draws a design)'}: named as laid "
+              f"{t['with gaps cut']} of {t['tiles']} laid tiles with the gaps cut "
+              f"({t['with gaps cut'] / t['tiles']:.1%}), {t['without']} without ({t['without'] / t['tiles']:.1%})")
+    return totals
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--designs", type=int, default=6)
+    ap.add_argument("--drops", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    for name, detector in (("the oblique view's", Detector.for_view("oblique")), ("the seat's", seat_detector())):
+        print(f"real tiles: each hand photo's line as a laid row ({name} detector):")
+        real_rows(detector)
+    print(f"rendered: the teach page's rows in {a.designs} designs, boxes taken away at random:")
+    rendered_rows(a.designs, a.drops, a.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
