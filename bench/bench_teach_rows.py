@@ -9,13 +9,16 @@ A tile the detector misses in a laid row used to shift the kind of every tile af
    laid row, as the teach page reads an upload, by the oblique view's detector (the photos' own) and
    by the seat's (``vision.hand_photo.seat_detector``, which reads the tablet's hand photos): the
    boxes in the line's band grouped into rows (``rows_and_strays``), the longest given the labelled
-   line's kinds in order (``assign``). A stacked or aslant tile (a kakan's, a winning tile laid
+   line's kinds in order (``assign``), each box cut at a gap kept where the classifier sees a face
+   in it (``without_empty_gaps``, as the page keeps them). A stacked or aslant tile (a kakan's, a winning tile laid
    across above the line) is no place of the row and is left out. A cut is named as laid when its
    kind is the labelled tile its box lies on (IoU >= 0.5).
 2. Rendered: bench_teach.py's five rows in designs no model learnt, read as the page reads them; then
    1 .. ``--drops`` of the boxes found taken away at random (20 draws each), as a detector that
    misses tiles of a set it does not know; a cut is named as laid when its kind is the laid tile
-   under its centre.
+   under its centre. Then the same rows laid with a tile's room left empty in the two long rows
+   (players do not always push the tiles together): a gap's box where no tile shows must not be
+   given a kind.
 
 "Without" takes the cut-in boxes out of the rows again before the kinds are given: the rows as they
 were read before (one run of a row per row either way; the run's bar was 3.0 tile widths, now 3.5).
@@ -43,8 +46,8 @@ from vision.detect import NONE, Detector  # noqa: E402
 from vision.evaluate import iou, photos_dir  # noqa: E402
 from vision.hand_photo import seat_detector  # noqa: E402
 from vision.read import PX_PER_MM, TableReader, table_windows, top_view, window_spots  # noqa: E402
-from vision.synth.table import TW  # noqa: E402
-from vision.teach import LAYOUT, assign, rows_and_strays  # noqa: E402
+from vision.synth.table import STEP, TW, Laid, render_laid  # noqa: E402
+from vision.teach import LAYOUT, assign, rows_and_strays, without_empty_gaps  # noqa: E402
 
 LABELS = ROOT / "vision" / "labels"
 DRAWS = 20
@@ -80,9 +83,10 @@ def real_rows(detector: Detector) -> dict:
         y1 = np.median([t["box"][1] for t in places])
         y2 = np.median([t["box"][3] for t in places])
         w = np.median([t["box"][2] - t["box"][0] for t in places])
-        found = [d for d in detector.detect(cv2.imread(str(image_path)))
+        image = cv2.imread(str(image_path))
+        found = [d for d in detector.detect(image)
                  if x1 - w <= (d.box[0] + d.box[2]) / 2 <= x2 + w and y1 <= (d.box[1] + d.box[3]) / 2 <= y2]
-        rows, _ = rows_and_strays(found)
+        rows = without_empty_gaps(rows_and_strays(found)[0], image, detector)
         layout = (tuple(t["tile"] for t in places),)
         figures = {}
         for name, chosen in (("with gaps cut", rows), ("without", without_gaps(rows))):
@@ -99,44 +103,82 @@ def real_rows(detector: Detector) -> dict:
     return out
 
 
+def page_read(reader: TableReader, laid: list[Laid], frame: np.ndarray):
+    """The teach page's reading of a rendered frame of ``laid`` tiles: the boxes found in the window it
+    teaches from, that window, and the laid tile under a box's centre (None: none)."""
+    top = top_view(reader.table, frame, reader.tracker.update(frame))
+    windows = table_windows(top)
+    chosen, found = best_picture(reader.detector, windows)
+    ox, oy = window_spots(top)[1][chosen]
+    at = np.array([(t.x, t.y) for t in laid])
+
+    def laid_under(box) -> str | None:
+        mm = np.array([((box[0] + box[2]) / 2 + ox) / PX_PER_MM, ((box[1] + box[3]) / 2 + oy) / PX_PER_MM])
+        k = int(np.argmin(np.linalg.norm(at - mm, axis=1)))
+        return laid[k].tile if np.linalg.norm(at[k] - mm) < TW / 2 else None
+
+    return found, windows[chosen], laid_under
+
+
+def named_as_laid(rows, strays, laid_under) -> int:
+    pairs, _ = assign(rows, LAYOUT, strays)
+    return sum(kind is not None and kind == laid_under(d.box) for d, kind in pairs)
+
+
+def with_room(laid: list[Laid]) -> list[Laid]:
+    """The rows laid with a tile's room left empty after the fourth tile of the two long rows."""
+    out, seen = [], {}
+    for t in laid:
+        row = round(t.y)
+        seen[row] = seen.get(row, -1) + 1
+        shift = STEP if seen[row] >= 4 and len([u for u in laid if round(u.y) == row]) == 9 else 0.0
+        out.append(Laid(t.tile, t.x + shift, t.y, t.turn))
+    return out
+
+
 def rendered_rows(designs: int, drops: int, seed: int) -> dict:
-    """Part 2: bench_teach's rows in ``designs`` designs, 1 .. ``drops`` boxes taken away at random."""
+    """Part 2: bench_teach's rows in ``designs`` designs, 1 .. ``drops`` boxes taken away at random;
+    then the same rows laid with room left in the two long rows, read whole."""
     art = tile_art()
     if art is None:
         return {}
     layout = default_layout()
     reader = TableReader(TableFile("synthetic"), "dunhill", Detector())
     totals = {k: {"with gaps cut": 0, "without": 0, "tiles": 0} for k in range(drops + 1)}
+    room = {"kept where a tile shows": 0, "every gap cut": 0, "without": 0, "tiles": 0}
     for d in range(designs):
         style = design_style(seed, d)
         reader.tracker.last_good = None
         laid, frame = rows_frame(art, layout, style, seed, d)
-        top = top_view(reader.table, frame, reader.tracker.update(frame))
-        windows = table_windows(top)
-        chosen, found = best_picture(reader.detector, windows)
-        ox, oy = window_spots(top)[1][chosen]
-        at = np.array([(t.x, t.y) for t in laid])
-
-        def laid_under(box) -> str | None:
-            mm = np.array([((box[0] + box[2]) / 2 + ox) / PX_PER_MM, ((box[1] + box[3]) / 2 + oy) / PX_PER_MM])
-            k = int(np.argmin(np.linalg.norm(at - mm, axis=1)))
-            return laid[k].tile if np.linalg.norm(at[k] - mm) < TW / 2 else None
-
+        found, window, laid_under = page_read(reader, laid, frame)
         rng = np.random.default_rng(DESIGN_SEED + seed + d)
         for k in range(drops + 1):
             for _ in range(DRAWS if k else 1):
                 kept = [found[i] for i in sorted(rng.choice(len(found), len(found) - k, replace=False))]
                 rows, strays = rows_and_strays(kept)
-                for name, chosen_rows in (("with gaps cut", rows), ("without", without_gaps(rows))):
-                    pairs, _ = assign(chosen_rows, LAYOUT, strays)
-                    totals[k][name] += sum(kind is not None and kind == laid_under(det.box) for det, kind in pairs)
+                rows = without_empty_gaps(rows, window, reader.detector)
+                totals[k]["with gaps cut"] += named_as_laid(rows, strays, laid_under)
+                totals[k]["without"] += named_as_laid(without_gaps(rows), strays, laid_under)
                 totals[k]["tiles"] += sum(len(r) for r in LAYOUT)
+        spaced = with_room(laid)
+        reader.tracker.last_good = None
+        frame, _ = render_laid(spaced, np.random.default_rng(DESIGN_SEED + seed + d), art, layout, style=style)
+        found, window, laid_under = page_read(reader, spaced, frame)
+        rows, strays = rows_and_strays(found)
+        room["every gap cut"] += named_as_laid(rows, strays, laid_under)
+        room["kept where a tile shows"] += named_as_laid(without_empty_gaps(rows, window, reader.detector),
+                                                         strays, laid_under)
+        room["without"] += named_as_laid(without_gaps(rows), strays, laid_under)
+        room["tiles"] += sum(len(r) for r in LAYOUT)
         print(f"  design {d}: {len(found)} boxes found in the rows' picture", flush=True)
     for k, t in totals.items():
         print(f"  {k} box(es) taken away{'' if not k else f' ({DRAWS} draws a design)'}: named as laid "
               f"{t['with gaps cut']} of {t['tiles']} laid tiles with the gaps cut "
               f"({t['with gaps cut'] / t['tiles']:.1%}), {t['without']} without ({t['without'] / t['tiles']:.1%})")
-    return totals
+    print(f"  the rows laid with a tile's room left in the two long rows: named as laid "
+          f"{room['kept where a tile shows']} of {room['tiles']} (a gap's box kept where the classifier sees a face), "
+          f"{room['every gap cut']} (every gap's box kept), {room['without']} without")
+    return {"drops": totals, "room": room}
 
 
 def main() -> int:

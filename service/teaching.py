@@ -19,7 +19,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.teach import LAYOUT, assign, rows_and_strays, upright_cut
+from vision.teach import LAYOUT, assign, rows_and_strays, upright_cut, without_empty_gaps
 from vision.tileset import KINDS
 
 from .errors import ServiceError
@@ -106,6 +106,7 @@ def read_lesson(detector, image: np.ndarray | Sequence[np.ndarray]) -> Lesson:
         raise ServiceError("no tiles found in the picture: lay the five rows in the camera's view "
                            "(or photograph them from above, the rows filling most of the photo) and try again")
     rows, strays = rows_and_strays(found)
+    rows = without_empty_gaps(rows, image, detector)
     pairs, warnings = assign(rows, LAYOUT, strays)
     row_of = {id(d): r for r, row in enumerate(rows) for d in row} | {id(d): len(rows) for d in strays}
     cuts = []

@@ -4,7 +4,8 @@ in a fifth (the set's backs: a pale back can read as 白), read in one picture.
 The players lay the rows the tablet shows (``LAYOUT``) and take one picture;
 the detector finds the tiles, ``rows_and_strays`` groups them into rows (setting aside
 boxes that are no laid tile: a marker, the rim; and cutting a tile the detector missed
-between two it found where it lies, ``with_gaps``) and
+between two it found where it lies, ``with_gaps``, kept where a face shows in it,
+``without_empty_gaps``) and
 ``assign`` gives each tile the kind laid at its place. The detector's own
 names are not used: the point is tiles it may not know. What does not fit (a
 row with a tile too many or too few, a row too many) is said in a warning, and
@@ -102,7 +103,8 @@ def with_gaps(row: Sequence[Detection], turn: int) -> list[Detection]:
     between two tiles holds n - 1 missed ones, boxed evenly between the two (their boxes'
     corners interpolated: far tiles look smaller). A real set the detector does not know loses
     tiles in a row (a seat photo's 6m, docs/service.md); without this every kind after it was off
-    by one."""
+    by one. Where the players left room between two tiles, the box shows felt: the page drops it
+    (``without_empty_gaps``)."""
     if len(row) < 2:
         return list(row)
     along = [_players_view(d, turn)[0] for d in row]
@@ -121,6 +123,20 @@ def with_gaps(row: Sequence[Detection], turn: int) -> list[Detection]:
             out.append(Detection(NONE, box, a.rotation if a.tile != BACK else b.rotation, 0.0))
         out.append(b)
     return out
+
+
+def without_empty_gaps(rows: Sequence[Sequence[Detection]], image: np.ndarray, detector) -> list[list[Detection]]:
+    """The rows without the boxes ``with_gaps`` cut where the classifier (``detector.name_boxes``, no
+    tile set) sees no face: there the players left room between two tiles, and no tile was missed
+    (a kind given to the felt would shift every kind after it, as a missed tile did). The felt
+    between two tiles, their sides at its edges, reads as none or as a back; a missed back in the
+    back row is left out so too, and the backs after it, all backs, keep their kind."""
+    gaps = [d for row in rows for d in row if d.tile == NONE]
+    if not gaps:
+        return [list(row) for row in rows]
+    read = detector.name_boxes(image, [d.box for d in gaps], use_set=False)
+    empty = {id(d) for d, r in zip(gaps, read) if r.tile in (NONE, BACK)}
+    return [[d for d in row if id(d) not in empty] for row in rows]
 
 
 def rows_of(detections: Sequence[Detection], tolerance: float = ROW_TOLERANCE) -> list[list[Detection]]:

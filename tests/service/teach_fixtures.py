@@ -26,7 +26,7 @@ def tile_art() -> TileArt:
 
 def rows_photo(art: TileArt, layout=LAYOUT, size=(960, 720), width: int = 48, seed: int = 0) -> np.ndarray:
     """The rows laid face up on felt, seen from above (BGR): one tile ``width`` px wide per kind,
-    rows half a tile apart, each tile's near side showing below it."""
+    rows half a tile apart, each tile's near side showing below it; a kind ``""`` is room left empty."""
     rng = np.random.default_rng(seed)
     w, h = size
     image = np.ones((h, w, 3), np.float32) * (np.array(FELT, np.float32) / 255)
@@ -36,6 +36,8 @@ def rows_photo(art: TileArt, layout=LAYOUT, size=(960, 720), width: int = 48, se
     for r, row in enumerate(layout):
         x0 = (w - len(row) * (width + 2)) / 2 + width / 2
         for i, kind in enumerate(row):
+            if not kind:
+                continue
             quad = rect_corners(x0 + i * (width + 2), y0 + r * height * 1.5, width, height, 0)
             face = face_image(art, kind, STYLE, int(width * 1.5), rng)
             draw_tile(image, face, quad, np.float32([0, width * 0.18]), STYLE, kind == BACK)

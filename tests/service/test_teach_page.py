@@ -233,3 +233,42 @@ def test_of_several_pictures_the_one_whose_rows_read_as_laid_is_taught():
     lesson = read_lesson(Detector.for_view("overhead"), [crowded, clean])
     assert len(lesson.cuts) == sum(len(row) for row in short)
     assert sum(c.kind == c.read for c in lesson.cuts) >= len(lesson.cuts) - 1
+
+
+class _MissingOne:
+    """The overhead view's detector, missing the fourth tile of the first row (as it may miss a tile
+    of a set it does not know)."""
+
+    def __init__(self):
+        from vision.detect import Detector
+
+        self.detector = Detector.for_view("overhead")
+
+    def detect(self, image, grid=1):
+        from vision.teach import rows_of
+
+        found = self.detector.detect(image, grid)
+        missed = rows_of(found)[0][3]
+        return [d for d in found if d is not missed]
+
+    def name_boxes(self, *args, **kwargs):
+        return self.detector.name_boxes(*args, **kwargs)
+
+
+def test_a_tile_the_detector_misses_is_cut_where_it_lies_and_named_as_laid():
+    from service.teaching import read_lesson
+
+    lesson = read_lesson(_MissingOne(), rows_photo(tile_art()))
+    assert [c.kind for c in lesson.cuts] == LAID
+    assert lesson.cuts[3].read == "none" and lesson.cuts[4].read == "5p"
+    assert any(w.startswith("row 1: the 4p not found") for w in lesson.warnings)
+
+
+def test_room_left_between_two_laid_tiles_is_no_missed_tile():
+    from service.teaching import read_lesson
+    from vision.detect import Detector
+
+    spaced = [("1p", "2p", "3p", "4p", "", "5p", "6p", "7p", "8p", "9p"), *LAYOUT[1:]]
+    lesson = read_lesson(Detector.for_view("overhead"), rows_photo(tile_art(), layout=spaced, seed=6))
+    assert [c.kind for c in lesson.cuts] == LAID
+    assert not any("not found" in w for w in lesson.warnings)
