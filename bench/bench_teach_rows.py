@@ -10,9 +10,9 @@ A tile the detector misses in a laid row used to shift the kind of every tile af
    by the seat's (``vision.hand_photo.seat_detector``, which reads the tablet's hand photos): the
    boxes in the line's band grouped into rows (``rows_and_strays``), the longest given the labelled
    line's kinds in order (``assign``), each box cut at a gap kept where the classifier sees a face
-   in it (``without_empty_gaps``, as the page keeps them). A stacked or aslant tile (a kakan's, a winning tile laid
-   across above the line) is no place of the row and is left out. A cut is named as laid when its
-   kind is the labelled tile its box lies on (IoU >= 0.5).
+   in it (``without_empty_gaps``, as the page keeps them). A stacked or aslant tile (a kakan's, a
+   winning tile laid across above the line) is no place of the row and is left out. A cut is named
+   as laid when its kind is the labelled tile its box lies on (IoU >= 0.5).
 2. Rendered: bench_teach.py's five rows in designs no model learnt, read as the page reads them; then
    1 .. ``--drops`` of the boxes found taken away at random (20 draws each), as a detector that
    misses tiles of a set it does not know; a cut is named as laid when its kind is the laid tile
