@@ -52,25 +52,36 @@ def rows_laid(layout) -> list[Laid]:
             for r, row in enumerate(LAYOUT) for i, kind in enumerate(row)]
 
 
+def page_read(reader: TableReader, laid: list[Laid], frame: np.ndarray):
+    """The teach page's reading of a rendered frame of ``laid`` tiles: the boxes found in the window it
+    teaches from (``best_picture``), that window, and the player's eye: the laid tile under a box's
+    centre (None: none)."""
+    top = top_view(reader.table, frame, reader.tracker.update(frame))
+    windows = table_windows(top)
+    chosen, found = best_picture(reader.detector, windows)
+    ox, oy = window_spots(top)[1][chosen]
+    at = np.array([(t.x, t.y) for t in laid])
+
+    def laid_under(box) -> str | None:
+        mm = np.array([((box[0] + box[2]) / 2 + ox) / PX_PER_MM, ((box[1] + box[3]) / 2 + oy) / PX_PER_MM])
+        k = int(np.argmin(np.linalg.norm(at - mm, axis=1)))
+        return laid[k].tile if np.linalg.norm(at[k] - mm) < TW / 2 else None
+
+    return found, windows[chosen], laid_under
+
+
 def teach(reader: TableReader, frame: np.ndarray, laid: list[Laid], folder: Path) -> tuple[TileSet, int, int, int]:
     """The set a careful player makes on the teach page from ``frame``: (set, cuts the page shows,
     of them already named as laid, cuts enrolled). The player fixes every cut to the tile it shows
     (here: the laid tile under the cut's centre) and leaves out a cut on no laid tile."""
-    top = top_view(reader.table, frame, reader.tracker.update(frame))
-    windows = table_windows(top)
-    chosen, found = best_picture(reader.detector, windows)       # the window the page teaches from
+    found, window, laid_under = page_read(reader, laid, frame)
     rows, strays = rows_and_strays(found)
     shown, _ = assign(rows, LAYOUT, strays)                      # its tiles as the page names them
-    # the player's eye: each tile of that window, and where it lies on the table
-    ox, oy = window_spots(top)[1][chosen]
-    at = np.array([(t.x, t.y) for t in laid])
     by_kind: dict[str, list[np.ndarray]] = {}
     for d in found:
-        x1, y1, x2, y2 = d.box
-        mm = np.array([((x1 + x2) / 2 + ox) / PX_PER_MM, ((y1 + y2) / 2 + oy) / PX_PER_MM])
-        k = int(np.argmin(np.linalg.norm(at - mm, axis=1)))
-        if np.linalg.norm(at[k] - mm) < TW / 2:
-            by_kind.setdefault(laid[k].tile, []).append(upright_cut(windows[chosen], d))
+        kind = laid_under(d.box)
+        if kind is not None:
+            by_kind.setdefault(kind, []).append(upright_cut(window, d))
     tileset = TileSet.create(folder, reader.detector.classifier, "overhead")
     for kind, images in by_kind.items():
         tileset.enroll(kind, images, reader.detector.classifier)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 import sys
 from pathlib import Path
 
@@ -38,15 +39,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from bench_teach import DESIGN_SEED, design_style, rows_frame, tile_art  # noqa: E402
+from bench_teach import DESIGN_SEED, design_style, page_read, rows_frame, tile_art  # noqa: E402
 from calibration.markers import default_layout  # noqa: E402
 from calibration.store import TableFile  # noqa: E402
-from service.teaching import best_picture  # noqa: E402
 from vision.detect import NONE, Detector  # noqa: E402
 from vision.evaluate import iou, photos_dir  # noqa: E402
 from vision.hand_photo import seat_detector  # noqa: E402
-from vision.read import PX_PER_MM, TableReader, table_windows, top_view, window_spots  # noqa: E402
-from vision.synth.table import STEP, TW, Laid, render_laid  # noqa: E402
+from vision.read import TableReader  # noqa: E402
+from vision.synth.table import STEP, Laid, render_laid  # noqa: E402
 from vision.teach import LAYOUT, assign, rows_and_strays, without_empty_gaps  # noqa: E402
 
 LABELS = ROOT / "vision" / "labels"
@@ -103,23 +103,6 @@ def real_rows(detector: Detector) -> dict:
     return out
 
 
-def page_read(reader: TableReader, laid: list[Laid], frame: np.ndarray):
-    """The teach page's reading of a rendered frame of ``laid`` tiles: the boxes found in the window it
-    teaches from, that window, and the laid tile under a box's centre (None: none)."""
-    top = top_view(reader.table, frame, reader.tracker.update(frame))
-    windows = table_windows(top)
-    chosen, found = best_picture(reader.detector, windows)
-    ox, oy = window_spots(top)[1][chosen]
-    at = np.array([(t.x, t.y) for t in laid])
-
-    def laid_under(box) -> str | None:
-        mm = np.array([((box[0] + box[2]) / 2 + ox) / PX_PER_MM, ((box[1] + box[3]) / 2 + oy) / PX_PER_MM])
-        k = int(np.argmin(np.linalg.norm(at - mm, axis=1)))
-        return laid[k].tile if np.linalg.norm(at[k] - mm) < TW / 2 else None
-
-    return found, windows[chosen], laid_under
-
-
 def named_as_laid(rows, strays, laid_under) -> int:
     pairs, _ = assign(rows, LAYOUT, strays)
     return sum(kind is not None and kind == laid_under(d.box) for d, kind in pairs)
@@ -127,11 +110,12 @@ def named_as_laid(rows, strays, laid_under) -> int:
 
 def with_room(laid: list[Laid]) -> list[Laid]:
     """The rows laid with a tile's room left empty after the fourth tile of the two long rows."""
-    out, seen = [], {}
+    length = Counter(round(t.y) for t in laid)
+    out, seen = [], Counter()
     for t in laid:
         row = round(t.y)
-        seen[row] = seen.get(row, -1) + 1
-        shift = STEP if seen[row] >= 4 and len([u for u in laid if round(u.y) == row]) == 9 else 0.0
+        shift = STEP if seen[row] >= 4 and length[row] == 9 else 0.0
+        seen[row] += 1
         out.append(Laid(t.tile, t.x + shift, t.y, t.turn))
     return out
 
