@@ -53,7 +53,9 @@ import numpy as np
 
 BACK = "back"
 WIN_GAP = 0.3               # a gap of 30% of a tile's width sets the winning tile apart
-MELD_GAP = 0.25             # tiles of one meld touch; 25% of a width between them starts another meld
+MELD_GAP = 0.25             # tiles of one meld touch; 25% of a width between them starts another meld ...
+SAME_KIND_GAP = 1.0         # ... but faces of one kind less than a width apart stay one: a kind has four tiles,
+                            # so no two melds share one, and a box drawn a little off opens a gap inside a meld
 TILE_MM = (26.0, 35.0)      # a tile's face, width x height; gaps are measured between nominal faces
                             # placed on the box centres, since a box also holds the tile's side
 PITCH = TILE_MM[0] + 1.0    # tiles of a row touch: one face and a hair from centre to centre
@@ -279,9 +281,10 @@ def split_stacked_pairs(pieces: Sequence[Piece], frame: SeatFrame) -> tuple[list
 
 
 def group_melds(pieces: Sequence[Piece], frame: SeatFrame) -> list[list[Piece]]:
-    """Pieces of the meld zone in groups, left to right: a gap of ``MELD_GAP`` widths, or a face of
-    another kind, starts a new one. A tile stacked on its neighbour (kakan) overlaps it along the
-    row and stays in its group."""
+    """Pieces of the meld zone in groups, left to right: a face of another kind starts a new one, and
+    so does a gap of ``MELD_GAP`` widths, but for a face of the group's own kind within
+    ``SAME_KIND_GAP`` (two melds never share a kind). A tile stacked on its neighbour (kakan)
+    overlaps it along the row and stays in its group."""
     pieces = sorted(pieces, key=lambda p: (frame.local(p.centre)[0], frame.local(p.centre)[1]))
     if not pieces:
         return []
@@ -289,7 +292,9 @@ def group_melds(pieces: Sequence[Piece], frame: SeatFrame) -> list[list[Piece]]:
     for p in pieces[1:]:
         reach = max(groups[-1], key=lambda q: frame.local(q.centre)[0] + frame.half_width(q))
         kinds = {plain_kind(q.tile) for q in groups[-1] if q.face_up}
-        if frame.gap(reach, p) >= MELD_GAP * TILE_MM[0] or (p.face_up and kinds and plain_kind(p.tile) not in kinds):
+        gap = frame.gap(reach, p)
+        same = p.face_up and kinds == {plain_kind(p.tile)}
+        if (p.face_up and kinds and not same) or gap >= (SAME_KIND_GAP if same else MELD_GAP) * TILE_MM[0]:
             groups.append([p])
         else:
             groups[-1].append(p)
@@ -325,6 +330,11 @@ def read_meld(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tup
         if len(group) == 4 and backs == 2:
             tiles = faces + hidden_pair(faces)
             return {"kind": "ankan", "tiles": mpsz(sorted(tiles))}, []
+        if len(group) == 3 and group[1].face_up:
+            # only an ankan shows backs, at its ends: one tile of its four was not seen
+            kind = plain_kind(faces[0])
+            return ({"kind": "ankan", "tiles": mpsz(sorted([kind, kind] + hidden_pair([kind, kind])))},
+                    [f"an ankan of {kind} with one of its four tiles not seen: check it"])
         return None, [f"a meld of {len(group)} tiles with {backs} back(s): not read"]
     # the row is what lies on the near line; kakan's added tile lies beyond its partner
     sideways = [p for p in group if frame.sideways(p)]

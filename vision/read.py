@@ -29,8 +29,8 @@ from calibration.whitebalance import apply_gains
 from .crop import CLS_SIZE, upright_cut
 from .detect import NONE, Detector
 from .tileset import current
-from .layout import (DEFAULT_GARI, BACK, TILE_MM, Piece, Reading, SeatFrame, read_layout, split_stacked_pairs,
-                     vote)
+from .layout import (DEFAULT_GARI, BACK, LOW_SCORE, TILE_MM, Piece, Reading, SeatFrame, plain_kind, read_layout,
+                     split_stacked_pairs, vote)
 
 PX_PER_MM = 1.2
 PAD_MM = 25.0
@@ -133,6 +133,106 @@ def name_stacked_halves(top: np.ndarray, pieces: Sequence[Piece], zones, seats, 
     return out, warnings
 
 
+HALF_BOX = (0.9, 1.45)  # a tile's box in table mm over its nominal face, each way (a box holds the tile's side
+                        # too: about 1.2)
+HALF_SHARE = 0.7        # two boxes are one tile's halves when each spans at most this share of their union's
+                        # long side, and both at least ``1 - HALF_SHARE`` of its short side ...
+HALF_FREE = 3.0         # ... and stand at most this many mm apart
+GAP_TILE = 0.7          # felt this many faces wide between two boxes of a meld may hide a tile: two pitches less
+                        # a box (a face and its side) leaves about 0.9
+
+
+def _halves_of_one_tile(a: Piece, b: Piece) -> tuple[float, float, float, float] | None:
+    """The box around ``a`` and ``b`` when they are one tile boxed as two halves: together a tile's
+    size (``HALF_BOX`` of its nominal face, either way round), apart each part of it only, level
+    across it. Else None. From above, a tile's size is known; two real tiles side by side make a
+    box a tile and a half long or more."""
+    u = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
+    w, h = u[2] - u[0], u[3] - u[1]
+    long_axis = 0 if w >= h else 1                    # 0: the union is longer in x
+    long, short = max(w, h), min(w, h)
+    lo, hi = HALF_BOX
+    if not (lo * TILE_MM[1] <= long <= hi * TILE_MM[1] and lo * TILE_MM[0] <= short <= hi * TILE_MM[0]):
+        return None
+    for p in (a, b):
+        along = p.box[2 + long_axis] - p.box[long_axis]
+        across = p.box[3 - long_axis] - p.box[1 - long_axis]
+        if along > HALF_SHARE * long or across < (1 - HALF_SHARE) * short:
+            return None
+    apart = max(a.box[long_axis], b.box[long_axis]) - min(a.box[2 + long_axis], b.box[2 + long_axis])
+    return u if apart <= HALF_FREE else None
+
+
+def join_halves(top: np.ndarray, pieces: Sequence[Piece], zones, seats, detector: Detector,
+                px_per_mm: float) -> tuple[list[Piece], list[str]]:
+    """A meld tile the locator boxed as two halves (``_halves_of_one_tile``: a sideways 3s as two
+    narrow boxes, each read as a 2s) read again as one: where the box around both reads a face
+    surely (``PROBE_SCORE``), it replaces them, else they stay. The surest union first; a box joins
+    once. A meld of halves is four or five boxes where three or four tiles lie, and is not read.
+    Returns the pieces and a warning for each tile joined."""
+    out = list(pieces)
+    warnings: list[str] = []
+    for z, _ in meld_frames(zones, seats):
+        faces = [p for p in out if p.face_up and z.contains(p.centre)]
+        pairs = [(a, b, u) for i, a in enumerate(faces) for b in faces[i + 1:]
+                 if (u := _halves_of_one_tile(a, b)) is not None]
+        if not pairs:
+            continue
+        named = detector.name_boxes(top, [tuple(v * px_per_mm for v in u) for *_, u in pairs])
+        used: set[int] = set()
+        for (a, b, u), d in sorted(zip(pairs, named), key=lambda pd: -pd[1].score):
+            if d.tile in (NONE, BACK) or d.score < PROBE_SCORE or id(a) in used or id(b) in used:
+                continue
+            used |= {id(a), id(b)}
+            out = [p for p in out if p is not a and p is not b] + [_piece(d, u)]
+            warnings.append(f"a {d.tile} in the meld zone boxed as two halves ({a.tile}, {b.tile}): read as one")
+    return out, warnings
+
+
+def meld_gap_spots(pieces: Sequence[Piece], zones, seats) -> list[tuple[tuple[float, float, float, float], set[str]]]:
+    """Where a meld tile would lie that the locator missed (table mm), with the kinds of the faces on
+    either side: felt between two neighbours in a meld zone of ``seats`` ``GAP_TILE`` faces wide or more, up to one
+    and a half upright tiles' boxes (the spot then a tile's width, beside the left neighbour), as
+    deep as the two. The tiles of a meld touch, and melds lie apart by less than a tile; a meld with
+    one tile missed reads as no meld (a pon's called tile alone, a kakan without one of its two)."""
+    spots = []
+    box = 1.2 * TILE_MM[0]                              # an upright tile's box along the row (``HALF_BOX``)
+    least, most = GAP_TILE * TILE_MM[0], 1.5 * HALF_BOX[1] * TILE_MM[0]
+    for z, frame in meld_frames(zones, seats):
+        inside = sorted((p for p in pieces if z.contains(p.centre)), key=lambda p: frame.span(p)[0])
+        reach = -np.inf                                 # the row's end so far (a stacked tile reaches no further)
+        for a, b in zip(inside, inside[1:]):
+            reach = max(reach, frame.span(a)[1])
+            start = frame.span(b)[0]
+            if not least <= start - reach <= most:
+                continue
+            end = min(start, reach + box)
+            near = min(frame.span(a, "v")[0], frame.span(b, "v")[0])
+            far = max(frame.span(a, "v")[1], frame.span(b, "v")[1])
+            corners = [frame.origin + s * frame.u + t * frame.v for s in (reach, end) for t in (near, far)]
+            xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+            spot = (min(xs), min(ys), max(xs), max(ys))
+            if z.contains(((spot[0] + spot[2]) / 2, (spot[1] + spot[3]) / 2)):
+                spots.append((spot, {plain_kind(p.tile) for p in (a, b) if p.face_up}))
+    return spots
+
+
+def fill_meld_gaps(top: np.ndarray, pieces: Sequence[Piece], zones, seats, detector: Detector,
+                   px_per_mm: float) -> tuple[list[Piece], list[str]]:
+    """The tiles the classifier reads at ``meld_gap_spots``: a face read surely (``PROBE_SCORE``), or
+    the kind of a face beside it read at ``LOW_SCORE`` or more (a meld is of one kind; the felt
+    between two melds reads as no tile); with a warning for each."""
+    spots = meld_gap_spots(pieces, zones, seats)
+    if not spots:
+        return [], []
+    boxes = [tuple(v * px_per_mm for v in spot) for spot, _ in spots]
+    inside = [k for k, b in enumerate(boxes) if _on_image(top, b)]
+    named = detector.name_boxes(top, [boxes[k] for k in inside])
+    found = [_piece(d, spots[k][0]) for k, d in zip(inside, named) if d.tile not in (NONE, BACK)
+             and (d.score >= PROBE_SCORE or (plain_kind(d.tile) in spots[k][1] and d.score >= LOW_SCORE))]
+    return found, [f"a {p.tile} read between two meld tiles where the locator saw none: check it" for p in found]
+
+
 def top_view(table: TableFile, frame: np.ndarray, fit, px_per_mm: float = PX_PER_MM, debug=None) -> np.ndarray:
     """The frame as the reader reads it: white-balanced (where the table has gains) and rectified
     top-down at ``px_per_mm`` by the homography ``fit``."""
@@ -160,11 +260,15 @@ def table_windows(top: np.ndarray, px_per_mm: float = PX_PER_MM) -> list[np.ndar
 
 def probe(top: np.ndarray, spots, detector: Detector, px_per_mm: float) -> list[Piece]:
     """The faces the classifier reads surely at the given spots (table mm) of the rectified table."""
-    boxes = [tuple(v * px_per_mm for v in spot) for spot in spots]
-    h, w = top.shape[:2]
-    boxes = [b for b in boxes if b[0] >= 0 and b[1] >= 0 and b[2] <= w and b[3] <= h]
+    boxes = [b for b in (tuple(v * px_per_mm for v in spot) for spot in spots) if _on_image(top, b)]
     return [_piece(d, [v / px_per_mm for v in d.box])
             for d in detector.name_boxes(top, boxes) if d.tile not in (NONE, BACK) and d.score >= PROBE_SCORE]
+
+
+def _on_image(image: np.ndarray, box) -> bool:
+    """Whether a box (px) lies wholly on the image."""
+    h, w = image.shape[:2]
+    return box[0] >= 0 and box[1] >= 0 and box[2] <= w and box[3] <= h
 
 
 def _piece(d, box_mm) -> Piece:
@@ -232,10 +336,13 @@ class TableReader:
         chosen = [r for r in self.regions if seats is None or r.name in seats or r.name == "dead_wall"]
         pieces = [p for r in chosen for p in pieces_in(top, r, self.detector, self.px_per_mm, debug)]
         open_seats = {z.seat for z in self.table.zones} if seats is None else seats
+        pieces, joined = join_halves(top, pieces, self.table.zones, open_seats, self.detector, self.px_per_mm)
+        missed, gaps = fill_meld_gaps(top, pieces, self.table.zones, open_seats, self.detector, self.px_per_mm)
+        pieces += missed
         pieces += probe(top, added_tile_spots(pieces, self.table.zones, open_seats), self.detector, self.px_per_mm)
         pieces, cut = name_stacked_halves(top, pieces, self.table.zones, open_seats, self.detector, self.px_per_mm)
         reading = read_layout(pieces, self.table.zones, self.rules, self.gari_kinds)
-        reading.warnings += cut
+        reading.warnings += joined + gaps + cut
         if not fit.fresh:
             reading.warnings.append("no markers seen in this frame: used the last good homography")
         return reading

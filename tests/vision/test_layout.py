@@ -95,6 +95,27 @@ def test_two_backs_among_four_are_an_ankan():
     assert reading.record["melds"] == [{"kind": "ankan", "tiles": "1111m"}]
 
 
+@pytest.mark.parametrize("seen, tiles", [
+    (["1m", "1m", "back"], "1111m"),        # its first back not seen
+    (["back", "1m", "back"], "1111m"),      # a face not seen
+    (["back", "0p", "5p"], "0055p"),        # of fives: the set's two reds and two plain, whatever shows
+])
+def test_an_ankan_with_one_tile_not_seen_is_still_an_ankan_and_said(seen, tiles):
+    # Only an ankan shows backs in the meld zone, one at each end, so three of its four seen are enough.
+    pieces = revealed("west", HAND[:10], "9p")
+    pieces += [at("west", t, 240 + i * (W + 1), 40) for i, t in enumerate(seen)]
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert reading.record["melds"] == [{"kind": "ankan", "tiles": tiles}]
+    assert any("not seen: check it" in w for w in reading.warnings)
+
+
+def test_a_back_between_two_faces_is_no_ankan():
+    pieces = revealed("west", HAND[:10], "9p")
+    pieces += [at("west", t, 240 + i * (W + 1), 40) for i, t in enumerate(["1m", "back", "1m"])]
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert not reading.record.get("melds") and any("back(s): not read" in w for w in reading.warnings)
+
+
 def kakan_from_the_right(seat: str, tile: str, u: float) -> tuple[list[Piece], float]:
     """A kakan laid from ``u``: two upright, then the called tile sideways on the near line and the
     added one beyond it; and the u just past it."""
@@ -281,3 +302,22 @@ def test_melds_of_two_kinds_with_too_small_a_gap_are_read_apart():
         u += W + 1
     reading = read_layout(pieces, ZONES, "dunhill")
     assert [(m["kind"], m["tiles"]) for m in reading.record["melds"]] == [("kakan", "6666z"), ("pon", "888s")]
+
+
+def test_a_meld_tile_boxed_a_little_off_opens_a_gap_but_not_a_second_meld():
+    # A minkan of 5s whose third box the locator drew 8 mm along: felt opens inside the meld. Four
+    # tiles of a kind is all a set holds, so faces of one kind a gap apart under a tile's width are
+    # one meld; of another kind the same gap splits them (the test above).
+    pieces = revealed("south", HAND[:10], "9p")
+    u = 240.0
+    pieces.append(at("south", "5s", u + H / 2, 40 - (H - W) / 2, sideways=True))
+    u += H + 1
+    for i, tile in enumerate(["0s", "0s", "5s"]):
+        shift = 8.0 if i == 1 else 0.0
+        pieces.append(at("south", tile, u + W / 2 + shift, 40))
+        u += W + 1
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert reading.record["melds"] == [{"kind": "minkan", "tiles": "0055s", "from": "east"}]
+    far = pieces[:-1] + [at("south", "5s", u + W / 2 + W + 8, 40)]          # a tile's width and more apart
+    assert read_layout(far, ZONES, "dunhill").record.get("melds") != [{"kind": "minkan", "tiles": "0055s",
+                                                                       "from": "east"}]

@@ -178,3 +178,85 @@ def test_the_reader_cuts_its_tiles_upright_and_reads_with_the_table_s_own_set(ar
     rebuilt = for_table("t1", tmp_path)
     assert rebuilt.base["id"] == with_set.detector.classifier.id and rebuilt.view == "overhead"
     assert record_diff(scene.record, with_set.read(scene.image).record) == []
+
+
+def test_two_halves_of_one_tile_join_where_two_tiles_side_by_side_or_a_box_in_a_box_do_not():
+    # From above a tile's size is known: two boxes that together make one tile's box, each only a
+    # part of it, are one tile boxed twice; two real tiles side by side are a tile and a half long.
+    from vision.layout import Piece
+    from vision.read import _halves_of_one_tile
+    left, right = Piece("2s", (100, 50, 121, 81)), Piece("2s", (121, 50, 142, 81))     # a sideways tile, 42 x 31
+    assert _halves_of_one_tile(left, right) == (100, 50, 142, 81)
+    assert _halves_of_one_tile(Piece("2s", (100, 50, 121, 81)), Piece("2s", (131, 50, 152, 81))) is None  # 10 mm apart
+    assert _halves_of_one_tile(Piece("3s", (100, 50, 131, 92)), Piece("4s", (131, 50, 162, 92))) is None  # two uprights
+    assert _halves_of_one_tile(Piece("3s", (100, 50, 142, 81)), Piece("2s", (105, 55, 120, 75))) is None  # box in a box
+    top, bottom = Piece("2s", (100, 50, 131, 71)), Piece("4s", (100, 71, 131, 92))     # an upright tile, 31 x 42
+    assert _halves_of_one_tile(top, bottom) == (100, 50, 131, 92)
+
+
+def _meld_tiles(scene, reader, kind):
+    """The laid tiles of the winner's meld of ``kind`` (frame 151: a pon of 8s beside a kakan of 1z),
+    each with the box a locator draws around it (its face and a little of its side), in table mm."""
+    from vision.layout import Piece
+    from vision.synth.table import TH, TW
+    zone = next(z for z in reader.table.zones if z.kind == "melds" and z.seat == scene.record["seat"])
+    body = 2.5
+    out = []
+    for t in scene.tiles:
+        if t.tile == kind and zone.contains((t.x, t.y)):
+            w, h = (TW, TH) if round(t.turn) % 180 == 0 else (TH, TW)
+            out.append((t, Piece(t.tile, (t.x - w / 2 - body, t.y - h / 2 - body, t.x + w / 2 + body,
+                                          t.y + h / 2 + body), 1.0, int(round(t.turn)) % 360)))
+    return out
+
+
+def test_a_meld_tile_boxed_as_two_halves_is_read_again_as_one(art):
+    # A design's sideways 3s, boxed as two narrow boxes, read as two 2s: the meld was four boxes
+    # of two kinds and no meld at all. Here frame 151's sideways 8s is given as two halves misread.
+    from vision.layout import Piece
+    from vision.read import TableReader, join_halves
+    from vision.synth.table import render_table
+    scene = render_table(151, art)
+    reader = TableReader(TableFile("synthetic"), "dunhill")
+    reader.read(scene.image)
+    pon = _meld_tiles(scene, reader, "8s")
+    (called, box), = [(t, p) for t, p in pon if abs(abs(t.turn) % 180 - 90) < 10]
+    x1, y1, x2, y2 = box.box
+    long_x = x2 - x1 > y2 - y1
+    cut = (x1 + x2) / 2 if long_x else (y1 + y2) / 2
+    halves = ([Piece("2s", (x1, y1, cut, y2), 1.0, 90), Piece("2s", (cut, y1, x2, y2), 0.8, 90)] if long_x else
+              [Piece("2s", (x1, y1, x2, cut), 1.0, 90), Piece("2s", (x1, cut, x2, y2), 0.8, 90)])
+    others = [p for t, p in pon if t is not called]
+    zones = reader.table.zones
+    pieces, warnings = join_halves(reader.last_top, others + halves, zones, {scene.record["seat"]},
+                                   reader.detector, reader.px_per_mm)
+    assert sorted(p.tile for p in pieces) == ["8s", "8s", "8s"]
+    assert max(abs(a - b) for a, b in zip(pieces[-1].box, box.box)) < 1e-6        # the box around both halves
+    assert len(warnings) == 1 and "two halves" in warnings[0]
+    # two whole tiles side by side stay two
+    assert join_halves(reader.last_top, others, zones, {scene.record["seat"]}, reader.detector,
+                       reader.px_per_mm)[0] == others
+
+
+def test_a_meld_tile_the_locator_missed_is_read_between_its_neighbours(art):
+    # Tiles of a meld touch: felt as wide as a tile between two of them is a tile the locator missed,
+    # and the classifier reads it there. Felt between two melds reads as no tile.
+    from vision.read import TableReader, fill_meld_gaps, meld_frames, meld_gap_spots
+    from vision.synth.table import render_table
+    scene = render_table(151, art)
+    reader = TableReader(TableFile("synthetic"), "dunhill")
+    reader.read(scene.image)
+    seats = {scene.record["seat"]}
+    zones = reader.table.zones
+    pon = [p for _, p in _meld_tiles(scene, reader, "8s")]
+    kan = [p for _, p in _meld_tiles(scene, reader, "1z")]
+    assert len(pon) == 3 and len(kan) == 4
+    (_, frame), = meld_frames(zones, seats)
+    pon.sort(key=lambda p: frame.span(p)[0])
+    missed = pon[1]
+    found, warnings = fill_meld_gaps(reader.last_top, [pon[0], pon[2]] + kan, zones, seats, reader.detector,
+                                     reader.px_per_mm)
+    assert [p.tile for p in found] == ["8s"] and "check it" in warnings[0]
+    assert np.linalg.norm(found[0].centre - missed.centre) < 6          # where the missed tile lies
+    assert fill_meld_gaps(reader.last_top, pon + kan, zones, seats, reader.detector, reader.px_per_mm) == ([], [])
+    assert all(kinds <= {"8s", "1z"} for _, kinds in meld_gap_spots(pon + kan, zones, seats))
