@@ -27,7 +27,8 @@ from calibration.tracker import Tracker
 from calibration.whitebalance import apply_gains
 
 from .crop import CLS_SIZE, upright_cut
-from .detect import NONE, Detector
+from .detect import NONE, Detection, Detector
+from .draw import draw_detections
 from .tileset import current
 from .layout import (DEFAULT_GARI, BACK, LOW_SCORE, TILE_MM, Piece, Reading, SeatFrame, plain_kind, read_layout,
                      split_stacked_pairs, vote)
@@ -73,7 +74,6 @@ def pieces_in(top: np.ndarray, region: Region, detector: Detector, px_per_mm: fl
     crop = on_canvas(top[y1:y2, x1:x2], int(round(WINDOW_MM * px_per_mm)))
     found = detector.detect(crop)
     if debug is not None:
-        from .draw import draw_detections
         debug.write(f"region-{region.name}", draw_detections(crop, found))
     pieces = [_piece(d, [float(v) for v in (np.array(d.box) + (x1, y1, x1, y1)) / px_per_mm]) for d in found]
     # regions overlap: each answers only for tiles inside its own zones, so none is counted twice
@@ -265,6 +265,12 @@ def probe(top: np.ndarray, spots, detector: Detector, px_per_mm: float) -> list[
             for d in detector.name_boxes(top, boxes) if d.tile not in (NONE, BACK) and d.score >= PROBE_SCORE]
 
 
+def draw_pieces(top: np.ndarray, pieces: Sequence[Piece], px_per_mm: float) -> np.ndarray:
+    """The rectified table with each piece drawn (``draw.draw_detections``), its box from table mm."""
+    return draw_detections(top, [Detection(p.tile, tuple(v * px_per_mm for v in p.box), p.rotation or 0, p.score)
+                                 for p in pieces])
+
+
 def _on_image(image: np.ndarray, box) -> bool:
     """Whether a box (px) lies wholly on the image."""
     h, w = image.shape[:2]
@@ -341,6 +347,8 @@ class TableReader:
         pieces += missed
         pieces += probe(top, added_tile_spots(pieces, self.table.zones, open_seats), self.detector, self.px_per_mm)
         pieces, cut = name_stacked_halves(top, pieces, self.table.zones, open_seats, self.detector, self.px_per_mm)
+        if debug is not None:           # what the layout rules read: every region's tiles after the second looks
+            debug.write("pieces", draw_pieces(top, pieces, self.px_per_mm))
         reading = read_layout(pieces, self.table.zones, self.rules, self.gari_kinds)
         reading.warnings += joined + gaps + cut
         if not fit.fresh:

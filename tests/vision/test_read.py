@@ -260,3 +260,20 @@ def test_a_meld_tile_the_locator_missed_is_read_between_its_neighbours(art):
     assert np.linalg.norm(found[0].centre - missed.centre) < 6          # where the missed tile lies
     assert fill_meld_gaps(reader.last_top, pon + kan, zones, seats, reader.detector, reader.px_per_mm) == ([], [])
     assert all(kinds <= {"8s", "1z"} for _, kinds in meld_gap_spots(pon + kan, zones, seats))
+
+
+def test_every_stage_of_a_read_writes_its_image_the_layout_s_input_last(art, tmp_path):
+    # The layout rules read the pieces after the reader's second looks (halves joined, gaps read):
+    # that image shows the tiles as the layout saw them, drawn on the rectified table.
+    from calibration.debug import Debug
+    from vision.read import TableReader
+    from vision.synth.table import render_table
+    scene = render_table(151, art)
+    reader = TableReader(TableFile("synthetic"), "dunhill")
+    debug = Debug(tmp_path)
+    reader.read(scene.image, debug)
+    names = [p.stem.split("-", 1)[1] for p in debug.written]
+    assert any(n.startswith("region-") for n in names) and names[-1] == "pieces"
+    drawn = cv2.imread(str(debug.written[-1]))
+    assert drawn.shape == reader.last_top.shape
+    assert (drawn != reader.last_top).any(axis=2).sum() > 1000          # boxes drawn on it
