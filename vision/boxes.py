@@ -8,6 +8,11 @@ def area(box) -> float:
     return (box[2] - box[0]) * (box[3] - box[1])
 
 
+def around(a, b) -> tuple[float, float, float, float]:
+    """The smallest box holding both."""
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
 def intersection(a, b) -> float:
     """The area two boxes share; 0 when they do not overlap."""
     iw = min(a[2], b[2]) - max(a[0], b[0])

@@ -46,7 +46,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .boxes import area, inside_share, iou
+from .boxes import area, around, inside_share, iou
 from .classes import BACK
 from .classifier import FLIP_SUFFIX, NONE, RUNNER_UP_FLOOR, RUNNERS_UP, Classifier, runners_up  # noqa: F401  (callers import these from here)
 from .crop import CLS_SIZE, cut_tile, is_ambiguous, is_sideways, rotation_of
@@ -390,7 +390,7 @@ class Detector:
                 self.name_boxes(image, missing, plain=plain)
             alone = {k: plain[tuple(named[k].box)] for pair in pairs for k in pair}
         pairs = [(i, j) for i, j in pairs if _half_pair(alone[i], alone[j])]
-        unions = [_union(named[i].box, named[j].box) for i, j in pairs]
+        unions = [around(named[i].box, named[j].box) for i, j in pairs]
         union_plain: dict = {}
         union_named = self.name_boxes(image, unions, plain=union_plain)    # by the set too, where there is one
         read = union_named if self.tileset is None else [union_plain[tuple(u)] for u in unions]
@@ -592,7 +592,7 @@ def _side_by_side(a, b) -> bool:
     narrow = min(a[2] - a[0], b[2] - b[0])
     shared = min(a[3], b[3]) - max(a[1], b[1])
     short = min(a[3] - a[1], b[3] - b[1])
-    u = _union(a, b)
+    u = around(a, b)
     return (narrow > 0 and -JOIN_OVERLAP * narrow <= r[0] - l[2] <= JOIN_GAP * narrow
             and shared >= JOIN_LEVEL * short and u[2] - u[0] >= JOIN_WIDE * (u[3] - u[1]))
 
@@ -619,10 +619,6 @@ def _detection(box, tile: str, score: float, flipped: bool, turn: bool, others=(
 
 def _face(d: Detection) -> bool:
     return d.tile not in (NONE, BACK)
-
-
-def _union(a, b) -> tuple[float, float, float, float]:
-    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
 def _same_tile(box, score: float, surer: Detection) -> bool:

@@ -26,6 +26,7 @@ from calibration.store import TableFile
 from calibration.tracker import Tracker
 from calibration.whitebalance import apply_gains
 
+from .boxes import around
 from .crop import CLS_SIZE, upright_cut
 from .detect import NONE, Detection, Detector
 from .draw import draw_detections
@@ -147,7 +148,7 @@ def _halves_of_one_tile(a: Piece, b: Piece) -> tuple[float, float, float, float]
     size (``HALF_BOX`` of its nominal face, either way round), apart each part of it only, level
     across it. Else None. From above, a tile's size is known; two real tiles side by side make a
     box a tile and a half long or more."""
-    u = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
+    u = around(a.box, b.box)
     w, h = u[2] - u[0], u[3] - u[1]
     long_axis = 0 if w >= h else 1                    # 0: the union is longer in x
     long, short = max(w, h), min(w, h)
@@ -223,13 +224,7 @@ def fill_meld_gaps(top: np.ndarray, pieces: Sequence[Piece], zones, seats, detec
     the kind of a face beside it read at ``LOW_SCORE`` or more (a meld is of one kind; the felt
     between two melds reads as no tile); with a warning for each."""
     spots = meld_gap_spots(pieces, zones, seats)
-    if not spots:
-        return [], []
-    boxes = [tuple(v * px_per_mm for v in spot) for spot, _ in spots]
-    inside = [k for k, b in enumerate(boxes) if _on_image(top, b)]
-    named = detector.name_boxes(top, [boxes[k] for k in inside])
-    found = [_piece(d, spots[k][0]) for k, d in zip(inside, named) if d.tile not in (NONE, BACK)
-             and (d.score >= PROBE_SCORE or (plain_kind(d.tile) in spots[k][1] and d.score >= LOW_SCORE))]
+    found = probe(top, [spot for spot, _ in spots], detector, px_per_mm, [kinds for _, kinds in spots])
     return found, [f"a {p.tile} read between two meld tiles where the locator saw none: check it" for p in found]
 
 
@@ -258,11 +253,17 @@ def table_windows(top: np.ndarray, px_per_mm: float = PX_PER_MM) -> list[np.ndar
     return [top[y:y + side, x:x + side] for x, y in spots]
 
 
-def probe(top: np.ndarray, spots, detector: Detector, px_per_mm: float) -> list[Piece]:
-    """The faces the classifier reads surely at the given spots (table mm) of the rectified table."""
-    boxes = [b for b in (tuple(v * px_per_mm for v in spot) for spot in spots) if _on_image(top, b)]
-    return [_piece(d, [v / px_per_mm for v in d.box])
-            for d in detector.name_boxes(top, boxes) if d.tile not in (NONE, BACK) and d.score >= PROBE_SCORE]
+def probe(top: np.ndarray, spots, detector: Detector, px_per_mm: float,
+          kinds: Sequence[set[str]] | None = None) -> list[Piece]:
+    """The faces the classifier reads surely (``PROBE_SCORE``) at the given spots (table mm) of the
+    rectified table; with ``kinds``, a spot's face of one of its kinds (plain) read at ``LOW_SCORE``
+    or more too."""
+    kinds = kinds or [set()] * len(spots)
+    at = [(tuple(v * px_per_mm for v in spot), k) for spot, k in zip(spots, kinds)]
+    at = [(b, k) for b, k in at if _on_image(top, b)]
+    named = detector.name_boxes(top, [b for b, _ in at])
+    return [_piece(d, [v / px_per_mm for v in d.box]) for d, (_, k) in zip(named, at) if d.tile not in (NONE, BACK)
+            and (d.score >= PROBE_SCORE or (plain_kind(d.tile) in k and d.score >= LOW_SCORE))]
 
 
 def draw_pieces(top: np.ndarray, pieces: Sequence[Piece], px_per_mm: float) -> np.ndarray:
