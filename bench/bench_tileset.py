@@ -63,7 +63,7 @@ from vision.classifier import Classifier  # noqa: E402
 from vision.crop import MARGIN, upright_cut, with_margin  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import iou, match, on_clear_ground, photos_dir  # noqa: E402
-from vision.hand_photo import Tile, as_read, read_hand, read_photo, seat_detector  # noqa: E402
+from vision.hand_photo import Tile, as_read, look_again, read_hand, read_photo, seat_detector  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.synth.capture import jpeg_again  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
@@ -271,17 +271,19 @@ def height_text(s: dict) -> str:
 
 def hand_alone(photo: dict, image: np.ndarray, detector: Detector) -> dict:
     """The revealed hand read from the photo alone, as ``python -m vision hand`` reads it (no labels:
-    ``vision.hand_photo`` finds the line among every box ``detector``, the seat's, found): its tiles in
+    ``vision.hand_photo`` finds the line among every box ``detector``, the seat's, found, after its second
+    looks along the line, ``look_again``, whose time is the line's): its tiles in
     order against the labelled line, the winning tile and the melds it read; then the photo enlarged
     to a phone's ``PHONE_PX`` on its longer side and read as the tablet reads an upload (``read_photo``)."""
     if not photo.get("hand_line"):
         return {"line_alone": None, "line_exact": None, "win_tile": None, "melds": None, "seat_stray": None,
                 "seat_on_clear": None}
     found = detector.detect(image)
-    boxes = score_photo([d.to_dict() for d in found], photo)
     started = time.perf_counter()
+    found = look_again(found, image, detector)
     hand = read_hand(found)
     ms = (time.perf_counter() - started) * 1000
+    boxes = score_photo([d.to_dict() for d in found], photo)
     line = [t.tile for t in hand.line.tiles] if hand.line else []
     k = PHONE_PX / max(image.shape[:2])
     phone = read_photo(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC), detector)
@@ -527,7 +529,8 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
             print(f"    the hand read from the photo alone: line {' '.join(s['line_alone']) or 'none'} "
                   f"({'exact' if s['line_exact'] else 'not ' + ' '.join(photo['hand_line'])}); "
                   f"win tile {s['win_tile'] or 'none'}, melds {s['melds'] or 'none'}; the line read in "
-                  f"{s['line_ms']:.1f} ms after the detector; enlarged to {PHONE_PX} px, as a phone takes it: "
+                  f"{s['line_ms']:.1f} ms after the detector (its second looks included); enlarged to {PHONE_PX} px, "
+                  f"as a phone takes it: "
                   f"{'exact' if s['phone_exact'] else 'not exact'}; the seat's detector: {s['seat_stray']} extra "
                   f"box(es) by the line, {s['seat_on_clear']} on clear ground")
     out["zero_shot_totals"] = totals(out["zero_shot"])

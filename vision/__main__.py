@@ -7,7 +7,7 @@
     python -m vision synth OUT [--scenes N] [--seed S] [--split train|val] [--classes locate|full]
                                [--crops] [--size 960x720] [--draw]
     python -m vision read FRAME [FRAME...] --table T [--rules R] [--json] [--debug DIR] [--no-tileset]
-    python -m vision hand PHOTO [--rules R] [--seat S] [--win tsumo|ron] [--json] [--draw OUT.png]
+    python -m vision hand PHOTO [--rules R] [--seat S] [--win tsumo|ron] [--json] [--draw OUT.png] [--tileset SET]
     python -m vision tileset enroll SET --crops DIR [--view V] [--margin F] | name SET CROP... [--json] [--margin F]
                              | evaluate SET --crops DIR [--json] [--margin F] | rebuild SET [--view V]
     python -m vision train [--data DIR] [--runs DIR] [--stage data|locator|classifier|export|all] [--finetune]
@@ -148,6 +148,9 @@ def _parser() -> _Parser:
     h.add_argument("--win", choices=("tsumo", "ron"), default="tsumo")
     h.add_argument("--json", action="store_true", help="print {record, line, warnings} as JSON")
     h.add_argument("--draw", type=Path, metavar="OUT.png", help="write the photo with the line's tiles drawn")
+    h.add_argument("--tileset", type=Path, metavar="SET",
+                   help="name tiles with this tile set, enrolled for the oblique view (python -m vision tileset "
+                        "enroll SET --crops DIR --view oblique)")
 
     tileset_cli.add_parser(sub)
 
@@ -345,10 +348,19 @@ def _hand(a: argparse.Namespace) -> int:
     import json
 
     from .draw import draw_detections
-    from .hand_photo import read_photo
+    from .hand_photo import read_photo, seat_detector
 
     image = _read_image(a.photo)
-    hand = read_photo(image)
+    detector = None
+    if a.tileset:
+        from .tileset import TileSet
+
+        tileset = TileSet.load(a.tileset)
+        if tileset.view != "oblique":
+            raise UsageError(f"{a.tileset}: a tile set for the {tileset.view} view; a photo from the seat is read "
+                             "in the oblique view (enrol a set with --view oblique)")
+        detector = seat_detector(tileset=tileset)
+    hand = read_photo(image, detector)
     record = hand.into({"rules": a.rules, "seat": a.seat, "win": a.win})
     line = [t.tile for t in hand.line.tiles] if hand.line else []
     if a.draw:

@@ -18,6 +18,9 @@ needed: the detector's oblique view finds the tiles (``vision.detect``), and thi
    tile when the line holds 14 tiles (a kan counts three); with 13 the winning tile is not in the
    line, and the players pick it.
 
+Before the line is read, ``look_again`` reads again the places its pitch says hold a tile that no
+box holds right: a tile the locator missed, two tiles boxed as one.
+
 A caller that can tell a hand that wins from one that cannot (the service, by the table's rule)
 gives ``read_photo`` that test: a reading it refuses is read again at other sizes and turned a
 little (``AGAIN_AT``), and the first the test takes is the reading. A winner reveals a winning hand,
@@ -38,6 +41,7 @@ import cv2
 import numpy as np
 
 from .classes import BACK, HALF_TURN_SAME
+from .classifier import NONE
 from .layout import hidden_pair, mpsz, plain_kind
 
 NEIGHBOUR_GAP = 1.0      # most felt between two tiles of the line, in tile widths (a win tile or meld set apart)
@@ -52,6 +56,15 @@ MIN_LINE = 5             # fewer face-up tiles side by side are no revealed hand
 PHOTO_PX = 1920          # a photo is read at most this many px on its longer side (the hand photos measured)
 # how a photo is read again, in turn, when its reading is refused: (size, turn in degrees anticlockwise)
 AGAIN_AT = ((0.9, 0.0), (1.12, 0.0), (0.8, 0.0), (1.25, 0.0), (1.0, -2.0), (1.0, 2.0))
+# second looks along the line (``look_again``); chosen on the hand photos' retakes and rendered seat photos
+ONE_PLACE = (0.6, 1.2)   # a step between two upright neighbours' centres, in tile widths, that is one place
+WIDE = 1.25              # an upright box this many times as wide as its narrower neighbour ...
+WIDE_SURE = 0.95         # ... named less surely than this, may hold more than its tile (two boxed as one)
+LOOK_SURE = 0.9          # a face read this surely in a wide box's place or a place beyond the line's end ...
+GAP_SURE = 0.5           # ... or this surely in a place between two tiles of it is a tile the locator missed
+PLACE_FREE = 0.3         # a place another box covers by this share of its width holds that box's tile
+BLANK = "5z"             # 白 has no ink: felt or a rail beyond the line's end can read as it (a rendered seat
+                         # photo's grey rim did, at 0.94), so it is not taken there
 
 
 @dataclass(frozen=True)
@@ -363,6 +376,144 @@ def read_photo(image: np.ndarray, detector=None, accept: Callable[[HandRead], bo
     return first
 
 
+def look_again(found: Sequence[Any], image: np.ndarray, detector) -> list[Any]:
+    """The detections of a photo of a hand, with the line's tiles the locator boxed wrong or missed
+    read again where the line says they lie. Laid side by side, the line's tiles follow one another
+    at one pitch (``_pitch``), so
+
+    1. an upright box ``WIDE`` times as wide as the narrower of its neighbours, named less surely
+       than ``WIDE_SURE``, may hold two tiles (hand-839f5eac's 6p and 7p, boxed as one and read 8p):
+       the classifier reads the place one pitch after the tile before it, and a face it reads
+       there at ``LOOK_SURE`` or more replaces the box;
+    2. then, on the line read again, a step of n pitches between two upright neighbours holds n - 1
+       missed tiles, and one place beyond each end of the line may hold one more: each place no
+       other box covers (``PLACE_FREE``) is read, and a face read at ``GAP_SURE`` (between two tiles)
+       or ``LOOK_SURE`` (beyond an end, and not 白: ``BLANK``) or more is added.
+
+    Felt between a hand and a meld set apart is no place: its step is no whole number of pitches,
+    or reads as no tile. ``detector``: what found them (``Detector.name_boxes`` reads the places,
+    with its tile set if it has one)."""
+    found = list(found)
+    line = find_line(found)
+    wide = _wide_places(line) if line else []
+    if wide:
+        read = detector.name_boxes(image, [box for _, box in wide])
+        gone = {t.box for (t, _), r in zip(wide, read) if _face(r, LOOK_SURE)}
+        found = [d for d in found if tuple(Tile.of(d).box) not in gone]
+        found += [r for r, (t, _) in zip(read, wide) if t.box in gone]
+        line = find_line(found)
+    places = [(box, at_end) for box, at_end in (_missed_places(line) if line else [])
+              if _free(box, found, image.shape[1])]
+    if places:
+        read = detector.name_boxes(image, [box for box, _ in places])
+        found += [r for r, (_, at_end) in zip(read, places) if _missed_tile(r, at_end)]
+    return found
+
+
+def _face(d: Any, sure: float) -> bool:
+    return d.tile not in (NONE, BACK) and d.score >= sure
+
+
+def _missed_tile(d: Any, at_end: bool) -> bool:
+    """Whether a place's reading is a tile the locator missed: a face read at ``GAP_SURE`` between two
+    tiles, at ``LOOK_SURE`` beyond an end and not 白 there (``BLANK``)."""
+    return _face(d, LOOK_SURE if at_end else GAP_SURE) and not (at_end and d.tile == BLANK)
+
+
+def _in_x_order(line: Line) -> list[Tile]:
+    """The line's tiles left to right in the picture (a stacked tile left out)."""
+    return sorted((t for g in line.groups for t in g), key=lambda t: t.box[0] + t.box[2])
+
+
+def _pitch(run: Sequence[Tile]) -> float | None:
+    """The median step between upright neighbours' centres that is one place (``ONE_PLACE``), where
+    three or more are; else None (too few tiles side by side to tell)."""
+    steps = [_centre(b) - _centre(a) for a, b in zip(run, run[1:])
+             if not (a.sideways or b.sideways) and _one_place(_centre(b) - _centre(a), min(a.width, b.width))]
+    return statistics.median(steps) if len(steps) >= 3 else None
+
+
+def _one_place(step: float, width: float) -> bool:
+    return ONE_PLACE[0] * width <= step <= ONE_PLACE[1] * width
+
+
+def _centre(t: Tile) -> float:
+    return (t.box[0] + t.box[2]) / 2
+
+
+def _place(run: Sequence[Tile], x: float, width: float) -> tuple[float, float, float, float]:
+    """The box of a tile of the run centred at ``x``: its top and bottom where the run's upright tiles'
+    lie there (a line photographed a little aslant rises or falls along the picture)."""
+    up = [t for t in run if not t.sideways]          # three or more: the run has a pitch (``_pitch``)
+    xs = [_centre(t) for t in up]
+    top = np.polyfit(xs, [t.box[1] for t in up], 1)
+    bottom = np.polyfit(xs, [t.box[3] for t in up], 1)
+    return (x - width / 2, float(np.polyval(top, x)), x + width / 2, float(np.polyval(bottom, x)))
+
+
+def _wide_places(line: Line) -> list[tuple[Tile, tuple[float, float, float, float]]]:
+    """Each upright box that may hold two tiles (``look_again``, 1) and the place of the first, one
+    pitch after the upright tile before it (the step between that tile and the one before it where
+    that is one place, else the line's pitch)."""
+    run = _in_x_order(line)
+    pitch = _pitch(run)
+    if pitch is None:
+        return []
+    out = []
+    for i in range(1, len(run)):
+        t, before = run[i], run[i - 1]
+        sides = [run[j].width for j in (i - 1, i + 1) if j < len(run) and not run[j].sideways]
+        if t.sideways or before.sideways or t.score >= WIDE_SURE or t.width <= WIDE * min(sides):
+            continue
+        step = pitch
+        if i >= 2 and not run[i - 2].sideways and _one_place(_centre(before) - _centre(run[i - 2]), before.width):
+            step = _centre(before) - _centre(run[i - 2])
+        normal = [u for u in run if u is not t]
+        out.append((t, _place(normal, _centre(before) + step, before.width)))
+    return out
+
+
+def _missed_places(line: Line) -> list[tuple[tuple[float, float, float, float], bool]]:
+    """The places a tile of the line may lie that no box holds (``look_again``, 2), each with whether
+    it lies beyond an end: between two upright neighbours n pitches apart (n >= 2, within 0.3 of a
+    pitch), and one place beyond each end that is upright (the end's own step where that is one
+    place, else the line's pitch)."""
+    run = _in_x_order(line)
+    pitch = _pitch(run)
+    if pitch is None:
+        return []
+    out = []
+    for a, b in zip(run, run[1:]):
+        step = _centre(b) - _centre(a)
+        n = round(step / pitch)
+        if a.sideways or b.sideways or n < 2 or abs(step / pitch - n) >= 0.3:
+            continue
+        out += [(_place(run, _centre(a) + k * step / n, (a.width + b.width) / 2), False) for k in range(1, n)]
+    for end, next_to, way in ((run[-1], run[-2], 1), (run[0], run[1], -1)):
+        if end.sideways:
+            continue
+        step = abs(_centre(end) - _centre(next_to))
+        if next_to.sideways or not _one_place(step, end.width):
+            step = pitch
+        out.append((_place(run, _centre(end) + way * step, end.width), True))
+    return out
+
+
+def _free(box, found: Sequence[Any], image_width: int) -> bool:
+    """Whether a place lies in the picture and no box covers ``PLACE_FREE`` of its width (and over 0.3
+    of its height: a box above or below the line, a stacked tile, leaves it free)."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    if box[0] < 0 or box[2] > image_width:
+        return False
+    for d in found:
+        o = Tile.of(d).box
+        across = min(o[2], box[2]) - max(o[0], box[0])
+        down = min(o[3], box[3]) - max(o[1], box[1])
+        if across > PLACE_FREE * width and down > 0.3 * height:
+            return False
+    return True
+
+
 def _read_at(image: np.ndarray, scale: float, detector, size: float = 1.0, turn: float = 0.0) -> HandRead:
     """The hand in ``image`` (the photo at ``scale`` times its size) read at ``size`` times that, turned
     ``turn`` degrees anticlockwise about its centre, its boxes put back in the photo's pixels (a turned
@@ -375,7 +526,7 @@ def _read_at(image: np.ndarray, scale: float, detector, size: float = 1.0, turn:
         m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
         image = cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
         back = cv2.invertAffineTransform(m)
-    found = detector.detect(image)
+    found = look_again(detector.detect(image), image, detector)
     if back is not None:
         found = [replace(d, box=_turned_back(d.box, back)) for d in found]
     if scale * size != 1.0:

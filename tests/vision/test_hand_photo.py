@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from scoring import HandRecord
@@ -212,8 +214,11 @@ LABELS = ROOT / "vision" / "labels"
 # hand-839f5eac's line at its own pixels holds by a hair (saved again at JPEG quality 85 it is lost with any
 # locator, and none of its 20 retakes reads it); the seat's own locator boxes its 6p and 7p across two tiles
 # there (read 8p). Chosen knowingly: over 22 draws of each hand photo the seat locator reads more lines
-# (docs/vision.md, "The seat's own locator"). Strict: a locator that reads it again must say so here.
-SEAT_LOST = pytest.mark.xfail(strict=True, reason="the seat locator boxes its 6p and 7p across two tiles")
+# (docs/vision.md, "The seat's own locator"). Read again on the line's pitch (look_again) the box is cut
+# at the 6p's place, but the classifier alone names this set's 6p and 7p wrong wherever they are cut; with
+# a set of its own tiles the line reads (the test at the end). Strict: a model that reads it must say so here.
+SEAT_LOST = pytest.mark.xfail(strict=True, reason="the seat locator boxes its 6p and 7p across two tiles, "
+                                                  "and the classifier misnames them")
 
 
 @pytest.mark.parametrize("name", ["hand-92345ff1", pytest.param("hand-839f5eac", marks=SEAT_LOST), "hand-eafe5f63"])
@@ -329,3 +334,153 @@ def test_a_reading_its_caller_refuses_is_read_again_at_other_sizes():
     assert len(asked) == 1 + len(AGAIN_AT)
     assert [t.tile for t in never.line.tiles] == [t.tile for t in first.line.tiles]
     assert never.warnings == first.warnings
+
+
+# second looks along the line: the tiles of a hand lie at one pitch (look_again)
+
+def test_a_tile_missing_from_the_line_is_looked_for_where_the_pitch_puts_it():
+    """Two neighbours two pitches apart hold a tile between them; the places one pitch beyond each
+    end are looked at too, more strictly (a tile there may be felt, a meld set apart, a wall)."""
+    from vision.hand_photo import _missed_places
+
+    tiles = line_of("1m 2m 3m 4m 5m 6m 7m")
+    line = find_line(tiles[:3] + tiles[4:])                 # the 4m missed
+    places = _missed_places(line)
+    assert [at_end for _, at_end in places] == [False, True, True]
+    (gap, _), (right, _), (left, _) = places
+    assert max(abs(u - v) for u, v in zip(gap, tiles[3].box)) < 1e-6
+    assert right[0] == pytest.approx(tiles[-1].box[2]) and left[2] == pytest.approx(tiles[0].box[0])
+
+
+def test_felt_before_a_tile_set_apart_is_no_missed_tile():
+    """A winning tile half a tile apart is no whole number of pitches on: no place between."""
+    from vision.hand_photo import _missed_places
+
+    places = _missed_places(find_line(line_of(SEVEN_PAIRS, gaps={13: 0.5})))
+    assert [box for box, at_end in places if not at_end] == []
+
+
+def test_a_blank_face_beyond_the_lines_end_is_not_taken_but_between_two_tiles_it_is():
+    """白 has no ink: felt or a rail beyond the line's end can read as it. Between two tiles a pitch
+    apart either way, a tile must lie there."""
+    from vision.detect import Detection
+    from vision.hand_photo import GAP_SURE, LOOK_SURE, _missed_tile
+
+    white = Detection("5z", (0, 0, 60, 80), 0, 0.99)
+    assert not _missed_tile(white, at_end=True) and _missed_tile(white, at_end=False)
+    assert _missed_tile(replace(white, tile="6z"), at_end=True)
+    assert not _missed_tile(replace(white, tile="6z", score=LOOK_SURE - 0.01), at_end=True)
+    assert _missed_tile(replace(white, tile="6z", score=GAP_SURE), at_end=False)
+    assert not _missed_tile(replace(white, tile="none"), at_end=False)
+
+
+def test_a_box_over_two_tiles_named_unsurely_is_read_again_at_the_first_ones_place():
+    from vision.hand_photo import _wide_places
+
+    tiles = line_of("1p 2p 3p 4p 5p 6p")
+    x1, y1, _, y2 = tiles[4].box
+    both = Tile("8p", (x1, y1, tiles[5].box[2], y2), 0.7)            # the 5p and 6p boxed as one, read 8p
+    ((wide, place),) = _wide_places(find_line(tiles[:4] + [both]))
+    assert wide == both
+    assert max(abs(u - v) for u, v in zip(place, tiles[4].box)) < 1e-6
+    sure = replace(both, score=0.99)                                 # named surely: left as it is
+    assert _wide_places(find_line(tiles[:4] + [sure])) == []
+
+
+def test_end_tiles_widened_by_the_camera_close_to_them_are_not_two_tiles():
+    """Seen from the seat the nearest tiles show their sides: each box a little wider than the one
+    before it, never a quarter wider than its neighbour."""
+    from vision.hand_photo import _wide_places
+
+    tiles, x = [], 100.0
+    for i, w in enumerate([80, 70, 64, 62, 62, 64, 70, 80, 92]):
+        tiles.append(Tile("1s", (x, 500, x + w, 580), 0.7))
+        x += w * 0.85                                               # boxes holding their sides overlap
+    assert _wide_places(find_line(tiles)) == []
+
+
+@pytest.fixture(scope="module")
+def seat_scene():
+    """A rendered photo from the winner's seat (test seeds) whose line the seat's detector reads as
+    the labelled boxes' line, and what it found."""
+    from vision.evaluate_run import SEAT_TEST
+    from vision.hand_photo import seat_detector
+    from vision.synth.art import TileArt
+    from vision.synth.dataset import scene_for
+
+    try:
+        art = TileArt()
+    except Exception as e:  # the tile art is in ../shared
+        pytest.skip(f"no tile art: {e}")
+    detector = seat_detector()
+    for seed in range(SEAT_TEST, SEAT_TEST + 20):
+        scene = scene_for(seed, art, (960, 720))
+        truth = find_line([{"tile": a.cls, "box": a.box, "score": 1.0, "rotation": a.rotation} for a in scene.tiles])
+        found = detector.detect(scene.image)
+        line = find_line(found)
+        if truth and line and [t.tile for t in line.tiles] == [t.tile for t in truth.tiles] and not line.stacked:
+            return scene.image, found, [t.tile for t in line.tiles], detector
+    pytest.fail("no rendered seat photo of 20 read exactly")
+
+
+def test_a_line_tile_the_locator_missed_is_found_again(seat_scene):
+    from vision.hand_photo import look_again
+
+    image, found, want, detector = seat_scene
+    run = sorted((d for d in found if Tile.of(d) in find_line(found).tiles), key=lambda d: d.box[0])
+    missed = run[len(run) // 2]
+    kept = [d for d in found if d is not missed]
+    assert [t.tile for t in find_line(kept).tiles] != want
+    assert [t.tile for t in find_line(look_again(kept, image, detector)).tiles] == want
+
+
+def test_two_line_tiles_boxed_as_one_are_read_as_two(seat_scene):
+    from vision.detect import Detection
+    from vision.hand_photo import look_again
+
+    image, found, want, detector = seat_scene
+    run = sorted((d for d in found if Tile.of(d) in find_line(found).tiles), key=lambda d: d.box[0])
+    upright = [i for i in range(1, len(run) - 1) if run[i].rotation % 180 == 0 and run[i + 1].rotation % 180 == 0
+               and run[i - 1].rotation % 180 == 0]
+    i = upright[len(upright) // 2]
+    a, b = run[i], run[i + 1]
+    both = Detection("8p", (a.box[0], min(a.box[1], b.box[1]), b.box[2], max(a.box[3], b.box[3])), 0, 0.6)
+    boxed = [d for d in found if d is not a and d is not b] + [both]
+    assert [t.tile for t in find_line(boxed).tiles] != want
+    assert [t.tile for t in find_line(look_again(boxed, image, detector)).tiles] == want
+
+
+def _vision(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "vision", *map(str, args)], capture_output=True, text=True, cwd=ROOT)
+
+
+def test_a_real_hand_read_with_a_set_of_its_tiles_gets_the_tiles_boxed_as_one(tmp_path):
+    """hand-839f5eac, read with a set enrolled from its own labelled tiles (``vision hand --tileset``):
+    the seat's locator boxes its 6p with half its 7p, and the set names that box 8p; read again one
+    pitch after its 5p, it is the 6p, and the line is the labelled one."""
+    from vision.crop import upright_cut
+
+    labels, image = _photo("hand-839f5eac")
+    for n, t in enumerate(labels["tiles"]):
+        (tmp_path / "crops" / t["tile"]).mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(tmp_path / "crops" / t["tile"] / f"{n}.png"), upright_cut(image, t["box"], t["rotation"]))
+    enrolled = _vision("tileset", "enroll", tmp_path / "own.tileset", "--crops", tmp_path / "crops",
+                       "--view", "oblique")
+    assert enrolled.returncode == 0, enrolled.stderr
+    read = _vision("hand", PHOTOS / labels["image"], "--tileset", tmp_path / "own.tileset", "--json")
+    assert read.returncode == 0, read.stderr
+    assert json.loads(read.stdout)["line"] == labels["hand_line"]
+
+
+def test_a_hand_photo_refuses_a_tile_set_of_the_overhead_view(tmp_path):
+    crops = tmp_path / "crops" / "1m"
+    crops.mkdir(parents=True)
+    cv2.imwrite(str(crops / "a.png"), np.full((40, 30, 3), 230, np.uint8))      # any crop: the view is refused
+    assert _vision("tileset", "enroll", tmp_path / "top.tileset", "--crops", tmp_path / "crops").returncode == 0
+    photo = tmp_path / "hand.png"
+    cv2.imwrite(str(photo), np.full((200, 300, 3), 90, np.uint8))
+    r = _vision("hand", photo, "--tileset", tmp_path / "top.tileset")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip().splitlines() == [f"error: {tmp_path / 'top.tileset'}: a tile set for the overhead view; "
+                                             "a photo from the seat is read in the oblique view (enrol a set with "
+                                             "--view oblique)"]
