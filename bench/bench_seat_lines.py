@@ -1,0 +1,95 @@
+"""Rendered photos from the winner's seat: the revealed line read, tile for tile, against the line its
+labelled boxes make.
+
+    .venv/bin/python bench/bench_seat_lines.py [--photos 100] [--seed 7600000] [--designs 0 1]
+
+Photo ``seed + i`` is rendered by ``vision.synth.dataset.scene_for`` (960x720; from seed 7,000,000 up a
+photo from the winner's seat, the hand line near the camera; 7,600,000 up the test seeds, 7,500,000 up
+validation; needs the tile art at ../shared/tiles), once in the art as shipped (``--designs 0``) and
+once with every set drawn in one of many designs (``1``). The truth is the line
+``vision.hand_photo.find_line`` makes of the labelled boxes (a photo whose boxes make none is left
+out); each photo is read as ``python -m vision hand`` reads it (``read_photo``, one window, second looks
+along the line), and again from the detector's boxes alone (``read_hand``: no second looks), so the
+looks' share is told apart. Prints lines exact and tiles in order (the longest run both lines share,
+gaps allowed) for each, and the milliseconds of the second looks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.evaluate_run import SEAT_TEST  # noqa: E402
+from vision.hand_photo import find_line, look_again, read_hand, seat_detector  # noqa: E402
+
+
+def in_order(want: list[str], line: list[str]) -> int:
+    """Tiles of ``want`` read in order: the longest run both share, gaps allowed."""
+    return sum(b.size for b in difflib.SequenceMatcher(a=want, b=line, autojunk=False).get_matching_blocks())
+
+
+def tiles_of(hand) -> list[str]:
+    return [t.tile for t in hand.line.tiles] if hand.line else []
+
+
+def seat_lines(photos: int, seed: int, designs: float, detector) -> dict:
+    from vision.synth.art import TileArt
+    from vision.synth.dataset import scene_for
+
+    art = TileArt()
+    out = {"photos": 0, "tiles": 0, "exact": 0, "in_order": 0, "exact_alone": 0, "in_order_alone": 0,
+           "look_ms": []}
+    for s in range(seed, seed + photos):
+        scene = scene_for(s, art, (960, 720), designs=designs)
+        truth = find_line([{"tile": a.cls, "box": a.box, "score": 1.0, "rotation": a.rotation} for a in scene.tiles])
+        if truth is None:
+            continue
+        want = [t.tile for t in truth.tiles]
+        found = detector.detect(scene.image)
+        started = time.perf_counter()
+        looked = look_again(found, scene.image, detector)
+        out["look_ms"].append((time.perf_counter() - started) * 1000)
+        for suffix, hand in (("", read_hand(looked)), ("_alone", read_hand(found))):
+            line = tiles_of(hand)
+            out["exact" + suffix] += line == want
+            out["in_order" + suffix] += in_order(want, line)
+        out["photos"] += 1
+        out["tiles"] += len(want)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--photos", type=int, default=100)
+    p.add_argument("--seed", type=int, default=SEAT_TEST, help="the first photo's seed (default: the test seeds)")
+    p.add_argument("--designs", type=float, nargs="+", default=[0.0, 1.0],
+                   help="the share of photos drawn in many tile designs, one run each (default: 0 and 1)")
+    a = p.parse_args(argv)
+    if a.photos < 1:
+        p.error("--photos must be 1 or more")
+    if a.seed < 7_000_000:
+        p.error("--seed must be 7000000 or more: below it no rendered photo is from the seat")
+    if any(not 0.0 <= d <= 1.0 for d in a.designs):
+        p.error("--designs must each be 0-1")
+    detector = seat_detector()
+    print(f"rendered photos from the seat, seeds {a.seed}-{a.seed + a.photos - 1} (the line of the labelled boxes "
+          f"against the line read):")
+    for designs in a.designs:
+        r = seat_lines(a.photos, a.seed, designs, detector)
+        n, t = r["photos"], r["tiles"]
+        print(f"  many designs {designs:g}: {n} photos with a line, {t} tiles; read as vision hand reads them: lines "
+              f"exact {r['exact']}/{n}, tiles in order {r['in_order']}/{t} ({r['in_order'] / max(t, 1):.1%}); from the "
+              f"detector's boxes alone: {r['exact_alone']}/{n}, {r['in_order_alone']}/{t}; second looks "
+              f"{statistics.median(r['look_ms']):.1f} ms median a photo")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
