@@ -54,7 +54,7 @@ def seat_lines(photos: int, seed: int, designs: float, detector) -> dict:
         want = [t.tile for t in truth.tiles]
         found = detector.detect(scene.image)
         started = time.perf_counter()
-        looked = look_again(found, scene.image, detector)
+        looked, _ = look_again(found, scene.image, detector)
         out["look_ms"].append((time.perf_counter() - started) * 1000)
         for suffix, hand in (("", read_hand(looked)), ("_alone", read_hand(found))):
             line = tiles_of(hand)

@@ -280,7 +280,7 @@ def hand_alone(photo: dict, image: np.ndarray, detector: Detector) -> dict:
                 "seat_on_clear": None}
     found = detector.detect(image)
     started = time.perf_counter()
-    found = look_again(found, image, detector)
+    found, _ = look_again(found, image, detector)
     hand = read_hand(found)
     ms = (time.perf_counter() - started) * 1000
     boxes = score_photo([d.to_dict() for d in found], photo)

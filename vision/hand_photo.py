@@ -376,10 +376,10 @@ def read_photo(image: np.ndarray, detector=None, accept: Callable[[HandRead], bo
     return first
 
 
-def look_again(found: Sequence[Any], image: np.ndarray, detector) -> list[Any]:
+def look_again(found: Sequence[Any], image: np.ndarray, detector) -> tuple[list[Any], tuple[str, ...]]:
     """The detections of a photo of a hand, with the line's tiles the locator boxed wrong or missed
-    read again where the line says they lie. Laid side by side, the line's tiles follow one another
-    at one pitch (``_pitch``), so
+    read again where the line says they lie, and what the players should check (each tile so read).
+    Laid side by side, the line's tiles follow one another at one pitch (``_pitch``), so
 
     1. an upright box ``WIDE`` times as wide as the narrower of its neighbours, named less surely
        than ``WIDE_SURE``, may hold two tiles (hand-839f5eac's 6p and 7p, boxed as one and read 8p):
@@ -393,21 +393,25 @@ def look_again(found: Sequence[Any], image: np.ndarray, detector) -> list[Any]:
     Felt between a hand and a meld set apart is no place: its step is no whole number of pitches,
     or reads as no tile. ``detector``: what found them (``Detector.name_boxes`` reads the places,
     with its tile set if it has one)."""
-    found = list(found)
+    found, said = list(found), []
     line = find_line(found)
     wide = _wide_places(line) if line else []
     if wide:
         read = detector.name_boxes(image, [box for _, box in wide])
-        gone = {t.box for (t, _), r in zip(wide, read) if _face(r, LOOK_SURE)}
-        found = [d for d in found if tuple(Tile.of(d).box) not in gone]
-        found += [r for r, (t, _) in zip(read, wide) if t.box in gone]
+        taken = [(t, r) for (t, _), r in zip(wide, read) if _face(r, LOOK_SURE)]
+        gone = {t.box for t, _ in taken}
+        found = [d for d in found if tuple(Tile.of(d).box) not in gone] + [r for _, r in taken]
+        said += [f"a box read {t.tile} held two tiles: read again as {r.tile} where the first lies; check it"
+                 for t, r in taken]
         line = find_line(found)
     places = [(box, at_end) for box, at_end in (_missed_places(line) if line else [])
               if _free(box, found, image.shape[1])]
     if places:
         read = detector.name_boxes(image, [box for box, _ in places])
-        found += [r for r, (_, at_end) in zip(read, places) if _missed_tile(r, at_end)]
-    return found
+        missed = [r for r, (_, at_end) in zip(read, places) if _missed_tile(r, at_end)]
+        found += missed
+        said += [f"{r.tile} read where the line's spacing says a tile was missed; check it" for r in missed]
+    return found, tuple(said)
 
 
 def _face(d: Any, sure: float) -> bool:
@@ -526,12 +530,13 @@ def _read_at(image: np.ndarray, scale: float, detector, size: float = 1.0, turn:
         m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
         image = cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
         back = cv2.invertAffineTransform(m)
-    found = look_again(detector.detect(image), image, detector)
+    found, said = look_again(detector.detect(image), image, detector)
     if back is not None:
         found = [replace(d, box=_turned_back(d.box, back)) for d in found]
     if scale * size != 1.0:
         found = [replace(d, box=tuple(v / (scale * size) for v in d.box)) for d in found]
-    return read_hand(found)
+    hand = read_hand(found)
+    return replace(hand, warnings=hand.warnings + said) if said and hand.line else hand
 
 
 def _turned_back(box, back: np.ndarray) -> tuple[float, float, float, float]:

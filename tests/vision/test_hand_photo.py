@@ -431,7 +431,9 @@ def test_a_line_tile_the_locator_missed_is_found_again(seat_scene):
     missed = run[len(run) // 2]
     kept = [d for d in found if d is not missed]
     assert [t.tile for t in find_line(kept).tiles] != want
-    assert [t.tile for t in find_line(look_again(kept, image, detector)).tiles] == want
+    again, said = look_again(kept, image, detector)
+    assert [t.tile for t in find_line(again).tiles] == want
+    assert said == (f"{missed.tile} read where the line's spacing says a tile was missed; check it",)
 
 
 def test_two_line_tiles_boxed_as_one_are_read_as_two(seat_scene):
@@ -447,7 +449,10 @@ def test_two_line_tiles_boxed_as_one_are_read_as_two(seat_scene):
     both = Detection("8p", (a.box[0], min(a.box[1], b.box[1]), b.box[2], max(a.box[3], b.box[3])), 0, 0.6)
     boxed = [d for d in found if d is not a and d is not b] + [both]
     assert [t.tile for t in find_line(boxed).tiles] != want
-    assert [t.tile for t in find_line(look_again(boxed, image, detector)).tiles] == want
+    again, said = look_again(boxed, image, detector)
+    assert [t.tile for t in find_line(again).tiles] == want
+    assert said[0] == f"a box read 8p held two tiles: read again as {a.tile} where the first lies; check it"
+    assert said[1:] == (f"{b.tile} read where the line's spacing says a tile was missed; check it",)
 
 
 def _vision(*args) -> subprocess.CompletedProcess:
@@ -484,3 +489,19 @@ def test_a_hand_photo_refuses_a_tile_set_of_the_overhead_view(tmp_path):
     assert r.stderr.strip().splitlines() == [f"error: {tmp_path / 'top.tileset'}: a tile set for the overhead view; "
                                              "a photo from the seat is read in the oblique view (enrol a set with "
                                              "--view oblique)"]
+
+
+def test_a_hand_photo_refuses_a_tile_set_made_on_another_classifier_and_says_how_to_rebuild(tmp_path):
+    crops = tmp_path / "crops" / "1m"
+    crops.mkdir(parents=True)
+    cv2.imwrite(str(crops / "a.png"), np.full((40, 30, 3), 230, np.uint8))
+    assert _vision("tileset", "enroll", tmp_path / "s.tileset", "--crops", tmp_path / "crops",
+                   "--view", "oblique").returncode == 0
+    index = json.loads((tmp_path / "s.tileset" / "index.json").read_text())
+    index["base"]["id"] = "0123456789abcdef"          # as if the shipped classifier had changed since
+    (tmp_path / "s.tileset" / "index.json").write_text(json.dumps(index))
+    photo = tmp_path / "hand.png"
+    cv2.imwrite(str(photo), np.full((200, 300, 3), 90, np.uint8))
+    r = _vision("hand", photo, "--tileset", tmp_path / "s.tileset")
+    assert r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+    assert f"python -m vision tileset rebuild {tmp_path / 's.tileset'}" in r.stderr
