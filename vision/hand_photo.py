@@ -400,12 +400,13 @@ def look_again(found: Sequence[Any], image: np.ndarray, detector) -> tuple[list[
         read = detector.name_boxes(image, [box for _, box in wide])
         taken = [(t, r) for (t, _), r in zip(wide, read) if _face(r, LOOK_SURE)]
         gone = {t.box for t, _ in taken}
-        found = [d for d in found if tuple(Tile.of(d).box) not in gone] + [r for _, r in taken]
+        found = [d for d in found if Tile.of(d).box not in gone] + [r for _, r in taken]
         said += [f"a box read {t.tile} held two tiles: read again as {r.tile} where the first lies; check it"
                  for t, r in taken]
         line = find_line(found)
+    boxes = [Tile.of(d).box for d in found]
     places = [(box, at_end) for box, at_end in (_missed_places(line) if line else [])
-              if _free(box, found, image.shape[1])]
+              if _free(box, boxes, image.shape[1])]
     if places:
         read = detector.name_boxes(image, [box for box, _ in places])
         missed = [r for r, (_, at_end) in zip(read, places) if _missed_tile(r, at_end)]
@@ -503,14 +504,13 @@ def _missed_places(line: Line) -> list[tuple[tuple[float, float, float, float], 
     return out
 
 
-def _free(box, found: Sequence[Any], image_width: int) -> bool:
-    """Whether a place lies in the picture and no box covers ``PLACE_FREE`` of its width (and over 0.3
-    of its height: a box above or below the line, a stacked tile, leaves it free)."""
+def _free(box, boxes: Sequence[Sequence[float]], image_width: int) -> bool:
+    """Whether a place lies in the picture and none of ``boxes`` covers ``PLACE_FREE`` of its width (and
+    over 0.3 of its height: a box above or below the line, a stacked tile, leaves it free)."""
     width, height = box[2] - box[0], box[3] - box[1]
     if box[0] < 0 or box[2] > image_width:
         return False
-    for d in found:
-        o = Tile.of(d).box
+    for o in boxes:
         across = min(o[2], box[2]) - max(o[0], box[0])
         down = min(o[3], box[3]) - max(o[1], box[1])
         if across > PLACE_FREE * width and down > 0.3 * height:
