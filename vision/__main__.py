@@ -203,6 +203,10 @@ def _parser() -> _Parser:
     t.add_argument("--fonts", type=float, metavar="SHARE",
                    help="share of scenes whose character tiles (manzu, honours) are drawn in one of the CJK "
                         "typefaces installed (vision/synth/fonts.py; needs Pillow and the fonts; default 0)")
+    t.add_argument("--suits", type=float, metavar="SHARE",
+                   help="share of scenes whose circles and bamboos (2p-9p, 2s-9s, their red fives) are drawn as "
+                        "another maker draws them: other circles, sticks, inks, spacing (vision/synth/suits.py; "
+                        "default 0)")
     t.add_argument("--capture", type=float, metavar="SHARE",
                    help="share of scenes whose classifier cuts are taken through a camera's capture: smaller, "
                         "blurred, noisy, JPEG-compressed (vision/synth/capture.py; default 0)")
@@ -412,6 +416,8 @@ def _train(a: argparse.Namespace) -> int:
         raise UsageError("--real-faces must be a share from 0 to 1")
     if a.fonts is not None and not 0 <= a.fonts <= 1:
         raise UsageError("--fonts must be a share from 0 to 1")
+    if a.suits is not None and not 0 <= a.suits <= 1:
+        raise UsageError("--suits must be a share from 0 to 1")
     if a.capture is not None and not 0 <= a.capture <= 1:
         raise UsageError("--capture must be a share from 0 to 1")
     from .synth.fonts import available as fonts_available
@@ -435,7 +441,7 @@ def _train(a: argparse.Namespace) -> int:
                       locator_batch=a.locator_batch,
                       classifier_batch=a.classifier_batch, workers=a.workers, hours=a.hours,
                       cache=a.cache or None, jobs=a.jobs, designs=a.designs,
-                      real_faces=a.real_faces, real_variants=a.real_variants, fonts=a.fonts,
+                      real_faces=a.real_faces, real_variants=a.real_variants, fonts=a.fonts, suits=a.suits,
                       capture=a.capture, tight_boxes=a.tight_boxes or None):
         print(path)
     return 0

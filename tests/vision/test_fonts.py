@@ -12,6 +12,8 @@ import pytest
 from vision.synth.fonts import FontDesign, available, draws, font_glyph
 from vision.synth.tile import FH, FW, face_image, random_style
 
+from share_fixtures import share_leaves_other_scenes
+
 
 @pytest.fixture(scope="module")
 def fonts():
@@ -99,17 +101,9 @@ def test_bolder_strokes_ink_more_of_the_face(fonts):
 
 
 def test_the_share_of_fonts_leaves_other_scenes_as_they_were(art, fonts):
-    from vision.synth.dataset import font_for, scene_for
-    assert not any(font_for(s, 0.0) for s in range(50))
-    assert all(font_for(s, 1.0) for s in range(50))
+    from vision.synth.dataset import font_for
+    share_leaves_other_scenes(art, font_for, "fonts", "font")
     assert len({font_for(s, 1.0).font for s in range(50)}) == len(fonts)
-    assert font_for(7, 1.0) == font_for(7, 1.0)                            # fixed by the seed
-    plain = next(s for s in range(50) if font_for(s, 0.5) is None)
-    a, b = scene_for(plain, art, (320, 240)), scene_for(plain, art, (320, 240), fonts=0.5)
-    assert np.array_equal(a.image, b.image) and b.style.font is None
-    drawn = next(s for s in range(50) if font_for(s, 0.5) is not None)
-    a, b = scene_for(drawn, art, (320, 240)), scene_for(drawn, art, (320, 240), fonts=0.5)
-    assert b.style.font == font_for(drawn, 0.5) and a.tiles == b.tiles   # the same deal, other glyphs
 
 
 def test_the_cli_refuses_a_share_of_fonts_out_of_range(tmp_path):

@@ -14,7 +14,8 @@
 # (SHARED, default ../shared: tiles/ and real-tiles/). Nothing is fetched. Its size, by environment:
 # SCENES oblique scenes (default 2000; overhead, rim and console a third of it each; below a few hundred
 # some kinds never show and ultralytics cuts the head to the kinds it saw), EPOCHS (12), JOBS renderers
-# (the machine's cores), BATCH (512), MINUTES the training's cap (4). Sized for about 8 minutes on 16
+# (the machine's cores), BATCH (512), MINUTES the training's cap (4), SUITS the share of scenes whose circles
+# and bamboos are other makers' (0; vision/synth/suits.py). Sized for about 8 minutes on 16
 # cores and one GPU (not yet run there; at SCENES=6 EPOCHS=1 it ran through on a 2-core CPU).
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: bash vision/build/gpu_oblique.sh OUT" >&2; exit 2; }
@@ -26,6 +27,7 @@ EPOCHS=${EPOCHS:-12}
 JOBS=${JOBS:-$(nproc)}
 BATCH=${BATCH:-512}
 MINUTES=${MINUTES:-4}
+SUITS=${SUITS:-0}
 for need in tiles real-tiles/camerash/tiles-data/data.csv; do
     [ -e "$SHARED/$need" ] || { echo "gpu_oblique: $SHARED/$need is missing (set SHARED)" >&2; exit 2; }
 done
@@ -47,7 +49,7 @@ common=(--finetune --start oblique --data "$WORK/data" --runs "$WORK/runs")
 {
     time "$PY" -m vision train "${common[@]}" --stage data --jobs "$JOBS" --scenes "$third" \
         --oblique-scenes "$SCENES" --rim-scenes "$third" --console-scenes "$third" \
-        --real-faces 0.5 --designs 0.5
+        --real-faces 0.5 --designs 0.5 --suits "$SUITS"
     time "$PY" -m vision train "${common[@]}" --stage classifier --classifier-epochs "$EPOCHS" \
         --classifier-batch "$BATCH" --workers "$((JOBS > 1 ? JOBS - 1 : 1))" \
         --hours "$(awk "BEGIN {print $MINUTES / 60}")"

@@ -30,6 +30,7 @@ from .capture import captured
 from ..classes import CLASS_INDEX, CLASSES
 from .crops import classifier_samples
 from .fonts import FontDesign, random_design
+from .suits import SuitDesign, random_suits
 from .scene import Annotation, Scene, draw_annotations, render_scene
 
 LOCATE_NAMES = ("tile",)
@@ -44,6 +45,7 @@ DESIGNS_STREAM = 7           # the generator that picks a scene's design family 
 REAL_FACES_STREAM = 11       # ... and the one that picks the scenes drawn with real tiles' faces
 FONTS_STREAM = 17            # ... and the one that picks, and draws, the scenes' typefaces
 CAPTURE_STREAM = 19          # ... and the one that picks, and draws, the scenes cut through a camera's capture
+SUITS_STREAM = 23            # ... and the one that picks, and draws, the scenes' circles and bamboos
 
 
 def view_for(seed: int) -> str:
@@ -106,6 +108,13 @@ def font_for(seed: int, share: float) -> FontDesign | None:
     return random_design(rng) if rng is not None else None
 
 
+def suits_for(seed: int, share: float) -> SuitDesign | None:
+    """The circles and bamboos scene ``seed`` draws (``synth/suits.py``): for a ``share`` of scenes
+    (``_picked``), drawn on the same generator; None for the rest."""
+    rng = _picked(seed, share, SUITS_STREAM)
+    return random_suits(rng) if rng is not None else None
+
+
 def capture_for(seed: int, share: float) -> np.random.Generator | None:
     """The generator that draws scene ``seed`` 's capture (``synth/capture.py``) for a ``share`` of scenes
     (``_picked``); None for the rest."""
@@ -113,12 +122,12 @@ def capture_for(seed: int, share: float) -> np.random.Generator | None:
 
 
 def scene_for(seed: int, art: TileArt, size: tuple[int, int], designs: float = 0.0,
-              real_faces: float = 0.0, fonts: float = 0.0, tight_boxes: bool = False) -> Scene:
+              real_faces: float = 0.0, fonts: float = 0.0, tight_boxes: bool = False, suits: float = 0.0) -> Scene:
     return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed),
                         rim_tiles=rim_tiles_for(seed), designs=designs_for(seed, designs),
                         console=console_for(seed), real_faces=real_faces_for(seed, real_faces),
                         console_details=console_details_for(seed), font=font_for(seed, fonts),
-                        seat=seat_for(seed), tight_boxes=tight_boxes)
+                        seat=seat_for(seed), tight_boxes=tight_boxes, suits=suits_for(seed, suits))
 
 
 def yolo_rows(scene: Scene, classes: str) -> list[str]:
@@ -156,11 +165,12 @@ def recut(out: Path, split: str = "train") -> int:
 def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: TileArt | None = None,
                   size: tuple[int, int] = (960, 720), classes: str = "locate", crops: bool = False,
                   draw: bool = False, designs: float = 0.0, real_faces: float = 0.0, fonts: float = 0.0,
-                  capture: float = 0.0, tight_boxes: bool = False) -> int:
+                  capture: float = 0.0, tight_boxes: bool = False, suits: float = 0.0) -> int:
     """Render and write ``n`` scenes; returns how many were written now (existing ones are kept).
     ``designs``: the share of scenes whose set is one of many tile designs (``designs_for``);
     ``real_faces``: the share drawn with real tiles' faces (``real_faces_for``); ``fonts``: the share whose
-    character tiles are drawn in a typeface (``font_for``); ``capture``: the share whose classifier cuts
+    character tiles are drawn in a typeface (``font_for``); ``suits``: the share whose circles and bamboos
+    are drawn in another maker's design (``suits_for``); ``capture``: the share whose classifier cuts
     are taken from the scene as a camera would capture it (``capture_for``; the locator's image stays);
     ``tight_boxes``: oblique scenes' boxes leave out the slivers of a tile seen beside a nearer one
     (``render_scene``)."""
@@ -175,7 +185,7 @@ def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: Ti
         stem = f"s{i:07d}"
         if (out / "truth" / split / f"{stem}.json").exists():
             continue
-        scene = scene_for(i, art, size, designs, real_faces, fonts, tight_boxes)
+        scene = scene_for(i, art, size, designs, real_faces, fonts, tight_boxes, suits)
         cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         (out / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_rows(scene, classes)) + "\n")
         if crops:

@@ -18,6 +18,7 @@ from ..classes import BACK
 from . import layouts, oblique
 from .console import cover, draw_console
 from .fonts import FontDesign
+from .suits import SuitDesign
 from .tile import FACE_ASPECT, TileStyle, draw_tile, face_image, random_style, rect_corners
 
 SEAT_TILE = (0.05, 0.085)   # a seat photo's hand tiles: this share of the picture's width each (on the
@@ -196,7 +197,8 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
                  unit: tuple[float, float] = (24, 52), max_groups: int = 12, view: str = "overhead",
                  rim_tiles: float = 0.0, designs: bool = False, console: bool = False,
                  real_faces: bool = False, console_details: np.random.Generator | None = None,
-                 font: FontDesign | None = None, seat: bool = False, tight_boxes: bool = False) -> Scene:
+                 font: FontDesign | None = None, seat: bool = False, tight_boxes: bool = False,
+                 suits: SuitDesign | None = None) -> Scene:
     """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane.
 
     ``view`` is ``overhead`` (a camera a little off straight-down) or ``oblique``
@@ -208,17 +210,18 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     as a photo from a seat shows them (``console.py``), with keys and tray compartments drawn by
     ``console_details`` where given. ``real_faces``: each tile of a kind the real
     single tiles hold shows one of their faces (``real_faces.py``). ``font``: the set's character
-    tiles are drawn in that typeface (``fonts.py``). ``seat`` (oblique only): a photo from the winner's
+    tiles are drawn in that typeface (``fonts.py``); ``suits``: its circles and bamboos in that design
+    (``suits.py``). ``seat`` (oblique only): a photo from the winner's
     seat, the revealed hand across the picture near the camera (``_seat_hand``). ``tight_boxes`` (oblique
     only): a tile's box leaves out the slivers of it seen beside a nearer tile (``oblique.visible_boxes``);
     it changes no pixel and no draw, only boxes."""
     if view == "oblique":
         return _render_oblique(rng, art, size, unit, max_groups, rim_tiles, designs, console, real_faces,
-                               console_details, font, seat, tight_boxes)
+                               console_details, font, seat, tight_boxes, suits)
     if view != "overhead":
         raise ValueError(f"view must be 'overhead' or 'oblique', not {view!r}")
     w, h = size
-    style = replace(random_style(rng, designs), real_faces=real_faces, font=font)
+    style = replace(random_style(rng, designs), real_faces=real_faces, font=font, suits=suits)
     u = float(rng.uniform(*unit))
     plane = felt(rng, w, h)
     occupied = np.zeros((h, w), np.uint8)
@@ -251,11 +254,12 @@ def _in_frame(box, w: int, h: int) -> tuple[float, float, float, float] | None:
 
 
 def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=False, console=False,
-                    real_faces=False, console_details=None, font=None, seat=False, tight_boxes=False) -> Scene:
+                    real_faces=False, console_details=None, font=None, seat=False, tight_boxes=False,
+                    suits=None) -> Scene:
     """The table seen from one side: a taller plane squeezed by the camera, a rim, what lies beyond it,
     and each tile's box around what is seen of it."""
     w, h = size
-    style = replace(random_style(rng, designs), real_faces=real_faces, font=font)
+    style = replace(random_style(rng, designs), real_faces=real_faces, font=font, suits=suits)
     if seat:
         hand = layouts.seat_line(rng)
         u, max_groups = _seat_hand(rng, hand, w), int(rng.integers(2, 6))

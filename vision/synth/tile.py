@@ -19,6 +19,8 @@ from .art import TileArt
 from ..classes import BACK
 from .fonts import FontDesign, draws, font_glyph
 from .real_faces import real_face
+from .suits import SuitDesign, suit_glyph
+from .suits import draws as suit_draws
 
 FACE_ASPECT = 1.36        # face height / width of a real tile (26 x 35 mm)
 FW, FH = 150, 200         # a face is composed at this size, then scaled to the tile
@@ -42,6 +44,7 @@ class TileStyle:
     glyph_shift: tuple[float, float] = (0.0, 0.0)
     real_faces: bool = False  # faces of real tiles where one of the kind is held (synth/real_faces.py)
     font: FontDesign | None = None   # character tiles drawn in a typeface (synth/fonts.py)
+    suits: SuitDesign | None = None  # circles and bamboos drawn as another maker draws them (synth/suits.py)
 
 
 # ink colours of real sets (BGR 0..1) for the art's dark, green and blue strokes: a blue-ink set draws its
@@ -143,6 +146,8 @@ def face_image(art: TileArt, cls: str, style: TileStyle, w: int, rng: np.random.
         top = shade * (np.array(style.face_tint, np.float32) / 255)
         if style.font is not None and draws(cls):
             g = font_glyph(cls, style.font, style.stroke, FW, FH)
+        elif style.suits is not None and suit_draws(cls):
+            g = suit_glyph(cls, style.suits, style.stroke, FW, FH)
         else:
             g = _glyph(art, cls, style.art_style, style.stroke)
         if style.inks is not None:
