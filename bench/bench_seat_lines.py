@@ -17,7 +17,6 @@ gaps allowed) for each, and the milliseconds of the second looks.
 from __future__ import annotations
 
 import argparse
-import difflib
 import statistics
 import sys
 import time
@@ -25,18 +24,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from bench_tileset import in_order  # noqa: E402
 from vision.evaluate_run import SEAT_TEST  # noqa: E402
 from vision.hand_photo import find_line, look_again, read_hand, seat_detector  # noqa: E402
-
-
-def in_order(want: list[str], line: list[str]) -> int:
-    """Tiles of ``want`` read in order: the longest run both share, gaps allowed."""
-    return sum(b.size for b in difflib.SequenceMatcher(a=want, b=line, autojunk=False).get_matching_blocks())
-
-
-def tiles_of(hand) -> list[str]:
-    return [t.tile for t in hand.line.tiles] if hand.line else []
 
 
 def seat_lines(photos: int, seed: int, designs: float, detector) -> dict:
@@ -57,7 +49,7 @@ def seat_lines(photos: int, seed: int, designs: float, detector) -> dict:
         looked, _ = look_again(found, scene.image, detector)
         out["look_ms"].append((time.perf_counter() - started) * 1000)
         for suffix, hand in (("", read_hand(looked)), ("_alone", read_hand(found))):
-            line = tiles_of(hand)
+            line = hand.line_tiles
             out["exact" + suffix] += line == want
             out["in_order" + suffix] += in_order(want, line)
         out["photos"] += 1

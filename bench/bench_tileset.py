@@ -284,7 +284,7 @@ def hand_alone(photo: dict, image: np.ndarray, detector: Detector) -> dict:
     hand = read_hand(found)
     ms = (time.perf_counter() - started) * 1000
     boxes = score_photo([d.to_dict() for d in found], photo)
-    line = [t.tile for t in hand.line.tiles] if hand.line else []
+    line = hand.line_tiles
     k = PHONE_PX / max(image.shape[:2])
     phone = read_photo(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC), detector)
     return {"line_alone": line, "line_exact": line == list(photo["hand_line"]), "win_tile": hand.win_tile,
@@ -343,6 +343,11 @@ def winners_shape(hand) -> bool:
     return Shanten().calculate_shanten(counts) == (-1 if size == 14 else 0)
 
 
+def in_order(want: list[str], line: list[str]) -> int:
+    """Tiles of ``want`` read in order in ``line``: the longest run both share, gaps allowed."""
+    return sum(b.size for b in difflib.SequenceMatcher(a=want, b=line, autojunk=False).get_matching_blocks())
+
+
 def retaken(name: str, photo: dict, image: np.ndarray, detector: Detector, n: int, again: bool = True) -> dict:
     """The hand line read (``read_photo``, as the tablet reads an upload) from ``n`` retakes of the photo
     (``taken_again``; each retake's draw fixed by the photo's name and its number): lines exact, the
@@ -361,12 +366,12 @@ def retaken(name: str, photo: dict, image: np.ndarray, detector: Detector, n: in
         seen: list = []                     # every reading read_photo made, the first (read once) first
         chosen = read_photo(retake, detector, accept=(lambda h: seen.append(h) or winners_shape(h)) if again else None)
         hand = seen[0] if seen else chosen
-        line = [t.tile for t in hand.line.tiles] if hand.line else []
+        line = hand.line_tiles
         exact += line == want
         exact_again += bool(chosen.line) and [t.tile for t in chosen.line.tiles] == want
         reads_again += max(len(seen) - 1, 0)
         named += at_the_labels(retake, m, labelled, detector) == [t["tile"] for t in labelled]
-        right += sum(b.size for b in difflib.SequenceMatcher(a=want, b=line, autojunk=False).get_matching_blocks())
+        right += in_order(want, line)
         if len(line) == len(want):
             wrong.update(f"{b}->{a}" for a, b in zip(line, want) if a != b)
         else:

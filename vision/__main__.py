@@ -366,7 +366,7 @@ def _hand(a: argparse.Namespace) -> int:
         detector = seat_detector(tileset=tileset)
     hand = read_photo(image, detector)
     record = hand.into({"rules": a.rules, "seat": a.seat, "win": a.win})
-    line = [t.tile for t in hand.line.tiles] if hand.line else []
+    line = hand.line_tiles
     if a.draw:
         import cv2
 

@@ -142,6 +142,11 @@ class HandRead:
     line: Line | None
     hand: tuple[Tile, ...] = ()
 
+    @property
+    def line_tiles(self) -> list[str]:
+        """The line's tiles as read, in order (a stacked one after the tile it lies on); none without a line."""
+        return [t.tile for t in self.line.tiles] if self.line else []
+
     def into(self, record: Mapping[str, Any]) -> dict[str, Any]:
         """``record`` (the seat, tsumo or ron, gari, dora... as the caller knows them) with the
         hand's concealed tiles, winning tile and melds replaced by what the photo shows."""
@@ -170,8 +175,8 @@ def _upright_width(t: Tile) -> float:
 def find_line(found: Iterable[Any]) -> Line | None:
     """The longest chain of face-up tiles side by side (ties: the higher summed score), split at its
     gaps, with any tile stacked on one of it; None when no chain holds ``MIN_LINE`` tiles."""
-    tiles = sorted((Tile.of(f) for f in found), key=lambda t: (t.box[0] + t.box[2]) / 2)
-    tiles = [t for t in tiles if t.tile != "none"]
+    tiles = sorted((Tile.of(f) for f in found), key=_centre)
+    tiles = [t for t in tiles if t.tile != NONE]
     # per tile, the best chain ending on it: (face-up tiles, summed score, tiles, previous index); a
     # back links a chain (an ankan shows two) but adds no face, so a wall's row of backs is no line
     best: list[tuple[int, float, int, int]] = []
@@ -427,7 +432,7 @@ def _missed_tile(d: Any, at_end: bool) -> bool:
 
 def _in_x_order(line: Line) -> list[Tile]:
     """The line's tiles left to right in the picture (a stacked tile left out)."""
-    return sorted((t for g in line.groups for t in g), key=lambda t: t.box[0] + t.box[2])
+    return sorted((t for g in line.groups for t in g), key=_centre)
 
 
 def _pitch(run: Sequence[Tile]) -> float | None:

@@ -402,7 +402,8 @@ def test_end_tiles_widened_by_the_camera_close_to_them_are_not_two_tiles():
 @pytest.fixture(scope="module")
 def seat_scene():
     """A rendered photo from the winner's seat (test seeds) whose line the seat's detector reads as
-    the labelled boxes' line, and what it found."""
+    the labelled boxes' line: the photo, what it found, the line's detections left to right, the line's
+    tiles and the detector."""
     from vision.evaluate_run import SEAT_TEST
     from vision.hand_photo import seat_detector
     from vision.synth.art import TileArt
@@ -419,15 +420,15 @@ def seat_scene():
         found = detector.detect(scene.image)
         line = find_line(found)
         if truth and line and [t.tile for t in line.tiles] == [t.tile for t in truth.tiles] and not line.stacked:
-            return scene.image, found, [t.tile for t in line.tiles], detector
+            run = sorted((d for d in found if Tile.of(d) in line.tiles), key=lambda d: d.box[0])
+            return scene.image, found, run, [t.tile for t in line.tiles], detector
     pytest.fail("no rendered seat photo of 20 read exactly")
 
 
 def test_a_line_tile_the_locator_missed_is_found_again(seat_scene):
     from vision.hand_photo import look_again
 
-    image, found, want, detector = seat_scene
-    run = sorted((d for d in found if Tile.of(d) in find_line(found).tiles), key=lambda d: d.box[0])
+    image, found, run, want, detector = seat_scene
     missed = run[len(run) // 2]
     kept = [d for d in found if d is not missed]
     assert [t.tile for t in find_line(kept).tiles] != want
@@ -440,8 +441,7 @@ def test_two_line_tiles_boxed_as_one_are_read_as_two(seat_scene):
     from vision.detect import Detection
     from vision.hand_photo import look_again
 
-    image, found, want, detector = seat_scene
-    run = sorted((d for d in found if Tile.of(d) in find_line(found).tiles), key=lambda d: d.box[0])
+    image, found, run, want, detector = seat_scene
     upright = [i for i in range(1, len(run) - 1) if run[i].rotation % 180 == 0 and run[i + 1].rotation % 180 == 0
                and run[i - 1].rotation % 180 == 0]
     i = upright[len(upright) // 2]
@@ -477,14 +477,21 @@ def test_a_real_hand_read_with_a_set_of_its_tiles_gets_the_tiles_boxed_as_one(tm
     assert json.loads(read.stdout)["line"] == labels["hand_line"]
 
 
-def test_a_hand_photo_refuses_a_tile_set_of_the_overhead_view(tmp_path):
+def _one_crop_set(tmp_path: Path, name: str, *view: str) -> tuple[Path, Path]:
+    """A tile set of one plain crop (any crop: what is refused is the set, not its tiles), enrolled
+    with ``view`` options, and a plain photo to read with it."""
     crops = tmp_path / "crops" / "1m"
     crops.mkdir(parents=True)
-    cv2.imwrite(str(crops / "a.png"), np.full((40, 30, 3), 230, np.uint8))      # any crop: the view is refused
-    assert _vision("tileset", "enroll", tmp_path / "top.tileset", "--crops", tmp_path / "crops").returncode == 0
+    cv2.imwrite(str(crops / "a.png"), np.full((40, 30, 3), 230, np.uint8))
+    assert _vision("tileset", "enroll", tmp_path / name, "--crops", tmp_path / "crops", *view).returncode == 0
     photo = tmp_path / "hand.png"
     cv2.imwrite(str(photo), np.full((200, 300, 3), 90, np.uint8))
-    r = _vision("hand", photo, "--tileset", tmp_path / "top.tileset")
+    return tmp_path / name, photo
+
+
+def test_a_hand_photo_refuses_a_tile_set_of_the_overhead_view(tmp_path):
+    tileset, photo = _one_crop_set(tmp_path, "top.tileset")
+    r = _vision("hand", photo, "--tileset", tileset)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.strip().splitlines() == [f"error: {tmp_path / 'top.tileset'}: a tile set for the overhead view; "
                                              "a photo from the seat is read in the oblique view (enrol a set with "
@@ -492,16 +499,10 @@ def test_a_hand_photo_refuses_a_tile_set_of_the_overhead_view(tmp_path):
 
 
 def test_a_hand_photo_refuses_a_tile_set_made_on_another_classifier_and_says_how_to_rebuild(tmp_path):
-    crops = tmp_path / "crops" / "1m"
-    crops.mkdir(parents=True)
-    cv2.imwrite(str(crops / "a.png"), np.full((40, 30, 3), 230, np.uint8))
-    assert _vision("tileset", "enroll", tmp_path / "s.tileset", "--crops", tmp_path / "crops",
-                   "--view", "oblique").returncode == 0
-    index = json.loads((tmp_path / "s.tileset" / "index.json").read_text())
+    tileset, photo = _one_crop_set(tmp_path, "s.tileset", "--view", "oblique")
+    index = json.loads((tileset / "index.json").read_text())
     index["base"]["id"] = "0123456789abcdef"          # as if the shipped classifier had changed since
-    (tmp_path / "s.tileset" / "index.json").write_text(json.dumps(index))
-    photo = tmp_path / "hand.png"
-    cv2.imwrite(str(photo), np.full((200, 300, 3), 90, np.uint8))
-    r = _vision("hand", photo, "--tileset", tmp_path / "s.tileset")
+    (tileset / "index.json").write_text(json.dumps(index))
+    r = _vision("hand", photo, "--tileset", tileset)
     assert r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
     assert f"python -m vision tileset rebuild {tmp_path / 's.tileset'}" in r.stderr
