@@ -1,6 +1,6 @@
 """Frame to hand record on the fixed synthetic test set: exact records, failures by kind, milliseconds.
 
-    .venv/bin/python bench/bench_read.py [--frames 200] [--seed 0] [--cache DIR] [--mirror]
+    .venv/bin/python bench/bench_read.py [--frames 200] [--seed 0] [--cache DIR] [--mirror] [--classifier ONNX]
 
 Frame ``seed + i`` is rendered by ``vision.synth.table.render_table`` (a whole
 1920x1080 table with rim markers, a camera pose within the mount's tolerance and
@@ -35,9 +35,11 @@ import cv2  # noqa: E402
 
 from calibration.errors import CalibrationError  # noqa: E402
 from calibration.store import TableFile  # noqa: E402
-from vision.detect import Detector  # noqa: E402
+from vision.detect import CLASSIFIER, Detector  # noqa: E402
 from vision.layout import record_diff  # noqa: E402
 from vision.read import TableReader  # noqa: E402
+
+from options import add_classifier  # noqa: E402
 
 
 def frames(n: int, seed: int, cache: Path | None):
@@ -68,8 +70,10 @@ def main() -> int:
     ap.add_argument("--show", type=int, default=5, help="print this many failed frames in full")
     ap.add_argument("--mirror", action="store_true",
                     help="the detector with its mirrored locator pass (off in TableReader: see vision/read.py)")
+    add_classifier(ap, "overhead")
     args = ap.parse_args()
-    reader = TableReader(TableFile("synthetic"), "dunhill", Detector(mirror=args.mirror))
+    detector = Detector(mirror=args.mirror, classifier=args.classifier or CLASSIFIER)
+    reader = TableReader(TableFile("synthetic"), "dunhill", detector)
     ms, failures, exact, shown = [], Counter(), 0, 0
     total = 0
     for i, image, truth in frames(args.frames, args.seed, args.cache):

@@ -1,7 +1,7 @@
 """Rendered photos from the winner's seat: the revealed line read, tile for tile, against the line its
 labelled boxes make.
 
-    .venv/bin/python bench/bench_seat_lines.py [--photos 100] [--seed 7600000] [--designs 0 1]
+    .venv/bin/python bench/bench_seat_lines.py [--photos 100] [--seed 7600000] [--designs 0 1] [--classifier ONNX]
 
 Photo ``seed + i`` is rendered by ``vision.synth.dataset.scene_for`` (960x720; from seed 7,000,000 up a
 photo from the winner's seat, the hand line near the camera; 7,600,000 up the test seeds, 7,500,000 up
@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_tileset import in_order  # noqa: E402
+from options import add_classifier  # noqa: E402
 from vision.evaluate_run import SEAT_TEST  # noqa: E402
 from vision.hand_photo import find_line, look_again, read_hand, seat_detector  # noqa: E402
 
@@ -63,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=SEAT_TEST, help="the first photo's seed (default: the test seeds)")
     p.add_argument("--designs", type=float, nargs="+", default=[0.0, 1.0],
                    help="the share of photos drawn in many tile designs, one run each (default: 0 and 1)")
+    add_classifier(p, "oblique")
     a = p.parse_args(argv)
     if a.photos < 1:
         p.error("--photos must be 1 or more")
@@ -70,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--seed must be 7000000 or more: below it no rendered photo is from the seat")
     if any(not 0.0 <= d <= 1.0 for d in a.designs):
         p.error("--designs must each be 0-1")
-    detector = seat_detector()
+    detector = seat_detector(classifier=a.classifier)
     print(f"rendered photos from the seat, seeds {a.seed}-{a.seed + a.photos - 1} (the line of the labelled boxes "
           f"against the line read):")
     for designs in a.designs:

@@ -1,6 +1,6 @@
 """Teaching a table its tiles, end to end, on rendered tables in tile designs no model learnt.
 
-    .venv/bin/python bench/bench_teach.py [--designs 6] [--frames 20] [--seed 0]
+    .venv/bin/python bench/bench_teach.py [--designs 6] [--frames 20] [--seed 0] [--classifier ONNX]
 
 Rendered, so it says little of a real parlour (bench_tileset.py measures real tiles);
 what it measures is the whole path a parlour's staff take, on the table rig's own
@@ -33,13 +33,15 @@ from calibration.markers import default_layout  # noqa: E402
 from calibration.store import TableFile  # noqa: E402
 from service.teaching import best_picture  # noqa: E402
 from vision.synth.art import ArtMissing, TileArt  # noqa: E402
-from vision.detect import Detector  # noqa: E402
+from vision.detect import CLASSIFIER, Detector  # noqa: E402
 from vision.layout import record_diff  # noqa: E402
 from vision.read import PX_PER_MM, TableReader, table_windows, top_view, window_spots  # noqa: E402
 from vision.synth.table import STEP, TH, TW, Laid, deal, render_deal, render_laid  # noqa: E402
 from vision.synth.tile import random_style  # noqa: E402
 from vision.teach import LAYOUT, assign, rows_and_strays, upright_cut  # noqa: E402
 from vision.tileset import TileSet  # noqa: E402
+
+from options import add_classifier  # noqa: E402
 
 DESIGN_SEED = 70_000            # design d is drawn from seed DESIGN_SEED + --seed + d
 FRAME_SEED = 80_000             # its frames from FRAME_SEED + 1,000 d + i
@@ -89,12 +91,19 @@ def teach(reader: TableReader, frame: np.ndarray, laid: list[Laid], folder: Path
 
 
 def design_options(doc: str, frames: int, frames_help: str) -> argparse.Namespace:
-    """The options of a bench over rendered designs: ``--designs``, ``--frames``, ``--seed``."""
+    """The options of a bench over rendered designs: ``--designs``, ``--frames``, ``--seed``, ``--classifier``
+    (``classifier``: the classifier file it names, else the shipped overhead one)."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--designs", type=int, default=6)
     ap.add_argument("--frames", type=int, default=frames, help=frames_help)
     ap.add_argument("--seed", type=int, default=0)
+    add_classifier(ap, "overhead")
     return ap.parse_args()
+
+
+def classifier(a: argparse.Namespace) -> Path:
+    """The classifier file a bench over rendered designs reads with (``design_options``)."""
+    return a.classifier or CLASSIFIER
 
 
 def design_style(seed: int, d: int):
@@ -130,7 +139,7 @@ def main() -> int:
     if art is None:
         return 0
     layout = default_layout()
-    reader = TableReader(TableFile("synthetic"), "dunhill", Detector())
+    reader = TableReader(TableFile("synthetic"), "dunhill", Detector(classifier=classifier(a)))
     totals = {"alone": 0, "with_set": 0, "frames": 0}
     with tempfile.TemporaryDirectory() as tmp:
         for d in range(a.designs):

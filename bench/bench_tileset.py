@@ -69,6 +69,8 @@ from vision.synth.capture import jpeg_again  # noqa: E402
 from vision.tileset import TileSet, square_cut  # noqa: E402
 from vision.tileset_cli import crop_margin  # noqa: E402
 
+from options import onnx_file  # noqa: E402
+
 LABELS = ROOT / "vision" / "labels"
 # enrol from the first photo, read the second: photos of one tile set (vision/labels/README.md)
 SAME_SET = [("hand-92345ff1", "hand-839f5eac"), ("hand-839f5eac", "hand-92345ff1"),
@@ -776,15 +778,15 @@ def main() -> int:
     p.add_argument("--no-photos", dest="photos", action="store_false", help="skip the photos (part 2)")
     p.add_argument("--mirror", action="store_true",
                    help="the detector with its mirrored locator pass too (off by default: docs/vision.md)")
-    p.add_argument("--classifier", type=Path, help="a candidate classifier ONNX file (default: the view's shipped "
+    p.add_argument("--classifier", type=onnx_file, metavar="ONNX", help="a candidate classifier ONNX file (default: the view's shipped "
                                                      "one; the photos keep the view's locators)")
-    p.add_argument("--locator", type=Path, metavar="ONNX",
+    p.add_argument("--locator", type=onnx_file, metavar="ONNX",
                    help="a candidate locator for the view's table detector alone (the photos read whole, one "
                         "set's own tiles; default: the view's shipped one; the seat's detector keeps its own)")
-    p.add_argument("--seat-locator", type=Path, metavar="ONNX",
+    p.add_argument("--seat-locator", type=onnx_file, metavar="ONNX",
                    help="a candidate locator for the seat's detector alone (the hand read from a photo, the "
                         "retakes; default: hand_photo.seat_detector's own)")
-    p.add_argument("--seat-classifier", type=Path, metavar="ONNX",
+    p.add_argument("--seat-classifier", type=onnx_file, metavar="ONNX",
                    help="a candidate classifier for the seat's detector alone (the hand read from a photo, the "
                         "retakes; default: --classifier's, else the view's shipped one)")
     p.add_argument("--retakes", type=int, default=RETAKES,
@@ -800,10 +802,6 @@ def main() -> int:
     a = p.parse_args()
     if a.retakes < 0:
         p.error("--retakes must be 0 or more")
-    for flag, path in (("--classifier", a.classifier), ("--seat-locator", a.seat_locator), ("--locator", a.locator),
-                       ("--seat-classifier", a.seat_classifier)):
-        if path is not None and not path.is_file():
-            p.error(f"{flag}: no ONNX file at {path}")
     if a.tile_width is not None and not 8 <= a.tile_width <= 240:
         p.error("--tile-width must be 8-240 px")
     classifier = Classifier(a.classifier or VIEWS[a.view][1])

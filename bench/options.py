@@ -1,0 +1,22 @@
+"""Command-line options the benches share."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def onnx_file(text: str) -> Path:
+    """An ``argparse`` type: a model file that exists (a candidate measured against a shipped one), else
+    the option's error, one line and exit 2."""
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"no ONNX file at {path}")
+    return path
+
+
+def add_classifier(parser: argparse.ArgumentParser, view: str) -> None:
+    """``--classifier ONNX``: a candidate in place of the ``view`` camera's shipped classifier (its
+    ``.kinds.npz`` beside it, as ``python -m vision.build.projection`` writes them)."""
+    parser.add_argument("--classifier", type=onnx_file, metavar="ONNX",
+                        help=f"a candidate classifier in place of the shipped {view} one (default: the shipped one)")

@@ -1,0 +1,43 @@
+"""The benches' shared options: a candidate model measured in the shipped one's place."""
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from options import add_classifier, onnx_file  # noqa: E402
+
+# every bench that reads with a classifier takes a candidate in its place
+CANDIDATE_BENCHES = ["bench_read.py", "bench_teach.py", "bench_learn.py", "bench_seat_lines.py", "bench_tileset.py"]
+
+
+def test_a_candidate_must_be_a_file(tmp_path):
+    model = tmp_path / "cand.onnx"
+    model.write_bytes(b"onnx")
+    assert onnx_file(str(model)) == model
+    with pytest.raises(argparse.ArgumentTypeError, match="no ONNX file at"):
+        onnx_file(str(tmp_path / "missing.onnx"))
+    with pytest.raises(argparse.ArgumentTypeError, match="no ONNX file at"):
+        onnx_file(str(tmp_path))                           # a folder is no model
+
+
+def test_no_candidate_means_the_shipped_classifier():
+    parser = argparse.ArgumentParser()
+    add_classifier(parser, "overhead")
+    assert parser.parse_args([]).classifier is None
+    assert parser.parse_args(["--classifier", __file__]).classifier == Path(__file__)
+
+
+@pytest.mark.parametrize("bench", CANDIDATE_BENCHES)
+def test_a_missing_candidate_is_exit_2_naming_it(bench, tmp_path):
+    missing = tmp_path / "nowhere.onnx"
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / bench), "--classifier", str(missing)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 2
+    assert f"--classifier: no ONNX file at {missing}" in r.stderr
+    assert "Traceback" not in r.stderr
