@@ -91,6 +91,7 @@ RETAKE_SHIFT = 0.02        # of the photo's width and height, either way
 RETAKE_LIGHT = (0.8, 1.2)  # exposure (a gain) ...
 RETAKE_GAMMA = (0.85, 1.15)  # ... and tone curve
 RETAKE_JPEG = (55, 95)     # JPEG quality
+WORST_CROPS = 3             # the crops missed most, printed for each number of crops enrolled
 SHOTS = (1, 3, 5)           # the held-out third has 4-8 crops a kind: every kind keeps some to name
 # the kinds whose face is a picture each maker draws its own way (the 1s's bird): a set of mixed designs
 # cannot teach one maker's bird by another's, and one parlour's set enrols its own
@@ -131,6 +132,7 @@ def single_tiles(classifier: Classifier, repeats: int, folder: Path, width: int 
         print(f"single tiles: skipped, no {REAL_TILES}")
         return {}
     crops = [(kind, image) for name, kind, image in every if held_out(name)]
+    names = [name for name, _, _ in every if held_out(name)]
     kinds = sorted({k for k, _ in crops})
     alone = TileSet.create(folder / "none", classifier).name_images([c for *_, c in every], classifier)
     right = np.array([n.tile == k for n, (_, k, _) in zip(alone, every)])
@@ -144,26 +146,30 @@ def single_tiles(classifier: Classifier, repeats: int, folder: Path, width: int 
           f"{len(crops)}{size}), {classifier.path.parent.name}/{classifier.path.name}:")
     print(f"  classifier alone: {out['zero_shot']:.2%} of the held-out third ({out['zero_shot_all']:.2%} of all "
           f"crops, two thirds of them fitted on)")
-    out.update(enrolled_splits(crops, kinds, classifier, repeats, folder / "all"))
+    out.update(enrolled_splits(crops, kinds, classifier, repeats, folder / "all", names))
     # a table set to 三人花 holds no 2m-8m: its set enrols the 28 kinds it has, and only they are laid
     sanma = [k for k in kinds if k in SANMA_KINDS]
     held = [(k, image) for k, image in crops if k in SANMA_KINDS]
+    held_names = [name for name, (k, _) in zip(names, crops) if k in SANMA_KINDS]
     zero_shot = float(right[kept_out & np.array([k in SANMA_KINDS for _, k, _ in every])].mean())
     print(f"  the 三人花 kinds alone ({len(sanma)} kinds, {len(held)} crops): classifier alone {zero_shot:.2%}")
     out["sanma"] = {"kinds": len(sanma), "held_out": len(held), "zero_shot": zero_shot,
-                    **enrolled_splits(held, sanma, classifier, repeats, folder / "sanma")}
+                    **enrolled_splits(held, sanma, classifier, repeats, folder / "sanma", held_names)}
     return out
 
 
 def enrolled_splits(crops: list[tuple[str, np.ndarray]], kinds: list[str], classifier: Classifier,
-                    repeats: int, folder: Path) -> dict:
-    """Sets of 1, 3 and 5 crops a kind, each named on the rest: ``repeats`` random splits (seed 0)."""
+                    repeats: int, folder: Path, names: list[str] | None = None) -> dict:
+    """Sets of 1, 3 and 5 crops a kind, each named on the rest: ``repeats`` random splits (seed 0); with
+    the crops' file ``names``, the crops missed most (each miss as named, of the splits that named it)."""
     truth = np.array([k for k, _ in crops])
     rng = np.random.default_rng(0)
     out = {}
     for shots in SHOTS:
         accs, others = [], []
         misses: collections.Counter = collections.Counter()
+        missed: collections.Counter = collections.Counter()     # (crop, named as): times
+        named_times: collections.Counter = collections.Counter()
         for r in range(repeats):
             enrol, by_kind = split_by_kind(truth, kinds, shots, rng)
             rest = [i for kind in kinds for i in by_kind[kind]]
@@ -175,13 +181,21 @@ def enrolled_splits(crops: list[tuple[str, np.ndarray]], kinds: list[str], class
             accs.append(float(np.mean(right)))
             others.append(float(np.mean([ok for ok, i in zip(right, rest) if truth[i] not in PICTURES])))
             misses.update(truth[i] for ok, i in zip(right, rest) if not ok)
+            named_times.update(rest)
+            missed.update((i, n.tile) for n, ok, i in zip(named, right, rest) if not ok)
+        worst = [(names[i], truth[i], tile, times, named_times[i])
+                 for (i, tile), times in missed.most_common(WORST_CROPS)] if names else []
         out[f"enrolled_{shots}"] = {"mean": statistics.mean(accs), "worst": min(accs), "best": max(accs),
                                     "misses_by_kind": dict(misses.most_common()),
-                                    "without_pictures": statistics.mean(others)}
+                                    "without_pictures": statistics.mean(others),
+                                    "worst_crops": [{"file": f, "kind": k, "named": t, "missed": m, "named_in": n}
+                                                    for f, k, t, m, n in worst]}
         print(f"  {shots:>2} crop(s) a kind enrolled: {statistics.mean(accs):.2%} named right "
               f"(worst split {min(accs):.2%}, best {max(accs):.2%}, {repeats} splits); "
               f"without the {'/'.join(PICTURES)} (each maker's own picture) {statistics.mean(others):.2%}; "
-              f"misses by kind: {', '.join(f'{k} {n}' for k, n in misses.most_common(6)) or 'none'}")
+              f"misses by kind: {', '.join(f'{k} {n}' for k, n in misses.most_common(6)) or 'none'}"
+              + (f"; crops missed most: {', '.join(f'{f} ({k} as {t}) {m} of {n}' for f, k, t, m, n in worst)}"
+                 if worst else ""))
     return out
 
 
