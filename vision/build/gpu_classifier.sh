@@ -16,10 +16,12 @@
 # (SHARED, default ../shared: tiles/ and real-tiles/). Nothing is fetched. Its size, by environment:
 # VIEW oblique (default) or overhead; SCENES scenes of that view (default 2000; for oblique, overhead, rim
 # and console scenes a third of it each; below a few hundred some kinds never show and ultralytics cuts the
-# head to the kinds it saw), EPOCHS (12), JOBS renderers (the machine's cores), BATCH (512), MINUTES the
-# training's cap (4), SUITS the share of scenes whose circles and bamboos are other makers' (0;
+# head to the kinds it saw), JOBS renderers (the machine's cores), BATCH (512), MINUTES the training's
+# length (4: ultralytics fits the epochs to it after the first, so EPOCHS, default 12, counts only with
+# MINUTES=0), SUITS the share of scenes whose circles and bamboos are other makers' (0;
 # vision/synth/suits.py). Sized for about 8 minutes on 16 cores and one GPU (not yet run there; at
-# SCENES=6 EPOCHS=1 it ran through on a 2-core CPU, either view).
+# SCENES=6 EPOCHS=1 it ran through on a 2-core CPU, either view; at SCENES=2000 MINUTES=60 the oblique
+# view rendered its 4,000 scenes in 12 minutes there and fitted 6 epochs of 10 minutes to the hour).
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: bash vision/build/gpu_classifier.sh OUT" >&2; exit 2; }
 OUT=$1
