@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import numpy as np  # noqa: E402
 
-from bench_teach import classifier, design_options, design_style, hand_scene, rows_frame, teach, tile_art  # noqa: E402
+from bench_teach import design_options, design_style, hand_scene, rows_frame, teach, tile_art  # noqa: E402
 from calibration.markers import default_layout  # noqa: E402
 from calibration.store import TableFile  # noqa: E402
 from service.learning import confirmed_cuts  # noqa: E402
@@ -80,7 +80,7 @@ def main() -> int:
         return 0
     layout = default_layout()
     context = ReadContext("dunhill")
-    reader = VisionReader(TableFile("synthetic"), Detector(classifier=classifier(a)))
+    reader = VisionReader(TableFile("synthetic"), Detector(classifier=a.classifier))
     half = a.frames // 2
     totals = {t: [0, 0] for t in TABLES}
     learn_s: list[float] = []

@@ -70,9 +70,9 @@ def main() -> int:
     ap.add_argument("--show", type=int, default=5, help="print this many failed frames in full")
     ap.add_argument("--mirror", action="store_true",
                     help="the detector with its mirrored locator pass (off in TableReader: see vision/read.py)")
-    add_classifier(ap, "overhead")
+    add_classifier(ap, CLASSIFIER)
     args = ap.parse_args()
-    detector = Detector(mirror=args.mirror, classifier=args.classifier or CLASSIFIER)
+    detector = Detector(mirror=args.mirror, classifier=args.classifier)
     reader = TableReader(TableFile("synthetic"), "dunhill", detector)
     ms, failures, exact, shown = [], Counter(), 0, 0
     total = 0

@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_tileset import in_order  # noqa: E402
 from options import add_classifier  # noqa: E402
+from vision.detect import VIEWS  # noqa: E402
 from vision.evaluate_run import SEAT_TEST  # noqa: E402
 from vision.hand_photo import find_line, look_again, read_hand, seat_detector  # noqa: E402
 
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=SEAT_TEST, help="the first photo's seed (default: the test seeds)")
     p.add_argument("--designs", type=float, nargs="+", default=[0.0, 1.0],
                    help="the share of photos drawn in many tile designs, one run each (default: 0 and 1)")
-    add_classifier(p, "oblique")
+    add_classifier(p, VIEWS["oblique"][1])
     a = p.parse_args(argv)
     if a.photos < 1:
         p.error("--photos must be 1 or more")

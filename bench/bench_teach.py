@@ -92,18 +92,13 @@ def teach(reader: TableReader, frame: np.ndarray, laid: list[Laid], folder: Path
 
 def design_options(doc: str, frames: int, frames_help: str) -> argparse.Namespace:
     """The options of a bench over rendered designs: ``--designs``, ``--frames``, ``--seed``, ``--classifier``
-    (``classifier``: the classifier file it names, else the shipped overhead one)."""
+    (the shipped overhead classifier unless a candidate is named)."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--designs", type=int, default=6)
     ap.add_argument("--frames", type=int, default=frames, help=frames_help)
     ap.add_argument("--seed", type=int, default=0)
-    add_classifier(ap, "overhead")
+    add_classifier(ap, CLASSIFIER)
     return ap.parse_args()
-
-
-def classifier(a: argparse.Namespace) -> Path:
-    """The classifier file a bench over rendered designs reads with (``design_options``)."""
-    return a.classifier or CLASSIFIER
 
 
 def design_style(seed: int, d: int):
@@ -139,7 +134,7 @@ def main() -> int:
     if art is None:
         return 0
     layout = default_layout()
-    reader = TableReader(TableFile("synthetic"), "dunhill", Detector(classifier=classifier(a)))
+    reader = TableReader(TableFile("synthetic"), "dunhill", Detector(classifier=a.classifier))
     totals = {"alone": 0, "with_set": 0, "frames": 0}
     with tempfile.TemporaryDirectory() as tmp:
         for d in range(a.designs):

@@ -15,8 +15,9 @@ def onnx_file(text: str) -> Path:
     return path
 
 
-def add_classifier(parser: argparse.ArgumentParser, view: str) -> None:
-    """``--classifier ONNX``: a candidate in place of the ``view`` camera's shipped classifier (its
+def add_classifier(parser: argparse.ArgumentParser, shipped: Path) -> None:
+    """``--classifier ONNX``: a candidate in place of the ``shipped`` classifier, which it defaults to (its
     ``.kinds.npz`` beside it, as ``python -m vision.build.projection`` writes them)."""
-    parser.add_argument("--classifier", type=onnx_file, metavar="ONNX",
-                        help=f"a candidate classifier in place of the shipped {view} one (default: the shipped one)")
+    parser.add_argument("--classifier", type=onnx_file, metavar="ONNX", default=shipped,
+                        help=f"a candidate classifier in place of the shipped one (default: {shipped.name} in "
+                             f"{shipped.parent.name}/)")

@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
 from options import add_classifier, onnx_file  # noqa: E402
+from vision.detect import CLASSIFIER  # noqa: E402
 
 # every bench that reads with a classifier takes a candidate in its place
 CANDIDATE_BENCHES = ["bench_read.py", "bench_teach.py", "bench_learn.py", "bench_seat_lines.py", "bench_tileset.py"]
@@ -28,8 +29,8 @@ def test_a_candidate_must_be_a_file(tmp_path):
 
 def test_no_candidate_means_the_shipped_classifier():
     parser = argparse.ArgumentParser()
-    add_classifier(parser, "overhead")
-    assert parser.parse_args([]).classifier is None
+    add_classifier(parser, CLASSIFIER)
+    assert parser.parse_args([]).classifier == CLASSIFIER
     assert parser.parse_args(["--classifier", __file__]).classifier == Path(__file__)
 
 
