@@ -8,8 +8,10 @@ needed: the detector's oblique view finds the tiles (``vision.detect``), and thi
    each overlapping the next in height by half or more, of like heights, with at most a tile's
    width of felt between them and reaching at most half a tile into each other; a box of the
    same tile lying on top of one of the line's (an added kan: the called tile's twin stacked on
-   it) joins the line after it; a line whose faces that have an up mostly read upside down was
-   photographed from across the table, and runs right to left;
+   it) joins the line after it; a box between two tiles that leave no room for it (their centres
+   under ``SQUEEZED`` pitches apart: it lies over their seam) leaves it; a line whose faces that
+   have an up mostly read upside down was photographed from across the table, and runs right to
+   left;
 2. splits it at its gaps (``Line.groups``): the tiles of a hand touch, so felt of a third of a tile's
    width or more sets a group apart (the winning tile, a meld at the right end);
 3. reads the groups (``read_line``): a group right of the hand of three or four of one kind is a
@@ -58,6 +60,7 @@ PHOTO_PX = 1920          # a photo is read at most this many px on its longer si
 AGAIN_AT = ((0.9, 0.0), (1.12, 0.0), (0.8, 0.0), (1.25, 0.0), (1.0, -2.0), (1.0, 2.0))
 # second looks along the line (``look_again``); chosen on the hand photos' retakes and rendered seat photos
 ONE_PLACE = (0.6, 1.2)   # a step between two upright neighbours' centres, in tile widths, that is one place
+SQUEEZED = 1.5           # two tiles of the line whose centres lie closer than this many pitches hold no third between them
 WIDE = 1.25              # an upright box this many times as wide as its narrower neighbour ...
 WIDE_SURE = 0.95         # ... named less surely than this, may hold more than its tile (two boxed as one)
 LOOK_SURE = 0.9          # a face read this surely in a wide box's place or a place beyond the line's end ...
@@ -197,12 +200,30 @@ def find_line(found: Iterable[Any]) -> Line | None:
     while end >= 0:
         chain.append(tiles[end])
         end = best[end][3]
-    chain = _trimmed(chain[::-1])
+    chain = _unsqueezed(_trimmed(chain[::-1]))
     stacked = _stacked(chain, [t for t in tiles if t not in chain and t.tile != BACK])
     if _facing_the_player(chain):         # taken from across the table: the player's left is the photo's right
         stacked = {len(chain) - 1 - i: t for i, t in stacked.items()}
         chain = chain[::-1]
     return Line(_split(chain), stacked)
+
+
+def _unsqueezed(chain: list[Tile]) -> list[Tile]:
+    """The chain without boxes squeezed between two tiles that leave no room for them: a tile of the
+    line lies a pitch from each of its neighbours, so the tiles either side of it lie two pitches
+    apart. A box between two upright tiles whose centres lie under ``SQUEEZED`` pitches apart (halfway
+    between one place and two) is no tile of its own: it lies over the seam between the two (a 白 read
+    where a retake of hand-eafe5f63 showed the seam between its 9s and 9m). The most squeezed goes
+    first, and the rest are measured again without it. A chain too short to have a pitch is kept."""
+    pitch = _pitch(chain)
+    while pitch is not None and len(chain) >= 3:
+        room = [(_centre(b) - _centre(a), i) for i, (a, b) in enumerate(zip(chain, chain[2:]), start=1)
+                if not (a.sideways or b.sideways)]
+        least = min(room, default=None)
+        if least is None or least[0] >= SQUEEZED * pitch:
+            break
+        chain = chain[:least[1]] + chain[least[1] + 1:]
+    return chain
 
 
 def _facing_the_player(chain: Sequence[Tile]) -> bool:

@@ -154,6 +154,18 @@ def test_boxes_holding_the_tiles_sides_overlap_their_neighbours_and_still_chain(
     assert not _neighbours(widened[0], Tile("6s", (x + 0.85 * W, 500, x + 1.85 * W, 500 + H), 0.9))  # 0.6 over it
 
 
+def test_a_box_over_the_seam_between_two_tiles_is_no_tile_of_the_line():
+    # a narrow box over the seam between the 9s and the 9m (a hair of felt between them) chains to both,
+    # and the longest chain would take it as a fifteenth tile; two tiles a pitch apart leave no room
+    hand = line_of("5z 6z 7z 2z 1z 4z 4z 1p 9p 1s 9s 9m 1m 3z", gaps={11: 0.15, 13: 0.5})
+    over = Tile("5z", (hand[10].box[2] - 0.37 * W, 505, hand[11].box[0] + 0.37 * W, 500 + H), 0.78)
+    assert _neighbours(hand[10], over) and _neighbours(over, hand[11])
+    assert [t.tile for t in find_line(hand + [over]).tiles] == [t.tile for t in hand]
+    # a tile of its own between them, two pitches apart, stays
+    spaced = line_of("5z 6z 7z 2z 1z 4z 4z 1p 9p 1s 9s 5z 9m 1m 3z", gaps={14: 0.5})
+    assert len(find_line(spaced).tiles) == 15
+
+
 def test_a_wall_of_backs_is_no_line():
     wall = line_of(" ".join(["back"] * 17), y=200)
     assert find_line(wall) is None
