@@ -11,7 +11,7 @@
     python -m vision tileset enroll SET --crops DIR [--view V] [--margin F] | name SET CROP... [--json] [--margin F]
                              | evaluate SET --crops DIR [--json] [--margin F] | rebuild SET [--view V]
     python -m vision train [--data DIR] [--runs DIR] [--stage data|locator|classifier|export|all] [--finetune]
-                           [--start scratch|overhead|oblique] [--scenes N] [--oblique-scenes N]
+                           [--start scratch|overhead|oblique] [--classifier-start PT] [--scenes N] [--oblique-scenes N]
                            [--rim-scenes N] [--seat-scenes N] [--seat-val N] [--...-epochs N]
                            [--locator-scale F] [--seed N]
     python -m vision soup CKPT CKPT [...] --into OUT.onnx
@@ -184,6 +184,9 @@ def _parser() -> _Parser:
                    help="fine-tune the shipped models on overhead and oblique scenes (FINETUNE_PLAN)")
     t.add_argument("--start", choices=("scratch", "overhead", "oblique"),
                    help="train from scratch or from a shipped pair (default: scratch; overhead with --finetune)")
+    t.add_argument("--classifier-start", type=Path, metavar="PT",
+                   help="fine-tune the classifier from this checkpoint of an earlier run (its best.pt) rather "
+                   "than from --start")
     t.add_argument("--locator-model", help="the locator's ultralytics yaml (default yolov8n.yaml on a CPU, "
                    "yolov8s.yaml on a GPU)")
     t.add_argument("--classifier-model", help="the classifier's ultralytics yaml (default yolov8n-cls.yaml on a "
@@ -420,6 +423,8 @@ def _train(a: argparse.Namespace) -> int:
         raise UsageError("--suits must be a share from 0 to 1")
     if a.capture is not None and not 0 <= a.capture <= 1:
         raise UsageError("--capture must be a share from 0 to 1")
+    if a.classifier_start is not None and not a.classifier_start.is_file():
+        raise UsageError(f"--classifier-start: no checkpoint at {a.classifier_start}")
     from .synth.fonts import available as fonts_available
 
     if a.fonts and not fonts_available():
@@ -437,7 +442,8 @@ def _train(a: argparse.Namespace) -> int:
                       seat_scenes=a.seat_scenes, seat_val=a.seat_val, locator_epochs=a.locator_epochs,
                       classifier_epochs=a.classifier_epochs,
                       locator_imgsz=a.locator_imgsz, locator_scale=a.locator_scale, seed=a.seed,
-                      start=a.start, locator_model=a.locator_model, classifier_model=a.classifier_model,
+                      start=a.start, classifier_start=str(a.classifier_start or "") or None,
+                      locator_model=a.locator_model, classifier_model=a.classifier_model,
                       locator_batch=a.locator_batch,
                       classifier_batch=a.classifier_batch, workers=a.workers, hours=a.hours,
                       cache=a.cache or None, jobs=a.jobs, designs=a.designs,

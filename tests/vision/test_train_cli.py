@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -170,3 +172,27 @@ def test_a_warm_start_without_training_images_names_the_missing_step(tmp_path):
     from vision.build.train import calibration_inputs
     with pytest.raises(ValueError, match="render them first"):
         calibration_inputs(tmp_path, 0, 512)
+
+
+def test_the_classifier_can_go_on_from_an_earlier_runs_checkpoint(tmp_path):
+    from vision.build.train import FINE_TUNE, _classifier_start
+    pt = tmp_path / "best.pt"
+    pt.write_bytes(b"a checkpoint")
+    assert _classifier_start(tmp_path, replace(CPU_PLAN, classifier_start=str(pt)), tmp_path) == (str(pt), FINE_TUNE)
+    with pytest.raises(ValueError, match="no classifier checkpoint"):
+        _classifier_start(tmp_path, replace(CPU_PLAN, classifier_start=str(tmp_path / "gone.pt")), tmp_path)
+
+
+def test_a_missing_classifier_start_exits_2_naming_it(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "vision", "train", "--data", str(tmp_path), "--classifier-start",
+                        str(tmp_path / "gone.pt")], capture_output=True, text=True)
+    assert r.returncode == 2 and "--classifier-start: no checkpoint at" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("env, says", [({"VIEW": "sideways"}, "VIEW must be oblique or overhead"),
+                                       ({"REANCHOR": "some"}, "REANCHOR must be a number of scenes")])
+def test_the_gpu_script_refuses_a_bad_setting_before_it_renders_anything(tmp_path, env, says):
+    script = Path(__file__).resolve().parents[2] / "vision" / "build" / "gpu_classifier.sh"
+    r = subprocess.run(["bash", str(script), str(tmp_path / "out")], capture_output=True, text=True,
+                       env={**os.environ, **env})
+    assert r.returncode == 2 and says in r.stderr and not (tmp_path / "out").exists()

@@ -51,6 +51,7 @@ class Plan:
     seat_scenes: int = 0              # photos from the winner's seat, the hand near the camera (seeds 7,000,000 up)
     seat_val: int = 0                 # ... and held out to validate on (seeds 7,500,000 up): a seat locator's best epoch
     start: str = "scratch"            # or a view (detect.VIEWS): fine-tune that shipped ONNX pair
+    classifier_start: str = ""        # an earlier run's classifier checkpoint (.pt) to fine-tune on, in place of ``start``
     view: str = "overhead"            # which models/ pair the export writes (detect.VIEWS)
     hours: float = 0.0                # > 0: each stage stops after this long (ultralytics fits its epochs to it)
     cache: bool = False               # hold the decoded images in memory (a GPU waits on decoding otherwise)
@@ -129,6 +130,10 @@ def make_data(data: Path, plan: Plan) -> None:
         write_real_cuts(data, plan.real_variants)
 
 
+# a fine-tune's settings: a tenth of a fresh run's learning rate, hardly any warm-up
+FINE_TUNE = {"optimizer": "AdamW", "lr0": 0.0003, "warmup_epochs": 0.1, "cos_lr": True, "pretrained": True}
+
+
 def _start(runs: Path, plan: Plan, stage: int, yaml: str, data: Path) -> tuple[str, dict]:
     """What a stage (0: locator, 1: classifier) trains from, and the settings that go with it: its yaml
     from scratch, or a shipped pair's ONNX model (``plan.start`` names the view) turned back into a
@@ -144,8 +149,18 @@ def _start(runs: Path, plan: Plan, stage: int, yaml: str, data: Path) -> tuple[s
     pt = runs / "start" / f"{plan.start}-{shipped.stem}.pt"
     if not pt.exists():
         checkpoint(shipped, yaml, pt, calibration_inputs(data, stage, plan.locator_imgsz))
-    return str(pt), {"optimizer": "AdamW", "lr0": 0.0003, "warmup_epochs": 0.1, "cos_lr": True,
-                     "pretrained": True}
+    return str(pt), FINE_TUNE
+
+
+def _classifier_start(runs: Path, plan: Plan, data: Path) -> tuple[str, dict]:
+    """What the classifier trains from: ``plan.classifier_start``, an earlier run's checkpoint, fine-tuned
+    further as a shipped start is (a fine-tune in many designs taken on in the plain art: vision/build/
+    gpu_classifier.sh, ``REANCHOR``); else as ``_start`` says."""
+    if not plan.classifier_start:
+        return _start(runs, plan, 1, plan.classifier_model, data)
+    if not Path(plan.classifier_start).is_file():
+        raise ValueError(f"no classifier checkpoint at {plan.classifier_start}")
+    return str(plan.classifier_start), FINE_TUNE
 
 
 CALIBRATION = {0: 16, 1: 256}    # training images a warm start's batch norms are set by: locator, classifier
@@ -197,7 +212,7 @@ def train_locator(data: Path, runs: Path, plan: Plan) -> Path:
 
 
 def train_classifier(data: Path, runs: Path, plan: Plan) -> Path:
-    model, tune = _start(runs, plan, 1, plan.classifier_model, data)
+    model, tune = _classifier_start(runs, plan, data)
     # from scratch on a short budget: a real learning rate at once, not 3 epochs of warm-up
     settings = {"optimizer": "AdamW", "lr0": 0.003, "warmup_epochs": 0.3, "cos_lr": True, **tune}
     return _run(runs, "classifier", model, data=str(data / "cls"), imgsz=CLS_SIZE,
