@@ -442,7 +442,7 @@ def _train(a: argparse.Namespace) -> int:
                       seat_scenes=a.seat_scenes, seat_val=a.seat_val, locator_epochs=a.locator_epochs,
                       classifier_epochs=a.classifier_epochs,
                       locator_imgsz=a.locator_imgsz, locator_scale=a.locator_scale, seed=a.seed,
-                      start=a.start, classifier_start=str(a.classifier_start or "") or None,
+                      start=a.start, classifier_start=str(a.classifier_start) if a.classifier_start else None,
                       locator_model=a.locator_model, classifier_model=a.classifier_model,
                       locator_batch=a.locator_batch,
                       classifier_batch=a.classifier_batch, workers=a.workers, hours=a.hours,
