@@ -13,7 +13,8 @@ from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 
 from . import decompose
 from .errors import ScoringError
-from .presets import Preset, load
+from .house import load
+from .presets import Preset
 from .record import SEATS, HandRecord
 from .table import Table, reading_asks
 from .tiles import KIND_OF, NORTH, format_mpsz, is_red, kind, tile_name

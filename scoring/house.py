@@ -40,7 +40,7 @@ from typing import Any, Mapping
 
 from .errors import ScoringError
 from .house_check import changes, check_top, merge, toml_key, toml_value  # noqa: F401  (changes, toml_*: re-exported)
-from .presets import PRESET_DIR, Preset, _build, _freeze, _raw_data, load, preset_ids
+from .presets import PRESET_DIR, Preset, _build, _freeze, _raw_data, builtin, is_builtin, preset_ids
 from .table import Table
 
 ENV_DIR = "TOUTENKOU_RULES_DIR"
@@ -91,6 +91,17 @@ class HouseRule:
 
 # --- finding and loading ----------------------------------------------------------------
 
+def load(preset_id: str, options: Mapping[str, Any] | None = None) -> Preset:
+    """The rule named ``preset_id`` with ``options`` applied over its defaults.
+
+    A built-in first; any other name is a house rule in the rules folder."""
+    if not isinstance(preset_id, str):
+        raise ScoringError(f"rules must be a preset id, got {preset_id!r}")
+    if is_builtin(preset_id):
+        return builtin(preset_id, options)
+    return load_named(preset_id, options)
+
+
 def load_named(name: str, options: Mapping[str, Any] | None = None) -> Preset:
     """The house rule ``name`` from the rules folder (the engine's fallback after built-ins).
 
@@ -110,7 +121,7 @@ def load_rules(name_or_path: str, options: Mapping[str, Any] | None = None) -> P
     if _is_path(name_or_path):
         path = Path(name_or_path)
         if path.suffix == ".toml" and path.resolve().parent == PRESET_DIR.resolve():
-            return load(path.stem, options)   # a built-in preset's own file
+            return builtin(path.stem, options)   # a built-in preset's own file
         return _with_options(read(path), options)
     return load(name_or_path, options)
 
@@ -130,7 +141,7 @@ def house_rule(name_or_path: str) -> HouseRule:
 def resolve_base(name: str, near: Path | None = None) -> Preset:
     """A rule to extend: a built-in, else a house rule beside ``near``, else in the rules folder."""
     if name in preset_ids():
-        return load(name)
+        return builtin(name)
     path = _find_base(name, near)
     if path is None:
         raise ScoringError(f"no such rule {name!r} to extend; {_known()}")
@@ -162,7 +173,7 @@ def _read(path: Path, seen: tuple[str, ...]) -> HouseRule:
     check_top(raw, label)
     extends = raw["extends"]
     if extends in preset_ids():
-        base, base_raw, chain, stamps = load(extends), _raw_data(extends), (extends,), ()
+        base, base_raw, chain, stamps = builtin(extends), _raw_data(extends), (extends,), ()
     else:
         base_path = _find_base(extends, path) if NAME_RE.match(extends) else None
         if base_path is None:

@@ -4,8 +4,9 @@ A preset is data: tile set, yaku values, items, multipliers, table rules and
 named options. An option either patches preset values (a ``choices`` table
 mapping each allowed value to ``"section.key" = value`` patches) or is a plain
 value the engine reads (``Preset.option``). A parlour's variant is a house
-rule: a small file that extends a preset (scoring/house.py, docs/house-rules.md);
-``load`` finds a name among the built-ins first, then in the rules folder.
+rule: a small file that extends a preset (scoring/house.py, docs/house-rules.md).
+``builtin`` loads a built-in; ``scoring.house.load`` (``scoring.load_preset``) finds a
+name among the built-ins first, then in the rules folder.
 ``load_file`` still reads a whole preset file from any path.
 """
 
@@ -97,15 +98,16 @@ def _raw_data(preset_id: str) -> dict[str, Any]:
         return tomllib.load(f)
 
 
-def load(preset_id: str, options: Mapping[str, Any] | None = None) -> Preset:
-    """The preset named ``preset_id`` with ``options`` applied over its defaults.
+def is_builtin(preset_id: Any) -> bool:
+    """Whether ``preset_id`` names a built-in preset (any other name may be a house rule)."""
+    return isinstance(preset_id, str) and preset_id in _builtin_ids()
 
-    A built-in first; any other name is a house rule in the rules folder."""
-    if not isinstance(preset_id, str):
-        raise ScoringError(f"rules must be a preset id, got {preset_id!r}")
-    if preset_id not in _builtin_ids():
-        from .house import load_named
-        return load_named(preset_id, options)
+
+def builtin(preset_id: str, options: Mapping[str, Any] | None = None) -> Preset:
+    """The built-in preset ``preset_id`` with ``options`` applied over its defaults. A name that may
+    also be a house rule is loaded by ``scoring.house.load``, which tries the built-ins first."""
+    if not is_builtin(preset_id):
+        raise ScoringError(f"unknown rules preset {preset_id!r}; known: {', '.join(preset_ids())}")
     return _resolve(preset_id, _freeze(options or {}))
 
 

@@ -15,7 +15,8 @@ from pydantic import ValidationError
 
 from .app import create_app
 from .camera import CameraError, describe
-from .reader import ReaderLoadError, reader_for
+from .reader import ReaderLoadError
+from .reader_choice import reader_for
 from .settings import Settings, settings_error
 
 

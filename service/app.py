@@ -26,7 +26,8 @@ from .hand_photos import HandPhotoReader
 from .heartbeat import Heartbeat
 from .ledger import Ledger
 from .pages.render import error_page, flash
-from .reader import NoReader, reader_for
+from .reader import NoReader
+from .reader_choice import reader_for
 from .pin_guard import PinGuard
 from .settings import Settings
 from .snapshots import SnapshotStore

@@ -1,6 +1,6 @@
 """The seam for reading a hand from a frame: frame -> (hand record, detections, warnings).
 
-``TABLE_READER=auto`` (the default, :func:`reader_for`) is the vision reader for
+``TABLE_READER=auto`` (the default, ``service.reader_choice.reader_for``) is the vision reader for
 the calibrated table, or for the demo table on the demo camera;
 ``TABLE_READER=module:factory`` names a callable returning another :class:`Reader`.
 Without one, :class:`NoReader` reads nothing and says why, and the tablet falls
@@ -109,27 +109,6 @@ class NoReader:
 
 class ReaderLoadError(RuntimeError):
     pass
-
-
-AUTO = "auto"
-
-
-def reader_for(spec: str, calibration: str = "", demo_camera: bool = False, mend: bool = True) -> Reader:
-    """The reader a table runs with. ``auto`` (the default) is the vision reader for the calibrated
-    table ``calibration``, else for the demo table when the camera is the demo's frames, else
-    none (saying the table is not calibrated); anything else is :func:`load_reader`'s. ``mend``: the
-    vision reader mends a hand read one tile off a win (``service.mending``)."""
-    if spec != AUTO:
-        return load_reader(spec)
-    if not calibration and not demo_camera:
-        return NoReader(NoReader.NOT_CALIBRATED)
-    from calibration.errors import CalibrationError
-
-    from .vision_reader import VisionReader, demo_table
-    try:
-        return VisionReader(calibration or demo_table(), mend=mend)
-    except CalibrationError as e:       # an unknown or unreadable table file is named
-        raise ReaderLoadError(f"the vision reader could not start: {e}") from None
 
 
 def load_reader(spec: str) -> Reader:

@@ -152,12 +152,3 @@ def test_the_module_runs_and_never_shows_a_traceback(tmp_path):
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert p.stderr.startswith("error: ") and p.stderr.count("\n") == 1
 
-
-def test_calibration_imports_neither_vision_nor_service():
-    import ast
-    root = Path(__file__).resolve().parents[2] / "calibration"
-    for path in root.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            assert not any(n.split(".")[0] in ("vision", "service") for n in names), path

@@ -12,7 +12,8 @@ from calibration.markers import default_layout
 from calibration.store import TableFile, save
 from calibration.synth import SIZE, pose_homography, render, topdown
 from scoring import score
-from service.reader import AUTO, NoReader, ReadContext, ReaderLoadError, load_reader, reader_for
+from service.reader import NoReader, ReadContext, ReaderLoadError, load_reader
+from service.reader_choice import AUTO, reader_for
 from service.settings import DEMO_FRAMES, DEMO_HANDS
 from service.vision_reader import ENV_TABLE, VisionReader
 from vision.layout import record_diff
