@@ -210,6 +210,9 @@ def _parser() -> _Parser:
                    help="share of scenes whose circles and bamboos (2p-9p, 2s-9s, their red fives) are drawn as "
                         "another maker draws them: other circles, sticks, inks, spacing (vision/synth/suits.py; "
                         "default 0)")
+    t.add_argument("--low-seats", type=float, metavar="SHARE",
+                   help="share of the photos from the seat (--seat-scenes, --seat-val) taken lower over the hand: "
+                        "faces more squeezed, the tiles' sides mostly ivory (vision/synth/scene.py; default 0)")
     t.add_argument("--capture", type=float, metavar="SHARE",
                    help="share of scenes whose classifier cuts are taken through a camera's capture: smaller, "
                         "blurred, noisy, JPEG-compressed (vision/synth/capture.py; default 0)")
@@ -423,6 +426,8 @@ def _train(a: argparse.Namespace) -> int:
         raise UsageError("--suits must be a share from 0 to 1")
     if a.capture is not None and not 0 <= a.capture <= 1:
         raise UsageError("--capture must be a share from 0 to 1")
+    if a.low_seats is not None and not 0 <= a.low_seats <= 1:
+        raise UsageError("--low-seats must be a share from 0 to 1")
     if a.classifier_start is not None and not a.classifier_start.is_file():
         raise UsageError(f"--classifier-start: no checkpoint at {a.classifier_start}")
     from .synth.fonts import available as fonts_available
@@ -448,7 +453,7 @@ def _train(a: argparse.Namespace) -> int:
                       classifier_batch=a.classifier_batch, workers=a.workers, hours=a.hours,
                       cache=a.cache or None, jobs=a.jobs, designs=a.designs,
                       real_faces=a.real_faces, real_variants=a.real_variants, fonts=a.fonts, suits=a.suits,
-                      capture=a.capture, tight_boxes=a.tight_boxes or None):
+                      low_seats=a.low_seats, capture=a.capture, tight_boxes=a.tight_boxes or None):
         print(path)
     return 0
 

@@ -476,3 +476,53 @@ def test_only_scenes_from_the_seat_seeds_show_a_hand_across_the_picture(art):
     # an oblique scene from the details seeds holds no such row of large tiles
     assert _longest_row([t.box for t in scene_for(DETAILS_SEED, art, (640, 480)).tiles
                          if t.box[2] - t.box[0] >= 640 / 20]) < 10
+
+
+def _face_depth(scene) -> float:
+    """The median upright face's depth over its width in the picture: how squeezed the camera sees faces."""
+    ratios = [np.linalg.norm(np.float32(t.face)[3] - np.float32(t.face)[0])
+              / np.linalg.norm(np.float32(t.face)[1] - np.float32(t.face)[0]) for t in scene.tiles if t.rotation == 0]
+    return float(np.median(ratios))
+
+
+def test_low_seats_are_only_photos_from_the_seat_and_leave_the_others_as_they_were(art):
+    from vision.synth.dataset import DETAILS_SEED, SEAT_SEED, low_seat_for, scene_for
+    assert low_seat_for(SEAT_SEED, 0.0) is None and low_seat_for(DETAILS_SEED, 1.0) is None
+    assert all(low_seat_for(s, 1.0) is not None for s in range(SEAT_SEED, SEAT_SEED + 20))
+    plain = next(s for s in range(SEAT_SEED, SEAT_SEED + 50) if low_seat_for(s, 0.5) is None)
+    a, b = scene_for(plain, art, (320, 240)), scene_for(plain, art, (320, 240), low_seats=0.5)
+    assert np.array_equal(a.image, b.image)
+    other = scene_for(DETAILS_SEED, art, (320, 240))
+    assert np.array_equal(other.image, scene_for(DETAILS_SEED, art, (320, 240), low_seats=1.0).image)
+
+
+def test_a_low_seat_sees_the_hands_faces_more_squeezed_and_their_sides_ivory(art):
+    """The same photos from the seat taken lower over the hand: the faces' depth shrinks in the picture,
+    and the tiles' sides are ivory for most of their depth, as real sets' thin back layers show."""
+    from vision.synth.dataset import SEAT_SEED, scene_for
+    from vision.synth.scene import LOW_SEAT_IVORY
+    high, low = [], []
+    for seed in range(SEAT_SEED, SEAT_SEED + 6):
+        high.append(_face_depth(scene_for(seed, art, (640, 480))))
+        scene = scene_for(seed, art, (640, 480), low_seats=1.0)
+        low.append(_face_depth(scene))
+        assert LOW_SEAT_IVORY[0] <= scene.style.ivory <= LOW_SEAT_IVORY[1]
+    assert np.median(low) < 0.8 * np.median(high), (low, high)
+
+
+def test_a_tiles_side_is_ivory_for_its_styles_share_then_the_back_layer():
+    from dataclasses import replace
+
+    from vision.synth.tile import TileStyle, draw_tile
+    style = TileStyle("png-regular", 0, (1.0, 1.0, 1.0), (235, 245, 250), (20, 120, 245), 1.0)
+    face = np.zeros((80, 60, 4), np.float32)                        # a clear face: only the body shows
+    quad = np.float32([[20, 10], [80, 10], [80, 90], [20, 90]])
+    body = np.float32([0, 60])                                       # the side reaches 60 px down the picture
+
+    def back_rows(ivory: float) -> int:
+        canvas = np.zeros((200, 100, 3), np.float64)
+        draw_tile(canvas, face, quad, body, replace(style, ivory=ivory), face_down=False)
+        side = canvas[91:150, 50]
+        return int(np.sum(np.abs(side - np.array(style.back_colour) / 255 * 0.85).max(axis=1) < 0.05))
+
+    assert back_rows(0.55) > 20 and back_rows(0.85) < 12

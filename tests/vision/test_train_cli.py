@@ -147,7 +147,7 @@ def _parser_args(argv):
 
 
 @pytest.mark.parametrize("flag, value", [("--jobs", "0"), ("--hours", "-1"), ("--capture", "1.5"),
-                                         ("--suits", "-0.1")])
+                                         ("--suits", "-0.1"), ("--low-seats", "1.5")])
 def test_a_bad_job_count_or_time_cap_exits_2_naming_it(tmp_path, flag, value):
     r = subprocess.run([sys.executable, "-m", "vision", "train", "--data", str(tmp_path), flag, value],
                        capture_output=True, text=True)

@@ -61,6 +61,7 @@ class Plan:
     real_faces: float = 0.0           # share of scenes whose tiles show real tiles' faces (synth/real_faces.py)
     fonts: float = 0.0                # share of scenes whose character tiles are drawn in a typeface (synth/fonts.py)
     suits: float = 0.0                # share of scenes whose circles and bamboos are another maker's (synth/suits.py)
+    low_seats: float = 0.0            # share of photos from the seat taken lower over the hand (synth/scene.py)
     capture: float = 0.0              # share of scenes whose classifier cuts come through a camera's capture (synth/capture.py)
     tight_boxes: bool = False         # oblique boxes leave out a tile's slivers seen beside a nearer one (synth/oblique.py)
 
@@ -91,9 +92,9 @@ def _budget(plan: Plan) -> dict:
 def _write(args: tuple) -> int:
     from ..synth.dataset import write_dataset
 
-    data, n, seed, split, designs, real_faces, fonts, capture, tight_boxes, suits = args
+    data, n, seed, split, designs, real_faces, fonts, capture, tight_boxes, suits, low_seats = args
     return write_dataset(data, n, seed, split, crops=True, designs=designs, real_faces=real_faces, fonts=fonts,
-                         capture=capture, tight_boxes=tight_boxes, suits=suits)
+                         capture=capture, tight_boxes=tight_boxes, suits=suits, low_seats=low_seats)
 
 
 def _chunks(n: int, seed: int, parts: int) -> list[tuple[int, int]]:
@@ -113,7 +114,7 @@ def make_data(data: Path, plan: Plan) -> None:
             (plan.val_scenes, VAL_SEED, "val"),
             (plan.oblique_val, OBLIQUE_SEED + OBLIQUE_VAL, "val"), (plan.seat_val, SEAT_SEED + OBLIQUE_VAL, "val")]
     work = [(data, n, s, split, plan.designs, plan.real_faces, plan.fonts, plan.capture, plan.tight_boxes,
-             plan.suits)
+             plan.suits, plan.low_seats)
             for total, first, split in sets
             for n, s in _chunks(total, first, max(1, plan.jobs))]
     if plan.jobs > 1:

@@ -46,6 +46,7 @@ REAL_FACES_STREAM = 11       # ... and the one that picks the scenes drawn with 
 FONTS_STREAM = 17            # ... and the one that picks, and draws, the scenes' typefaces
 CAPTURE_STREAM = 19          # ... and the one that picks, and draws, the scenes cut through a camera's capture
 SUITS_STREAM = 23            # ... and the one that picks, and draws, the scenes' circles and bamboos
+LOW_SEATS_STREAM = 29        # ... and the one that picks, and draws, the seat photos taken lower over the hand
 
 
 def view_for(seed: int) -> str:
@@ -121,13 +122,22 @@ def capture_for(seed: int, share: float) -> np.random.Generator | None:
     return _picked(seed, share, CAPTURE_STREAM)
 
 
+def low_seat_for(seed: int, share: float) -> np.random.Generator | None:
+    """The generator that draws how much lower scene ``seed`` was taken over the hand, and its tiles'
+    ivory sides (``scene.LOW_SEAT_PLANE``), for a ``share`` of the photos from the seat (``_picked``); None
+    for the rest and for every other scene."""
+    return _picked(seed, share, LOW_SEATS_STREAM) if seat_for(seed) else None
+
+
 def scene_for(seed: int, art: TileArt, size: tuple[int, int], designs: float = 0.0,
-              real_faces: float = 0.0, fonts: float = 0.0, tight_boxes: bool = False, suits: float = 0.0) -> Scene:
+              real_faces: float = 0.0, fonts: float = 0.0, tight_boxes: bool = False, suits: float = 0.0,
+              low_seats: float = 0.0) -> Scene:
     return render_scene(np.random.default_rng(seed), art, size=size, view=view_for(seed),
                         rim_tiles=rim_tiles_for(seed), designs=designs_for(seed, designs),
                         console=console_for(seed), real_faces=real_faces_for(seed, real_faces),
                         console_details=console_details_for(seed), font=font_for(seed, fonts),
-                        seat=seat_for(seed), tight_boxes=tight_boxes, suits=suits_for(seed, suits))
+                        seat=seat_for(seed), tight_boxes=tight_boxes, suits=suits_for(seed, suits),
+                        low_seat=low_seat_for(seed, low_seats))
 
 
 def yolo_rows(scene: Scene, classes: str) -> list[str]:
@@ -165,12 +175,14 @@ def recut(out: Path, split: str = "train") -> int:
 def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: TileArt | None = None,
                   size: tuple[int, int] = (960, 720), classes: str = "locate", crops: bool = False,
                   draw: bool = False, designs: float = 0.0, real_faces: float = 0.0, fonts: float = 0.0,
-                  capture: float = 0.0, tight_boxes: bool = False, suits: float = 0.0) -> int:
+                  capture: float = 0.0, tight_boxes: bool = False, suits: float = 0.0,
+                  low_seats: float = 0.0) -> int:
     """Render and write ``n`` scenes; returns how many were written now (existing ones are kept).
     ``designs``: the share of scenes whose set is one of many tile designs (``designs_for``);
     ``real_faces``: the share drawn with real tiles' faces (``real_faces_for``); ``fonts``: the share whose
     character tiles are drawn in a typeface (``font_for``); ``suits``: the share whose circles and bamboos
-    are drawn in another maker's design (``suits_for``); ``capture``: the share whose classifier cuts
+    are drawn in another maker's design (``suits_for``); ``low_seats``: the share of photos from the seat
+    taken lower over the hand (``low_seat_for``); ``capture``: the share whose classifier cuts
     are taken from the scene as a camera would capture it (``capture_for``; the locator's image stays);
     ``tight_boxes``: oblique scenes' boxes leave out the slivers of a tile seen beside a nearer one
     (``render_scene``)."""
@@ -185,7 +197,7 @@ def write_dataset(out: Path, n: int, seed: int, split: str = "train", *, art: Ti
         stem = f"s{i:07d}"
         if (out / "truth" / split / f"{stem}.json").exists():
             continue
-        scene = scene_for(i, art, size, designs, real_faces, fonts, tight_boxes, suits)
+        scene = scene_for(i, art, size, designs, real_faces, fonts, tight_boxes, suits, low_seats)
         cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         (out / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_rows(scene, classes)) + "\n")
         if crops:

@@ -28,6 +28,11 @@ SEAT_ROW = (0.45, 0.7)      # ... the line lies this far down the table plane (n
 SEAT_NADIR = (1.05, 1.4)    # ... and the camera's foot just beyond the plane's near edge
 SEAT_ZOOM = (1.1, 1.8)      # ... drawn this much larger than the picture, which is cut around the hand
 SEAT_CONSOLE = 0.6          # share of seat photos with the seat's console across the bottom
+# a seat photo taken lower over the hand (``low_seat``): its table plane this many times the picture's
+# height (faces squeezed to 0.36-0.63 of their depth; hand-839f5eac's about 0.45), its tiles' sides ivory
+# for this share of their depth, the back layer thin (as hand-839f5eac's and hand-92345ff1's sets)
+LOW_SEAT_PLANE = (1.6, 2.8)
+LOW_SEAT_IVORY = (0.5, 0.85)
 FELTS = [(120, 115, 40), (150, 140, 60), (160, 150, 135), (70, 110, 40), (110, 90, 50), (90, 80, 70)]
 
 
@@ -198,7 +203,7 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
                  rim_tiles: float = 0.0, designs: bool = False, console: bool = False,
                  real_faces: bool = False, console_details: np.random.Generator | None = None,
                  font: FontDesign | None = None, seat: bool = False, tight_boxes: bool = False,
-                 suits: SuitDesign | None = None) -> Scene:
+                 suits: SuitDesign | None = None, low_seat: np.random.Generator | None = None) -> Scene:
     """One scene of ``size`` (w, h) pixels; tiles ``unit`` px wide on the table plane.
 
     ``view`` is ``overhead`` (a camera a little off straight-down) or ``oblique``
@@ -212,12 +217,14 @@ def render_scene(rng: np.random.Generator, art: TileArt, size: tuple[int, int] =
     single tiles hold shows one of their faces (``real_faces.py``). ``font``: the set's character
     tiles are drawn in that typeface (``fonts.py``); ``suits``: its circles and bamboos in that design
     (``suits.py``). ``seat`` (oblique only): a photo from the winner's
-    seat, the revealed hand across the picture near the camera (``_seat_hand``). ``tight_boxes`` (oblique
+    seat, the revealed hand across the picture near the camera (``_seat_hand``); with ``low_seat``, that
+    photo taken lower over the hand, its tiles' sides mostly ivory (``LOW_SEAT_PLANE``, ``LOW_SEAT_IVORY``,
+    drawn with that generator: the scene's own draws stay). ``tight_boxes`` (oblique
     only): a tile's box leaves out the slivers of it seen beside a nearer tile (``oblique.visible_boxes``);
     it changes no pixel and no draw, only boxes."""
     if view == "oblique":
         return _render_oblique(rng, art, size, unit, max_groups, rim_tiles, designs, console, real_faces,
-                               console_details, font, seat, tight_boxes, suits)
+                               console_details, font, seat, tight_boxes, suits, low_seat)
     if view != "overhead":
         raise ValueError(f"view must be 'overhead' or 'oblique', not {view!r}")
     w, h = size
@@ -255,7 +262,7 @@ def _in_frame(box, w: int, h: int) -> tuple[float, float, float, float] | None:
 
 def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=False, console=False,
                     real_faces=False, console_details=None, font=None, seat=False, tight_boxes=False,
-                    suits=None) -> Scene:
+                    suits=None, low_seat=None) -> Scene:
     """The table seen from one side: a taller plane squeezed by the camera, a rim, what lies beyond it,
     and each tile's box around what is seen of it."""
     w, h = size
@@ -271,6 +278,9 @@ def _render_oblique(rng, art, size, unit, max_groups, rim_tiles=0.0, designs=Fal
         u = float(rng.uniform(*unit))
     # a seat's camera looks down on the hand more steeply than across the table: faces less squeezed
     ph = int(round(h * rng.uniform(*SEAT_PLANE))) if seat else oblique.plane_height(rng, h)
+    if seat and low_seat is not None:
+        ph = int(round(h * low_seat.uniform(*LOW_SEAT_PLANE)))
+        style = replace(style, ivory=float(low_seat.uniform(*LOW_SEAT_IVORY)))
     plane = felt(rng, w, ph)
     if rng.random() < 0.5:             # the photo's grey-blue felt, often
         tint = np.array(oblique.PHOTO_FELTS[int(rng.integers(len(oblique.PHOTO_FELTS)))], np.float32) / 255

@@ -45,6 +45,7 @@ class TileStyle:
     real_faces: bool = False  # faces of real tiles where one of the kind is held (synth/real_faces.py)
     font: FontDesign | None = None   # character tiles drawn in a typeface (synth/fonts.py)
     suits: SuitDesign | None = None  # circles and bamboos drawn as another maker draws them (synth/suits.py)
+    ivory: float = 0.55       # the share of a tile's side, from the face down, that is ivory (the rest: the back layer)
 
 
 # ink colours of real sets (BGR 0..1) for the art's dark, green and blue strokes: a blue-ink set draws its
@@ -183,7 +184,7 @@ def draw_tile(canvas: np.ndarray, face: np.ndarray, quad: np.ndarray, body: np.n
     Returns the tile's visible outline (hull of top and base) on the table plane."""
     base = quad + body
     hull = cv2.convexHull(np.vstack([quad, base]).astype(np.float32)).reshape(-1, 2)
-    mid = quad + body * 0.55
+    mid = quad + body * style.ivory
     back = np.array(style.back_colour, np.float64) / 255
     ivory = np.array(style.face_tint, np.float64) / 255 * 0.82
     near, far = (back * 0.8, ivory) if face_down else (ivory, back * 0.85)
