@@ -10,9 +10,9 @@ validation; needs the tile art at ../shared/tiles), once in the art as shipped (
 once with every set drawn in one of many designs (``1``); ``--low-seats 1``: every photo taken lower
 over the hand (faces more squeezed, the tiles' sides mostly ivory: ``synth.scene.LOW_SEAT_PLANE``).
 The truth is the line ``vision.hand_photo.find_line`` makes of the labelled boxes (a photo whose
-boxes make none is left out); each photo is read as ``python -m vision hand`` reads it (``read_photo``, one window, second looks
-along the line), and again from the detector's boxes alone (``read_hand``: no second looks), so the
-looks' share is told apart. Prints lines exact and tiles in order (the longest run both lines share,
+boxes make none is left out); each photo is read as ``python -m vision hand`` reads it
+(``read_photo``, one window, second looks along the line), and again from the detector's boxes
+alone (``read_hand``: no second looks), so the looks' share is told apart. Prints lines exact and tiles in order (the longest run both lines share,
 gaps allowed) for each, and the milliseconds of the second looks.
 """
 

@@ -91,10 +91,9 @@ def _jsonable(v: Any) -> Any:
 
 @lru_cache(maxsize=None)
 def _raw_data(preset_id: str) -> dict[str, Any]:
-    path = PRESET_DIR / f"{preset_id}.toml"
-    if preset_id not in preset_ids():
-        raise ScoringError(f"unknown rules preset {preset_id!r}; known: {', '.join(preset_ids())}")
-    with path.open("rb") as f:
+    if not is_builtin(preset_id):
+        raise _unknown_builtin(preset_id)
+    with (PRESET_DIR / f"{preset_id}.toml").open("rb") as f:
         return tomllib.load(f)
 
 
@@ -103,11 +102,15 @@ def is_builtin(preset_id: Any) -> bool:
     return isinstance(preset_id, str) and preset_id in _builtin_ids()
 
 
+def _unknown_builtin(preset_id: Any) -> ScoringError:
+    return ScoringError(f"unknown rules preset {preset_id!r}; known: {', '.join(preset_ids())}")
+
+
 def builtin(preset_id: str, options: Mapping[str, Any] | None = None) -> Preset:
     """The built-in preset ``preset_id`` with ``options`` applied over its defaults. A name that may
     also be a house rule is loaded by ``scoring.house.load``, which tries the built-ins first."""
     if not is_builtin(preset_id):
-        raise ScoringError(f"unknown rules preset {preset_id!r}; known: {', '.join(preset_ids())}")
+        raise _unknown_builtin(preset_id)
     return _resolve(preset_id, _freeze(options or {}))
 
 

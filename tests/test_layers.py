@@ -38,9 +38,8 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
-            if node.level:
-                up = package.split(".")[:len(package.split(".")) - (node.level - 1)]
-                base = ".".join(up + ([node.module] if node.module else []))
+            if node.level:                      # relative: the package, or one above it per extra dot
+                base = ".".join(filter(None, (package.rsplit(".", node.level - 1)[0], node.module)))
             subs = {f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in known}
             out |= subs
             if len(subs) < len(node.names):
