@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_tileset.py [--view oblique|overhead] [--repeats 20] [--grid 1] [--mirror] [--json]
         [--tile-width PX] [--camera] [--retakes 20] [--classifier C.onnx] [--locator L.onnx] [--seat-locator S.onnx]
-        [--seat-classifier C.onnx]
+        [--seat-classifier C.onnx] [--labels DIR]
 
 Three parts, each on real material only (``../shared``; a part whose material is
 missing is skipped with a line saying so):
@@ -15,7 +15,9 @@ missing is skipped with a line saying so):
    (random splits, ``--repeats`` of them, mean and worst). The crops come from
    many designs, so a set here mixes designs: a harder test than one parlour's set.
    Then the same for the 三人花 kinds alone (no 2m-8m: all a 三人花 table's set enrols).
-2. **Real photos** (``../shared/photos`` with ``vision/labels/*.json``): the detector
+2. **Real photos** (``../shared/photos`` with ``vision/labels/*.json``; ``--labels DIR`` with
+   ``TOUTENKOU_PHOTOS``: other labelled photos, such as a table's confirmed photos of the hand kept
+   beside its snapshots by ``service.photo_labels``): the detector
    zero-shot (no set), then a set enrolled from the labelled tiles of another photo
    of the same tile set and used on this one. Per photo: labelled tiles found and
    named right (IoU >= 0.5), the revealed hand line (every tile found once, in
@@ -66,10 +68,10 @@ from vision.evaluate import iou, match, on_clear_ground, photos_dir  # noqa: E40
 from vision.hand_photo import Tile, as_read, look_again, read_hand, read_photo, seat_detector  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.synth.capture import jpeg_again  # noqa: E402
-from vision.tileset import TileSet, square_cut  # noqa: E402
+from vision.tileset import FUSED, RULES, SET, TileSet, square_cut  # noqa: E402
 from vision.tileset_cli import crop_margin  # noqa: E402
 
-from options import onnx_file  # noqa: E402
+from options import labels_folder, onnx_file  # noqa: E402
 
 LABELS = ROOT / "vision" / "labels"
 # enrol from the first photo, read the second: photos of one tile set (vision/labels/README.md)
@@ -161,12 +163,15 @@ def single_tiles(classifier: Classifier, repeats: int, folder: Path, width: int 
 def enrolled_splits(crops: list[tuple[str, np.ndarray]], kinds: list[str], classifier: Classifier,
                     repeats: int, folder: Path, names: list[str] | None = None) -> dict:
     """Sets of 1, 3 and 5 crops a kind, each named on the rest: ``repeats`` random splits (seed 0); with
-    the crops' file ``names``, the crops missed most (each miss as named, of the splits that named it)."""
+    the crops' file ``names``, the crops missed most (each miss as named, of the splits that named it);
+    and each of the set's rules forced on every split in place of the one the set chose (``forced``)."""
     truth = np.array([k for k, _ in crops])
+    probs, emb = classifier.read([square_cut(c) for _, c in crops])
     rng = np.random.default_rng(0)
     out = {}
     for shots in SHOTS:
         accs, others = [], []
+        forced = {rule: [] for rule in RULES}
         misses: collections.Counter = collections.Counter()
         missed: collections.Counter = collections.Counter()     # (crop, named as): times
         named_times: collections.Counter = collections.Counter()
@@ -178,6 +183,9 @@ def enrolled_splits(crops: list[tuple[str, np.ndarray]], kinds: list[str], class
                 tileset.enroll(kind, [crops[i][1] for i in enrol[kind]], classifier)
             named = tileset.name_images([crops[i][1] for i in rest], classifier)
             right = [n.tile == truth[i] for n, i in zip(named, rest)]
+            for rule, got in forced.items():
+                got.append(float(np.mean([n.tile == truth[i] for n, i in zip(
+                    tileset.name_all(probs[rest], emb[rest], classifier, rule=rule), rest)])))
             accs.append(float(np.mean(right)))
             others.append(float(np.mean([ok for ok, i in zip(right, rest) if truth[i] not in PICTURES])))
             misses.update(truth[i] for ok, i in zip(right, rest) if not ok)
@@ -188,11 +196,13 @@ def enrolled_splits(crops: list[tuple[str, np.ndarray]], kinds: list[str], class
         out[f"enrolled_{shots}"] = {"mean": statistics.mean(accs), "worst": min(accs), "best": max(accs),
                                     "misses_by_kind": dict(misses.most_common()),
                                     "without_pictures": statistics.mean(others),
+                                    "forced": {rule: statistics.mean(got) for rule, got in forced.items()},
                                     "worst_crops": [{"file": f, "kind": k, "named": t, "missed": m, "named_in": n}
                                                     for f, k, t, m, n in worst]}
         print(f"  {shots:>2} crop(s) a kind enrolled: {statistics.mean(accs):.2%} named right "
               f"(worst split {min(accs):.2%}, best {max(accs):.2%}, {repeats} splits); "
               f"without the {'/'.join(PICTURES)} (each maker's own picture) {statistics.mean(others):.2%}; "
+              f"each rule forced: {', '.join(f'{rule} {statistics.mean(got):.2%}' for rule, got in forced.items())}; "
               f"misses by kind: {', '.join(f'{k} {n}' for k, n in misses.most_common(6)) or 'none'}"
               + (f"; crops missed most: {', '.join(f'{f} ({k} as {t}) {m} of {n}' for f, k, t, m, n in worst)}"
                  if worst else ""))
@@ -210,9 +220,10 @@ def split_by_kind(truth: np.ndarray, kinds: Iterable[str], shots: int, rng: np.r
     return enrol, rest
 
 
-def labelled_photos() -> dict[str, dict]:
+def labelled_photos(folder: Path = LABELS) -> dict[str, dict]:
+    """The labels files in ``folder`` whose photo is in ``photos_dir()``, by name, each with its path."""
     out = {}
-    for path in sorted(LABELS.glob("*.json")):
+    for path in sorted(folder.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         image = photos_dir() / data["image"]
         if image.is_file():
@@ -519,10 +530,10 @@ def total_text(label: str, t: dict) -> str:
 
 def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: int = RETAKES,
            classifier: Path | None = None, seat_locator: Path | None = None, locator: Path | None = None,
-           seat_classifier: Path | None = None) -> dict:
-    found_photos = labelled_photos()
+           seat_classifier: Path | None = None, labels: Path = LABELS) -> dict:
+    found_photos = labelled_photos(labels)
     if not found_photos:
-        print(f"real photos: skipped, none of vision/labels/*.json has its photo in {photos_dir()}")
+        print(f"real photos: skipped, none of {labels}/*.json has its photo in {photos_dir()}")
         return {}
     started = time.perf_counter()
     detector = Detector.for_view(view, mirror=mirror, classifier=classifier, locator=locator)
@@ -553,7 +564,8 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
                   f"{s['line_ms']:.1f} ms after the detector (its second looks included); enlarged to {PHONE_PX} px, "
                   f"as a phone takes it: "
                   f"{'exact' if s['phone_exact'] else 'not exact'}; the seat's detector: {s['seat_stray']} extra "
-                  f"box(es) by the line, {s['seat_on_clear']} on clear ground")
+                  f"box(es) by the line" + ("" if s["seat_on_clear"] is None else
+                                             f", {s['seat_on_clear']} on clear ground"))
     out["zero_shot_totals"] = totals(out["zero_shot"])
     print(total_text("zero-shot, all", out["zero_shot_totals"]["all"]))
     print(total_text("zero-shot, the hand photos", out["zero_shot_totals"]["hands"]))
@@ -643,18 +655,21 @@ def own_sets(found_photos: dict, classifier: Classifier, view: str, folder: Path
         print(f"  {set_name} ({len(found)} cuts of {', '.join(members)}): with a set {s['with_set']}/{s['named']} "
               f"({s['with_set'] / max(s['named'], 1):.1%}), the classifier alone {s['alone']}/{s['named']} "
               f"({s['alone'] / max(s['named'], 1):.1%}); upright {lie_text(s, 'upright')}, sideways "
-              f"{lie_text(s, 'sideways')}; the sets' rules: {' '.join(s['rules'])}; misses: {miss_text(s['misses'])}\n"
+              f"{lie_text(s, 'sideways')}; the sets' rules: {' '.join(s['rules'])} ({forced_text(s)}); "
+              f"misses: {miss_text(s['misses'])}\n"
               f"    cut at the labels' boxes: with a set {at['with_set']}/{at['named']}, alone {at['alone']}/"
               f"{at['named']}; upright {lie_text(at, 'upright')}, sideways {lie_text(at, 'sideways')}")
     if out:
         keys = ("named", "with_set", "alone", "red_plain")
         every = {k: sum(o[k] for o in out.values()) for k in keys}
+        every["forced"] = {r: sum(o["forced"][r] for o in out.values()) for r in (SET, FUSED)}
         for lie in ("upright", "sideways"):
             every[lie] = {k: sum(o[lie][k] for o in out.values()) for k in ("named", "with_set", "alone")}
         labels = {k: sum(o["at_labels"][k] for o in out.values()) for k in keys}
         print(f"  the {len(out)} sets together: with a set {every['with_set']}/{every['named']} "
               f"({every['with_set'] / max(every['named'], 1):.1%}), the classifier alone {every['alone']}/{every['named']} "
-              f"({every['alone'] / max(every['named'], 1):.1%}); upright {lie_text(every, 'upright')}, sideways "
+              f"({every['alone'] / max(every['named'], 1):.1%}; {forced_text(every)}); upright "
+              f"{lie_text(every, 'upright')}, sideways "
               f"{lie_text(every, 'sideways')}; red and plain fives mixed up {every['red_plain']} time(s); cut at the "
               f"labels' boxes: with a set {labels['with_set']}/{labels['named']}, alone {labels['alone']}/{labels['named']}")
         out = {"sets": out, "together": every, "together_at_labels": labels}
@@ -664,12 +679,16 @@ def own_sets(found_photos: dict, classifier: Classifier, view: str, folder: Path
 def named_over_splits(cuts: list[tuple[str, np.ndarray, bool]], splits: list[tuple[list, list]],
                       classifier: Classifier, view: str, folder: Path, no_set: TileSet) -> dict:
     """Cuts (kind, upright cut, whether the tile lay sideways) named by a set enrolled with each split's
-    first list and named on its second, and by the classifier alone: counts in all and by how each lay."""
+    first list and named on its second, and by the classifier alone: counts in all and by how each lay.
+    Also each of the set's rules forced on every split in place of the one the set chose
+    (``TileSet.rule``; ``forced``; the third, ``base``, names as the classifier alone): what the set's
+    choice of rule gains or costs."""
     truth = np.array([k for k, *_ in cuts])
     probs, emb = classifier.read([square_cut(c) for _, c, _ in cuts])
     counts = {lie: {"named": 0, "with_set": 0, "alone": 0} for lie in ("upright", "sideways")}
     rules = []
     misses: collections.Counter = collections.Counter()
+    forced = {SET: 0, FUSED: 0}
     for r, (enrol, rest) in enumerate(splits):
         tileset = TileSet.create(folder / f"split-{r}", classifier, view)
         for kind in sorted(set(truth[enrol])):
@@ -682,9 +701,16 @@ def named_over_splits(cuts: list[tuple[str, np.ndarray, bool]], splits: list[tup
             c["with_set"] += tile == truth[i]
             c["alone"] += no_set.name(probs[i], emb[i], classifier).tile == truth[i]
             misses.update([f"{truth[i]}->{tile}"] if tile != truth[i] else [])
+        for rule in forced:
+            named = tileset.name_all(probs[rest], emb[rest], classifier, rule=rule)
+            forced[rule] += sum(n.tile == truth[i] for n, i in zip(named, rest))
     red_plain = sum(v for k, v in misses.items() if red_plain_pair(*k.split("->")))
     return {**{k: counts["upright"][k] + counts["sideways"][k] for k in ("named", "with_set", "alone")},
-            **counts, "rules": rules, "misses": dict(misses.most_common()), "red_plain": red_plain}
+            **counts, "rules": rules, "forced": forced, "misses": dict(misses.most_common()), "red_plain": red_plain}
+
+
+def forced_text(s: dict) -> str:
+    return f"each rule forced: set {s['forced'][SET]}, fused {s['forced'][FUSED]}, base {s['alone']}"
 
 
 def lie_text(s: dict, lie: str) -> str:
@@ -803,6 +829,9 @@ def main() -> int:
     p.add_argument("--seat-classifier", type=onnx_file, metavar="ONNX",
                    help="a candidate classifier for the seat's detector alone (the hand read from a photo, the "
                         "retakes; default: --classifier's, else the view's shipped one)")
+    p.add_argument("--labels", type=labels_folder, default=LABELS, metavar="DIR",
+                   help="the labelled photos to read (default vision/labels; a table's confirmed photos of the "
+                        "hand: its labels folder beside its snapshots, with TOUTENKOU_PHOTOS at the snapshots)")
     p.add_argument("--retakes", type=int, default=RETAKES,
                    help=f"retakes of each hand photo to read (part 2; default {RETAKES}, 0: none)")
     p.add_argument("--tile-width", type=int, metavar="PX",
@@ -823,7 +852,8 @@ def main() -> int:
         figures = {"single_tiles": single_tiles(classifier, a.repeats, Path(tmp), a.tile_width, a.camera,
                                                     a.margin),
                    "photos": photos(a.view, a.grid, Path(tmp), a.mirror, a.retakes, a.classifier,
-                                              a.seat_locator, a.locator, a.seat_classifier) if a.photos else {},
+                                              a.seat_locator, a.locator, a.seat_classifier, a.labels)
+                   if a.photos else {},
                    "speed": speed(classifier, Path(tmp), a.view)}
     if a.json:
         a.json.write_text(json.dumps(figures, indent=1, default=float))

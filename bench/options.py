@@ -15,6 +15,15 @@ def onnx_file(text: str) -> Path:
     return path
 
 
+def labels_folder(text: str) -> Path:
+    """An ``argparse`` type: a folder holding labels files (``vision/labels``' format), else the
+    option's error."""
+    path = Path(text)
+    if not path.is_dir() or not any(path.glob("*.json")):
+        raise argparse.ArgumentTypeError(f"no labels (*.json) in {path}")
+    return path
+
+
 def add_classifier(parser: argparse.ArgumentParser, shipped: Path) -> None:
     """``--classifier ONNX``: a candidate in place of the ``shipped`` classifier, which it defaults to (its
     ``.kinds.npz`` beside it, as ``python -m vision.build.projection`` writes them)."""

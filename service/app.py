@@ -26,6 +26,7 @@ from .hand_photos import HandPhotoReader
 from .heartbeat import Heartbeat
 from .ledger import Ledger
 from .pages.render import error_page, flash
+from .photo_labels import PhotoLabels
 from .reader import NoReader
 from .reader_choice import reader_for
 from .pin_guard import PinGuard
@@ -110,6 +111,9 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
     app.state.camera = None
     app.state.watcher = None
     app.state.offers = Offers()          # the watcher's offers and the tablets listening for them
+    # a confirmed photo of the hand kept as labels, from the reading the tablet was shown
+    app.state.photo_labels = PhotoLabels(settings.photo_labels_dir if settings.keep_photo_labels else None,
+                                         app.state.offers.reading)
     # photos of a hand from the seat; its detector loads on the first photo
     app.state.hand_photos = HandPhotoReader(mend=settings.mend_reads)
     app.state.pin_guard = PinGuard(settings.pin_tries, lock_s=settings.pin_lock_s)

@@ -58,6 +58,6 @@ class HandPhotoReader:
             hand = read_photo(photo, self._detector, accept=wins if self.again else None)
         tiles = hand.line.tiles if hand.line else []
         detections = tuple(Detection(t.tile, int(t.box[0]), int(t.box[1]), int(t.width), int(t.height),
-                                     score=t.score, zone="hand") for t in tiles)
+                                     score=t.score, zone="hand", rotation=t.rotation) for t in tiles)
         record, said = last["mended"] if last and last["line"] is hand.line else as_mended(hand)
         return Reading(NAME, record, detections, hand.warnings + said, from_seat=True)

@@ -20,7 +20,9 @@ import numpy as np
 class Detection:
     """One tile seen in the frame: its mpsz name, its box in frame pixels, the confidence, the kind
     of table zone it lies in (``hand``, ``melds``, ``gari``, ``dead_wall``, ``discards``; empty:
-    unknown), and when several frames were voted on, the share of them that read it there."""
+    unknown), and when several frames were voted on, the share of them that read it there.
+    ``rotation`` (not in ``to_dict``): the face's clockwise turn in the frame, where the reader
+    read the frame as it is (a photo from the seat; ``service.photo_labels`` keeps it)."""
 
     tile: str
     x: int
@@ -30,6 +32,7 @@ class Detection:
     score: float = 1.0
     zone: str = ""
     agree: float | None = None
+    rotation: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         out = {"tile": self.tile, "box": [self.x, self.y, self.w, self.h], "score": round(self.score, 3)}

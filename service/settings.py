@@ -67,6 +67,11 @@ class Settings(BaseSettings):
     learn_tiles: bool = Field(True, description="on Confirm of a count the vision reader read, its tiles' cuts, "
                                                 "named as confirmed, join the table's tile set (vision.tileset) "
                                                 "and the reader names tiles with the updated set")
+    keep_photo_labels: bool = Field(True, description="on Confirm of a count read from a photo of the hand taken at "
+                                                      "the seat, the line's boxes named as confirmed are kept "
+                                                      "beside the snapshots (labels/<snapshot>.json, vision/labels' "
+                                                      "format: service.photo_labels), for measuring the detector "
+                                                      "on the parlour's own tiles")
     mend_reads: bool = Field(True, description="a hand the vision reader read one tile off a win is counted with "
                                                "that tile as the reader's next choice for it, and a gari read as "
                                                "no gari under the rule as its next gari kind, the players told "
@@ -130,6 +135,11 @@ class Settings(BaseSettings):
     @property
     def ledger_url(self) -> str:
         return self.db_url or f"sqlite:///{self.data_dir / 'ledger.sqlite3'}"
+
+    @property
+    def photo_labels_dir(self) -> Path:
+        """Confirmed photos' labels: beside the snapshots they label."""
+        return self.snapshot_dir.with_name("labels")
 
     @property
     def snapshot_dir(self) -> Path:

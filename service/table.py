@@ -17,9 +17,11 @@ import scoring
 from .errors import ServiceError
 from .hand_photos import HandPhotoReader
 from .ledger import Event, Ledger, State
+from .photo_labels import PhotoLabels
 from .reader import Reader, ReadContext, Reading
 from .snapshots import Snapshot, SnapshotStore
 from .table_tiles import TableTiles
+from .watch.offers import Offers
 from .views import score_view, session_view
 
 
@@ -34,12 +36,24 @@ def read_frame(reader: Reader, store: SnapshotStore, frame: np.ndarray,
     return snap, reading
 
 
-def read_hand_photo(photos: HandPhotoReader, store: SnapshotStore, photo: np.ndarray,
+def read_hand_photo(photos: HandPhotoReader, store: SnapshotStore, offers: Offers, photo: np.ndarray,
                     draft: Mapping[str, Any], preset: scoring.Preset | None = None) -> tuple[Snapshot, Reading]:
     """Save a photo of the hand taken at the seat as a snapshot and read its hand into ``draft`` (a
     hand record as the players have it so far; ``preset``: the session's rule, which says what a win
-    is where the hand as read makes none); nothing waits to teach the tile set."""
-    return store.save(photo), photos.read(photo, draft, preset)
+    is where the hand as read makes none); nothing waits to teach the tile set. The reading is
+    remembered by the snapshot's name (``offers``: the tablet's overlay, and the labels its Confirm
+    keeps, ``service.photo_labels``)."""
+    snap, reading = store.save(photo), photos.read(photo, draft, preset)
+    offers.remember(snap.name, reading, (snap.width, snap.height))
+    return snap, reading
+
+
+def learn_from(background, tiles: TableTiles, photo_labels: PhotoLabels, snapshot: str | None,
+               records: Sequence[Mapping[str, Any]]) -> None:
+    """After the answer to a confirmed win (``background``: the route's tasks), never failing it: the
+    count's cuts teach the table's tile set, and a photo of the hand is kept as labels."""
+    background.add_task(tiles.learn, snapshot, records)
+    background.add_task(photo_labels.keep, snapshot, records)
 
 
 def context_of(ledger: Ledger, session_id: str | None) -> ReadContext:

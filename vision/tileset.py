@@ -448,14 +448,15 @@ class TileSet:
         su, sd = protos.similarities(np.asarray(embedding)[None]) if protos.kinds else (None, None)
         return self._named(np.asarray(probs)[None], su, sd, classifier, protos.kinds, rule)[0]
 
-    def name_all(self, probs: np.ndarray, embeddings: np.ndarray, classifier) -> list[Naming]:
-        """Each of N cuts named as ``name`` names it, the work they share done at once (what a frame's
-        naming costs)."""
+    def name_all(self, probs: np.ndarray, embeddings: np.ndarray, classifier, rule: str | None = None
+                 ) -> list[Naming]:
+        """Each of N cuts named as ``name`` names it (``rule`` too), the work they share done at once
+        (what a frame's naming costs)."""
         if not len(probs):
             return []
         protos = self._prototypes(classifier)
         su, sd = protos.similarities(embeddings) if protos.kinds else (None, None)
-        return self._named(probs, su, sd, classifier, protos.kinds, self.rule(classifier))
+        return self._named(probs, su, sd, classifier, protos.kinds, rule or self.rule(classifier))
 
     def _named(self, probs: np.ndarray, su, sd, classifier, kinds: Sequence[str], rule: str) -> list[Naming]:
         """N cuts named by ``rule`` (module doc) from the classifier's probabilities (N x outputs) and

@@ -10,7 +10,8 @@ from fastapi.responses import FileResponse, Response, StreamingResponse
 
 from .. import table
 from ..camera import BOUNDARY
-from ..deps import CameraDep, HandPhotosDep, LedgerDep, ReaderDep, SettingsDep, SnapshotsDep, TilesDep
+from ..deps import (CameraDep, HandPhotosDep, LedgerDep, OffersDep, ReaderDep, SettingsDep, SnapshotsDep,
+                    TilesDep)
 from ..errors import ServiceError
 from ..reader import Reading
 from ..settings import Settings
@@ -47,6 +48,7 @@ async def read_upload(settings: SettingsDep, ledger: LedgerDep, reader: ReaderDe
 @router.post("/read/hand-photo", response_model=ReadingOut,
              summary="read a photo of the revealed hand taken at the seat (JPEG/PNG)")
 async def read_hand_photo(settings: SettingsDep, ledger: LedgerDep, photos: HandPhotosDep, store: SnapshotsDep,
+                          offers: OffersDep,
                           image: UploadFile = File(description="the revealed hand, photographed from the seat"),
                           session: str | None = Form(None, description="the session: its rule and honba"),
                           rules: str = Form("dunhill", description="the rule without a session"),
@@ -58,7 +60,7 @@ async def read_hand_photo(settings: SettingsDep, ledger: LedgerDep, photos: Hand
     draft = {"rules": cfg.rules if cfg else rules, "seat": seat, "win": win}
     if win == "ron" and discarder:
         draft["discarder"] = discarder
-    snap, reading = table.read_hand_photo(photos, store, photo, draft, cfg.preset if cfg else None)
+    snap, reading = table.read_hand_photo(photos, store, offers, photo, draft, cfg.preset if cfg else None)
     return _reading_out(snap, reading, ledger, session)
 
 

@@ -12,8 +12,8 @@ from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import Response
 
 from .. import table
-from ..deps import (CameraDep, HandPhotosDep, LedgerDep, OffersDep, ReaderDep, SettingsDep, SnapshotsDep,
-                    TilesDep)
+from ..deps import (CameraDep, HandPhotosDep, LedgerDep, OffersDep, PhotoLabelsDep, ReaderDep, SettingsDep,
+                    SnapshotsDep, TilesDep)
 from ..editing import FLAGS, PALETTE, RARE_FLAGS, TARGETS, Draft
 from ..errors import ServiceError
 from ..ledger import Ledger
@@ -114,8 +114,7 @@ def hand_photo(request: Request, session_id: str, form: FormDep, ledger: LedgerD
     """A photo of the revealed hand taken at the seat: its tiles replace the draft's hand (service.hand_photos)."""
     photo = image(form, settings, "hand_image")
     cfg = ledger.config(session_id)
-    snap, reading = table.read_hand_photo(photos, store, photo, draft_of(form).record(cfg.rules), cfg.preset)
-    offers.remember(snap.name, reading, (snap.width, snap.height))
+    snap, reading = table.read_hand_photo(photos, store, offers, photo, draft_of(form).record(cfg.rules), cfg.preset)
     return _show(request, session_id, form, ledger, snap.name, reading, (snap.width, snap.height))
 
 
@@ -145,7 +144,8 @@ def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, si
 
 @router.post("/s/{session_id}/confirm")
 def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
-            store: SnapshotsDep, tiles: TilesDep, background: BackgroundTasks) -> Response:
+            store: SnapshotsDep, tiles: TilesDep, photo_labels: PhotoLabelsDep,
+            background: BackgroundTasks) -> Response:
     draft = draft_of(form)
     cfg = ledger.config(session_id)
     if draft.problems():
@@ -165,5 +165,5 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
         event, state = table.add_win(ledger, store, session_id, records, riichi=riichi,
                                      hand=number(form, "hand"), snapshot=snapshot, confirmed_by="tablet")
         target = f"/s/{session_id}?recorded={state.hands}"
-    background.add_task(tiles.learn, snapshot, records)      # after the answer; never fails the confirm
+    table.learn_from(background, tiles, photo_labels, snapshot, records)
     return Response(status_code=204, headers={"HX-Redirect": target})

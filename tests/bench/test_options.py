@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from options import add_classifier, onnx_file  # noqa: E402
+from options import add_classifier, labels_folder, onnx_file  # noqa: E402
 from vision.detect import CLASSIFIER  # noqa: E402
 
 # every bench that reads with a classifier takes a candidate in its place
@@ -41,4 +41,20 @@ def test_a_missing_candidate_is_exit_2_naming_it(bench, tmp_path):
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 2
     assert f"--classifier: no ONNX file at {missing}" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_labels_must_be_a_folder_of_labels_files(tmp_path):
+    with pytest.raises(argparse.ArgumentTypeError, match="no labels"):
+        labels_folder(str(tmp_path / "missing"))
+    with pytest.raises(argparse.ArgumentTypeError, match="no labels"):
+        labels_folder(str(tmp_path))                       # a folder with none in it
+    (tmp_path / "0123456789abcdef0123.json").write_text("{}")
+    assert labels_folder(str(tmp_path)) == tmp_path
+
+
+def test_bench_tileset_with_no_labels_there_is_exit_2_naming_the_folder(tmp_path):
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_tileset.py"), "--labels", str(tmp_path)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 2 and f"--labels: no labels (*.json) in {tmp_path}" in r.stderr
     assert "Traceback" not in r.stderr

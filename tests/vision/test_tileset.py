@@ -106,6 +106,19 @@ def test_a_frames_cuts_named_at_once_are_named_as_one_by_one(enrolled, art, clas
     assert sum(n.flipped for n in one_by_one) >= 5
 
 
+def test_a_rule_forced_on_a_frames_cuts_names_them_as_one_by_one(enrolled, art, classifier, tmp_path):
+    """A rule asked for by name (what a bench weighs the set's choice by) names a frame's cuts at once
+    as it names each alone, and the classifier's own rule gives the classifier's names."""
+    kinds = ["1m", "5p", "7s", "3z"]
+    probs, emb = classifier.read([square_cut(tile_photo(art, k, 60 + i)) for i, k in enumerate(kinds)])
+    for rule in (SET, FUSED, BASE):
+        at_once = enrolled.name_all(probs, emb, classifier, rule=rule)
+        assert same_namings(at_once, [enrolled.name(p, e, classifier, rule=rule) for p, e in zip(probs, emb)])
+        assert {n.by for n in at_once} <= {rule, BASE}
+    alone = TileSet.create(tmp_path / "none", classifier).name_all(probs, emb, classifier)
+    assert same_namings(enrolled.name_all(probs, emb, classifier, rule=BASE), alone)
+
+
 def test_a_frames_product_runs_on_one_blas_thread_and_gives_the_cores_back(enrolled, art, classifier):
     """The set's one product a frame runs on one BLAS thread (split over both cores it waited on
     whatever else held one: 72 ms for 60 cuts, against 0.7: vision.runtime.one_blas_thread), and

@@ -79,6 +79,9 @@ def test_a_photo_of_the_hand_fills_the_hand_and_keeps_the_rest(client):
     record = hand["records"][0]
     assert _tiles(record["concealed"]) == sorted(LABELS["hand_line"]) and hand["snapshot"] == snapshot
     assert record["seat"] == "south" and record["discarder"] == "east" and record["gari"] == "4z"
+    # and the photo is kept as labels, its line named as confirmed (service.photo_labels)
+    kept = client.app.state.settings.photo_labels_dir / snapshot.replace(".jpg", ".json")
+    assert json.loads(kept.read_text(encoding="utf-8"))["hand_line"] == LABELS["hand_line"]
 
 
 def test_a_photo_with_no_hand_in_it_says_so_and_leaves_the_draft(client):

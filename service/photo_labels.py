@@ -1,0 +1,102 @@
+"""A confirmed photo of the hand kept as a labelled real photo, for measuring the detector on a parlour's own tiles.
+
+The project's vision is chosen on a handful of real photos, one of them held out; a parlour makes
+dozens a night. When the players confirm a count read from a photo taken at the seat
+(``service.hand_photos``), the photo is already the hand's snapshot, which the log keeps; this
+module writes beside it the line's boxes, each named as the players confirmed it, in the format of
+``vision/labels`` (``vision.evaluate.load_labels``). ``bench/bench_tileset.py --labels DIR`` with
+``TOUTENKOU_PHOTOS`` at the snapshots then reads them as it reads the project's labelled photos:
+photos no model was chosen on.
+
+A photo is labelled only where the confirmed hand says which box is which tile: every box of the
+line matched to a confirmed tile (``service.learning.labels``: each read tile that is one of the
+confirmed ones, and where exactly one box and one tile are left, the players' one fix). A line with
+two fixes, a box the players took away or a tile they added (beyond a winning tile the line did not
+show) is not labelled: which box became which tile is not known. The boxes are the reader's, not
+drawn by eye: the names are the players', so a later model is measured fairly on naming and on the
+line; where the boxes lie says only what the reader found. Writing never fails a confirm.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from vision.classes import BACK
+
+from .learning import face_up_tiles, labels
+from .reader import Reading
+
+log = logging.getLogger(__name__)
+LINE = "hand"                   # the zone of a photo's line tiles, and the labels' group for them
+LABELLED_BY = "the players' confirmed count; boxes as the reader found them"
+
+
+def photo_labels(reading: Reading, size: tuple[int, int], snapshot: str,
+                 records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The labels of a photo of the hand (``reading.from_seat``) confirmed as ``records``, in
+    ``vision/labels``' format, or None where it cannot be labelled (module doc): no photo from the
+    seat, no line, or a box the confirmed hand does not name."""
+    line = [d for d in reading.detections if d.zone == LINE]
+    if not reading.from_seat or not line or not records:
+        return None
+    hand = [{"concealed": r.get("concealed"), "melds": r.get("melds")} for r in records[-1:]]
+    shown, maybe = face_up_tiles(hand)          # the hand's own tiles: no gari or indicators in its line
+    faces = [i for i, d in enumerate(line) if d.tile != BACK]
+    names: list[str | None] = [None] * len(line)
+    for i, name in zip(faces, labels([line[i].tile for i in faces], shown, maybe)):
+        names[i] = name
+    if maybe:                                   # a back in the line is a closed kan's, which the hand holds
+        names = [BACK if d.tile == BACK else n for d, n in zip(line, names)]
+    if None in names:
+        return None
+    tiles = [{"tile": name, "box": [d.x, d.y, d.x + d.w, d.y + d.h], "rotation": d.rotation, "group": LINE}
+             for d, name in zip(line, names)]
+    return {"image": snapshot, "size": list(size),
+            "source": f"a photo of the hand confirmed at the table, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC",
+            "labelled_by": LABELLED_BY, "tiles": tiles, "unreadable": [], "clear": [],
+            "hand_line": list(names),
+            "notes": "read as: " + " ".join(d.tile for d in line)}
+
+
+class PhotoLabels:
+    """Where confirmed photos' labels are kept (``folder``: None keeps none), and the readings they
+    come from (``reading_of``: a snapshot's reading and its size, as the tablet was shown it)."""
+
+    def __init__(self, folder: Path | None,
+                 reading_of: Callable[[str], tuple[Reading, tuple[int, int]] | None]):
+        self.folder = Path(folder) if folder is not None else None
+        self.reading_of = reading_of
+
+    def keep(self, snapshot: str | None, records: Sequence[Mapping[str, Any]]) -> Path | None:
+        """The labels of ``snapshot``'s photo, confirmed as ``records``, written to ``<folder>/<snapshot
+        stem>.json`` (whole or not at all); None where nothing was written. Never raises: the hand is
+        logged whatever happens here."""
+        if self.folder is None or not snapshot:
+            return None
+        try:
+            found = self.reading_of(snapshot)
+            if found is None:
+                return None
+            reading, size = found
+            label = photo_labels(reading, size, snapshot, records)
+            if label is None:
+                return None
+            return _write(self.folder / f"{Path(snapshot).stem}.json", label)
+        except Exception:
+            log.exception("the confirmed photo %s could not be kept as labels", snapshot)
+            return None
+
+
+def _write(path: Path, data: Mapping[str, Any]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, indent=1)
+    os.replace(tmp, path)
+    return path

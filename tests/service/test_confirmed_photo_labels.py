@@ -1,0 +1,137 @@
+"""A confirmed photo of the hand is kept as a labelled real photo: the line's boxes, each named as the
+players confirmed it, in vision/labels' format, beside the snapshot it labels."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from service.app import create_app
+from service.photo_labels import PhotoLabels, photo_labels
+from service.reader import Detection, Reading
+from vision.evaluate import load_labels, photos_dir
+
+from table_fixtures import PIN, PLAYERS
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZE = (1920, 1440)
+
+
+def line_of(tiles: list[str], rotation: int = 0) -> Reading:
+    """A photo from the seat whose line holds ``tiles``, left to right, 100 px apart."""
+    return Reading("hand-photo", {}, tuple(Detection(t, 100 * i, 500, 90, 120, zone="hand", rotation=rotation)
+                                           for i, t in enumerate(tiles)), from_seat=True)
+
+
+HAND = "1m 1m 1m 9m 9m 9m 1p 2p 3p 5s 6s 7s 4z 4z".split()
+
+
+def test_a_line_read_right_is_labelled_box_by_box_in_its_order():
+    label = photo_labels(line_of(HAND, rotation=180), SIZE, "0123456789abcdef0123.jpg",
+                         [{"concealed": "111999m123p567s44z", "win_tile": "4z", "gari": "4z4z"}])
+    assert label["image"] == "0123456789abcdef0123.jpg" and label["size"] == [1920, 1440]
+    assert label["hand_line"] == HAND                      # the gari lie apart: not in the line
+    assert [t["tile"] for t in label["tiles"]] == HAND
+    assert label["tiles"][2] == {"tile": "1m", "box": [200, 500, 290, 620], "rotation": 180, "group": "hand"}
+
+
+def test_the_players_one_fix_is_the_name_of_the_box_they_fixed():
+    read = HAND[:9] + ["3s"] + HAND[10:]                   # 5s read as 3s; confirmed as 5s
+    label = photo_labels(line_of(read), SIZE, "a.jpg", [{"concealed": "111999m123p567s44z", "win_tile": "4z"}])
+    assert label["hand_line"] == HAND and "3s" in label["notes"]
+
+
+def test_a_line_of_thirteen_is_labelled_though_the_hand_holds_a_fourteenth():
+    label = photo_labels(line_of(HAND[:13]), SIZE, "a.jpg", [{"concealed": "111999m123p567s44z", "win_tile": "4z"}])
+    assert label["hand_line"] == HAND[:13]
+
+
+@pytest.mark.parametrize("read, why", [
+    (HAND[:8] + ["4p", "3s"] + HAND[10:], "two fixes: which box became which tile is not known"),
+    (HAND + ["7z"], "a box the players took away"),
+    (HAND[:12] + ["5z"], "a fix and a tile the line did not show: two tiles unmatched"),
+])
+def test_a_line_the_confirmed_hand_does_not_name_box_by_box_is_not_labelled(read, why):
+    confirmed = [{"concealed": "111999m123p567s44z", "win_tile": "4z"}]
+    assert photo_labels(line_of(read), SIZE, "a.jpg", confirmed) is None, why
+
+
+def test_a_closed_kans_backs_are_labelled_backs():
+    read = HAND[:6] + ["back", "2z", "2z", "back"] + HAND[10:]
+    records = [{"concealed": "111999m567s44z", "win_tile": "4z", "melds": [{"kind": "ankan", "tiles": "2222z"}]}]
+    label = photo_labels(line_of(read), SIZE, "a.jpg", records)
+    assert label["hand_line"] == read
+    # without a closed kan in the hand, a back in the line is no tile the players confirmed
+    assert photo_labels(line_of(read), SIZE, "a.jpg", [{"concealed": "111999m2z2z567s44z", "win_tile": "4z"}]) is None
+
+
+def test_only_a_photo_from_the_seat_is_labelled():
+    table = Reading("vision", {}, line_of(HAND).detections, from_seat=False)
+    assert photo_labels(table, SIZE, "a.jpg", [{"concealed": "111999m123p567s44z", "win_tile": "4z"}]) is None
+
+
+def test_labels_are_written_whole_and_read_back_as_the_projects_labels(tmp_path):
+    readings = {"0123456789abcdef0123.jpg": (line_of(HAND), SIZE)}
+    kept = PhotoLabels(tmp_path / "labels", readings.get)
+    path = kept.keep("0123456789abcdef0123.jpg", [{"concealed": "111999m123p567s44z", "win_tile": "4z"}])
+    assert path == tmp_path / "labels" / "0123456789abcdef0123.json"
+    assert load_labels(path)["hand_line"] == HAND
+    assert [p.name for p in path.parent.iterdir()] == [path.name]          # no part file left
+    assert kept.keep("ffffffffffffffffffff.jpg", [{"concealed": "111m"}]) is None      # no reading of it
+    assert kept.keep(None, []) is None
+    assert PhotoLabels(None, readings.get).keep("0123456789abcdef0123.jpg", [{"concealed": "1m"}]) is None
+
+
+def test_keeping_labels_never_fails_a_confirm(tmp_path, caplog):
+    def broken(snapshot):
+        raise OSError("disk gone")
+    assert PhotoLabels(tmp_path, broken).keep("a.jpg", [{"concealed": "111m"}]) is None
+    assert "could not be kept as labels" in caplog.text
+
+
+# ---- at the table: a photo of the hand read, confirmed, kept ---------------------------------------------
+
+LABELS = json.loads((ROOT / "vision" / "labels" / "hand-92345ff1.json").read_text(encoding="utf-8"))
+PHOTO = photos_dir() / LABELS["image"]
+DRAFT = {"hand": "1", "seat": "south", "win": "tsumo", "gari": "", "melds": "[]"}
+
+
+def _confirmed_photo(settings, keep: bool) -> tuple[Path, str]:
+    if not PHOTO.is_file():
+        pytest.skip(f"{PHOTO} is not here (../shared/photos)")
+    roomy = settings.model_copy(update={"max_upload_bytes": 2_000_000, "keep_photo_labels": keep})
+    with TestClient(create_app(roomy), headers={"X-Table-PIN": PIN}) as client:
+        sid = client.post("/api/sessions", json={"rules": "balance", "players": PLAYERS}).json()["id"]
+        r = client.post(f"/api/read/hand-photo", data={"seat": "south", "win": "tsumo", "session": sid},
+                        files={"image": (PHOTO.name, PHOTO.read_bytes(), "image/jpeg")})
+        assert r.status_code == 200, r.text
+        read = r.json()
+        done = client.post(f"/api/sessions/{sid}/wins", json={"records": [read["record"]],
+                                                               "snapshot": read["snapshot"]})
+        assert done.status_code == 201, done.text
+    return roomy.photo_labels_dir, read["snapshot"]
+
+
+def test_a_confirmed_photo_of_the_hand_is_kept_as_labels_beside_its_snapshot(settings):
+    folder, snapshot = _confirmed_photo(settings, keep=True)
+    label = load_labels(folder / snapshot.replace(".jpg", ".json"))
+    assert label["image"] == snapshot and label["hand_line"] == LABELS["hand_line"]
+    assert (folder.parent / "snapshots" / snapshot).is_file()
+    # the boxes are the reader's, on the labelled tiles drawn by eye
+    by_eye = [t["box"] for t in LABELS["tiles"] if t["group"] == "hand"]
+    assert all(_iou(t["box"], b) >= 0.5 for t, b in zip(label["tiles"], by_eye))
+
+
+def test_with_the_setting_off_no_labels_are_kept(settings):
+    folder, _ = _confirmed_photo(settings, keep=False)
+    assert not folder.exists() or not any(folder.iterdir())
+
+
+def _iou(a, b) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
