@@ -45,8 +45,10 @@ def photo_labels(reading: Reading, size: tuple[int, int], snapshot: str,
     line = [d for d in reading.detections if d.zone == LINE]
     if not reading.from_seat or not line or not records:
         return None
+    # the hand the photo was read into (a double ron's second record), its own tiles: the gari and
+    # the indicators lie outside its line
     hand = [{"concealed": r.get("concealed"), "melds": r.get("melds")} for r in records[-1:]]
-    shown, maybe = face_up_tiles(hand)          # the hand's own tiles: no gari or indicators in its line
+    shown, maybe = face_up_tiles(hand)
     faces = [i for i, d in enumerate(line) if d.tile != BACK]
     names: list[str | None] = [None] * len(line)
     for i, name in zip(faces, labels([line[i].tile for i in faces], shown, maybe)):
