@@ -181,7 +181,7 @@ def enrolled_splits(crops: list[tuple[str, np.ndarray]], kinds: list[str], class
             tileset = TileSet.create(folder / f"s{shots}-{r}", classifier)
             for kind in kinds:
                 tileset.enroll(kind, [crops[i][1] for i in enrol[kind]], classifier)
-            named = tileset.name_images([crops[i][1] for i in rest], classifier)
+            named = tileset.name_all(probs[rest], emb[rest], classifier)     # as name_images names them
             right = [n.tile == truth[i] for n, i in zip(named, rest)]
             for rule, got in forced.items():
                 got.append(float(np.mean([n.tile == truth[i] for n, i in zip(
