@@ -16,9 +16,10 @@ missing is skipped with a line saying so):
    many designs, so a set here mixes designs: a harder test than one parlour's set.
    Then the same for the 三人花 kinds alone (no 2m-8m: all a 三人花 table's set enrols).
 2. **Real photos** (``../shared/photos`` with ``vision/labels/*.json``; ``--labels DIR`` with
-   ``TOUTENKOU_PHOTOS``: other labelled photos, such as a table's confirmed photos of the hand kept
-   beside its snapshots by ``service.photo_labels``): the detector
-   zero-shot (no set), then a set enrolled from the labelled tiles of another photo
+   ``TOUTENKOU_PHOTOS``: other labelled photos, such as a table's confirmed photos of the hand and
+   its camera's confirmed frames, kept beside its snapshots by ``service.photo_labels``): the detector
+   zero-shot (no set; a table camera's frame is read as the table read it, with the calibration its
+   labels carry and the overhead view's detector: ``as_the_table_read``), then a set enrolled from the labelled tiles of another photo
    of the same tile set and used on this one. Per photo: labelled tiles found and
    named right (IoU >= 0.5), the revealed hand line (every tile found once, in
    order), extra boxes by the line, boxes on ground the labels mark clear of tiles
@@ -35,7 +36,7 @@ missing is skipped with a line saying so):
    same retakes again with a set taught from the photo's own labelled tiles (the
    most teaching can give) and from another photo of its tile set.
    Then one set's own tiles: the detector's cuts of the labelled tiles of a tile
-   set's photos, a set of up to 3 of them a kind, named on the others; by how each
+   set's photos (a table's confirmed frames are one set: ``tile_sets``), a set of up to 3 of them a kind, named on the others; by how each
    tile lay (upright or sideways), and the same splits cut at the labels' boxes.
 3. **Speed**: enrolling 37 kinds x 3 crops, and what naming with a set adds per image.
 """
@@ -60,6 +61,7 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from calibration.store import TableFile  # noqa: E402
 from vision.classes import BACK, KINDS, REDS, SANMA_KINDS  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
 from vision.crop import MARGIN, upright_cut, with_margin  # noqa: E402
@@ -67,6 +69,7 @@ from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import iou, match, on_clear_ground, photos_dir  # noqa: E402
 from vision.hand_photo import Tile, as_read, look_again, read_hand, read_photo, seat_detector  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
+from vision.read import TableReader  # noqa: E402
 from vision.synth.capture import jpeg_again  # noqa: E402
 from vision.tileset import FUSED, RULES, SET, TileSet, square_cut  # noqa: E402
 from vision.tileset_cli import crop_margin  # noqa: E402
@@ -254,6 +257,22 @@ def near_line(box, hand: list[dict]) -> bool:
     h = statistics.median(t["box"][3] - t["box"][1] for t in hand)
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     return x1 - w <= cx <= x2 + w and y1 - h / 2 <= cy <= y2 + h / 2
+
+
+def as_the_table_read(photo: dict, image: np.ndarray, detector: Detector) -> list[dict]:
+    """A table camera's confirmed frame (``service.photo_labels``; its labels carry the calibration it
+    was read with, ``table``) read as the table reads it: rectified, its winner's region and the dead
+    wall detected by ``detector`` (the overhead view's), the layout's second looks; each tile as a box
+    on the frame, turned as the frame shows it, with its ``cut`` as the table cuts it for its set (from
+    the rectified table, upright: ``TableReader.upright_cuts``; None for a back)."""
+    reader = TableReader(TableFile.from_dict(photo["table"]), photo.get("rules") or "dunhill", detector=detector)
+    pieces = reader.read(image).pieces
+    out = []
+    for p, cut in zip(pieces, reader.upright_cuts(pieces)):
+        x, y, w, h = reader.frame_box(p.box)
+        out.append({"tile": p.tile, "box": [x, y, x + w, y + h], "rotation": reader.frame_rotation(p) or 0,
+                    "score": p.score, "cut": cut})
+    return out
 
 
 def score_photo(found: list[dict], photo: dict) -> dict:
@@ -541,19 +560,25 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
     # what the tablet reads a seat's photo with (``seat_locator``, ``seat_classifier``: candidates for it alone)
     seat = seat_detector(mirror=mirror, classifier=seat_classifier or classifier, locator=seat_locator)
     out: dict = {"view": view, "grid": grid, "zero_shot": {}, "enrolled": {}, "ms": {}, "load_s": load_s}
+    overhead = None     # a table camera's frames: the overhead view's detector (``as_the_table_read``)
     print(f"\nreal photos, {view} view, grid {grid or 'by size'} (labelled face-up tiles found and named right; the hand line; "
           f"the detector loaded in {load_s:.2f} s):")
     for name, photo in found_photos.items():
         image = cv2.imread(str(photo["path"]))
         started = time.perf_counter()
-        found = [d.to_dict() for d in detector.detect(image, grid=grid_for(image, grid))]
+        if photo.get("table"):
+            overhead = overhead or (detector if view == "overhead" else Detector.for_view("overhead"))
+            found = as_the_table_read(photo, image, overhead)
+        else:
+            found = [d.to_dict() for d in detector.detect(image, grid=grid_for(image, grid))]
         ms = (time.perf_counter() - started) * 1000
         s = score_photo(found, photo)
         s.update(hand_alone(photo, image, seat))
         out["zero_shot"][name] = s
         photo["found"] = found
         out["ms"][name] = {"without_set": ms}
-        print(f"  {name}: zero-shot {s['right']}/{s['tiles']}, hand {s['hand_right']}/{len(s['hand_read'])} "
+        print(f"  {name}{' (the table camera, read as the table read it)' if photo.get('table') else ''}: "
+              f"zero-shot {s['right']}/{s['tiles']}, hand {s['hand_right']}/{len(s['hand_read'])} "
               f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
               f"{s['stray_boxes']} extra box(es) by the line, {clear_text(s)}{s['red_plain']} red/plain mix-up(s), "
               f"boxes' height over the labels' ({height_text(s)}), {ms:.0f} ms")
@@ -609,6 +634,16 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
     return out
 
 
+def tile_sets(found_photos: dict) -> dict[str, list[str]]:
+    """The photos of each tile set: the project's (``TILE_SETS``), and a table's confirmed frames, one
+    set a table (the calibration's name their labels carry): a table plays with one set."""
+    out = {name: list(members) for name, members in TILE_SETS.items()}
+    for name, photo in found_photos.items():
+        if photo.get("table"):
+            out.setdefault(f"table {photo['table'].get('table') or '?'}", []).append(name)
+    return out
+
+
 def own_sets(found_photos: dict, classifier: Classifier, view: str, folder: Path) -> dict:
     """One set's own tiles: the detector's cuts of each tile set's labelled face-up tiles (boxes of
     IoU >= 0.5, as found zero-shot), a set of up to 3 crops a kind of the kinds seen twice or more,
@@ -624,14 +659,15 @@ def own_sets(found_photos: dict, classifier: Classifier, view: str, folder: Path
     rng = np.random.default_rng(0)
     no_set = TileSet.create(folder / "no-set", classifier, view)     # names as the classifier alone
     out = {}
-    for set_name, members in TILE_SETS.items():
+    for set_name, members in tile_sets(found_photos).items():
         found, at_labels = [], []               # (kind, cut, sideways) at the detector's box; at the label's
         for m in (m for m in members if m in found_photos):
             image = cv2.imread(str(found_photos[m]["path"]))
             face = [t for t in found_photos[m]["tiles"] if t["tile"] != BACK]
             for t, d in match(found_photos[m]["found"], face):
                 sideways = d["rotation"] % 180 == 90
-                found.append((t["tile"], upright_cut(image, d["box"], d["rotation"]), sideways))
+                cut = d.get("cut")              # a table camera's frame: as the table cut it
+                found.append((t["tile"], upright_cut(image, d["box"], d["rotation"]) if cut is None else cut, sideways))
                 at_labels.append((t["tile"], upright_cut(image, t["box"], t["rotation"]), sideways))
         if not found:
             continue

@@ -18,6 +18,7 @@ from vision.layout import tiles_of
 # the tablet does not confirm discards, so their cuts are never labelled.
 DEAD_WALL = "dead_wall"
 CONFIRMED_ZONES = ("hand", "melds", "gari", DEAD_WALL)
+_WINNERS_ZONES = CONFIRMED_ZONES[:3]             # the winners' own tiles lie there; the indicators in the dead wall
 _SHOWN_FIELDS = ("concealed", "gari")            # the winner's own; ``concealed`` holds the winning tile
 _TABLE_FIELDS = ("dora_indicators", "ura_indicators")
 
@@ -25,11 +26,17 @@ _TABLE_FIELDS = ("dora_indicators", "ura_indicators")
 def face_up_tiles(records: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[str]]:
     """``(shown, maybe)``: the tiles the confirmed records say lie face up, and those that may.
 
-    Shown: each record's ``concealed`` (which holds its ``win_tile``: that is not counted twice),
-    its pon/minkan/kakan tiles and its ``gari``, and the dora and ura indicators once (the last
-    record's: a double ron's two records name the same dead wall). Maybe: an ankan's tiles, two of
-    which lie face down, and which two (of a five: red or plain) the record does not say.
-    Red fives are their own kind (``0p`` is not ``5p``)."""
+    Shown: the winners' own (``winners_tiles``), then the dead wall's indicators (``indicator_tiles``).
+    Maybe: an ankan's tiles, two of which lie face down, and which two (of a five: red or plain) the
+    record does not say. Red fives are their own kind (``0p`` is not ``5p``)."""
+    shown, maybe = winners_tiles(records)
+    return shown + indicator_tiles(records), maybe
+
+
+def winners_tiles(records: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[str]]:
+    """``(shown, maybe)`` of the winners' own tiles: each record's ``concealed`` (which holds its
+    ``win_tile``: that is not counted twice), its pon/minkan/kakan tiles and its ``gari``; maybe, an
+    ankan's tiles."""
     shown: list[str] = []
     maybe: list[str] = []
     for record in records:
@@ -37,10 +44,13 @@ def face_up_tiles(records: Sequence[Mapping[str, Any]]) -> tuple[list[str], list
             shown += tiles_of(str(record.get(name) or ""))
         for meld in record.get("melds") or ():
             (maybe if meld.get("kind") == "ankan" else shown).extend(tiles_of(str(meld.get("tiles") or "")))
-    if records:
-        for name in _TABLE_FIELDS:
-            shown += tiles_of(str(records[-1].get(name) or ""))
     return shown, maybe
+
+
+def indicator_tiles(records: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The dora and ura indicators, once: the last record's (a double ron's two records name the same
+    dead wall)."""
+    return [t for name in _TABLE_FIELDS for t in tiles_of(str(records[-1].get(name) or ""))] if records else []
 
 
 def labels(read: Sequence[str], shown: Sequence[str], maybe: Sequence[str] = ()) -> list[str | None]:
@@ -71,21 +81,27 @@ def confirmed_labels(cuts: Sequence[tuple[str, str]], records: Sequence[Mapping[
     """The kind to learn each cut ``(tile read, zone)`` of a count as, once ``records`` are confirmed;
     None: not learnt from.
 
-    A cut outside ``CONFIRMED_ZONES`` is not learnt from; the others are labelled by ``labels``.
-    Then the dead wall: when every tile the records show face up was matched by a read tile, a
-    dead-wall cut still unlabelled is a back. The dead wall holds its indicators face up and every
-    other tile face down, so a cut there that is none of the confirmed tiles is a back the reader
-    named a face (a set's lilac backs read as 白, say), which the players took off the indicators.
-    So the set learns that back, and reads it right the next time."""
-    inside = [i for i, (_, zone) in enumerate(cuts) if zone in CONFIRMED_ZONES]
-    shown, maybe = face_up_tiles(records)
-    named = labels([cuts[i][0] for i in inside], shown, maybe)
+    A cut outside ``CONFIRMED_ZONES`` is not learnt from. The winners' zones (hand, melds, gari) are
+    labelled by ``labels`` against the winners' tiles, the dead wall against its indicators, each on
+    its own: a fix in the hand to a kind the indicators also show (a 3s read as the 5s that is the
+    dora indicator) names the hand's cut, not the indicator's. Then the dead wall: when every
+    indicator was matched by a read tile there, a dead-wall cut still unlabelled is a back. The dead
+    wall holds its indicators face up and every other tile face down, so a cut there that is none of
+    them is a back the reader named a face (a set's lilac backs read as 白), which the players took
+    off the indicators. So the set learns that back, and reads it right the next time."""
     out: list[str | None] = [None] * len(cuts)
-    for i, kind in zip(inside, named):
+    shown, maybe = winners_tiles(records)
+    own = [i for i, (_, zone) in enumerate(cuts) if zone in _WINNERS_ZONES]
+    for i, kind in zip(own, labels([cuts[i][0] for i in own], shown, maybe)):
         out[i] = kind
-    if _all_matched(named, shown):
-        for i in inside:
-            if out[i] is None and cuts[i][1] == DEAD_WALL:
+    indicators = indicator_tiles(records)
+    wall = [i for i, (_, zone) in enumerate(cuts) if zone == DEAD_WALL]
+    named = labels([cuts[i][0] for i in wall], indicators)
+    for i, kind in zip(wall, named):
+        out[i] = kind
+    if not (Counter(indicators) - Counter(k for k in named if k is not None)):
+        for i in wall:
+            if out[i] is None:
                 out[i] = BACK
     return out
 
@@ -95,8 +111,3 @@ def confirmed_cuts(cuts: Sequence[Any], records: Sequence[Mapping[str, Any]]) ->
     count confirmed as ``records`` teaches, by ``confirmed_labels``; the images pass through untouched."""
     kinds = confirmed_labels([(c.tile, c.zone) for c in cuts], records)
     return [(kind, c.image) for kind, c in zip(kinds, cuts) if kind is not None]
-
-
-def _all_matched(named: Sequence[str | None], shown: Sequence[str]) -> bool:
-    """Whether every shown tile got a read tile labelled as it (``named`` may hold ``maybe`` ones too)."""
-    return not (Counter(shown) - Counter(k for k in named if k is not None))

@@ -1,20 +1,29 @@
-"""A confirmed photo of the hand kept as a labelled real photo, for measuring the detector on a parlour's own tiles.
+"""A confirmed count's image kept as a labelled real photo, for measuring the detector on a parlour's own tiles.
 
 The project's vision is chosen on a handful of real photos, one of them held out; a parlour makes
-dozens a night. When the players confirm a count read from a photo taken at the seat
-(``service.hand_photos``), the photo is already the hand's snapshot, which the log keeps; this
-module writes beside it the line's boxes, each named as the players confirmed it, in the format of
-``vision/labels`` (``vision.evaluate.load_labels``). ``bench/bench_tileset.py --labels DIR`` with
-``TOUTENKOU_PHOTOS`` at the snapshots then reads them as it reads the project's labelled photos:
-photos no model was chosen on.
+dozens a night. When the players confirm a count, its image is already the hand's snapshot, which
+the log keeps; this module writes beside it the tiles' boxes, each named as the players confirmed
+it, in the format of ``vision/labels`` (``vision.evaluate.load_labels``).
+``bench/bench_tileset.py --labels DIR`` with ``TOUTENKOU_PHOTOS`` at the snapshots then reads them
+as it reads the project's labelled photos: photos no model was chosen on. Two kinds of image:
 
-A photo is labelled only where the confirmed hand says which box is which tile: every box of the
-line matched to a confirmed tile (``service.learning.labels``: each read tile that is one of the
-confirmed ones, and where exactly one box and one tile are left, the players' one fix). A line with
-two fixes, a box the players took away or a tile they added (beyond a winning tile the line did not
-show) is not labelled: which box became which tile is not known. The boxes are the reader's, not
-drawn by eye: the names are the players', so a later model is measured fairly on naming and on the
-line; where the boxes lie says only what the reader found. Writing never fails a confirm.
+- **A photo of the hand taken at the seat** (``service.hand_photos``): the line's boxes, with
+  ``hand_line``. Labelled only where the confirmed hand says which box is which tile: every box of
+  the line matched to a confirmed tile (``service.learning.labels``: each read tile that is one of
+  the confirmed ones, and where exactly one box and one tile are left, the players' one fix). A
+  line with two fixes, a box the players took away or a tile they added (beyond a winning tile
+  the line did not show) is not labelled: which box became which tile is not known.
+- **The table camera's frame** (``service.vision_reader``): the boxes in the zones a count names
+  (the winner's hand, melds and gari, the dead wall: ``service.learning.confirmed_labels``), in
+  the frame's pixels, each face turned as the frame shows it, and the calibration the frame was
+  read with (``table``), so the bench reads the frame as the table read it. Labelled only where
+  every box there is named and every tile the count shows face up has its box (a tile the reader
+  missed would leave the labels silently short of the hardest tile). Discards, walls and the other
+  seats are not labelled: a count does not confirm them.
+
+The boxes are the reader's, not drawn by eye: the names are the players', so a later model is
+measured fairly on naming and on the line; where the boxes lie says only what the reader found.
+Writing never fails a confirm.
 """
 
 from __future__ import annotations
@@ -22,27 +31,43 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from vision.classes import BACK
 
-from .learning import face_up_tiles, labels
+from .learning import CONFIRMED_ZONES, DEAD_WALL, confirmed_labels, face_up_tiles, indicator_tiles, labels
 from .reader import Reading
 
 log = logging.getLogger(__name__)
 LINE = "hand"                   # the zone of a photo's line tiles, and the labels' group for them
 LABELLED_BY = "the players' confirmed count; boxes as the reader found them"
+KAN_ZONES = ("hand", "melds")  # where a closed kan's backs lie on the table camera's frame
+TABLE_NOTE = "discards, walls and the other seats are not labelled: a count does not confirm them"
 
 
 def photo_labels(reading: Reading, size: tuple[int, int], snapshot: str,
                  records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-    """The labels of a photo of the hand (``reading.from_seat``) confirmed as ``records``, in
-    ``vision/labels``' format, or None where it cannot be labelled (module doc): no photo from the
-    seat, no line, or a box the confirmed hand does not name."""
+    """The labels of a count's image confirmed as ``records``, in ``vision/labels``' format, or None
+    where it cannot be labelled (module doc): a photo of the hand from the seat
+    (``reading.from_seat``), or the table camera's frame (``reading.table``)."""
+    if not records:
+        return None
+    if reading.from_seat:
+        return seat_photo_labels(reading, size, snapshot, records)
+    if reading.table is not None:
+        return table_frame_labels(reading, size, snapshot, records)
+    return None
+
+
+def seat_photo_labels(reading: Reading, size: tuple[int, int], snapshot: str,
+                      records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The labels of a photo of the hand taken at the seat: its line's boxes, or None where a box of
+    the line is one the confirmed hand does not name."""
     line = [d for d in reading.detections if d.zone == LINE]
-    if not reading.from_seat or not line or not records:
+    if not line:
         return None
     # the hand the photo was read into (a double ron's second record), its own tiles: the gari and
     # the indicators lie outside its line
@@ -58,11 +83,44 @@ def photo_labels(reading: Reading, size: tuple[int, int], snapshot: str,
         return None
     tiles = [{"tile": name, "box": [d.x, d.y, d.x + d.w, d.y + d.h], "rotation": d.rotation, "group": LINE}
              for d, name in zip(line, names)]
-    return {"image": snapshot, "size": list(size),
-            "source": f"a photo of the hand confirmed at the table, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC",
+    return {"image": snapshot, "size": list(size), "source": f"a photo of the hand confirmed at the table, {_now()}",
             "labelled_by": LABELLED_BY, "tiles": tiles, "unreadable": [], "clear": [],
             "hand_line": list(names),
             "notes": "read as: " + " ".join(d.tile for d in line)}
+
+
+def table_frame_labels(reading: Reading, size: tuple[int, int], snapshot: str,
+                       records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The labels of the table camera's frame: the boxes in the zones a count names, each with its
+    ``zone``, and the calibration it was read with; None where a box there is not named or a tile the
+    count shows face up has no box."""
+    named = [d for d in reading.detections if d.zone in CONFIRMED_ZONES]
+    if not named:
+        return None
+    shown, maybe = face_up_tiles(records)
+    faces = [i for i, d in enumerate(named) if d.tile != BACK]
+    names: list[str | None] = [None] * len(named)
+    for i, name in zip(faces, confirmed_labels([(named[i].tile, named[i].zone) for i in faces], records)):
+        names[i] = name
+    # a back read as one: on the dead wall once its indicators are all found (its other tiles lie face
+    # down); in the hand or the melds, a closed kan's, where the hand holds one
+    wall = [n for d, n in zip(named, names) if d.zone == DEAD_WALL and n is not None]
+    wall_found = not (Counter(indicator_tiles(records)) - Counter(wall))
+    for i, d in enumerate(named):
+        if d.tile == BACK and (wall_found if d.zone == DEAD_WALL else bool(maybe) and d.zone in KAN_ZONES):
+            names[i] = BACK
+    if None in names or Counter(shown) - Counter(names):
+        return None
+    tiles = [{"tile": name, "box": [d.x, d.y, d.x + d.w, d.y + d.h], "rotation": 0 if name == BACK else d.rotation,
+              "zone": d.zone} for d, name in zip(named, names)]
+    return {"image": snapshot, "size": list(size), "source": f"a count confirmed at the table camera, {_now()}",
+            "labelled_by": LABELLED_BY, "tiles": tiles, "unreadable": [],
+            "table": dict(reading.table or {}), "rules": records[-1].get("rules"),
+            "notes": f"read as: {' '.join(d.tile for d in named)}; {TABLE_NOTE}"}
+
+
+def _now() -> str:
+    return f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC"
 
 
 class PhotoLabels:

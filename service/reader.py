@@ -21,8 +21,8 @@ class Detection:
     """One tile seen in the frame: its mpsz name, its box in frame pixels, the confidence, the kind
     of table zone it lies in (``hand``, ``melds``, ``gari``, ``dead_wall``, ``discards``; empty:
     unknown), and when several frames were voted on, the share of them that read it there.
-    ``rotation`` (not in ``to_dict``): the face's clockwise turn in the frame, where the reader
-    read the frame as it is (a photo from the seat; ``service.photo_labels`` keeps it)."""
+    ``rotation`` (not in ``to_dict``): the face's clockwise turn in the frame (0/90/180/270; what
+    ``service.photo_labels`` keeps)."""
 
     tile: str
     x: int
@@ -60,7 +60,9 @@ class Reading:
     or None when nothing could be read; ``warnings`` say what the players should check.
     ``cuts`` (not in ``to_dict``) are the read tiles' images, kept until the count is confirmed.
     ``from_seat``: the frame is a photo taken at the winner's seat, whose row reads as it lies
-    (the table camera's frames are seen from above, each seat's row turned its own way)."""
+    (the table camera's frames are seen from above, each seat's row turned its own way). ``table``
+    (not in ``to_dict``): for the table camera, the calibration the frame was read with (a table
+    file's dict, ``calibration.store.TableFile.to_dict``, holding this frame's fit)."""
 
     reader: str
     record: Mapping[str, Any] | None = None
@@ -69,6 +71,7 @@ class Reading:
     installed: bool = True
     cuts: tuple[Cut, ...] = field(default=(), repr=False, compare=False)
     from_seat: bool = False
+    table: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"reader": self.reader, "installed": self.installed,

@@ -67,11 +67,12 @@ class Settings(BaseSettings):
     learn_tiles: bool = Field(True, description="on Confirm of a count the vision reader read, its tiles' cuts, "
                                                 "named as confirmed, join the table's tile set (vision.tileset) "
                                                 "and the reader names tiles with the updated set")
-    keep_photo_labels: bool = Field(True, description="on Confirm of a count read from a photo of the hand taken at "
-                                                      "the seat, the line's boxes named as confirmed are kept "
-                                                      "beside the snapshots (labels/<snapshot>.json, vision/labels' "
-                                                      "format: service.photo_labels), for measuring the detector "
-                                                      "on the parlour's own tiles")
+    keep_photo_labels: bool = Field(True, description="on Confirm of a count, its image's tiles named as confirmed "
+                                                      "are kept beside the snapshots (labels/<snapshot>.json, "
+                                                      "vision/labels' format: service.photo_labels): a photo of the "
+                                                      "hand's line from the seat, or the table camera frame's "
+                                                      "confirmed zones with its calibration; for measuring the "
+                                                      "detector on the parlour's own tiles")
     mend_reads: bool = Field(True, description="a hand the vision reader read one tile off a win is counted with "
                                                "that tile as the reader's next choice for it, and a gari read as "
                                                "no gari under the rule as its next gari kind, the players told "

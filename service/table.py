@@ -25,14 +25,17 @@ from .watch.offers import Offers
 from .views import score_view, session_view
 
 
-def read_frame(reader: Reader, store: SnapshotStore, frame: np.ndarray,
-               context: ReadContext, tiles: TableTiles | None = None) -> tuple[Snapshot, Reading]:
+def read_frame(reader: Reader, store: SnapshotStore, frame: np.ndarray, context: ReadContext,
+               tiles: TableTiles | None = None, offers: Offers | None = None) -> tuple[Snapshot, Reading]:
     """Save the frame as a snapshot and let the reader read it; the reading's cuts wait in ``tiles``
-    for the count's Confirm (``TableTiles.learn``)."""
+    for the count's Confirm (``TableTiles.learn``), and the reading is remembered by the snapshot's
+    name (``offers``: the tablet's overlay, and the labels its Confirm keeps, ``service.photo_labels``)."""
     snap = store.save(frame)
     reading = reader.read(frame, context)
     if tiles is not None:
         tiles.remember(snap.name, reading.cuts)
+    if offers is not None:
+        offers.remember(snap.name, reading, (snap.width, snap.height))
     return snap, reading
 
 

@@ -19,7 +19,6 @@ import threading
 import numpy as np
 
 from calibration.errors import CalibrationError
-from calibration.homography import table_to_image
 from calibration.store import TableFile, load
 from calibration.tracker import Tracker
 from vision.detect import Detector
@@ -72,7 +71,8 @@ class VisionReader:
             reading = reader.read(frame)
         except CalibrationError as e:
             return Reading(self.name, None, (), (str(e),))
-        detections = tuple(Detection(p.tile, *_frame_box(reader, p.box), score=p.score, zone=self._zone_of(p))
+        detections = tuple(Detection(p.tile, *reader.frame_box(p.box), score=p.score, zone=self._zone_of(p),
+                                     rotation=reader.frame_rotation(p) or 0)
                            for p in reading.pieces)
         record, said = mended(dict(reading.record) if reading.record else None, reading.hand, context.preset,
                               reading.gari, self.mend)
@@ -80,19 +80,13 @@ class VisionReader:
             record = {**record, "honba": context.honba}
         cuts = tuple(Cut(p.tile, image, self._zone_of(p)) for p, image in
                      zip(reading.pieces, reader.upright_cuts(reading.pieces)) if image is not None)
-        return Reading(self.name, record, detections, tuple(reading.warnings) + said, cuts=cuts)
+        # the calibration this frame was read with: a confirmed count's labels carry it (service.photo_labels)
+        table = reader.table.with_fit(reader.tracker.last_good).to_dict()
+        return Reading(self.name, record, detections, tuple(reading.warnings) + said, cuts=cuts, table=table)
 
     def _zone_of(self, piece) -> str:
         """The kind of the table zone a piece lies in (its centre), or empty."""
         return next((z.kind for z in self.table.zones if z.contains(piece.centre)), "")
-
-
-def _frame_box(reader, box_mm) -> tuple[int, int, int, int]:
-    """A tile's box in table mm as an (x, y, w, h) box on the camera frame."""
-    x1, y1, x2, y2 = box_mm
-    pts = table_to_image(reader.tracker.last_good, [[x1, y1], [x2, y1], [x2, y2], [x1, y2]], reader.table.lens)
-    (a, b), (c, d) = pts.min(axis=0), pts.max(axis=0)
-    return int(a), int(b), int(round(c - a)), int(round(d - b))
 
 
 def from_env() -> VisionReader:

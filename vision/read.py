@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 import cv2
 import numpy as np
 
-from calibration.homography import rectify
+from calibration.homography import rectify, table_to_image
 from calibration.store import TableFile
 from calibration.tracker import Tracker
 from calibration.whitebalance import apply_gains
@@ -369,6 +369,27 @@ class TableReader:
             except ValueError:
                 out.append(None)
         return out
+
+    def frame_box(self, box_mm: Sequence[float]) -> tuple[int, int, int, int]:
+        """A box in table mm as an (x, y, w, h) box on the camera frame last read (the box around its
+        four corners as the camera sees them)."""
+        x1, y1, x2, y2 = box_mm
+        pts = table_to_image(self.tracker.last_good, [[x1, y1], [x2, y1], [x2, y2], [x1, y2]], self.table.lens)
+        (a, b), (c, d) = pts.min(axis=0), pts.max(axis=0)
+        return int(a), int(b), int(round(c - a)), int(round(d - b))
+
+    def frame_rotation(self, piece: Piece) -> int | None:
+        """The piece's face turned as the camera frame last read shows it (clockwise, 0/90/180/270; None
+        where its rotation is unknown): its rotation on the rectified table plus the camera's own turn
+        there, the face's top carried into the frame by the homography."""
+        if piece.rotation is None:
+            return None
+        turn = np.radians(piece.rotation)
+        centre = piece.centre
+        top = centre + TILE_MM[1] / 2 * np.array([np.sin(turn), -np.cos(turn)])   # the face's top, in table mm
+        (cx, cy), (tx, ty) = table_to_image(self.tracker.last_good, [centre, top], self.table.lens)
+        angle = np.degrees(np.arctan2(tx - cx, cy - ty))         # clockwise from the frame's up
+        return int(round(angle / 90.0)) % 4 * 90
 
     def read_frames(self, frames: Sequence[np.ndarray], debug=None) -> Reading:
         """Several frames of the same still table voted into one reading."""

@@ -37,11 +37,11 @@ async def _uploaded(image: UploadFile, settings: Settings) -> np.ndarray:
 
 @router.post("/read", response_model=ReadingOut, summary="read an uploaded image (JPEG/PNG)")
 async def read_upload(settings: SettingsDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep,
-                      tiles: TilesDep, image: UploadFile = File(description="the table seen from above"),
+                      tiles: TilesDep, offers: OffersDep, image: UploadFile = File(description="the table seen from above"),
                       session: str | None = Form(None, description="the session, for the reader's context")) -> dict:
     frame = await _uploaded(image, settings)
     context = table.context_of(ledger, session)
-    snap, reading = table.read_frame(reader, store, frame, context, tiles)
+    snap, reading = table.read_frame(reader, store, frame, context, tiles, offers)
     return _reading_out(snap, reading, ledger, session)
 
 
@@ -66,10 +66,10 @@ async def read_hand_photo(settings: SettingsDep, ledger: LedgerDep, photos: Hand
 
 @router.post("/camera/read", response_model=ReadingOut, summary="grab the camera's frame and read it")
 def read_camera(camera: CameraDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep, tiles: TilesDep,
-                session: str | None = Query(None)) -> dict:
+                offers: OffersDep, session: str | None = Query(None)) -> dict:
     _, frame = camera.latest()
     context = table.context_of(ledger, session)
-    snap, reading = table.read_frame(reader, store, frame, context, tiles)
+    snap, reading = table.read_frame(reader, store, frame, context, tiles, offers)
     return _reading_out(snap, reading, ledger, session)
 
 

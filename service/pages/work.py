@@ -119,8 +119,7 @@ def hand_photo(request: Request, session_id: str, form: FormDep, ledger: LedgerD
 
 
 def _read(request, session_id, form, ledger, reader, store, tiles: TableTiles, offers: Offers, frame) -> Response:
-    snap, reading = table.read_frame(reader, store, frame, table.context_of(ledger, session_id), tiles)
-    offers.remember(snap.name, reading, (snap.width, snap.height))
+    snap, reading = table.read_frame(reader, store, frame, table.context_of(ledger, session_id), tiles, offers)
     return _show(request, session_id, form, ledger, snap.name, reading, (snap.width, snap.height))
 
 

@@ -33,3 +33,29 @@ def test_a_tables_confirmed_photos_are_read_as_labelled_photos(tmp_path, monkeyp
     photo = photos["0123456789abcdef0123"]
     assert photo["path"] == snapshots / SNAPSHOT and photo["hand_line"] == LINE
     assert bench_tileset.hand_tiles(photo) == photo["tiles"]
+
+
+def test_a_tables_confirmed_camera_frame_is_read_again_as_the_table_read_it(tmp_path, monkeypatch):
+    import json
+    import shutil
+
+    from service.reader import ReadContext
+    from service.settings import DEMO_FRAMES, DEMO_HANDS
+    from service.vision_reader import VisionReader, demo_table
+
+    snapshots, labels = tmp_path / "snapshots", tmp_path / "labels"
+    snapshots.mkdir()
+    shutil.copy(DEMO_FRAMES / "frame-03.jpg", snapshots / SNAPSHOT)
+    frame = cv2.imread(str(snapshots / SNAPSHOT))
+    truth = json.loads(DEMO_HANDS.read_text())["frame-03.jpg"]
+    reading = VisionReader(demo_table()).read(frame, ReadContext(truth["rules"]))
+    kept = PhotoLabels(labels, {SNAPSHOT: (reading, (frame.shape[1], frame.shape[0]))}.get)
+    assert kept.keep(SNAPSHOT, [truth]) is not None
+    monkeypatch.setenv("TOUTENKOU_PHOTOS", str(snapshots))
+    photo = bench_tileset.labelled_photos(labels)["0123456789abcdef0123"]
+    found = bench_tileset.as_the_table_read(photo, frame, bench_tileset.Detector.for_view("overhead"))
+    score = bench_tileset.score_photo(found, photo)
+    assert score["tiles"] >= 14 and score["right"] == score["tiles"] and score["red_plain"] == 0
+    # the cuts are the table's own (upright, from the rectified table), for a set of this table's tiles
+    assert all(d["cut"].shape == (64, 64, 3) for d in found if d["tile"] != "back")
+    assert bench_tileset.tile_sets({"0123456789abcdef0123": photo})["table demo"] == ["0123456789abcdef0123"]

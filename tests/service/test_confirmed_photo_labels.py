@@ -4,14 +4,23 @@ players confirmed it, in vision/labels' format, beside the snapshot it labels.""
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from pathlib import Path
+
+import cv2
 
 import pytest
 from fastapi.testclient import TestClient
 
+from calibration.store import TableFile
 from service.app import create_app
+from service.learning import face_up_tiles
 from service.photo_labels import PhotoLabels, photo_labels
 from service.reader import Detection, Reading
+from service.settings import DEMO_FRAMES, DEMO_HANDS
+from vision.classes import HALF_TURN_SAME
+from vision.detect import Detector
 from vision.evaluate import load_labels, photos_dir
 
 from table_fixtures import PIN, PLAYERS
@@ -68,9 +77,65 @@ def test_a_closed_kans_backs_are_labelled_backs():
     assert photo_labels(line_of(read), SIZE, "a.jpg", [{"concealed": "111999m2z2z567s44z", "win_tile": "4z"}]) is None
 
 
-def test_only_a_photo_from_the_seat_is_labelled():
-    table = Reading("vision", {}, line_of(HAND).detections, from_seat=False)
-    assert photo_labels(table, SIZE, "a.jpg", [{"concealed": "111999m123p567s44z", "win_tile": "4z"}]) is None
+def test_a_reading_neither_from_the_seat_nor_from_the_table_camera_is_not_labelled():
+    neither = Reading("vision", {}, line_of(HAND).detections, from_seat=False)
+    assert photo_labels(neither, SIZE, "a.jpg", [{"concealed": "111999m123p567s44z", "win_tile": "4z"}]) is None
+
+
+# ---- the table camera's frame ----------------------------------------------------------------------------
+
+COUNT = {"rules": "dunhill", "concealed": "222234444888s66z", "win_tile": "4s", "dora_indicators": "5s"}
+CALIBRATION = {"format": 1, "table": "t1", "zones": []}
+
+
+def frame_of(read: list[tuple[str, str]]) -> Reading:
+    """The table camera's frame read as ``read`` (tile, zone), each face a quarter turned in the frame."""
+    return Reading("vision", {}, tuple(Detection(t, 40 * i, 300, 30, 40, zone=z, rotation=90)
+                                       for i, (t, z) in enumerate(read)), table=CALIBRATION)
+
+
+SEEN = ([(t, "hand") for t in "2s 2s 2s 2s 3s 4s 4s 4s 4s 8s 8s 8s 6z 6z".split()]
+        + [("5s", "dead_wall"), ("back", "dead_wall"), ("back", "dead_wall"), ("9m", "discards"), ("7z", "")])
+
+
+def test_a_table_frame_is_labelled_in_the_zones_a_count_names_with_the_calibration_it_was_read_with():
+    label = photo_labels(frame_of(SEEN), SIZE, "f.jpg", [COUNT])
+    assert [(t["tile"], t["zone"]) for t in label["tiles"]] == SEEN[:17]     # no discard, nothing outside a zone
+    assert label["tiles"][0] == {"tile": "2s", "box": [0, 300, 30, 340], "rotation": 90, "zone": "hand"}
+    assert {t["rotation"] for t in label["tiles"] if t["tile"] == "back"} == {0}
+    assert label["table"] == CALIBRATION and label["rules"] == "dunhill" and "hand_line" not in label
+
+
+def test_the_players_one_fix_names_the_box_they_fixed_and_the_dead_walls_backs_stay_backs():
+    read = [("5z", "dead_wall") if (t, z) == ("back", "dead_wall") else (t, z) for t, z in SEEN[:16]] + SEEN[16:]
+    fixed = [("3s", "hand") if i == 4 else (t, z) for i, (t, z) in enumerate(SEEN)]     # 3s read as 5s
+    fixed[4] = ("5s", "hand")
+    assert [t["tile"] for t in photo_labels(frame_of(fixed), SIZE, "f.jpg", [COUNT])["tiles"]][4] == "3s"
+    # a back read as 白 on the dead wall, which the players took off the indicators: a back
+    assert [t["tile"] for t in photo_labels(frame_of(read), SIZE, "f.jpg", [COUNT])["tiles"]][15] == "back"
+    # the indicator fixed (read 5s, a 6s), its dead wall's backs read as backs: each box named
+    label = photo_labels(frame_of(SEEN), SIZE, "f.jpg", [{**COUNT, "dora_indicators": "6s"}])
+    assert [t["tile"] for t in label["tiles"]][14:] == ["6s", "back", "back"]
+
+
+def test_a_closed_kans_backs_in_the_melds_are_labelled_backs_on_the_table_frame():
+    count = {"concealed": "123s", "win_tile": "3s", "melds": [{"kind": "ankan", "tiles": "7777z"}],
+             "dora_indicators": "5s"}
+    read = [("1s", "hand"), ("2s", "hand"), ("3s", "hand"), ("back", "melds"), ("7z", "melds"), ("7z", "melds"),
+            ("back", "melds"), ("5s", "dead_wall"), ("back", "dead_wall")]
+    assert [t["tile"] for t in photo_labels(frame_of(read), SIZE, "f.jpg", [count])["tiles"]] == [t for t, _ in read]
+    # without the closed kan, the backs in the melds are no tiles the players confirmed
+    assert photo_labels(frame_of(read), SIZE, "f.jpg", [{**count, "concealed": "123s77z", "melds": []}]) is None
+
+
+@pytest.mark.parametrize("read, why", [
+    (SEEN[:3] + SEEN[4:], "a tile of the hand the reader did not box: the labels would leave it out"),
+    ([("1p", "hand"), ("1p", "hand")] + SEEN[2:], "two fixes: which box became which tile is not known"),
+    (SEEN + [("7z", "hand")], "a box in the hand the players took away"),
+    (SEEN[:14] + [("back", "hand")] + SEEN[14:], "a back in a hand with no closed kan"),
+])
+def test_a_table_frame_the_count_does_not_name_box_by_box_is_not_labelled(read, why):
+    assert photo_labels(frame_of(read), SIZE, "f.jpg", [COUNT]) is None, why
 
 
 def test_labels_are_written_whole_and_read_back_as_the_projects_labels(tmp_path):
@@ -135,3 +200,43 @@ def _iou(a, b) -> float:
     h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     inter = w * h
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+# ---- at the table: the table camera's frame read, confirmed, kept ---------------------------------------
+
+SHOWN = json.loads(DEMO_HANDS.read_text())["frame-01.jpg"]       # the hand the demo camera shows first
+
+
+def test_a_confirmed_count_of_the_table_camera_is_kept_as_labels_its_tiles_turned_as_the_frame_shows_them(settings):
+    still = settings.model_copy(update={"camera_fps": 0.01})
+    with TestClient(create_app(still), headers={"X-Table-PIN": PIN}) as client:
+        sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+        page = client.post(f"/s/{sid}/count", data={"hand": "1"})
+        snapshot = re.search(r'name="snapshot" value="([0-9a-f]{20}\.jpg)"', page.text).group(1)
+        form = {"snapshot": snapshot, "hand": "1", "seat": SHOWN["seat"], "win": "tsumo", "melds": "[]",
+                **{k: SHOWN[k] for k in ("concealed", "win_tile", "dora_indicators")}}
+        assert client.post(f"/s/{sid}/confirm", data=form).status_code == 204
+    label = load_labels(still.photo_labels_dir / snapshot.replace(".jpg", ".json"))
+    faces = [t for t in label["tiles"] if t["tile"] != "back"]
+    assert Counter(t["tile"] for t in faces) == Counter(face_up_tiles([SHOWN])[0])
+    assert {t["zone"] for t in label["tiles"] if t["tile"] == "back"} == {"dead_wall"}
+    assert TableFile.from_dict(label["table"]).name == "demo" and label["rules"] == "dunhill"
+    # each face, cut from the frame at its box and read by the classifier, is the tile named, turned as kept
+    frame = cv2.imread(str(still.snapshot_dir / snapshot))
+    read = Detector().name_boxes(frame, [t["box"] for t in faces])
+    assert [d.tile for d in read] == [t["tile"] for t in faces]
+    assert all(d.rotation % 180 == t["rotation"] % 180 if t["tile"] in HALF_TURN_SAME else d.rotation == t["rotation"]
+               for d, t in zip(read, faces))
+
+
+def test_a_count_read_through_the_api_is_remembered_and_kept_as_labels_too(settings):
+    frame = (DEMO_FRAMES / "frame-02.jpg").read_bytes()
+    truth = {k: v for k, v in json.loads(DEMO_HANDS.read_text())["frame-02.jpg"].items() if k != "discards"}
+    with TestClient(create_app(settings.model_copy(update={"max_upload_bytes": 2_000_000})),
+                    headers={"X-Table-PIN": PIN}) as client:
+        sid = client.post("/api/sessions", json={"rules": truth["rules"], "players": PLAYERS}).json()["id"]
+        read = client.post("/api/read", data={"session": sid}, files={"image": ("f.jpg", frame, "image/jpeg")}).json()
+        done = client.post(f"/api/sessions/{sid}/wins", json={"records": [truth], "snapshot": read["snapshot"]})
+        assert done.status_code == 201, done.text
+    label = load_labels(settings.photo_labels_dir / read["snapshot"].replace(".jpg", ".json"))
+    assert Counter(t["tile"] for t in label["tiles"] if t["tile"] != "back") == Counter(face_up_tiles([truth])[0])

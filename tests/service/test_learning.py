@@ -89,6 +89,13 @@ def test_a_dead_wall_back_is_learnt_only_when_every_confirmed_tile_was_read():
     assert confirmed_labels(cuts, [record]) == ["1p", "1p", None, "3s", None]        # two unknowns: neither
 
 
+def test_a_fix_in_the_hand_names_the_hands_cut_though_the_indicator_shows_the_kind_it_was_read_as():
+    # the hand's 3s read as 5s, the dora indicator a 5s read right: the fix is the hand's, not the indicator's
+    record = {"concealed": "123s", "dora_indicators": "5s"}
+    cuts = [("1s", "hand"), ("2s", "hand"), ("5s", "hand"), ("5s", "dead_wall"), ("back", "dead_wall")]
+    assert confirmed_labels(cuts, [record]) == ["1s", "2s", "3s", "5s", "back"]
+
+
 def test_an_unmatched_tile_in_the_hand_is_never_called_a_back():
     record = {"concealed": "11p"}
     assert confirmed_labels([("1p", "hand"), ("1p", "hand"), ("5z", "hand")], [record]) == ["1p", "1p", None]

@@ -4,6 +4,7 @@ draw and tiles pushed into the table are not. Then the watcher's thread on a cam
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -94,6 +95,11 @@ def test_the_service_watches_its_camera_and_offers_the_win(settings, watch_folde
         assert record_diff(win.record, offer["record"]) == []
         assert c.get(offer["snapshot_url"]).status_code == 200
         assert {d["zone"] for d in offer["detections"]} >= {"hand", "melds", "dead_wall"}
+        # the offer's reading is remembered: confirmed as read, its frame is kept as labels, with the
+        # calibrated table it was read with (the deal's record is a layout's, not a scored hand: kept directly)
+        kept = c.app.state.photo_labels.keep(offer["snapshot"], [offer["record"]])
+        label = json.loads(kept.read_text())
+        assert label["table"]["table"] == "t1" and {t["zone"] for t in label["tiles"]} >= {"hand", "melds"}
         off = c.post("/api/watch", json={"on": False}).json()
         assert off["enabled"] is False and off["state"] == "off"
         assert c.post("/api/watch", json={"on": "maybe"}).status_code == 422

@@ -277,3 +277,32 @@ def test_every_stage_of_a_read_writes_its_image_the_layout_s_input_last(art, tmp
     drawn = cv2.imread(str(debug.written[-1]))
     assert drawn.shape == reader.last_top.shape
     assert (drawn != reader.last_top).any(axis=2).sum() > 1000          # boxes drawn on it
+
+
+def test_each_tile_is_placed_and_turned_on_the_camera_frame_as_the_camera_shows_it(art):
+    """A tile read on the rectified table goes back onto the frame (what a confirmed count's labels keep,
+    service.photo_labels): its box around where the camera shows it, its face turned as the frame shows
+    it. The frame is turned a quarter clockwise, so each face's turn there is its turn on the table plus
+    a quarter."""
+    from vision.classes import HALF_TURN_SAME
+    from vision.read import TableReader
+    from vision.synth.table import render_table
+    scene = render_table(0, art, lens=False)
+    frame = cv2.rotate(scene.image, cv2.ROTATE_90_CLOCKWISE)
+    reader = TableReader(TableFile("synthetic"), "dunhill")
+    pieces = [p for p in reader.read(frame).pieces if p.face_up]
+    h = scene.image.shape[0]
+    checked = 0
+    for p in pieces:
+        laid = min(scene.tiles, key=lambda t: np.hypot(t.x - p.centre[0], t.y - p.centre[1]))
+        if np.hypot(laid.x - p.centre[0], laid.y - p.centre[1]) > 8 or laid.tile != p.tile:
+            continue
+        u, v = cv2.perspectiveTransform(np.array([[[laid.x, laid.y]]], np.float64), scene.H)[0, 0]
+        x, y = h - 1 - v, u                              # the same point once the frame is turned
+        bx, by, bw, bh = reader.frame_box(p.box)
+        assert bx <= x <= bx + bw and by <= y <= by + bh and 15 <= max(bw, bh) <= 120, (p, (x, y))
+        want = (round(laid.turn / 90) * 90 + 90) % 360
+        got = reader.frame_rotation(p)
+        assert got % 180 == want % 180 if p.tile in HALF_TURN_SAME else got == want, (p, laid, got)
+        checked += 1
+    assert checked >= 0.8 * len(pieces) and checked >= 12
