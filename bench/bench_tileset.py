@@ -17,11 +17,11 @@ missing is skipped with a line saying so):
    Then the same for the 三人花 kinds alone (no 2m-8m: all a 三人花 table's set enrols).
 2. **Real photos** (``../shared/photos`` with ``vision/labels/*.json``; ``--labels DIR`` with
    ``TOUTENKOU_PHOTOS``: other labelled photos, such as a table's confirmed photos of the hand and
-   its camera's confirmed frames, kept beside its snapshots by ``service.photo_labels``): the detector
-   zero-shot (no set; a table camera's frame is read as the table read it, with the calibration its
-   labels carry and the overhead view's detector: ``as_the_table_read``), then a set enrolled from the labelled tiles of another photo
-   of the same tile set and used on this one. Per photo: labelled tiles found and
-   named right (IoU >= 0.5), the revealed hand line (every tile found once, in
+   its camera's confirmed frames, kept beside its snapshots by ``service.photo_labels``): the
+   detector zero-shot (no set; a table camera's frame is read as the table read it, with the
+   calibration its labels carry and the overhead view's detector: ``as_the_table_read``), then a
+   set enrolled from the labelled tiles of another photo of the same tile set and used on this one.
+   Per photo: labelled tiles found and named right (IoU >= 0.5), the revealed hand line (every tile found once, in
    order), extra boxes by the line, boxes on ground the labels mark clear of tiles
    (felt, rails, the table's panels: ``clear``), and the found boxes' height over the
    labels' (upright and sideways tiles apart). The hand read from the photo alone
@@ -36,8 +36,9 @@ missing is skipped with a line saying so):
    same retakes again with a set taught from the photo's own labelled tiles (the
    most teaching can give) and from another photo of its tile set.
    Then one set's own tiles: the detector's cuts of the labelled tiles of a tile
-   set's photos (a table's confirmed frames are one set: ``tile_sets``), a set of up to 3 of them a kind, named on the others; by how each
-   tile lay (upright or sideways), and the same splits cut at the labels' boxes.
+   set's photos (a table's confirmed frames are one set: ``tile_sets``), a set of up to 3 of them
+   a kind, named on the others; by how each tile lay (upright or sideways), and the same splits
+   cut at the labels' boxes.
 3. **Speed**: enrolling 37 kinds x 3 crops, and what naming with a set adds per image.
 """
 
@@ -68,6 +69,7 @@ from vision.crop import MARGIN, upright_cut, with_margin  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import iou, match, on_clear_ground, photos_dir  # noqa: E402
 from vision.hand_photo import Tile, as_read, look_again, read_hand, read_photo, seat_detector  # noqa: E402
+from vision.layout import record_diff  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.read import TableReader  # noqa: E402
 from vision.synth.capture import jpeg_again  # noqa: E402
@@ -259,20 +261,31 @@ def near_line(box, hand: list[dict]) -> bool:
     return x1 - w <= cx <= x2 + w and y1 - h / 2 <= cy <= y2 + h / 2
 
 
-def as_the_table_read(photo: dict, image: np.ndarray, detector: Detector) -> list[dict]:
+def as_the_table_read(photo: dict, image: np.ndarray, detector: Detector) -> tuple[list[dict], list[str]]:
     """A table camera's confirmed frame (``service.photo_labels``; its labels carry the calibration it
     was read with, ``table``) read as the table reads it: rectified, its winner's region and the dead
-    wall detected by ``detector`` (the overhead view's), the layout's second looks; each tile as a box
+    wall detected by ``detector`` (the overhead view's), the layout's second looks. Each tile as a box
     on the frame, turned as the frame shows it, with its ``cut`` as the table cuts it for its set (from
-    the rectified table, upright: ``TableReader.upright_cuts``; None for a back)."""
+    the rectified table, upright: ``TableReader.upright_cuts``; None for a back); and the fields of the
+    hand record read that differ from the count as confirmed (``record_misses``)."""
     reader = TableReader(TableFile.from_dict(photo["table"]), photo.get("rules") or "dunhill", detector=detector)
-    pieces = reader.read(image).pieces
+    reading = reader.read(image)
     out = []
-    for p, cut in zip(pieces, reader.upright_cuts(pieces)):
+    for p, cut in zip(reading.pieces, reader.upright_cuts(reading.pieces)):
         x, y, w, h = reader.frame_box(p.box)
         out.append({"tile": p.tile, "box": [x, y, x + w, y + h], "rotation": reader.frame_rotation(p) or 0,
                     "score": p.score, "cut": cut})
-    return out
+    return out, record_misses(photo.get("records") or [], reading.record)
+
+
+def record_misses(confirmed: list[dict], read: Mapping | None) -> list[str]:
+    """The fields of the hand record read (the layout's, before the service mends it) that differ from
+    the last confirmed record (a double ron's second is the hand the frame shows last), tile order
+    aside; discards are left out: the tablet does not confirm them. ["record"] where none was read or
+    none was confirmed."""
+    if not confirmed or read is None:
+        return ["record"]
+    return [k for k in record_diff(confirmed[-1], dict(read)) if k != "discards"]
 
 
 def score_photo(found: list[dict], photo: dict) -> dict:
@@ -535,7 +548,9 @@ def totals(scores: dict[str, dict]) -> dict:
                 "lines_alone": sum(bool(x.get("line_exact")) for x in s),
                 "lines_phone": sum(bool(x.get("phone_exact")) for x in s),
                 "seat_stray": sum(x.get("seat_stray") or 0 for x in s),
-                "seat_on_clear": sum(x.get("seat_on_clear") or 0 for x in s)}
+                "seat_on_clear": sum(x.get("seat_on_clear") or 0 for x in s),
+                "records": sum(x.get("record_misses") is not None for x in s),
+                "records_exact": sum(x.get("record_misses") == [] for x in s)}
     return {"all": summed(list(scores)), "hands": summed([n for n, s in scores.items() if s["hand_read"]])}
 
 
@@ -544,7 +559,9 @@ def total_text(label: str, t: dict) -> str:
             f"hand lines in order {t['lines_in_order']}/{t['lines']} (read from the photo alone "
             f"{t['lines_alone']}/{t['lines']}, at a phone's size {t['lines_phone']}/{t['lines']}), "
             f"{t['stray_boxes']} extra box(es) by the lines, {t['on_clear']} on clear ground; "
-            f"the seat's detector {t['seat_stray']} by the lines, {t['seat_on_clear']} on clear ground")
+            f"the seat's detector {t['seat_stray']} by the lines, {t['seat_on_clear']} on clear ground"
+            + (f"; the table camera's frames: hand records exact {t['records_exact']}/{t['records']}"
+               if t["records"] else ""))
 
 
 def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: int = RETAKES,
@@ -566,14 +583,15 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
     for name, photo in found_photos.items():
         image = cv2.imread(str(photo["path"]))
         started = time.perf_counter()
+        misses = None
         if photo.get("table"):
             overhead = overhead or (detector if view == "overhead" else Detector.for_view("overhead"))
-            found = as_the_table_read(photo, image, overhead)
+            found, misses = as_the_table_read(photo, image, overhead)
         else:
             found = [d.to_dict() for d in detector.detect(image, grid=grid_for(image, grid))]
         ms = (time.perf_counter() - started) * 1000
         s = score_photo(found, photo)
-        s.update(hand_alone(photo, image, seat))
+        s.update(hand_alone(photo, image, seat), record_misses=misses)
         out["zero_shot"][name] = s
         photo["found"] = found
         out["ms"][name] = {"without_set": ms}
@@ -581,7 +599,8 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
               f"zero-shot {s['right']}/{s['tiles']}, hand {s['hand_right']}/{len(s['hand_read'])} "
               f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
               f"{s['stray_boxes']} extra box(es) by the line, {clear_text(s)}{s['red_plain']} red/plain mix-up(s), "
-              f"boxes' height over the labels' ({height_text(s)}), {ms:.0f} ms")
+              f"boxes' height over the labels' ({height_text(s)}), {ms:.0f} ms"
+              + ("" if misses is None else f"; the hand record {'exact' if not misses else 'wrong: ' + ', '.join(misses)}"))
         if s["line_alone"] is not None:
             print(f"    the hand read from the photo alone: line {' '.join(s['line_alone']) or 'none'} "
                   f"({'exact' if s['line_exact'] else 'not ' + ' '.join(photo['hand_line'])}); "

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
+
+from calibration.errors import CalibrationError
+from calibration.store import TableFile
 
 
 def onnx_file(text: str) -> Path:
@@ -16,11 +20,26 @@ def onnx_file(text: str) -> Path:
 
 
 def labels_folder(text: str) -> Path:
-    """An ``argparse`` type: a folder holding labels files (``vision/labels``' format), else the
-    option's error."""
+    """An ``argparse`` type: a folder holding labels files (``vision/labels``' format: a JSON object
+    with ``image`` and ``tiles`` at least), else the option's error, naming the first file that is not
+    one (a parlour's folder copied by hand may hold others)."""
     path = Path(text)
     if not path.is_dir() or not any(path.glob("*.json")):
         raise argparse.ArgumentTypeError(f"no labels (*.json) in {path}")
+    for file in sorted(path.glob("*.json")):
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise argparse.ArgumentTypeError(f"{file} is not a labels file: {e}") from None
+        if not (isinstance(data, dict) and isinstance(data.get("image"), str) and isinstance(data.get("tiles"), list)):
+            raise argparse.ArgumentTypeError(f"{file} is not a labels file: it needs image and tiles "
+                                             "(vision/labels/README.md)")
+        if "table" in data:             # a table camera's frame: read again with the calibration it carries
+            try:
+                TableFile.from_dict(data["table"])
+            except (CalibrationError, KeyError, TypeError, ValueError) as e:
+                raise argparse.ArgumentTypeError(f"{file} is not a labels file: its table is no calibration: "
+                                                 f"{e}") from None
     return path
 
 

@@ -16,7 +16,8 @@ as it reads the project's labelled photos: photos no model was chosen on. Two ki
 - **The table camera's frame** (``service.vision_reader``): the boxes in the zones a count names
   (the winner's hand, melds and gari, the dead wall: ``service.learning.confirmed_labels``), in
   the frame's pixels, each face turned as the frame shows it, and the calibration the frame was
-  read with (``table``), so the bench reads the frame as the table read it. Labelled only where
+  read with (``table``), so the bench reads the frame as the table read it, and the count as
+  confirmed (``records``: its hand records), against which the bench checks the record read. Labelled only where
   every box there is named and every tile the count shows face up has its box (a tile the reader
   missed would leave the labels silently short of the hardest tile). Discards, walls and the other
   seats are not labelled: a count does not confirm them.
@@ -116,6 +117,7 @@ def table_frame_labels(reading: Reading, size: tuple[int, int], snapshot: str,
     return {"image": snapshot, "size": list(size), "source": f"a count confirmed at the table camera, {_now()}",
             "labelled_by": LABELLED_BY, "tiles": tiles, "unreadable": [],
             "table": dict(reading.table or {}), "rules": records[-1].get("rules"),
+            "records": [dict(r) for r in records],
             "notes": f"read as: {' '.join(d.tile for d in named)}; {TABLE_NOTE}"}
 
 

@@ -53,9 +53,18 @@ def test_a_tables_confirmed_camera_frame_is_read_again_as_the_table_read_it(tmp_
     assert kept.keep(SNAPSHOT, [truth]) is not None
     monkeypatch.setenv("TOUTENKOU_PHOTOS", str(snapshots))
     photo = bench_tileset.labelled_photos(labels)["0123456789abcdef0123"]
-    found = bench_tileset.as_the_table_read(photo, frame, bench_tileset.Detector.for_view("overhead"))
+    found, misses = bench_tileset.as_the_table_read(photo, frame, bench_tileset.Detector.for_view("overhead"))
+    assert misses == []                                  # the hand record read is the count as confirmed
     score = bench_tileset.score_photo(found, photo)
     assert score["tiles"] >= 14 and score["right"] == score["tiles"] and score["red_plain"] == 0
     # the cuts are the table's own (upright, from the rectified table), for a set of this table's tiles
     assert all(d["cut"].shape == (64, 64, 3) for d in found if d["tile"] != "back")
     assert bench_tileset.tile_sets({"0123456789abcdef0123": photo})["table demo"] == ["0123456789abcdef0123"]
+
+
+def test_a_hand_record_read_is_checked_against_the_count_as_confirmed_discards_aside():
+    confirmed = {"seat": "south", "concealed": "123s", "win_tile": "3s", "dora_indicators": "5s", "discards": "9m"}
+    assert bench_tileset.record_misses([confirmed], {**confirmed, "discards": "1p"}) == []
+    assert bench_tileset.record_misses([confirmed], {**confirmed, "concealed": "124s"}) == ["concealed"]
+    assert bench_tileset.record_misses([confirmed], None) == ["record"]
+    assert bench_tileset.record_misses([], confirmed) == ["record"]

@@ -49,8 +49,19 @@ def test_labels_must_be_a_folder_of_labels_files(tmp_path):
         labels_folder(str(tmp_path / "missing"))
     with pytest.raises(argparse.ArgumentTypeError, match="no labels"):
         labels_folder(str(tmp_path))                       # a folder with none in it
-    (tmp_path / "0123456789abcdef0123.json").write_text("{}")
+    (tmp_path / "0123456789abcdef0123.json").write_text('{"image": "0123456789abcdef0123.jpg", "tiles": []}')
     assert labels_folder(str(tmp_path)) == tmp_path
+
+
+@pytest.mark.parametrize("text, why", [("{", "not a labels file: Expecting"), ("[]", "it needs image and tiles"),
+                                       ('{"image": "a.jpg"}', "it needs image and tiles"),
+                                       ('{"image": "a.jpg", "tiles": [], "table": {"format": 0}}',
+                                        "its table is no calibration")])
+def test_a_file_in_the_labels_folder_that_is_no_labels_file_is_named(tmp_path, text, why):
+    (tmp_path / "a.json").write_text('{"image": "a.jpg", "tiles": []}')
+    (tmp_path / "b.json").write_text(text)
+    with pytest.raises(argparse.ArgumentTypeError, match=f"{tmp_path / 'b.json'} is .*{why}"):
+        labels_folder(str(tmp_path))
 
 
 def test_bench_tileset_with_no_labels_there_is_exit_2_naming_the_folder(tmp_path):

@@ -240,3 +240,4 @@ def test_a_count_read_through_the_api_is_remembered_and_kept_as_labels_too(setti
         assert done.status_code == 201, done.text
     label = load_labels(settings.photo_labels_dir / read["snapshot"].replace(".jpg", ".json"))
     assert Counter(t["tile"] for t in label["tiles"] if t["tile"] != "back") == Counter(face_up_tiles([truth])[0])
+    assert [r["concealed"] for r in label["records"]] == [truth["concealed"]]      # the count as confirmed
