@@ -128,6 +128,14 @@ def test_a_closed_kans_backs_in_the_melds_are_labelled_backs_on_the_table_frame(
     assert photo_labels(frame_of(read), SIZE, "f.jpg", [{**count, "concealed": "123s77z", "melds": []}]) is None
 
 
+def test_a_double_rons_two_hands_and_their_one_dead_wall_are_labelled_together():
+    first = {"concealed": "123s", "win_tile": "3s", "dora_indicators": "5s"}
+    second = {"concealed": "789p", "win_tile": "9p", "dora_indicators": "5s"}
+    read = [(t, "hand") for t in "1s 2s 3s 7p 8p 9p".split()] + [("5s", "dead_wall"), ("back", "dead_wall")]
+    label = photo_labels(frame_of(read), SIZE, "f.jpg", [first, second])
+    assert [t["tile"] for t in label["tiles"]] == [t for t, _ in read] and len(label["records"]) == 2
+
+
 @pytest.mark.parametrize("read, why", [
     (SEEN[:3] + SEEN[4:], "a tile of the hand the reader did not box: the labels would leave it out"),
     ([("1p", "hand"), ("1p", "hand")] + SEEN[2:], "two fixes: which box became which tile is not known"),
