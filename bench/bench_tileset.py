@@ -600,7 +600,8 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
               f"{'in order' if s['hand_in_order'] else 'read ' + ' '.join(s['hand_read'])}, "
               f"{s['stray_boxes']} extra box(es) by the line, {clear_text(s)}{s['red_plain']} red/plain mix-up(s), "
               f"boxes' height over the labels' ({height_text(s)}), {ms:.0f} ms"
-              + ("" if misses is None else f"; the hand record {'exact' if not misses else 'wrong: ' + ', '.join(misses)}"))
+              + ("" if misses is None else
+                 f"; the hand record {'exact' if not misses else 'wrong: ' + ', '.join(misses)}"))
         if s["line_alone"] is not None:
             print(f"    the hand read from the photo alone: line {' '.join(s['line_alone']) or 'none'} "
                   f"({'exact' if s['line_exact'] else 'not ' + ' '.join(photo['hand_line'])}); "

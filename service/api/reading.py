@@ -37,7 +37,8 @@ async def _uploaded(image: UploadFile, settings: Settings) -> np.ndarray:
 
 @router.post("/read", response_model=ReadingOut, summary="read an uploaded image (JPEG/PNG)")
 async def read_upload(settings: SettingsDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep,
-                      tiles: TilesDep, offers: OffersDep, image: UploadFile = File(description="the table seen from above"),
+                      tiles: TilesDep, offers: OffersDep,
+                      image: UploadFile = File(description="the table seen from above"),
                       session: str | None = Form(None, description="the session, for the reader's context")) -> dict:
     frame = await _uploaded(image, settings)
     context = table.context_of(ledger, session)
