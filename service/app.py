@@ -27,12 +27,14 @@ from .heartbeat import Heartbeat
 from .ledger import Ledger
 from .pages.render import error_page, flash
 from .photo_labels import PhotoLabels
+from .read_tally import ReadTally
 from .reader import NoReader
 from .reader_choice import reader_for
 from .pin_guard import PinGuard
 from .settings import Settings
 from .snapshots import SnapshotStore
 from .standings_cache import warm_in_background
+from .table import AfterConfirm
 from .tokens import Tokens, load_secret
 from .table_tiles import TableTiles, tileset_folder
 from .watch import Offers, watcher_for
@@ -83,6 +85,7 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
                                 if camera and settings.camera else None)
             app.state.watcher = watcher_for(settings, app.state.reader, app.state.camera, app.state.snapshots,
                                             app.state.offers, app.state.ledger, app.state.tiles)
+        app.state.after_confirm = AfterConfirm(app.state.tiles, app.state.photo_labels, app.state.read_tally)
         pruner = asyncio.create_task(_prune_every(app, settings.snapshot_prune_every_s))
         if not settings.ledger_url.startswith("sqlite"):
             warm_in_background(app)         # a parlour's database: the standings' first page need not wait
@@ -114,6 +117,8 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
     # a confirmed photo of the hand kept as labels, from the reading the tablet was shown
     app.state.photo_labels = PhotoLabels(settings.photo_labels_dir if settings.keep_photo_labels else None,
                                          app.state.offers.reading)
+    # how the reader read each confirmed count, for the counter (the heartbeat carries its summary)
+    app.state.read_tally = ReadTally(settings.read_tally_path, app.state.offers.reading)
     # photos of a hand from the seat; its detector loads on the first photo
     app.state.hand_photos = HandPhotoReader(mend=settings.mend_reads)
     app.state.pin_guard = PinGuard(settings.pin_tries, lock_s=settings.pin_lock_s)

@@ -10,10 +10,10 @@ from fastapi import Depends, Header, Request
 from .camera import Camera, CameraError
 from .hand_photos import HandPhotoReader
 from .ledger import Ledger
-from .photo_labels import PhotoLabels
 from .reader import Reader
 from .settings import Settings
 from .snapshots import SnapshotStore
+from .table import AfterConfirm
 from .table_tiles import TableTiles
 from .watch import Offers, Watcher
 
@@ -62,8 +62,8 @@ def get_tiles(request: Request) -> TableTiles:
     return request.app.state.tiles
 
 
-def get_photo_labels(request: Request) -> PhotoLabels:
-    return request.app.state.photo_labels
+def get_after_confirm(request: Request) -> AfterConfirm:
+    return request.app.state.after_confirm
 
 
 def get_offers(request: Request) -> Offers:
@@ -132,5 +132,5 @@ SnapshotsDep = Annotated[SnapshotStore, Depends(get_snapshots)]
 CameraDep = Annotated[Camera, Depends(get_camera)]
 TilesDep = Annotated[TableTiles, Depends(get_tiles)]
 OffersDep = Annotated[Offers, Depends(get_offers)]
-PhotoLabelsDep = Annotated[PhotoLabels, Depends(get_photo_labels)]
+AfterConfirmDep = Annotated[AfterConfirm, Depends(get_after_confirm)]
 WatcherDep = Annotated[Watcher | None, Depends(get_watcher)]

@@ -4,7 +4,8 @@ At start, then every ``TABLE_HEARTBEAT_S``, a table service upserts its row:
 ``seen_at`` (now) and ``status``: the camera (``ok``; ``lost``: it says it
 cannot read, or no new frame for three beats; ``none``: no camera), whether the
 reader reads a calibrated table, the reader's name, the session a tablet shows,
-the service's own default rule, and its beat. On a clean stop it marks the row
+the service's own default rule, how the reader read its last confirmed counts
+(``service.read_tally``), and its beat. On a clean stop it marks the row
 ``stopped``. A beat that cannot reach the database is logged and tried again at
 the next one: the table goes on counting. The counter shows a table whose last
 beat is older than three of its beats (or stopped) as offline.
@@ -95,7 +96,7 @@ class Heartbeat:
                 "default_rule": self.settings.default_rule,
                 "watcher": state.watcher is not None and bool(state.watcher.status().get("enabled")),
                 "heartbeat_s": self.settings.heartbeat_s, "stopped": False,
-                "instance": self.instance, "twin": self.twin}
+                "instance": self.instance, "twin": self.twin, "reads": state.read_tally.summary()}
 
     # -- writing -----------------------------------------------------------------------------------
     def beat(self, stopped: bool = False) -> bool:

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
@@ -39,6 +38,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from vision.classes import BACK
 
+from .files import write_whole
 from .learning import CONFIRMED_ZONES, DEAD_WALL, confirmed_labels, face_up_tiles, indicator_tiles, labels
 from .reader import Reading
 
@@ -148,16 +148,8 @@ class PhotoLabels:
             label = photo_labels(reading, size, snapshot, records)
             if label is None:
                 return None
-            return _write(self.folder / f"{Path(snapshot).stem}.json", label)
+            return write_whole(self.folder / f"{Path(snapshot).stem}.json",
+                               json.dumps(label, ensure_ascii=False, indent=1))
         except Exception:
             log.exception("the confirmed photo %s could not be kept as labels", snapshot)
             return None
-
-
-def _write(path: Path, data: Mapping[str, Any]) -> Path:
-    """All or nothing: a temporary file beside it, moved into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.part")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(tmp, path)
-    return path

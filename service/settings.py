@@ -143,6 +143,11 @@ class Settings(BaseSettings):
         return self.snapshot_dir.with_name("labels")
 
     @property
+    def read_tally_path(self) -> Path:
+        """How the reader read this table's last confirmed counts (service.read_tally)."""
+        return self.data_dir / "reads.json"
+
+    @property
     def snapshot_dir(self) -> Path:
         """Beside the SQLite file when there is one, else in data_dir."""
         url = self.ledger_url

@@ -8,6 +8,7 @@ ledger's one transaction.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -18,6 +19,7 @@ from .errors import ServiceError
 from .hand_photos import HandPhotoReader
 from .ledger import Event, Ledger, State
 from .photo_labels import PhotoLabels
+from .read_tally import ReadTally
 from .reader import Reader, ReadContext, Reading
 from .snapshots import Snapshot, SnapshotStore
 from .table_tiles import TableTiles
@@ -51,12 +53,22 @@ def read_hand_photo(photos: HandPhotoReader, store: SnapshotStore, offers: Offer
     return snap, reading
 
 
-def learn_from(background, tiles: TableTiles, photo_labels: PhotoLabels, snapshot: str | None,
-               records: Sequence[Mapping[str, Any]]) -> None:
-    """After the answer to a confirmed win (``background``: the route's tasks), never failing it: the
-    count's cuts teach the table's tile set, and a photo of the hand is kept as labels."""
-    background.add_task(tiles.learn, snapshot, records)
-    background.add_task(photo_labels.keep, snapshot, records)
+@dataclass(frozen=True)
+class AfterConfirm:
+    """What a confirmed win sets going once its answer is sent, never failing it: the count's cuts
+    teach the table's tile set (``tiles``; None: no table here), its image is kept as labels
+    (``labels``), and how the reader read it is tallied (``tally``)."""
+
+    tiles: TableTiles | None
+    labels: PhotoLabels
+    tally: ReadTally
+
+    def queue(self, background, snapshot: str | None, records: Sequence[Mapping[str, Any]]) -> None:
+        """Each task in ``background`` (the route's), run after the answer."""
+        if self.tiles is not None:
+            background.add_task(self.tiles.learn, snapshot, records)
+        background.add_task(self.labels.keep, snapshot, records)
+        background.add_task(self.tally.add, snapshot, records)
 
 
 def context_of(ledger: Ledger, session_id: str | None) -> ReadContext:

@@ -22,6 +22,7 @@ from ..deps import ParlourDep, SettingsDep
 from ..errors import ServiceError
 from ..ledger import Ledger, UnknownSession, money, settle
 from ..ledger.events import HAND_KINDS
+from ..read_tally import reads_poorly
 from ..settings import Settings
 from ..views import session_view, summary
 
@@ -95,6 +96,8 @@ def tables_view(parlour: Ledger, settings: Settings, now: datetime | None = None
             warnings.append("no camera")
         if online and not s.get("calibrated"):
             warnings.append("not calibrated")
+        if poorly := reads_poorly(s.get("reads")):
+            warnings.append(poorly)
         if online and s.get("twin"):
             warnings.append("two services beat as this table: give each its own TABLE_TABLE_NAME")
         state = "offline" if not online else ("in session" if session and session["active"] else "idle")
@@ -104,6 +107,7 @@ def tables_view(parlour: Ledger, settings: Settings, now: datetime | None = None
                     "calibrated": bool(s.get("calibrated")), "reader": s.get("reader", ""),
                     "default_rule": row.default_rule or s.get("default_rule") or "",
                     "default_rule_chosen": row.default_rule, "sessions": counts.get(row.name, 0), "session": session,
+                    "reads": s.get("reads") or {},
                     "warnings": warnings})
     return out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, BackgroundTasks
 
 from .. import table
-from ..deps import LedgerDep, PhotoLabelsDep, SnapshotsDep, TilesDep
+from ..deps import AfterConfirmDep, LedgerDep, SnapshotsDep
 from .schemas import ChomboIn, CorrectIn, DrawIn, UndoIn, WinIn, WrittenOut
 
 router = APIRouter(tags=["hands"])
@@ -13,11 +13,11 @@ router = APIRouter(tags=["hands"])
 
 @router.post("/sessions/{session_id}/wins", status_code=201, response_model=WrittenOut,
              summary="confirm a won hand (two records for a double ron)")
-def win(session_id: str, body: WinIn, ledger: LedgerDep, store: SnapshotsDep, tiles: TilesDep,
-        photo_labels: PhotoLabelsDep, background: BackgroundTasks) -> dict:
+def win(session_id: str, body: WinIn, ledger: LedgerDep, store: SnapshotsDep, after: AfterConfirmDep,
+        background: BackgroundTasks) -> dict:
     event, state = table.add_win(ledger, store, session_id, body.records, riichi=body.riichi, hand=body.hand,
                                  snapshot=body.snapshot, confirmed_by=body.confirmed_by)
-    table.learn_from(background, tiles, photo_labels, body.snapshot, body.records)
+    after.queue(background, body.snapshot, body.records)
     return table.written(ledger, session_id, event, state)
 
 
@@ -40,13 +40,13 @@ def chombo(session_id: str, body: ChomboIn, ledger: LedgerDep) -> dict:
 @router.post("/sessions/{session_id}/hands/{number}/correct", status_code=201, response_model=WrittenOut,
              summary="replace hand N (the old one stays in the log)")
 def correct(session_id: str, number: int, body: CorrectIn, ledger: LedgerDep, store: SnapshotsDep,
-            tiles: TilesDep, photo_labels: PhotoLabelsDep, background: BackgroundTasks) -> dict:
+            after: AfterConfirmDep, background: BackgroundTasks) -> dict:
     snap = table.checked_snapshot(store, body.snapshot)
     event, state = ledger.correct(session_id, number, body.kind, records=body.records, tenpai=body.tenpai,
                                   offender=body.offender, riichi=body.riichi or None,
                                   confirmed_by=body.confirmed_by, snapshot=snap)
     if body.kind == "win" and body.records:
-        table.learn_from(background, tiles, photo_labels, snap, body.records)
+        after.queue(background, snap, body.records)
     return table.written(ledger, session_id, event, state)
 
 

@@ -12,7 +12,7 @@ from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import Response
 
 from .. import table
-from ..deps import (CameraDep, HandPhotosDep, LedgerDep, OffersDep, PhotoLabelsDep, ReaderDep, SettingsDep,
+from ..deps import (AfterConfirmDep, CameraDep, HandPhotosDep, LedgerDep, OffersDep, ReaderDep, SettingsDep,
                     SnapshotsDep, TilesDep)
 from ..editing import FLAGS, PALETTE, RARE_FLAGS, TARGETS, Draft
 from ..errors import ServiceError
@@ -143,8 +143,7 @@ def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, si
 
 @router.post("/s/{session_id}/confirm")
 def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
-            store: SnapshotsDep, tiles: TilesDep, photo_labels: PhotoLabelsDep,
-            background: BackgroundTasks) -> Response:
+            store: SnapshotsDep, after: AfterConfirmDep, background: BackgroundTasks) -> Response:
     draft = draft_of(form)
     cfg = ledger.config(session_id)
     if draft.problems():
@@ -164,5 +163,5 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
         event, state = table.add_win(ledger, store, session_id, records, riichi=riichi,
                                      hand=number(form, "hand"), snapshot=snapshot, confirmed_by="tablet")
         target = f"/s/{session_id}?recorded={state.hands}"
-    table.learn_from(background, tiles, photo_labels, snapshot, records)
+    after.queue(background, snapshot, records)
     return Response(status_code=204, headers={"HX-Redirect": target})

@@ -301,3 +301,20 @@ def test_the_counter_has_the_standings_under_the_staff_pin(client):
     assert 'action="/counter/standings"' in page.text
     # the table's own page links to the table's API
     assert 'href="/api/standings.csv?' in client.get("/standings", headers=TABLE_H).text
+
+
+def test_a_table_whose_camera_counts_are_fixed_too_often_is_asked_to_be_taught_again(staff):
+    from service.read_tally import CAMERA, LOW_AFTER
+    from service.reader import Reading
+    read = record("east", "tsumo")
+    app = staff.app
+    app.state.offers.remember("a.jpg", Reading("vision", read), (1920, 1080))
+    fixed = {**read, "dora_indicators": "6p"}        # the indicator the camera missed, each count
+    for _ in range(LOW_AFTER):
+        assert app.state.read_tally.add("a.jpg", [fixed]) is not None
+    assert Heartbeat(app, app.state.parlour.engine).beat()
+    t = staff.get("/api/counter/tables").json()[0]
+    assert t["reads"][CAMERA]["counts"] == LOW_AFTER and t["reads"][CAMERA]["as_read"] == 0
+    assert any(f"read 0 of its last {LOW_AFTER} counts" in w and "teach" in w for w in t["warnings"])
+    page = staff.get("/counter/table", params={"name": "table 1"}).text
+    assert f"0 / {LOW_AFTER} confirmed as read" in page and "fixed most:" in page and f"6p ×{LOW_AFTER}" in page
