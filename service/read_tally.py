@@ -88,8 +88,9 @@ class ReadTally:
         self._outcomes: list[dict[str, Any]] = self._load()
 
     def add(self, snapshot: str | None, records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-        """The outcome of ``snapshot``'s count confirmed as ``records``, kept (the oldest past ``keep``
-        dropped); None where the count was not read by the reader (typed, or its reading forgotten).
+        """The outcome of ``snapshot``'s count confirmed as ``records``, kept (in place of the snapshot's
+        earlier one: a correction; the oldest past ``keep`` dropped); None where the count was not read
+        by the reader (typed, or its reading forgotten).
         Never raises: the hand is logged whatever happens here."""
         try:
             found = self.reading_of(snapshot) if snapshot else None
@@ -99,8 +100,10 @@ class ReadTally:
             done = outcome(reading.record, records, reading.from_seat)
             if done is None:
                 return None
-            with self._lock:
-                self._outcomes = (self._outcomes + [done])[-self.keep:]
+            done["snapshot"] = snapshot
+            with self._lock:            # a correction of a count replaces its outcome
+                kept = [o for o in self._outcomes if o.get("snapshot") != snapshot]
+                self._outcomes = (kept + [done])[-self.keep:]
                 self._save(self._outcomes)
             return done
         except Exception:

@@ -12,7 +12,7 @@ from service.app import create_app
 from service.heartbeat import Heartbeat
 from service.read_tally import CAMERA, LOW_AFTER, SEAT, ReadTally, outcome, reads_poorly, summary
 from service.reader import Reading
-from service.settings import DEMO_HANDS
+from service.settings import DEMO_FRAMES, DEMO_HANDS
 
 from table_fixtures import PIN, PLAYERS
 
@@ -63,15 +63,23 @@ def _reading(record, from_seat=False) -> tuple[Reading, tuple[int, int]]:
 
 def test_the_tally_keeps_the_last_outcomes_on_disk_and_reads_them_back(tmp_path):
     path = tmp_path / "reads.json"
-    readings = {"a.jpg": _reading(READ), "b.jpg": _reading(None)}
+    readings = {**{f"{i}.jpg": _reading(READ) for i in range(4)}, "b.jpg": _reading(None)}
     tally = ReadTally(path, readings.get, keep=3)
-    for fixed in ("5s", "6s", "7s", "8s"):
-        assert tally.add("a.jpg", [{**READ, "dora_indicators": fixed}]) is not None
+    for i, fixed in enumerate(("5s", "6s", "7s", "8s")):
+        assert tally.add(f"{i}.jpg", [{**READ, "dora_indicators": fixed}]) is not None
     assert tally.add("b.jpg", [READ]) is None                  # nothing read: the players typed it
     assert tally.add("c.jpg", [READ]) is None and tally.add(None, [READ]) is None    # no reading of it
     again = ReadTally(path, readings.get, keep=3)
     assert again.summary()[CAMERA] == {"counts": 3, "as_read": 0, "fixed_most": [["6s", 1], ["7s", 1], ["8s", 1]]}
     assert [p.name for p in tmp_path.iterdir()] == ["reads.json"]          # no part file left
+
+
+def test_a_count_corrected_later_replaces_its_outcome(tmp_path):
+    tally = ReadTally(tmp_path / "reads.json", {"a.jpg": _reading(READ), "b.jpg": _reading(READ)}.get)
+    tally.add("a.jpg", [READ])
+    tally.add("b.jpg", [READ])
+    tally.add("a.jpg", [{**READ, "dora_indicators": "6s"}])     # hand 1 corrected: its indicator was a 6s
+    assert tally.summary()[CAMERA] == {"counts": 2, "as_read": 1, "fixed_most": [["6s", 1]]}
 
 
 def test_a_tally_file_that_cannot_be_read_starts_afresh_and_says_so(tmp_path, caplog):
@@ -91,23 +99,26 @@ def test_tallying_never_fails_a_confirm(tmp_path, caplog):
 
 # ---- at the table: a count read by the camera, fixed by the players, tallied and told to the counter ----
 
-SHOWN = json.loads(DEMO_HANDS.read_text())["frame-01.jpg"]       # the hand the demo camera shows first
-
-
-def _count_and_confirm(client, sid: str, hand: int, **fixes) -> None:
-    page = client.post(f"/s/{sid}/count", data={"hand": str(hand)})
+def _read_and_confirm(client, sid: str, hand: int, frame: str, **fixes) -> None:
+    """The demo frame read on the tablet (uploaded, as the camera would give it) and confirmed."""
+    page = client.post(f"/s/{sid}/upload", data={"hand": str(hand)},
+                       files={"image": (frame, (DEMO_FRAMES / frame).read_bytes(), "image/jpeg")})
     snapshot = re.search(r'name="snapshot" value="([0-9a-f]{20}\.jpg)"', page.text).group(1)
-    form = {"snapshot": snapshot, "hand": str(hand), "seat": SHOWN["seat"], "win": "tsumo", "melds": "[]",
-            **{k: SHOWN[k] for k in ("concealed", "win_tile", "dora_indicators")}, **fixes}
+    truth = json.loads(DEMO_HANDS.read_text())[frame]
+    form = {"snapshot": snapshot, "hand": str(hand), "seat": truth["seat"], "win": truth["win"],
+            "melds": json.dumps(truth.get("melds") or []),
+            **{k: truth[k] for k in ("concealed", "win_tile", "dora_indicators")}, **fixes}
     assert client.post(f"/s/{sid}/confirm", data=form).status_code == 204
 
 
 def test_each_confirmed_count_is_tallied_and_the_heartbeat_carries_it(settings):
-    still = settings.model_copy(update={"camera_fps": 0.01})
-    with TestClient(create_app(still), headers={"X-Table-PIN": PIN}) as client:
+    roomy = settings.model_copy(update={"max_upload_bytes": 2_000_000})
+    with TestClient(create_app(roomy), headers={"X-Table-PIN": PIN}) as client:
         sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
-        _count_and_confirm(client, sid, 1, dora_indicators="6s")        # the indicator read 5s was a 6s
-        _count_and_confirm(client, sid, 2)                           # the next confirmed as read
+        _read_and_confirm(client, sid, 1, "frame-01.jpg")                         # confirmed as read ...
+        _read_and_confirm(client, sid, 2, "frame-02.jpg")                         # ... and the next
+        # hand 1 corrected from the history: its indicator read 5s was a 6s (its outcome replaced)
+        _read_and_confirm(client, sid, 1, "frame-01.jpg", dora_indicators="6s", correct="1")
         reads = Heartbeat(client.app, client.app.state.parlour.engine).status()["reads"]
     assert reads == {CAMERA: {"counts": 2, "as_read": 1, "fixed_most": [["6s", 1]]}}
-    assert len(json.loads(still.read_tally_path.read_text())) == 2
+    assert len(json.loads(roomy.read_tally_path.read_text())) == 2

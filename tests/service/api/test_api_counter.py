@@ -308,10 +308,10 @@ def test_a_table_whose_camera_counts_are_fixed_too_often_is_asked_to_be_taught_a
     from service.reader import Reading
     read = record("east", "tsumo")
     app = staff.app
-    app.state.offers.remember("a.jpg", Reading("vision", read), (1920, 1080))
     fixed = {**read, "dora_indicators": "6p"}        # the indicator the camera missed, each count
-    for _ in range(LOW_AFTER):
-        assert app.state.read_tally.add("a.jpg", [fixed]) is not None
+    for i in range(LOW_AFTER):
+        app.state.offers.remember(f"{i}.jpg", Reading("vision", read), (1920, 1080))
+        assert app.state.read_tally.add(f"{i}.jpg", [fixed]) is not None
     assert Heartbeat(app, app.state.parlour.engine).beat()
     t = staff.get("/api/counter/tables").json()[0]
     assert t["reads"][CAMERA]["counts"] == LOW_AFTER and t["reads"][CAMERA]["as_read"] == 0
