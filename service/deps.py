@@ -10,6 +10,7 @@ from fastapi import Depends, Header, Request
 from .camera import Camera, CameraError
 from .hand_photos import HandPhotoReader
 from .ledger import Ledger
+from .read_tally import ReadTally
 from .reader import Reader
 from .settings import Settings
 from .snapshots import SnapshotStore
@@ -64,6 +65,10 @@ def get_tiles(request: Request) -> TableTiles:
 
 def get_after_confirm(request: Request) -> AfterConfirm:
     return request.app.state.after_confirm
+
+
+def get_read_tally(request: Request) -> ReadTally:
+    return request.app.state.read_tally
 
 
 def get_offers(request: Request) -> Offers:
@@ -133,4 +138,5 @@ CameraDep = Annotated[Camera, Depends(get_camera)]
 TilesDep = Annotated[TableTiles, Depends(get_tiles)]
 OffersDep = Annotated[Offers, Depends(get_offers)]
 AfterConfirmDep = Annotated[AfterConfirm, Depends(get_after_confirm)]
+ReadTallyDep = Annotated[ReadTally, Depends(get_read_tally)]
 WatcherDep = Annotated[Watcher | None, Depends(get_watcher)]

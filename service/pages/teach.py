@@ -17,8 +17,9 @@ from vision.teach import LAYOUT
 from vision.tileset import KINDS
 
 from .. import shared_tiles, teaching
-from ..deps import CameraDep, LedgerDep, SettingsDep, TilesDep
+from ..deps import CameraDep, LedgerDep, ReadTallyDep, SettingsDep, TilesDep
 from ..errors import ServiceError
+from ..read_tally import CAMERA, reads_poorly
 from ..table_tiles import NO_TABLE, TableTiles
 from .counter import local_time
 from .forms import FormDep, image, text
@@ -52,9 +53,12 @@ def _kept_view(tiles: TableTiles, settings) -> dict:
 
 
 @router.get("/teach")
-def teach_page(request: Request, settings: SettingsDep, tiles: TilesDep, ledger: LedgerDep) -> Response:
+def teach_page(request: Request, settings: SettingsDep, tiles: TilesDep, ledger: LedgerDep,
+               tally: ReadTallyDep) -> Response:
+    reads = tally.summary().get(CAMERA)         # how the camera reads this table so far
     return render(request, "teach.html", table_name=settings.table_name, layout=LAYOUT, tileset=_set_view(tiles),
                   camera=request.app.state.camera is not None, sisters=_sisters(ledger, settings),
+                  reads=reads, reads_poorly=reads_poorly({CAMERA: reads} if reads else None),
                   **_kept_view(tiles, settings))
 
 

@@ -122,3 +122,16 @@ def test_each_confirmed_count_is_tallied_and_the_heartbeat_carries_it(settings):
         reads = Heartbeat(client.app, client.app.state.parlour.engine).status()["reads"]
     assert reads == {CAMERA: {"counts": 2, "as_read": 1, "fixed_most": [["6s", 1]]}}
     assert len(json.loads(roomy.read_tally_path.read_text())) == 2
+
+
+def test_the_teach_page_says_how_the_camera_reads_and_asks_for_teaching_when_poorly(client):
+    assert 'id="reads"' not in client.get("/teach").text           # nothing read and confirmed yet
+    app = client.app
+    for i in range(LOW_AFTER):
+        app.state.offers.remember(f"{i}.jpg", Reading("vision", READ), (1920, 1080))
+        app.state.read_tally.add(f"{i}.jpg", [{**READ, "dora_indicators": "6s"} if i % 2 else READ])
+    page = client.get("/teach").text
+    said = " ".join(re.search(r'id="reads">(.*?)</p>', page, re.S).group(1).split())
+    half = LOW_AFTER // 2
+    assert f"read {half} of its last {LOW_AFTER} counts" in said and f"6s ×{half}" in said
+    assert "teach the tiles again" in said and 'class="flash warn" id="reads"' in page
