@@ -31,7 +31,7 @@ def read_frame(reader: Reader, store: SnapshotStore, frame: np.ndarray, context:
                tiles: TableTiles | None = None, offers: Offers | None = None) -> tuple[Snapshot, Reading]:
     """Save the frame as a snapshot and let the reader read it; the reading's cuts wait in ``tiles``
     for the count's Confirm (``TableTiles.learn``), and the reading is remembered by the snapshot's
-    name (``offers``: the tablet's overlay, and the labels its Confirm keeps, ``service.photo_labels``)."""
+    name (``offers``: the tablet's overlay, and what its Confirm keeps and tallies, ``AfterConfirm``)."""
     snap = store.save(frame)
     reading = reader.read(frame, context)
     if tiles is not None:
@@ -46,8 +46,8 @@ def read_hand_photo(photos: HandPhotoReader, store: SnapshotStore, offers: Offer
     """Save a photo of the hand taken at the seat as a snapshot and read its hand into ``draft`` (a
     hand record as the players have it so far; ``preset``: the session's rule, which says what a win
     is where the hand as read makes none); nothing waits to teach the tile set. The reading is
-    remembered by the snapshot's name (``offers``: the tablet's overlay, and the labels its Confirm
-    keeps, ``service.photo_labels``)."""
+    remembered by the snapshot's name (``offers``: the tablet's overlay, and what its Confirm keeps
+    and tallies, ``AfterConfirm``)."""
     snap, reading = store.save(photo), photos.read(photo, draft, preset)
     offers.remember(snap.name, reading, (snap.width, snap.height))
     return snap, reading
