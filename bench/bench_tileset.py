@@ -226,12 +226,15 @@ def split_by_kind(truth: np.ndarray, kinds: Iterable[str], shots: int, rng: np.r
 
 
 def labelled_photos(folder: Path = LABELS) -> dict[str, dict]:
-    """The labels files in ``folder`` whose photo is in ``photos_dir()``, by name, each with its path."""
+    """The labels files in ``folder`` whose photo is in ``photos_dir()``, by name, each with its path; a
+    photo there that is no image is left out with a line saying so."""
     out = {}
     for path in sorted(folder.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         image = photos_dir() / data["image"]
-        if image.is_file():
+        if image.is_file() and not cv2.haveImageReader(str(image)):
+            print(f"real photos: {image} is no image: {path.name} left out")
+        elif image.is_file():
             out[path.stem] = {**data, "path": image}
     return out
 

@@ -30,6 +30,8 @@ def test_a_tables_confirmed_photos_are_read_as_labelled_photos(tmp_path, monkeyp
     monkeypatch.setenv("TOUTENKOU_PHOTOS", str(snapshots))
     photos = bench_tileset.labelled_photos(labels)
     assert list(photos) == ["0123456789abcdef0123"]          # a label whose photo is not there is left out
+    (snapshots / "ffffffffffffffffffff.jpg").write_bytes(b"no image")
+    assert list(bench_tileset.labelled_photos(labels)) == ["0123456789abcdef0123"]     # nor one that is no image
     photo = photos["0123456789abcdef0123"]
     assert photo["path"] == snapshots / SNAPSHOT and photo["hand_line"] == LINE
     assert bench_tileset.hand_tiles(photo) == photo["tiles"]
