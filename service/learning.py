@@ -19,6 +19,7 @@ from vision.layout import tiles_of
 DEAD_WALL = "dead_wall"
 CONFIRMED_ZONES = ("hand", "melds", "gari", DEAD_WALL)
 _WINNERS_ZONES = CONFIRMED_ZONES[:3]             # the winners' own tiles lie there; the indicators in the dead wall
+_KAN_ZONES = CONFIRMED_ZONES[:2]                 # where a closed kan's backs lie (the hand, the melds)
 _SHOWN_FIELDS = ("concealed", "gari")            # the winner's own; ``concealed`` holds the winning tile
 _TABLE_FIELDS = ("dora_indicators", "ura_indicators")
 
@@ -88,21 +89,27 @@ def confirmed_labels(cuts: Sequence[tuple[str, str]], records: Sequence[Mapping[
     indicator was matched by a read tile there, a dead-wall cut still unlabelled is a back. The dead
     wall holds its indicators face up and every other tile face down, so a cut there that is none of
     them is a back the reader named a face (a set's lilac backs read as 白), which the players took
-    off the indicators. So the set learns that back, and reads it right the next time."""
+    off the indicators. So the set learns that back, and reads it right the next time.
+
+    A cut read as a back is no face to match: it is a back on the dead wall as above, in the hand or
+    the melds where the hand holds a closed kan (two of its tiles lie face down), else unlabelled.
+    (The table's own cuts are faces only; a confirmed frame's labels, ``service.photo_labels``, name
+    its backs too.)"""
     out: list[str | None] = [None] * len(cuts)
     shown, maybe = winners_tiles(records)
-    own = [i for i, (_, zone) in enumerate(cuts) if zone in _WINNERS_ZONES]
+    own = [i for i, (tile, zone) in enumerate(cuts) if zone in _WINNERS_ZONES and tile != BACK]
     for i, kind in zip(own, labels([cuts[i][0] for i in own], shown, maybe)):
         out[i] = kind
     indicators = indicator_tiles(records)
-    wall = [i for i, (_, zone) in enumerate(cuts) if zone == DEAD_WALL]
+    wall = [i for i, (tile, zone) in enumerate(cuts) if zone == DEAD_WALL and tile != BACK]
     named = labels([cuts[i][0] for i in wall], indicators)
     for i, kind in zip(wall, named):
         out[i] = kind
-    if not (Counter(indicators) - Counter(k for k in named if k is not None)):
-        for i in wall:
-            if out[i] is None:
-                out[i] = BACK
+    wall_found = not (Counter(indicators) - Counter(k for k in named if k is not None))
+    for i, (tile, zone) in enumerate(cuts):
+        if out[i] is None and (zone == DEAD_WALL and wall_found
+                               or tile == BACK and bool(maybe) and zone in _KAN_ZONES):
+            out[i] = BACK
     return out
 
 

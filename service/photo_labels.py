@@ -9,8 +9,9 @@ as it reads the project's labelled photos: photos no model was chosen on. Two ki
 
 - **A photo of the hand taken at the seat** (``service.hand_photos``): the line's boxes, with
   ``hand_line``. Labelled only where the confirmed hand says which box is which tile: every box of
-  the line matched to a confirmed tile (``service.learning.labels``: each read tile that is one of
-  the confirmed ones, and where exactly one box and one tile are left, the players' one fix). A
+  the line matched to a confirmed tile of the hand (``service.learning.confirmed_labels``: each read
+  tile that is one of the confirmed ones, and where exactly one box and one tile are left, the
+  players' one fix; a back, a closed kan's). A
   line with two fixes, a box the players took away or a tile they added (beyond a winning tile
   the line did not show) is not labelled: which box became which tile is not known.
 - **The table camera's frame** (``service.vision_reader``): the boxes in the zones a count names
@@ -39,13 +40,12 @@ from typing import Any, Callable, Mapping, Sequence
 from vision.classes import BACK
 
 from .files import write_whole
-from .learning import CONFIRMED_ZONES, DEAD_WALL, confirmed_labels, face_up_tiles, indicator_tiles, labels
+from .learning import CONFIRMED_ZONES, confirmed_labels, face_up_tiles
 from .reader import Reading
 
 log = logging.getLogger(__name__)
 LINE = "hand"                   # the zone of a photo's line tiles, and the labels' group for them
 LABELLED_BY = "the players' confirmed count; boxes as the reader found them"
-KAN_ZONES = ("hand", "melds")  # where a closed kan's backs lie on the table camera's frame
 TABLE_NOTE = "discards, walls and the other seats are not labelled: a count does not confirm them"
 
 
@@ -71,15 +71,9 @@ def seat_photo_labels(reading: Reading, size: tuple[int, int], snapshot: str,
     if not line:
         return None
     # the hand the photo was read into (a double ron's second record), its own tiles: the gari and
-    # the indicators lie outside its line
+    # the indicators lie outside its line (a back in it: a closed kan's, where the hand holds one)
     hand = [{"concealed": r.get("concealed"), "melds": r.get("melds")} for r in records[-1:]]
-    shown, maybe = face_up_tiles(hand)
-    faces = [i for i, d in enumerate(line) if d.tile != BACK]
-    names: list[str | None] = [None] * len(line)
-    for i, name in zip(faces, labels([line[i].tile for i in faces], shown, maybe)):
-        names[i] = name
-    if maybe:                                   # a back in the line is a closed kan's, which the hand holds
-        names = [BACK if d.tile == BACK else n for d, n in zip(line, names)]
+    names = confirmed_labels([(d.tile, LINE) for d in line], hand)
     if None in names:
         return None
     tiles = [{"tile": name, "box": [d.x, d.y, d.x + d.w, d.y + d.h], "rotation": d.rotation, "group": LINE}
@@ -98,19 +92,8 @@ def table_frame_labels(reading: Reading, size: tuple[int, int], snapshot: str,
     named = [d for d in reading.detections if d.zone in CONFIRMED_ZONES]
     if not named:
         return None
-    shown, maybe = face_up_tiles(records)
-    faces = [i for i, d in enumerate(named) if d.tile != BACK]
-    names: list[str | None] = [None] * len(named)
-    for i, name in zip(faces, confirmed_labels([(named[i].tile, named[i].zone) for i in faces], records)):
-        names[i] = name
-    # a back read as one: on the dead wall once its indicators are all found (its other tiles lie face
-    # down); in the hand or the melds, a closed kan's, where the hand holds one
-    wall = [n for d, n in zip(named, names) if d.zone == DEAD_WALL and n is not None]
-    wall_found = not (Counter(indicator_tiles(records)) - Counter(wall))
-    for i, d in enumerate(named):
-        if d.tile == BACK and (wall_found if d.zone == DEAD_WALL else bool(maybe) and d.zone in KAN_ZONES):
-            names[i] = BACK
-    if None in names or Counter(shown) - Counter(names):
+    names = confirmed_labels([(d.tile, d.zone) for d in named], records)
+    if None in names or Counter(face_up_tiles(records)[0]) - Counter(names):
         return None
     tiles = [{"tile": name, "box": [d.x, d.y, d.x + d.w, d.y + d.h], "rotation": 0 if name == BACK else d.rotation,
               "zone": d.zone} for d, name in zip(named, names)]

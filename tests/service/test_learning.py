@@ -96,6 +96,17 @@ def test_a_fix_in_the_hand_names_the_hands_cut_though_the_indicator_shows_the_ki
     assert confirmed_labels(cuts, [record]) == ["1s", "2s", "3s", "5s", "back"]
 
 
+def test_a_cut_read_as_a_back_is_a_back_only_where_the_count_lays_one():
+    # the dead wall's backs once its indicator was read; a closed kan's in the melds; never in the gari
+    record = {"concealed": "123s", "dora_indicators": "5s", "melds": [{"kind": "ankan", "tiles": "7777z"}]}
+    cuts = [("1s", "hand"), ("2s", "hand"), ("3s", "hand"), ("back", "melds"), ("7z", "melds"),
+            ("back", "gari"), ("5s", "dead_wall"), ("back", "dead_wall")]
+    assert confirmed_labels(cuts, [record]) == ["1s", "2s", "3s", "back", "7z", None, "5s", "back"]
+    # no closed kan: a back in the melds is no tile the count lays; the indicator not read: the wall unsure
+    assert confirmed_labels(cuts[:4] + [("back", "dead_wall")],
+                            [{**record, "melds": []}]) == ["1s", "2s", "3s", None, None]
+
+
 def test_an_unmatched_tile_in_the_hand_is_never_called_a_back():
     record = {"concealed": "11p"}
     assert confirmed_labels([("1p", "hand"), ("1p", "hand"), ("5z", "hand")], [record]) == ["1p", "1p", None]
