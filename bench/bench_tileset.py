@@ -63,13 +63,13 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from calibration.store import TableFile  # noqa: E402
+from service.read_tally import fields_fixed  # noqa: E402
 from vision.classes import BACK, KINDS, REDS, SANMA_KINDS  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
 from vision.crop import MARGIN, upright_cut, with_margin  # noqa: E402
 from vision.detect import VIEWS, Detector  # noqa: E402
 from vision.evaluate import iou, match, on_clear_ground, photos_dir  # noqa: E402
 from vision.hand_photo import Tile, as_read, look_again, read_hand, read_photo, seat_detector  # noqa: E402
-from vision.layout import record_diff  # noqa: E402
 from vision.build.real_tiles import REAL_TILES, camerash, held_out  # noqa: E402
 from vision.read import TableReader  # noqa: E402
 from vision.synth.capture import jpeg_again  # noqa: E402
@@ -283,12 +283,12 @@ def as_the_table_read(photo: dict, image: np.ndarray, detector: Detector) -> tup
 
 def record_misses(confirmed: list[dict], read: Mapping | None) -> list[str]:
     """The fields of the hand record read (the layout's, before the service mends it) that differ from
-    the last confirmed record (a double ron's second is the hand the frame shows last), tile order
-    aside; discards are left out: the tablet does not confirm them. ["record"] where none was read or
-    none was confirmed."""
+    the last confirmed record (a double ron's second is the hand the frame shows last), as the table's
+    tally counts them (``service.read_tally.fields_fixed``: discards aside). ["record"] where none was
+    read or none was confirmed."""
     if not confirmed or read is None:
         return ["record"]
-    return [k for k in record_diff(confirmed[-1], dict(read)) if k != "discards"]
+    return fields_fixed(confirmed[-1], read)
 
 
 def score_photo(found: list[dict], photo: dict) -> dict:
@@ -690,7 +690,9 @@ def own_sets(found_photos: dict, classifier: Classifier, view: str, folder: Path
             for t, d in match(found_photos[m]["found"], face):
                 sideways = d["rotation"] % 180 == 90
                 cut = d.get("cut")              # a table camera's frame: as the table cut it
-                found.append((t["tile"], upright_cut(image, d["box"], d["rotation"]) if cut is None else cut, sideways))
+                if cut is None:
+                    cut = upright_cut(image, d["box"], d["rotation"])
+                found.append((t["tile"], cut, sideways))
                 at_labels.append((t["tile"], upright_cut(image, t["box"], t["rotation"]), sideways))
         if not found:
             continue
@@ -889,8 +891,9 @@ def main() -> int:
                    help="a candidate classifier for the seat's detector alone (the hand read from a photo, the "
                         "retakes; default: --classifier's, else the view's shipped one)")
     p.add_argument("--labels", type=labels_folder, default=LABELS, metavar="DIR",
-                   help="the labelled photos to read (default vision/labels; a table's confirmed photos of the "
-                        "hand: its labels folder beside its snapshots, with TOUTENKOU_PHOTOS at the snapshots)")
+                   help="the labelled photos to read (default vision/labels; a table's confirmed counts, photos "
+                        "of the hand and camera frames: its labels folder beside its snapshots, with "
+                        "TOUTENKOU_PHOTOS at the snapshots)")
     p.add_argument("--retakes", type=int, default=RETAKES,
                    help=f"retakes of each hand photo to read (part 2; default {RETAKES}, 0: none)")
     p.add_argument("--tile-width", type=int, metavar="PX",

@@ -37,6 +37,12 @@ LOW_AFTER = 10              # ... of at least this many of the camera's counts
 FIXED_MOST = 5              # the tiles named in the summary
 
 
+def fields_fixed(confirmed: Mapping[str, Any], read: Mapping[str, Any]) -> list[str]:
+    """The fields of the hand record ``read`` the players changed to confirm it (``vision.layout.record_diff``,
+    tile order aside); discards are left out: the tablet does not confirm them."""
+    return [k for k in record_diff(dict(confirmed), dict(read)) if k != "discards"]
+
+
 def outcome(read: Mapping[str, Any] | None, confirmed: Sequence[Mapping[str, Any]], from_seat: bool = False
             ) -> dict[str, Any] | None:
     """How a count was confirmed against the record ``read`` (None: nothing was read, no outcome): the
@@ -45,7 +51,7 @@ def outcome(read: Mapping[str, Any] | None, confirmed: Sequence[Mapping[str, Any
     if read is None or not confirmed:
         return None
     truth = confirmed[-1]
-    fields = [k for k in record_diff(dict(truth), dict(read)) if k != "discards"]
+    fields = fields_fixed(truth, read)
     got, there = Counter(_tiles(read)), Counter(_tiles(truth))
     return {"at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "source": SEAT if from_seat else CAMERA,
             "as_read": not fields, "fields": fields,
