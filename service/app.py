@@ -114,7 +114,7 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
     app.state.camera = None
     app.state.watcher = None
     app.state.offers = Offers()          # the watcher's offers and the tablets listening for them
-    # a confirmed photo of the hand kept as labels, from the reading the tablet was shown
+    # a confirmed count's image kept as labels, from the reading the tablet was shown
     app.state.photo_labels = PhotoLabels(settings.photo_labels_dir if settings.keep_photo_labels else None,
                                          app.state.offers.reading)
     # how the reader read each confirmed count, for the counter (the heartbeat carries its summary)
