@@ -848,9 +848,9 @@ def frame_naming_ms(classifier: Classifier, tilesets: Iterable[TileSet], view: s
         spent: list[float] = []
         name_all = tileset.name_all
 
-        def timed(*args):                               # the set's own naming, timed where the detector calls it
+        def timed(*args, **kwargs):                     # the set's own naming, timed where the detector calls it
             started = time.perf_counter()
-            named = name_all(*args)
+            named = name_all(*args, **kwargs)
             spent.append((time.perf_counter() - started) * 1000)
             return named
 

@@ -318,7 +318,8 @@ class Detector:
                 # the set names the cuts read as tiles at once (what they share done once); a cut read as
                 # no tile stays none whoever names it (_name), and from beside the table 2 cuts in 5 read so
                 at = self._read_as_tiles(probs, trusted)
-                for j, named in zip(at, self.tileset.name_all(probs[at], embeddings[at], self.classifier)):
+                for j, named in zip(at, self.tileset.name_all(probs[at], embeddings[at], self.classifier,
+                                                              cuts=[cuts[j] for j in at])):
                     by_set[j] = named
             for j, ((k, turn), p) in enumerate(zip(owners, probs)):
                 tile, score, flipped, others = self._name(p, trusted[j], by_set[j])

@@ -23,6 +23,9 @@ rule, per cut:
   from a photo); elsewhere the classifier names it;
 - a five is red or plain by the set alone only when the set holds both (``5p`` and
   ``0p``); with one of them, the classifier says which;
+- a cut named 白 is a back when its colour lies nearer the set's backs than its 白, where the set
+  holds both (``back_or_blank``): a pale back is a blank face to a classifier, and only its colour
+  differs;
 - the set checks itself (``rule``): each of its crops is named without itself by
   that rule, by the set and classifier fused, and by the classifier alone; the one
   that names most right is used (the rule above on a tie). A set whose crops vary
@@ -47,7 +50,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
@@ -77,6 +80,8 @@ KEPT_OUT_EVERY = 5              # one learnt cut in this many is kept out, by it
 MIN_WIDTH = 12                  # px: a crop narrower than this holds no readable face
 KEEP_SIDE = 192                 # px: crops are stored no longer than this a side (the classifier reads 64)
 IMAGE_TYPES = (".png", ".jpg", ".jpeg")
+BLANK = "5z"                    # 白: a blank face (or a thin frame), the face most like a back
+COLOURS_APART = 20.0            # Lab units (8-bit): a set whose backs and 白 lie closer in colour leaves them as named
 
 ENROLLED, LEARNT, KEPT_OUT = "enrolled", "learnt", "kept-out"
 # how a set weighs itself against the classifier (``TileSet.rule``): its own rule (module doc), the
@@ -252,6 +257,16 @@ def embeddings(items: Sequence[tuple[str, np.ndarray]], classifier
     return out
 
 
+def middle_colour(image: np.ndarray) -> np.ndarray:
+    """A tile image's colour at its middle: the median, in Lab (8-bit), of the middle half each way of
+    its square cut. On a back it is the back's colour; on 白 the blank face's, inside any frame."""
+    cut = square_cut(image)
+    q = CLS_SIZE // 4
+    # the median of 8 x 8 means (a seventh of the time of the pixels' own: a pale table's walls read as 白)
+    small = cv2.resize(cut[q:CLS_SIZE - q, q:CLS_SIZE - q], (8, 8), interpolation=cv2.INTER_AREA)
+    return np.median(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0).astype(np.float32)
+
+
 def read_image(path: Path) -> np.ndarray:
     """A crop from disk, BGR; ``TileSetError`` naming the file when it is no readable image or too small."""
     image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
@@ -296,7 +311,10 @@ class TileSet:
     log: list[dict] = field(default_factory=list)
     # per crop file: (upright unit embedding, upside-down unit embedding, classifier probabilities)
     vectors: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    # per crop file: its ``middle_colour`` (of the image given, or read from its file when first needed)
+    colours: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _protos: Prototypes | None = field(default=None, repr=False)
+    _pale: tuple[np.ndarray, np.ndarray] | None | bool = field(default=False, repr=False)
     _rule: str | None = field(default=None, repr=False)
 
     # ---- making, loading, saving -------------------------------------------------------------------
@@ -407,6 +425,7 @@ class TileSet:
     def _embed(self, items: list[tuple[str, np.ndarray]], classifier) -> None:
         """Each crop's two unit embeddings and the classifier's probabilities (``embeddings``)."""
         self.vectors.update(embeddings(items, classifier))
+        self.colours.update((name, middle_colour(image)) for name, image in items)
 
     # ---- naming --------------------------------------------------------------------------------------
 
@@ -438,6 +457,52 @@ class TileSet:
     def _changed(self) -> None:
         self._protos = None
         self._rule = None
+        self._pale = False
+
+    def _colour(self, file: str) -> np.ndarray | None:
+        """A crop's ``middle_colour``, read from its file once (a set loaded from disk); None when
+        the file cannot be read."""
+        if file not in self.colours:
+            image = cv2.imread(str(self.folder / file), cv2.IMREAD_COLOR)
+            if image is None:
+                return None
+            self.colours[file] = middle_colour(image)
+        return self.colours[file]
+
+    def _back_and_blank(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The median colour of the set's backs and of its 白 (each of its crops in the prototypes),
+        or None when it lacks either or they lie within ``COLOURS_APART`` of each other."""
+        if self._pale is False:
+            medians = []
+            for kind in (BACK, BLANK):
+                got = [self._colour(c.file) for c in self.crops.get(kind, []) if c.source != KEPT_OUT]
+                got = [g for g in got if g is not None]
+                medians.append(np.median(got, axis=0) if got else None)
+            back, blank = medians
+            apart = back is not None and blank is not None and np.linalg.norm(back - blank) >= COLOURS_APART
+            self._pale = (back, blank) if apart else None
+        return self._pale
+
+    def back_or_blank(self, namings: Sequence[Naming], colours: Sequence[np.ndarray | None]) -> list[Naming]:
+        """Each cut named 白 whose colour (``colours``: each cut's ``middle_colour``; None: not known)
+        lies nearer the set's backs than its 白, named a back. A classifier knows a back by its plain
+        face, and a pale back (grey, ivory) is as plain as 白: the teach page's back row gives the set
+        the table's back colour. Colours are compared as seen: a camera that exposes its frames
+        otherwise than when the set was taught moves them (docs/vision.md, "A pale back read as 白").
+        Not the other way: a cut read as a back that is as pale as a face is mostly a face half
+        hidden (a kakan's upper tile, a box across two tiles), not a 白 (design 70,003 of bench_learn
+        lost a kakan so). Unchanged where the set lacks either kind or holds them in like colours
+        (``_back_and_blank``)."""
+        pair = self._back_and_blank()
+        if pair is None:
+            return list(namings)
+        out = []
+        for n, colour in zip(namings, colours):
+            if n.tile == BLANK and colour is not None and \
+                    np.linalg.norm(colour - pair[0]) < np.linalg.norm(colour - pair[1]):
+                n = replace(n, tile=BACK, flipped=False, by=SET)
+            out.append(n)
+        return out
 
     def name(self, probs: np.ndarray, embedding: np.ndarray | None, classifier, protos: Prototypes | None = None,
              rule: str | None = None) -> Naming:
@@ -448,15 +513,20 @@ class TileSet:
         su, sd = protos.similarities(np.asarray(embedding)[None]) if protos.kinds else (None, None)
         return self._named(np.asarray(probs)[None], su, sd, classifier, protos.kinds, rule)[0]
 
-    def name_all(self, probs: np.ndarray, embeddings: np.ndarray, classifier, rule: str | None = None
-                 ) -> list[Naming]:
+    def name_all(self, probs: np.ndarray, embeddings: np.ndarray, classifier, rule: str | None = None,
+                 cuts: Sequence[np.ndarray] | None = None) -> list[Naming]:
         """Each of N cuts named as ``name`` names it (``rule`` too), the work they share done at once
-        (what a frame's naming costs)."""
+        (what a frame's naming costs). Given the ``cuts`` themselves (BGR), a cut named 白 may then be
+        a back by its colour (``back_or_blank``)."""
         if not len(probs):
             return []
         protos = self._prototypes(classifier)
         su, sd = protos.similarities(embeddings) if protos.kinds else (None, None)
-        return self._named(probs, su, sd, classifier, protos.kinds, rule or self.rule(classifier))
+        named = self._named(probs, su, sd, classifier, protos.kinds, rule or self.rule(classifier))
+        if cuts is None or all(n.tile != BLANK for n in named) or self._back_and_blank() is None:
+            return named
+        return self.back_or_blank(named, [middle_colour(c) if n.tile == BLANK else None
+                                          for n, c in zip(named, cuts)])
 
     def _named(self, probs: np.ndarray, su, sd, classifier, kinds: Sequence[str], rule: str) -> list[Naming]:
         """N cuts named by ``rule`` (module doc) from the classifier's probabilities (N x outputs) and
@@ -550,8 +620,9 @@ class TileSet:
     def name_images(self, images: Sequence[np.ndarray], classifier) -> list[Naming]:
         """Upright crops of single tiles, named with the set."""
         self.check(classifier)
-        probs, emb = classifier.read([square_cut(i) for i in images])
-        return self.name_all(probs, emb, classifier)
+        cuts = [square_cut(i) for i in images]
+        probs, emb = classifier.read(cuts)
+        return self.name_all(probs, emb, classifier, cuts=cuts)
 
     # ---- learning from confirmed counts -------------------------------------------------------------
 
@@ -571,7 +642,8 @@ class TileSet:
         self._embed([(name, img) for _, name, img, _ in new], classifier)
         # checked on earlier confirmed cuts only: this update's own kept-out cuts carry its labels, right or wrong
         checked = [(k, c.file) for k, v in self.crops.items() for c in v if c.source == KEPT_OUT]
-        candidate = TileSet(self.folder, self.base, {k: list(v) for k, v in self.crops.items()}, [], self.vectors)
+        candidate = TileSet(self.folder, self.base, {k: list(v) for k, v in self.crops.items()}, [], self.vectors,
+                            self.colours)
         for kind, name, _, source in new:
             if source == LEARNT:
                 candidate.crops.setdefault(kind, []).append(Crop(name, source, _now()))
@@ -582,6 +654,7 @@ class TileSet:
         if checked and (after < before or own_after < own_before):
             for _, name, _, _ in new:
                 self.vectors.pop(name, None)
+                self.colours.pop(name, None)
             reason = (f"would name {before - after} of {len(checked)} kept-out cuts wrong" if after < before else
                       f"its prototypes alone would name {own_before - own_after} of {len(checked)} kept-out cuts wrong")
             update = Update(False, 0, 0, len(checked), before, after, reason, own_before, own_after)
@@ -608,8 +681,9 @@ class TileSet:
         if not protos.kinds:
             return sum(n.tile == k for n, k in zip(self._named(probs, None, None, classifier, (), BASE), kinds)), 0
         su, sd = protos.similarities(ups)
-        right = sum(n.tile == k for n, k in zip(self._named(probs, su, sd, classifier, protos.kinds,
-                                                            self.rule(classifier)), kinds))
+        named = self._named(probs, su, sd, classifier, protos.kinds, self.rule(classifier))
+        named = self.back_or_blank(named, [self._colour(f) for _, f in checked])
+        right = sum(n.tile == k for n, k in zip(named, kinds))
         nearest = np.maximum(su, sd).argmax(axis=1)
         return right, sum(protos.kinds[i] == k for i, k in zip(nearest, kinds))
 
@@ -634,6 +708,7 @@ class TileSet:
             for c in drop:
                 crops.remove(c)
                 self.vectors.pop(c.file, None)
+                self.colours.pop(c.file, None)
                 (self.folder / c.file).unlink(missing_ok=True)
 
 
