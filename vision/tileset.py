@@ -483,7 +483,8 @@ class TileSet:
             self._pale = (back, blank) if apart else None
         return self._pale
 
-    def back_or_blank(self, namings: Sequence[Naming], colours: Sequence[np.ndarray | None]) -> list[Naming]:
+    def back_or_blank(self, namings: Sequence[Naming], colours: Sequence[np.ndarray | None],
+                      plain: Sequence[float] | None = None) -> list[Naming]:
         """Each cut named 白 whose colour (``colours``: each cut's ``middle_colour``; None: not known)
         lies nearer the set's backs than its 白, named a back. A classifier knows a back by its plain
         face, and a pale back (grey, ivory) is as plain as 白: the teach page's back row gives the set
@@ -492,15 +493,19 @@ class TileSet:
         Not the other way: a cut read as a back that is as pale as a face is mostly a face half
         hidden (a kakan's upper tile, a box across two tiles), not a 白 (design 70,003 of bench_learn
         lost a kakan so). Unchanged where the set lacks either kind or holds them in like colours
-        (``_back_and_blank``)."""
+        (``_back_and_blank``). A cut so named a back is as sure as it is of a plain face (``plain``:
+        each cut's share of back and 白 together, by the classifier; by default its share of 白):
+        the set's prototypes of the two lie close, and its share of either alone is about a half."""
         pair = self._back_and_blank()
         if pair is None:
             return list(namings)
         out = []
-        for n, colour in zip(namings, colours):
+        for j, (n, colour) in enumerate(zip(namings, colours)):
             if n.tile == BLANK and colour is not None and \
                     np.linalg.norm(colour - pair[0]) < np.linalg.norm(colour - pair[1]):
-                n = replace(n, tile=BACK, flipped=False, by=SET)
+                score = max(n.score, float(plain[j])) if plain is not None else n.score
+                n = replace(n, tile=BACK, score=score, flipped=False, by=SET,
+                            others=((BLANK, round(n.score, 4)),) + n.others)
             out.append(n)
         return out
 
@@ -525,8 +530,10 @@ class TileSet:
         named = self._named(probs, su, sd, classifier, protos.kinds, rule or self.rule(classifier))
         if cuts is None or all(n.tile != BLANK for n in named) or self._back_and_blank() is None:
             return named
+        totals = classifier.face_totals(probs)
+        plain = totals[:, classifier.faces.index(BACK)] + totals[:, classifier.faces.index(BLANK)]
         return self.back_or_blank(named, [middle_colour(c) if n.tile == BLANK else None
-                                          for n, c in zip(named, cuts)])
+                                          for n, c in zip(named, cuts)], plain)
 
     def _named(self, probs: np.ndarray, su, sd, classifier, kinds: Sequence[str], rule: str) -> list[Naming]:
         """N cuts named by ``rule`` (module doc) from the classifier's probabilities (N x outputs) and
