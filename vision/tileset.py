@@ -53,7 +53,7 @@ import zlib
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -483,10 +483,11 @@ class TileSet:
             self._pale = (back, blank) if apart else None
         return self._pale
 
-    def back_or_blank(self, namings: Sequence[Naming], colours: Sequence[np.ndarray | None],
+    def back_or_blank(self, namings: Sequence[Naming], colour_of: Callable[[int], np.ndarray | None],
                       plain: Sequence[float] | None = None) -> list[Naming]:
-        """Each cut named 白 whose colour (``colours``: each cut's ``middle_colour``; None: not known)
-        lies nearer the set's backs than its 白, named a back. A classifier knows a back by its plain
+        """Each cut named 白 whose colour (``colour_of(j)``: cut j's ``middle_colour``, None where not
+        known; asked only of cuts named 白, and only where the set tells the two apart) lies nearer
+        the set's backs than its 白, named a back. A classifier knows a back by its plain
         face, and a pale back (grey, ivory) is as plain as 白: the teach page's back row gives the set
         the table's back colour. Colours are compared as seen: a camera that exposes its frames
         otherwise than when the set was taught moves them (docs/vision.md, "A pale back read as 白").
@@ -500,9 +501,9 @@ class TileSet:
         if pair is None:
             return list(namings)
         out = []
-        for j, (n, colour) in enumerate(zip(namings, colours)):
-            if n.tile == BLANK and colour is not None and \
-                    np.linalg.norm(colour - pair[0]) < np.linalg.norm(colour - pair[1]):
+        for j, n in enumerate(namings):
+            colour = colour_of(j) if n.tile == BLANK else None
+            if colour is not None and np.linalg.norm(colour - pair[0]) < np.linalg.norm(colour - pair[1]):
                 score = max(n.score, float(plain[j])) if plain is not None else n.score
                 n = replace(n, tile=BACK, score=score, flipped=False, by=SET,
                             others=((BLANK, round(n.score, 4)),) + n.others)
@@ -532,8 +533,7 @@ class TileSet:
             return named
         totals = classifier.face_totals(probs)
         plain = totals[:, classifier.faces.index(BACK)] + totals[:, classifier.faces.index(BLANK)]
-        return self.back_or_blank(named, [middle_colour(c) if n.tile == BLANK else None
-                                          for n, c in zip(named, cuts)], plain)
+        return self.back_or_blank(named, lambda j: middle_colour(cuts[j]), plain)
 
     def _named(self, probs: np.ndarray, su, sd, classifier, kinds: Sequence[str], rule: str) -> list[Naming]:
         """N cuts named by ``rule`` (module doc) from the classifier's probabilities (N x outputs) and
@@ -689,7 +689,7 @@ class TileSet:
             return sum(n.tile == k for n, k in zip(self._named(probs, None, None, classifier, (), BASE), kinds)), 0
         su, sd = protos.similarities(ups)
         named = self._named(probs, su, sd, classifier, protos.kinds, self.rule(classifier))
-        named = self.back_or_blank(named, [self._colour(f) for _, f in checked])
+        named = self.back_or_blank(named, lambda j: self._colour(checked[j][1]))
         right = sum(n.tile == k for n, k in zip(named, kinds))
         nearest = np.maximum(su, sd).argmax(axis=1)
         return right, sum(protos.kinds[i] == k for i, k in zip(nearest, kinds))

@@ -256,14 +256,14 @@ def test_only_a_cut_named_haku_is_renamed_by_colour_and_only_where_backs_and_hak
         tileset.colours[f"crops/{kind}/0.png"] = colour
     namings = [_named("5z"), _named("5z"), _named(BACK), _named("1p")]
     colours = [grey + 5, ivory - 5, ivory, None]
-    assert [n.tile for n in tileset.back_or_blank(namings, colours)] == [BACK, "5z", BACK, "1p"]
-    assert tileset.back_or_blank(namings, colours)[0].by == SET
+    assert [n.tile for n in tileset.back_or_blank(namings, colours.__getitem__)] == [BACK, "5z", BACK, "1p"]
+    assert tileset.back_or_blank(namings, colours.__getitem__)[0].by == SET
     tileset.colours["crops/back/0.png"] = ivory - (0, 0, 5)           # backs as pale as 白 itself
     tileset._changed()
-    assert [n.tile for n in tileset.back_or_blank(namings, colours)] == ["5z", "5z", BACK, "1p"]
+    assert [n.tile for n in tileset.back_or_blank(namings, colours.__getitem__)] == ["5z", "5z", BACK, "1p"]
     del tileset.crops[BACK]
     tileset._changed()
-    assert [n.tile for n in tileset.back_or_blank(namings, colours)] == ["5z", "5z", BACK, "1p"]
+    assert [n.tile for n in tileset.back_or_blank(namings, colours.__getitem__)] == ["5z", "5z", BACK, "1p"]
 
 
 def test_a_set_built_on_another_classifier_is_stale_until_rebuilt(art, classifier, tmp_path):
