@@ -44,6 +44,8 @@ def _fail(message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.dir is not None and args.dir.exists() and not args.dir.is_dir():
+        return _fail(f"--dir {args.dir}: a file, not a folder of table files")
     try:
         return args.run(args)
     except CalibrationError as e:

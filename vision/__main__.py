@@ -394,6 +394,8 @@ def _synth(a: argparse.Namespace) -> int:
 
     if a.scenes < 1:
         raise UsageError("--scenes must be at least 1")
+    if a.out.exists() and not a.out.is_dir():
+        raise UsageError(f"{a.out}: a file, not a folder to write the scenes in")
     art = TileArt()
     n = write_dataset(a.out, a.scenes, a.seed, a.split, art=art, size=a.size, classes=a.classes,
                       crops=a.crops, draw=a.draw)

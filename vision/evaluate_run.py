@@ -66,7 +66,7 @@ def real_photo(detector: Detector, labels_path: Path, photos: Path, grid: int = 
     """A hand-labelled real photo. Its rotation is scored only where the labels say it can be told."""
     labels = load_labels(labels_path)
     path = photos / labels["image"]
-    image = cv2.imread(str(path))
+    image = cv2.imread(str(path)) if path.is_file() else None
     if image is None:
         raise FileNotFoundError(f"photo {path} not found or unreadable (set TOUTENKOU_PHOTOS or --photos)")
     report = Report(f"real {labels['image']}" + (f" ({grid}x{grid} windows)" if grid > 1 else ""))
@@ -83,12 +83,14 @@ def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "v
                    perspective: bool = True, seat: int = 0, locator: Path | None = None,
                    tight_boxes: bool = False, trim: bool = True) -> list[Report]:
     """Reports for the synthetic set and each real labels file (the shared photo's when none is named;
-    skipped quietly when that photo is absent, an error when a named one is). ``mirror``: the
-    locator's second, mirrored pass; ``refine``: the view's box refiner, if it has one; ``second``: the
-    view's second locator, if it has one; ``perspective``: the view's perspective check, if it has one;
-    ``trim``: the view's boxes stopped where a nearer tile starts, if it does so
-    (``detect.Detector``); ``locator``: a candidate in the view's locator's place; ``tight_boxes``: the
+    skipped quietly when that photo is absent, an error when a named one is, or a named ``photos``
+    folder; checked before any scene is read). ``mirror``: the locator's second, mirrored pass;
+    ``refine``: the view's box refiner, if it has one; ``second``: the view's second locator, if it has
+    one; ``perspective``: the view's perspective check, if it has one; ``trim``: the view's boxes
+    stopped where a nearer tile starts, if it does so (``detect.Detector``); ``locator``: a candidate in the view's locator's place; ``tight_boxes``: the
     rendered scenes' truth boxed as a person boxes a photo (``synth.scene.render_scene``)."""
+    if photos is not None and not photos.is_dir():
+        raise FileNotFoundError(f"--photos {photos}: no such folder")
     detector = detector or Detector.for_view(view, mirror=mirror, refine=refine, second=second,
                                              perspective=perspective, locator=locator, trim=trim)
     reports = []

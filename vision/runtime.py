@@ -14,6 +14,11 @@ class ModelMissing(FileNotFoundError):
     """The ONNX weights are not where they were looked for."""
 
 
+class ModelUnreadable(ModelMissing):
+    """A model file is there but onnxruntime cannot load it: cut short, corrupt, or a Git LFS pointer
+    a clone without git-lfs left in the weights' place. Caught where ``ModelMissing`` is."""
+
+
 def session(path: Path, threads: int):
     """An onnxruntime CPU session for ``path``, on ``threads`` threads."""
     import onnxruntime as ort
@@ -26,7 +31,17 @@ def session(path: Path, threads: int):
     # a frame is many short runs of four sessions with NumPy between them: threads left spinning after
     # a run hold the cores that work needs (the demo frames read in 105-114 ms without, 145-163 with)
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    # onnxruntime raises its own types (InvalidProtobuf, Fail, ...), none of them a RuntimeError
+    state = ort.capi.onnxruntime_pybind11_state
+    unloadable = tuple(getattr(state, n) for n in ("Fail", "InvalidProtobuf", "InvalidArgument", "InvalidGraph",
+                                                   "NoSuchFile", "RuntimeException", "NotImplemented")
+                       if hasattr(state, n))
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except unloadable as e:
+        first = (str(e).splitlines() or [type(e).__name__])[0]
+        raise ModelUnreadable(f"{path}: not an ONNX model onnxruntime can load ({first[:160]}); "
+                              "a shipped model: check models/ out again (models/README.md)") from None
 
 
 def blob(images: list[np.ndarray]) -> np.ndarray:

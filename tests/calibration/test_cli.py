@@ -127,6 +127,8 @@ def test_bad_arguments_exit_2(tmp_path, capsys, blank_file):
     assert rc == 2 and ".pdf or a .png" in err
     rc, _, err = run(capsys, "--dir", tmp_path, "show", "--table", "nope")
     assert rc == 2 and "no table file" in err
+    rc, out, err = run(capsys, "--dir", blank_file, "show")                          # a file as the folder
+    assert rc == 2 and "a file, not a folder of table files" in err and out == ""
 
 
 def test_show_lists_and_prints_tables(tmp_path, capsys, frame_file):

@@ -128,10 +128,13 @@ def test_cli_detect_names_a_missing_file(tmp_path):
     assert r.returncode == 2 and "a folder, not an image file" in r.stderr
 
 
-def test_cli_evaluate_scores_a_dataset_folder():
+def test_cli_evaluate_scores_a_dataset_folder(tmp_path):
     r = _cli("evaluate", "--synth", str(DATA), "--real", str(DATA / "no-such-labels.json"), "--json")
     assert r.returncode == 2 and "no-such-labels.json" in r.stderr
     r = _cli("evaluate", "--synth", str(DATA), "--json", "--photos", str(DATA / "no-photos-here"))
+    assert r.returncode == 2 and "no-photos-here: no such folder" in r.stderr and "Traceback" not in r.stderr
+    # a folder without the default photo: that photo's report is left out
+    r = _cli("evaluate", "--synth", str(DATA), "--json", "--photos", str(tmp_path))
     assert r.returncode == 0, r.stderr
     (synthetic,) = json.loads(r.stdout)
     assert synthetic["images"] == 4 and synthetic["recall"] >= 0.95

@@ -149,6 +149,17 @@ def test_a_candidate_locator_that_is_no_file_exits_2_naming_it(tmp_path):
     assert r.returncode == 2 and "--locator" in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.parametrize("content", [b"version https://git-lfs.github.com/spec/v1\noid sha256:00\n", b""])
+def test_a_candidate_locator_onnxruntime_cannot_load_exits_2_naming_it(tmp_path, content):
+    # a Git LFS pointer left in the weights' place, or a file cut short to nothing
+    bad = tmp_path / "locator.onnx"
+    bad.write_bytes(content)
+    r = subprocess.run([sys.executable, "-m", "vision", "evaluate", "--scenes", "1", "--locator", str(bad)],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert str(bad) in r.stderr and "not an ONNX model onnxruntime can load" in r.stderr
+
+
 @pytest.mark.parametrize("flag", ["--scenes", "--oblique", "--rim", "--console", "--details", "--seat"])
 def test_a_negative_count_of_test_scenes_exits_2_naming_it(flag):
     r = subprocess.run([sys.executable, "-m", "vision", "evaluate", flag, "-1"], capture_output=True, text=True)

@@ -101,6 +101,14 @@ def test_cli_rejects_a_bad_size_with_one_line():
     assert r.returncode == 2 and "size must be WxH" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_cli_refuses_to_write_scenes_into_a_file(tmp_path):
+    out = tmp_path / "scenes.jpg"
+    out.write_bytes(b"a photo the user keeps")
+    r = _cli("synth", str(out), "--scenes", "1")
+    assert r.returncode == 2 and "a file, not a folder" in r.stderr and "Traceback" not in r.stderr
+    assert out.read_bytes() == b"a photo the user keeps"
+
+
 def test_cli_without_art_says_where_it_looked(tmp_path):
     import os
     env = dict(os.environ, TOUTENKOU_TILE_ART=str(tmp_path / "nowhere"))
