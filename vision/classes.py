@@ -10,6 +10,7 @@ KINDS: tuple[str, ...] = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) +
     f"{n}z" for n in range(1, 8))
 REDS: tuple[str, ...] = ("0m", "0p", "0s")
 BACK = "back"
+BLANK = "5z"          # 白: a blank face (or a thin frame), the face most like a back
 CLASSES: tuple[str, ...] = KINDS + REDS + (BACK,)
 CLASS_INDEX: dict[str, int] = {c: i for i, c in enumerate(CLASSES)}
 

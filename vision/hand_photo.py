@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import cv2
 import numpy as np
 
-from .classes import BACK, HALF_TURN_SAME
+from .classes import BACK, BLANK, HALF_TURN_SAME
 from .classifier import NONE
 from .layout import hidden_pair, mpsz, plain_kind
 
@@ -66,8 +66,8 @@ WIDE_SURE = 0.95         # ... named less surely than this, may hold more than i
 LOOK_SURE = 0.9          # a face read this surely in a wide box's place or a place beyond the line's end ...
 GAP_SURE = 0.5           # ... or this surely in a place between two tiles of it is a tile the locator missed
 PLACE_FREE = 0.3         # a place another box covers by this share of its width holds that box's tile
-BLANK = "5z"             # 白 has no ink: felt or a rail beyond the line's end can read as it (a rendered seat
-                         # photo's grey rim did, at 0.94), so it is not taken there
+# 白 (BLANK) has no ink: felt or a rail beyond the line's end can read as it (a rendered seat photo's grey
+# rim did, at 0.94), so it is not taken there
 
 
 @dataclass(frozen=True)

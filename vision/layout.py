@@ -51,7 +51,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-BACK = "back"
+from .classes import BACK, BLANK
+
 WIN_GAP = 0.3               # a gap of 30% of a tile's width sets the winning tile apart
 MELD_GAP = 0.25             # tiles of one meld touch; 25% of a width between them starts another meld ...
 SAME_KIND_GAP = 1.0         # ... but faces of one kind less than a width apart stay one: a kind has four tiles,
@@ -206,6 +207,24 @@ def find_winner(pieces: Sequence[Piece], zones) -> tuple[str | None, list[str]]:
     return seats[0], warn
 
 
+def blanks_not_backs(row: Sequence[Piece]) -> tuple[list[Piece], list[str]]:
+    """The winner's revealed row, the discards and a meld with a sideways tile (not an ankan) lie face
+    up, so a back there whose likeliest face is 白 is read as that 白: a blank face is the one face a
+    back can pass for (a set whose backs are as pale as its faces reads its 白 as backs). Any other
+    back stays a back (not read). With a warning for each, for the players to check."""
+    out, warnings = [], []
+    for p in row:
+        face = next((t for t, _ in p.others if t != BACK), None)
+        if p.tile == BACK and face == BLANK:
+            score = dict(p.others)[BLANK]
+            out.append(replace(p, tile=BLANK, score=score, others=((BACK, p.score),)))
+            warnings.append(f"a back read as 白 where tiles lie face up ({score:.2f} 白 against {p.score:.2f} "
+                            "back): check it")
+        else:
+            out.append(p)
+    return out, warnings
+
+
 def split_hand(row: Sequence[Piece], frame: SeatFrame) -> tuple[list[Piece], Piece | None, list[str]]:
     """The revealed row left to right, and the winning tile: the last one, set apart by a gap."""
     row = sorted(row, key=lambda p: frame.local(p.centre)[0])
@@ -319,6 +338,14 @@ def _neighbours(frame: SeatFrame, seat: str, zones) -> dict[str, str | None]:
 
 def read_meld(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tuple[dict | None, list[str]]:
     """One group as a hand-record meld ``{kind, tiles, from}``, or None with the reason."""
+    said: list[str] = []
+    if any(frame.sideways(p) for p in group):   # only an ankan shows backs, and it lies upright
+        group, said = blanks_not_backs(group)
+    meld, warnings = _meld_of(group, frame, neighbours)
+    return meld, said + warnings
+
+
+def _meld_of(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tuple[dict | None, list[str]]:
     faces = [p.tile for p in group if p.face_up]
     backs = len(group) - len(faces)
     kinds = {plain_kind(t) for t in faces}
@@ -396,7 +423,8 @@ def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable
         return Reading({}, warnings, list(pieces))
     hand_zone = _zones(zones, seat, "hand")
     frame = SeatFrame.of_zone(hand_zone.polygon)
-    row = [p for p in _in_zone(pieces, hand_zone)]
+    row, w = blanks_not_backs(_in_zone(pieces, hand_zone))
+    warnings += w
     backs = [p for p in row if not p.face_up]
     if backs:
         warnings.append(f"{len(backs)} back(s) in {seat}'s hand row: not read")
@@ -425,7 +453,8 @@ def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable
     dead = _zones(zones, None, "dead_wall")
     dora, ura = dead_wall_rows(pieces, dead) if dead else ([], [])
     discard_zone = _zones(zones, seat, "discards")
-    discards = [p.tile for p in _in_zone(pieces, discard_zone) if p.face_up] if discard_zone else []
+    discarded = blanks_not_backs(_in_zone(pieces, discard_zone))[0] if discard_zone else []
+    discards = [p.tile for p in discarded if p.face_up]
     tiles = [p.tile for p in concealed] + ([win.tile] if win else [])
     if len(tiles) + 3 * len(melds) != 14:
         warnings.append(f"the hand has {len(tiles)} concealed tiles and {len(melds)} meld(s): "

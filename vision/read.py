@@ -9,8 +9,10 @@ discards) padded by ``PAD_MM``; detecting per region keeps each image near the
 size the detector was trained at. Only the winner's region and the dead wall
 are detected: the winner is the seat whose hand zone shows the most ivory (a
 revealed row of faces; the other hands show backs), found from pixels in a
-millisecond, which halves the detector's work. ``all_seats=True`` detects all. With ``debug`` set, every stage writes its
-image there (``debug.write(name, image)``).
+millisecond, which halves the detector's work. Where the seats so chosen hold no
+revealed row (backs as pale as the faces, a sheet of paper over a hand zone),
+every seat is read after all. ``all_seats=True`` detects all from the start.
+With ``debug`` set, every stage writes its image there (``debug.write(name, image)``).
 """
 
 from __future__ import annotations
@@ -340,6 +342,20 @@ class TableReader:
         top = top_view(self.table, frame, fit, self.px_per_mm, debug)
         self.last_top = top
         seats = None if all_seats else revealing_seats(top, self.table.zones, self.px_per_mm)
+        reading = self._read_top(top, seats, debug)
+        if not reading.record and seats is not None and not seats >= {z.seat for z in self.table.zones
+                                                                      if z.kind == "hand"}:
+            # the pixels named the wrong seat: backs as pale as the faces pass for a revealed row, and
+            # the winner's seat went unread; the detector's names say whose row lies face up
+            again = self._read_top(top, None, debug)
+            if again.record:
+                reading = again
+        if not fit.fresh:
+            reading.warnings.append("no markers seen in this frame: used the last good homography")
+        return reading
+
+    def _read_top(self, top: np.ndarray, seats: set[str] | None, debug=None) -> Reading:
+        """The rectified table's reading, detecting ``seats``' regions and the dead wall (None: all)."""
         chosen = [r for r in self.regions if seats is None or r.name in seats or r.name == "dead_wall"]
         pieces = [p for r in chosen for p in pieces_in(top, r, self.detector, self.px_per_mm, debug)]
         open_seats = {z.seat for z in self.table.zones} if seats is None else seats
@@ -352,8 +368,6 @@ class TableReader:
             debug.write("pieces", draw_pieces(top, pieces, self.px_per_mm))
         reading = read_layout(pieces, self.table.zones, self.rules, self.gari_kinds)
         reading.warnings += joined + gaps + cut
-        if not fit.fresh:
-            reading.warnings.append("no markers seen in this frame: used the last good homography")
         return reading
 
     def upright_cuts(self, pieces: Sequence[Piece]) -> list[np.ndarray | None]:

@@ -58,7 +58,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 import cv2
 import numpy as np
 
-from .classes import BACK, CLASSES, REDS
+from .classes import BACK, BLANK, CLASSES, REDS
 from .classifier import ranked_runners_up, unit
 from .crop import CLS_SIZE, MARGIN, with_margin
 from .runtime import one_blas_thread
@@ -80,7 +80,6 @@ KEPT_OUT_EVERY = 5              # one learnt cut in this many is kept out, by it
 MIN_WIDTH = 12                  # px: a crop narrower than this holds no readable face
 KEEP_SIDE = 192                 # px: crops are stored no longer than this a side (the classifier reads 64)
 IMAGE_TYPES = (".png", ".jpg", ".jpeg")
-BLANK = "5z"                    # 白: a blank face (or a thin frame), the face most like a back
 COLOURS_APART = 20.0            # Lab units (8-bit): a set whose backs and 白 lie closer in colour leaves them as named
 
 ENROLLED, LEARNT, KEPT_OUT = "enrolled", "learnt", "kept-out"

@@ -109,6 +109,54 @@ def test_an_ankan_with_one_tile_not_seen_is_still_an_ankan_and_said(seen, tiles)
     assert any("not seen: check it" in w for w in reading.warnings)
 
 
+def _pale(piece: Piece, runner_up: str, score: float = 0.6) -> Piece:
+    """``piece`` named a back instead, its face the runner-up (as a set with backs as pale as its faces
+    names its 白)."""
+    return Piece("back", piece.box, 0.97, piece.rotation, ((runner_up, score),))
+
+
+def test_a_back_in_the_revealed_row_whose_likeliest_face_is_haku_is_that_haku_and_said():
+    # The winner's row lies face up: a back there can only be a face, and the one face a back passes
+    # for is 白, blank as it is.
+    pieces = revealed("south")
+    pieces[9] = _pale(pieces[9], "5z")
+    pieces += row("south", ["1m", "5z"], -50, 220)                        # the discards, face up too
+    pieces[-1] = _pale(pieces[-1], "5z")
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert reading.record["concealed"] == "123456p789s555z99p"
+    assert reading.record["discards"] == "1m5z"
+    assert [p.tile for p in reading.hand].count("5z") == 3
+    assert any("back read as 白" in w and "0.60 白 against 0.97 back" in w for w in reading.warnings)
+    assert not any("back(s) in" in w for w in reading.warnings)
+
+
+def test_a_back_whose_likeliest_face_is_not_haku_stays_a_back_in_the_row():
+    pieces = revealed("south")
+    pieces[0] = _pale(pieces[0], "1p")
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert reading.record["concealed"] == "23456p789s555z99p"
+    assert any("1 back(s) in south's hand row: not read" in w for w in reading.warnings)
+    assert not any("read as 白" in w for w in reading.warnings)
+
+
+def test_a_pon_of_haku_read_as_backs_is_a_pon_and_an_ankan_keeps_its_backs():
+    # Only an ankan shows backs, and it lies upright: a meld with a sideways tile lies face up.
+    hand = ["1p", "2p", "3p", "4p", "5p", "6p", "7s", "8s", "9s", "9p"]
+    pieces = revealed("south", hand, "9p")
+    pieces += [_pale(at("south", "5z", 210 + H / 2, 40 - (H - W) / 2, sideways=True), "5z"),
+               _pale(at("south", "5z", 210 + H + 1 + W / 2, 40), "5z"),
+               _pale(at("south", "5z", 210 + H + W + 2 + W / 2, 40), "5z")]
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert reading.record["melds"] == [{"kind": "pon", "tiles": "555z", "from": "east"}]
+    assert sum("back read as 白" in w for w in reading.warnings) == 3
+    pieces = revealed("west", HAND[:10], "9p")
+    pieces += [_pale(at("west", "back", 240 + i * (W + 1), 40), "5z") if t == "back" else
+               at("west", t, 240 + i * (W + 1), 40) for i, t in enumerate(["back", "1m", "1m", "back"])]
+    reading = read_layout(pieces, ZONES, "dunhill")
+    assert reading.record["melds"] == [{"kind": "ankan", "tiles": "1111m"}]
+    assert not any("read as 白" in w for w in reading.warnings)
+
+
 def test_a_back_between_two_faces_is_no_ankan():
     pieces = revealed("west", HAND[:10], "9p")
     pieces += [at("west", t, 240 + i * (W + 1), 40) for i, t in enumerate(["1m", "back", "1m"])]

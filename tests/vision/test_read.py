@@ -117,6 +117,25 @@ def test_whole_table_frames_read_exactly(art, seed, what):
     assert sorted(p.tile for p in reading.gari) == sorted(tiles_of(reading.record.get("gari", "")))
 
 
+def test_the_winner_s_seat_is_read_where_the_pixels_point_at_another(art):
+    # The reader detects only the seat whose hand zone looks most like faces (``revealing_seats``);
+    # a sheet of paper over another hand zone (or backs as pale as the faces) points it at the wrong
+    # seat. That seat holds no revealed row, so every seat is read, and the winner's row is found.
+    from vision.layout import record_diff
+    from vision.read import TableReader, revealing_seats
+    from vision.synth.table import render_table
+    scene = render_table(0, art)
+    table = TableFile("synthetic")
+    other = next(z for z in table.zones if z.kind == "hand" and z.seat != scene.record["seat"])
+    image = scene.image.copy()
+    corners = cv2.perspectiveTransform(np.float32(other.polygon).reshape(-1, 1, 2), scene.H).reshape(-1, 2)
+    cv2.fillConvexPoly(image, np.round(corners).astype(np.int32), (235, 240, 242))
+    reader = TableReader(table, "dunhill")
+    reading = reader.read(image)
+    assert revealing_seats(reader.last_top, table.zones, reader.px_per_mm) == {other.seat}
+    assert record_diff(scene.record, reading.record) == [], reading.warnings
+
+
 def test_a_stacked_pair_boxed_as_one_is_cut_named_half_by_half_and_said(art):
     # Frame 2189's kakan of 1s: its called tile and the one added on it, boxed as one (as the locator
     # may box them) and misread as 4p. The reader cuts the box in two before the layout, names each half
