@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.classifier import EMBEDDING, Classifier
-from vision.runtime import ModelMissing
+from vision.runtime import ModelMissing, ModelUnreadable
 from vision.tileset import square_cut, views
 
 from .real_tiles import fitting_crops
@@ -33,6 +33,8 @@ def open_classifier(path: Path) -> Classifier:
     """The tile classifier at ``path``; ``NotAClassifier`` saying what is wrong otherwise."""
     try:
         return Classifier(path)
+    except ModelUnreadable:
+        raise NotAClassifier(f"{path}: not a tile classifier ONNX file (onnxruntime cannot load it)") from None
     except ModelMissing as e:
         raise NotAClassifier(str(e)) from None
     except Exception as e:          # onnxruntime's load errors, or no class names: not a tile classifier
