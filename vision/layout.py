@@ -207,19 +207,20 @@ def find_winner(pieces: Sequence[Piece], zones) -> tuple[str | None, list[str]]:
     return seats[0], warn
 
 
-def blanks_not_backs(row: Sequence[Piece]) -> tuple[list[Piece], list[str]]:
+def faces_not_backs(row: Sequence[Piece]) -> tuple[list[Piece], list[str]]:
     """The winner's revealed row, the discards and a meld with a sideways tile (not an ankan) lie face
-    up, so a back there whose likeliest face is 白 is read as that 白: a blank face is the one face a
-    back can pass for (a set whose backs are as pale as its faces reads its 白 as backs). Any other
-    back stays a back (not read). With a warning for each, for the players to check."""
+    up, so a back there is read as its likeliest face, however unsure, with a warning for the players
+    to check it: a set whose backs are as pale as its faces reads its 白 as backs, one whose backs
+    share the colour of its circles' ink an 8p. A back with no face in the running stays a back (not
+    read)."""
     out, warnings = [], []
     for p in row:
         face = next((t for t, _ in p.others if t != BACK), None)
-        if p.tile == BACK and face == BLANK:
-            score = dict(p.others)[BLANK]
-            out.append(replace(p, tile=BLANK, score=score, others=((BACK, p.score),)))
-            warnings.append(f"a back read as 白 where tiles lie face up ({score:.2f} 白 against {p.score:.2f} "
-                            "back): check it")
+        if p.tile == BACK and face is not None:
+            score = dict(p.others)[face]
+            out.append(replace(p, tile=face, score=score, others=((BACK, p.score),)))
+            warnings.append(f"a back read as {face} where tiles lie face up ({score:.2f} {face} against "
+                            f"{p.score:.2f} back): check it")
         else:
             out.append(p)
     return out, warnings
@@ -340,7 +341,7 @@ def read_meld(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tup
     """One group as a hand-record meld ``{kind, tiles, from}``, or None with the reason."""
     said: list[str] = []
     if any(frame.sideways(p) for p in group):   # only an ankan shows backs, and it lies upright
-        group, said = blanks_not_backs(group)
+        group, said = faces_not_backs(group)
     meld, warnings = _meld_of(group, frame, neighbours)
     return meld, said + warnings
 
@@ -423,7 +424,7 @@ def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable
         return Reading({}, warnings, list(pieces))
     hand_zone = _zones(zones, seat, "hand")
     frame = SeatFrame.of_zone(hand_zone.polygon)
-    row, w = blanks_not_backs(_in_zone(pieces, hand_zone))
+    row, w = faces_not_backs(_in_zone(pieces, hand_zone))
     warnings += w
     backs = [p for p in row if not p.face_up]
     if backs:
@@ -453,7 +454,7 @@ def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable
     dead = _zones(zones, None, "dead_wall")
     dora, ura = dead_wall_rows(pieces, dead) if dead else ([], [])
     discard_zone = _zones(zones, seat, "discards")
-    discarded = blanks_not_backs(_in_zone(pieces, discard_zone))[0] if discard_zone else []
+    discarded = faces_not_backs(_in_zone(pieces, discard_zone))[0] if discard_zone else []
     discards = [p.tile for p in discarded if p.face_up]
     tiles = [p.tile for p in concealed] + ([win.tile] if win else [])
     if len(tiles) + 3 * len(melds) != 14:
