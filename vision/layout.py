@@ -51,7 +51,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .classes import BACK, BLANK
+from .classes import BACK
 
 WIN_GAP = 0.3               # a gap of 30% of a tile's width sets the winning tile apart
 MELD_GAP = 0.25             # tiles of one meld touch; 25% of a width between them starts another meld ...
