@@ -87,8 +87,9 @@ def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "v
     folder; checked before any scene is read). ``mirror``: the locator's second, mirrored pass;
     ``refine``: the view's box refiner, if it has one; ``second``: the view's second locator, if it has
     one; ``perspective``: the view's perspective check, if it has one; ``trim``: the view's boxes
-    stopped where a nearer tile starts, if it does so (``detect.Detector``); ``locator``: a candidate in the view's locator's place; ``tight_boxes``: the
-    rendered scenes' truth boxed as a person boxes a photo (``synth.scene.render_scene``)."""
+    stopped where a nearer tile starts, if it does so (``detect.Detector``); ``locator``: a candidate
+    in the view's locator's place; ``tight_boxes``: the rendered scenes' truth boxed as a person boxes
+    a photo (``synth.scene.render_scene``)."""
     if photos is not None and not photos.is_dir():
         raise FileNotFoundError(f"--photos {photos}: no such folder")
     detector = detector or Detector.for_view(view, mirror=mirror, refine=refine, second=second,

@@ -207,22 +207,22 @@ def find_winner(pieces: Sequence[Piece], zones) -> tuple[str | None, list[str]]:
     return seats[0], warn
 
 
-def faces_not_backs(row: Sequence[Piece]) -> tuple[list[Piece], list[str]]:
+def faces_not_backs(pieces: Sequence[Piece]) -> tuple[list[Piece], list[str]]:
     """The winner's revealed row, the discards and a meld with a sideways tile (not an ankan) lie face
     up, so a back there is read as its likeliest face, however unsure, with a warning for the players
     to check it: a set whose backs are as pale as its faces reads its 白 as backs, one whose backs
     share the colour of its circles' ink an 8p. A back with no face in the running stays a back (not
     read)."""
     out, warnings = [], []
-    for p in row:
-        face = next((t for t, _ in p.others if t != BACK), None)
-        if p.tile == BACK and face is not None:
-            score = dict(p.others)[face]
-            out.append(replace(p, tile=face, score=score, others=((BACK, p.score),)))
-            warnings.append(f"a back read as {face} where tiles lie face up ({score:.2f} {face} against "
-                            f"{p.score:.2f} back): check it")
-        else:
+    for p in pieces:
+        runner_up = next(((t, s) for t, s in p.others if t != BACK), None) if p.tile == BACK else None
+        if runner_up is None:
             out.append(p)
+            continue
+        face, score = runner_up
+        out.append(replace(p, tile=face, score=score, others=((BACK, p.score),)))
+        warnings.append(f"a back read as {face} where tiles lie face up ({score:.2f} {face} against "
+                        f"{p.score:.2f} back): check it")
     return out, warnings
 
 
