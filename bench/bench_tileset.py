@@ -339,19 +339,23 @@ def hand_alone(photo: dict, image: np.ndarray, detector: Detector) -> dict:
     to a phone's ``PHONE_PX`` on its longer side and read as the tablet reads an upload (``read_photo``)."""
     if not photo.get("hand_line"):
         return {"line_alone": None, "line_exact": None, "win_tile": None, "melds": None, "seat_stray": None,
-                "seat_on_clear": None}
+                "seat_on_clear": None, "shown_stray": None, "shown_on_clear": None}
     found = detector.detect(image)
     started = time.perf_counter()
     found, _ = look_again(found, image, detector)
     hand = read_hand(found)
     ms = (time.perf_counter() - started) * 1000
     boxes = score_photo([d.to_dict() for d in found], photo)
+    # what the tablet draws of a seat's photo: the line's boxes alone (service.hand_photos)
+    shown = score_photo([{"tile": t.tile, "box": list(t.box), "rotation": t.rotation, "score": t.score}
+                         for t in (hand.line.tiles if hand.line else [])], photo)
     line = hand.line_tiles
     k = PHONE_PX / max(image.shape[:2])
     phone = read_photo(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC), detector)
     return {"line_alone": line, "line_exact": line == list(photo["hand_line"]), "win_tile": hand.win_tile,
             "melds": " ".join(f"{m['kind']} {m['tiles']}" for m in hand.melds), "line_ms": ms,
             "seat_stray": boxes["stray_boxes"], "seat_on_clear": boxes["on_clear"],
+            "shown_stray": shown["stray_boxes"], "shown_on_clear": shown["on_clear"],
             "phone_exact": bool(phone.line) and [t.tile for t in phone.line.tiles] == list(photo["hand_line"])}
 
 
@@ -552,6 +556,8 @@ def totals(scores: dict[str, dict]) -> dict:
                 "lines_phone": sum(bool(x.get("phone_exact")) for x in s),
                 "seat_stray": sum(x.get("seat_stray") or 0 for x in s),
                 "seat_on_clear": sum(x.get("seat_on_clear") or 0 for x in s),
+                "shown_stray": sum(x.get("shown_stray") or 0 for x in s),
+                "shown_on_clear": sum(x.get("shown_on_clear") or 0 for x in s),
                 "records": sum(x.get("record_misses") is not None for x in s),
                 "records_exact": sum(x.get("record_misses") == [] for x in s)}
     return {"all": summed(list(scores)), "hands": summed([n for n, s in scores.items() if s["hand_read"]])}
@@ -562,7 +568,9 @@ def total_text(label: str, t: dict) -> str:
             f"hand lines in order {t['lines_in_order']}/{t['lines']} (read from the photo alone "
             f"{t['lines_alone']}/{t['lines']}, at a phone's size {t['lines_phone']}/{t['lines']}), "
             f"{t['stray_boxes']} extra box(es) by the lines, {t['on_clear']} on clear ground; "
-            f"the seat's detector {t['seat_stray']} by the lines, {t['seat_on_clear']} on clear ground"
+            f"the seat's detector {t['seat_stray']} by the lines, {t['seat_on_clear']} on clear ground "
+            f"(of the line's boxes, all the tablet shows: {t['shown_stray']} by the lines, "
+            f"{t['shown_on_clear']} on clear ground)"
             + (f"; the table camera's frames: hand records exact {t['records_exact']}/{t['records']}"
                if t["records"] else ""))
 
@@ -613,7 +621,9 @@ def photos(view: str, grid: int, folder: Path, mirror: bool = False, retakes: in
                   f"as a phone takes it: "
                   f"{'exact' if s['phone_exact'] else 'not exact'}; the seat's detector: {s['seat_stray']} extra "
                   f"box(es) by the line" + ("" if s["seat_on_clear"] is None else
-                                             f", {s['seat_on_clear']} on clear ground"))
+                                             f", {s['seat_on_clear']} on clear ground")
+                  + f"; of the line's boxes, all the tablet shows: {s['shown_stray']} by the line"
+                  + ("" if s["shown_on_clear"] is None else f", {s['shown_on_clear']} on clear ground"))
     out["zero_shot_totals"] = totals(out["zero_shot"])
     print(total_text("zero-shot, all", out["zero_shot_totals"]["all"]))
     print(total_text("zero-shot, the hand photos", out["zero_shot_totals"]["hands"]))
