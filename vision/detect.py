@@ -69,6 +69,7 @@ SECOND_LOCATORS = {"oblique": MODELS / "oblique" / "tile-locator-console.onnx"}
 SEAT_LOCATOR = MODELS / "oblique" / "tile-locator-seat.onnx"
 # the views whose tiles recede up the image (a camera beside the table), where ``in_perspective`` applies
 PERSPECTIVE_VIEWS = ("oblique",)
+UNDER_BAR_VIEWS = ("overhead",)    # the views that read faces in boxes scored under the bar (``_under_bar``)
 TRIM_VIEWS = ("oblique",)          # the views whose boxes stop where a nearer tile starts (``hidden_feet``)
 
 
@@ -106,12 +107,13 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[in
 class Detector:
     """The ONNX sessions (locator, classifier, and a box refiner where given), loaded once.
     ``detect(image)`` returns the tiles of a BGR image. With a table's ``tileset``
-    (``vision.tileset``) the classifier's reading of each tile is named by that set where it is sure."""
+    (``vision.tileset``) the classifier's reading of each tile is named by that set where it is sure.
+    The defaults are the overhead view's (``for_view`` sets each view's own)."""
 
     def __init__(self, locator: Path = LOCATOR, classifier: Path = CLASSIFIER, threads: int = 2,
                  min_box_score: float = 0.25, iou: float = 0.5, mirror: bool = False,
                  refiner: Path | None = None, tileset=None, second: Path | None = None,
-                 perspective: bool = False, trim: bool = False):
+                 perspective: bool = False, trim: bool = False, under_bar: bool = True):
         self.locator = session(Path(locator), threads)
         self.second = session(Path(second), threads) if second is not None else None
         self.classifier = Classifier(Path(classifier), threads)
@@ -127,6 +129,7 @@ class Detector:
         self.mirror = mirror
         self.perspective = perspective
         self.trim = trim
+        self.under_bar = under_bar
 
     def use_tileset(self, tileset) -> None:
         """Name tiles with a table's tile set from now on (``None``: the classifier alone). Raises
@@ -138,12 +141,13 @@ class Detector:
     @classmethod
     def for_view(cls, view: str = "overhead", refine: bool = True, second: bool = True,
                  classifier: Path | None = None, perspective: bool = True, locator: Path | None = None,
-                 trim: bool = True, **kwargs) -> "Detector":
+                 trim: bool = True, under_bar: bool = True, **kwargs) -> "Detector":
         """The detector for a camera's view: ``overhead`` (over the table: the shipped default) or
         ``oblique`` (beside it, looking across: fine-tuned on oblique scenes, with a box refiner;
         see models/README.md). ``refine=False`` leaves a view's refiner out, ``second=False`` its second
         locator (``SECOND_LOCATORS``), ``perspective=False`` its perspective check (``in_perspective``),
-        ``trim=False`` its boxes left reaching into the nearer tile (``hidden_feet``);
+        ``trim=False`` its boxes left reaching into the nearer tile (``hidden_feet``), ``under_bar=False``
+        the faces it reads in boxes the locator scored under its bar (``UNDER_BAR_VIEWS``: ``_under_bar``);
         ``classifier=PATH`` or ``locator=PATH`` another model in the view's place (a candidate measured
         against the shipped one, or the seat's own locator: ``hand_photo.seat_detector``)."""
         if view not in VIEWS:
@@ -152,7 +156,7 @@ class Detector:
         return cls(locator or shipped_locator, classifier or shipped, refiner=REFINERS.get(view) if refine else None,
                    second=SECOND_LOCATORS.get(view) if second else None,
                    perspective=perspective and view in PERSPECTIVE_VIEWS, trim=trim and view in TRIM_VIEWS,
-                   **kwargs)
+                   under_bar=under_bar and view in UNDER_BAR_VIEWS, **kwargs)
 
     def _candidates(self, image: np.ndarray, mirrored: bool = False, locator=None,
                     floor: float | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -182,12 +186,15 @@ class Detector:
             boxes, scores = np.concatenate([boxes, more]), np.concatenate([scores, more_scores])
         return boxes, scores
 
-    def locate(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+    def locate(self, image: np.ndarray, found: tuple[np.ndarray, np.ndarray] | None = None
+               ) -> list[tuple[tuple[float, float, float, float], float]]:
         """Boxes around tiles (image pixels) with the locator's score, after non-maximum suppression.
         With ``mirror``, both passes' boxes compete in one suppression and each kept box becomes the
         score-weighted mean of the boxes that overlap it by IoU > ``MIRROR_FUSE`` (both passes agree
-        on where a tile's edges are better than either alone)."""
-        boxes, scores = self.candidates(image)
+        on where a tile's edges are better than either alone). ``found``: the image's ``candidates``,
+        when already run (those under the bar are left out here)."""
+        boxes, scores = self.candidates(image) if found is None else found
+        boxes, scores = boxes[scores >= self.min_box_score], scores[scores >= self.min_box_score]
         rects = [[float(a), float(b), float(c - a), float(d - b)] for a, b, c, d in boxes]
         idx = cv2.dnn.NMSBoxes(rects, scores.tolist(), self.min_box_score, self.iou) if rects else []
         kept = np.asarray(idx, int).reshape(-1)
@@ -247,7 +254,8 @@ class Detector:
             raise ValueError("expected a BGR colour image")
         if grid > 1:
             return self._detect_windows(image, grid)
-        located = self.locate(image)
+        found = self.candidates(image, floor=UNDER_BAR_FLOOR) if self.under_bar else None
+        located = self.locate(image, found)
         boxes = [b for b, _ in located]
         sure = [score >= SURE_BOX for _, score in located]
         plain: dict = {}            # each box's reading by the classifier alone, where a set names tiles
@@ -260,6 +268,8 @@ class Detector:
             if d.tile == NONE or any(_same_tile(d.box, d.score, k) for k in out):
                 continue
             out.append(d)
+        if found is not None:
+            out += self._under_bar(image, *found, out)
         if self.second is not None and out:
             out = self._seconded(image, out)
         if self.perspective:
@@ -267,6 +277,29 @@ class Detector:
         if self.trim:
             out = self._trimmed(image, out)
         return reading_order(out)
+
+    def _under_bar(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                   kept: list[Detection]) -> list[Detection]:
+        """Faces in the boxes the locator scored under its bar (down to ``UNDER_BAR_FLOOR``) and apart
+        from every tile ``kept``, where the classifier reads a face at ``UNDER_BAR_SURE`` or more. A
+        design's ink unlike any the locator learnt (dark green circles, red centres) scores its tiles
+        low, and the classifier reads them as surely as any; a back is left out, since a wall's sides
+        and the felt's shading score low too."""
+        low = scores < self.min_box_score
+        boxes, scores = boxes[low], scores[low]
+        rects = [[float(a), float(b), float(c - a), float(d - b)] for a, b, c, d in boxes]
+        idx = np.asarray(cv2.dnn.NMSBoxes(rects, scores.tolist(), 0.0, self.iou) if rects else [], int).reshape(-1)
+        apart = [tuple(float(v) for v in boxes[i]) for i in idx
+                 if all(iou(boxes[i], d.box) < UNDER_BAR_APART and inside_share(boxes[i], d.box) <= NESTED
+                        for d in kept)]
+        if not apart:
+            return []
+        out: list[Detection] = []
+        for d in sorted(self.name_boxes(image, apart), key=lambda d: -d.score):
+            if (d.tile not in (NONE, BACK) and d.score >= UNDER_BAR_SURE
+                    and not any(_same_tile(d.box, d.score, k) for k in kept + out)):
+                out.append(d)
+        return out
 
     def _trimmed(self, image: np.ndarray, found: list[Detection]) -> list[Detection]:
         """Each box whose foot a nearer tile hides (``hidden_feet``) trimmed there and read again; the
@@ -506,6 +539,9 @@ SURE_BOX = 0.5    # a locator score this high: a tile is there, even when the cl
 KEEP_TILE = 0.1   # ... and its likeliest tile has this much (both chosen on the validation scenes,
                   # seeds 1,000,000-1,000,199: 12 more tiles found, 1 false box; 0.2 was tried against
                   # the real photos' boxes on clear ground and not kept: docs/vision.md)
+UNDER_BAR_FLOOR = 0.05  # the least locator score of a box the classifier reads again under the bar ...
+UNDER_BAR_SURE = 0.95   # ... the least it must read a face there at ...
+UNDER_BAR_APART = 0.3   # ... and the most IoU it may share with a tile kept
 SECOND_OPINION = 0.05  # the second locator's least score for a place it agrees holds a tile, and ...
 SECOND_IOU = 0.3       # ... how well its box must meet the tile's. Of bars 0.05-0.25, the one costing no more
                        # than a point of found and named right on oblique validation (seeds 3,500,000-3,500,059: 91.24%

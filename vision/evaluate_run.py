@@ -81,19 +81,21 @@ def run_evaluation(scenes: int = 100, synth: Path | None = None, split: str = "v
                    view: str = "overhead", mirror: bool = False, rim: int = 0,
                    refine: bool = True, console: int = 0, second: bool = True, details: int = 0,
                    perspective: bool = True, seat: int = 0, locator: Path | None = None,
-                   tight_boxes: bool = False, trim: bool = True) -> list[Report]:
+                   tight_boxes: bool = False, trim: bool = True, under_bar: bool = True) -> list[Report]:
     """Reports for the synthetic set and each real labels file (the shared photo's when none is named;
     skipped quietly when that photo is absent, an error when a named one is, or a named ``photos``
     folder; checked before any scene is read). ``mirror``: the locator's second, mirrored pass;
     ``refine``: the view's box refiner, if it has one; ``second``: the view's second locator, if it has
     one; ``perspective``: the view's perspective check, if it has one; ``trim``: the view's boxes
-    stopped where a nearer tile starts, if it does so (``detect.Detector``); ``locator``: a candidate
+    stopped where a nearer tile starts, if it does so; ``under_bar``: faces read in boxes the locator
+    scored under its bar, if the view keeps them (``detect.Detector``); ``locator``: a candidate
     in the view's locator's place; ``tight_boxes``: the rendered scenes' truth boxed as a person boxes
     a photo (``synth.scene.render_scene``)."""
     if photos is not None and not photos.is_dir():
         raise FileNotFoundError(f"--photos {photos}: no such folder")
     detector = detector or Detector.for_view(view, mirror=mirror, refine=refine, second=second,
-                                             perspective=perspective, locator=locator, trim=trim)
+                                             perspective=perspective, locator=locator, trim=trim,
+                                             under_bar=under_bar)
     reports = []
     if synth is not None:
         reports.append(synthetic_folder(detector, synth, split))

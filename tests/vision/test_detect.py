@@ -195,6 +195,66 @@ def test_a_sure_box_leaning_to_none_keeps_its_tile_only_when_a_tenth_sure(detect
     assert detector._name(_leaning_to_none(detector, share), sure_box=False)[0] == "none"
 
 
+def _face_and_felt(tile_index: int = 0):
+    """A test scene, one of its face-up tiles' boxes, and a box of bare felt beside no tile."""
+    truth = json.loads(SCENES[0].read_text())
+    image = cv2.imread(str(DATA / truth["image"]))
+    faces = [t for t in truth["tiles"] if t["tile"] != "back"]
+    felt = np.clip(np.random.default_rng(5).normal(0, 6, (200, 200, 3)) + (120, 115, 40), 0, 255).astype(np.uint8)
+    image = np.concatenate([image, np.zeros((200, image.shape[1], 3), np.uint8)], axis=0)
+    image[-200:, :200] = felt
+    h = image.shape[0]
+    return image, faces[tile_index], (60.0, h - 160.0, 100.0, h - 100.0)
+
+
+def test_a_face_the_locator_scores_under_its_bar_is_kept_where_the_classifier_is_sure(detector):
+    # A design's ink unlike any the locator learnt scores its tiles under the bar (a 4p of dark
+    # green circles at 0.21); the classifier reads such a box as surely as any: the tile is kept.
+    image, face, felt = _face_and_felt()
+    boxes = np.array([face["box"], felt], float)
+    found = detector._under_bar(image, boxes, np.array([0.2, 0.2]), [])
+    assert [d.tile for d in found] == [face["tile"]], found
+    # a box the locator scored over the bar was its own to keep or drop, and is not looked at again
+    assert detector._under_bar(image, boxes, np.array([0.3, 0.3]), []) == []
+
+
+def test_a_box_under_the_bar_on_a_tile_already_kept_adds_nothing(detector):
+    image, face, _ = _face_and_felt()
+    kept = detector.name_boxes(image, [tuple(face["box"])])
+    shifted = np.array([[v + 2 for v in face["box"]]], float)
+    assert detector._under_bar(image, shifted, np.array([0.2]), kept) == []
+
+
+def test_only_the_overhead_view_reads_boxes_under_the_bar():
+    # seen from beside the table, boxes under the bar lie on the console as often as on tiles
+    assert Detector().under_bar and Detector.for_view("overhead").under_bar
+    assert not Detector.for_view("oblique").under_bar
+    assert not Detector.for_view("overhead", under_bar=False).under_bar
+
+
+def test_cli_detect_without_the_look_under_the_bar_misses_the_face_it_finds(art, tmp_path):
+    # design seed 70,400's east region, its hand 14 (tests/vision/test_read.py): the winning 4p the
+    # locator scores under its bar
+    from calibration.markers import default_layout
+    from calibration.store import TableFile
+    from vision.read import WINDOW_MM, TableReader, on_canvas, top_view
+    from vision.synth.table import deal, render_deal
+    from vision.synth.tile import random_style
+    rng = np.random.default_rng(80_000 + 1000 * 400 + 14)
+    scene = render_deal(deal(rng), rng, art, default_layout(), style=random_style(np.random.default_rng(70_400),
+                                                                                  designs=True))
+    reader = TableReader(TableFile("synthetic"), "dunhill")
+    top = top_view(reader.table, scene.image, reader.tracker.update(scene.image), reader.px_per_mm)
+    region = next(r for r in reader.regions if r.name == scene.record["seat"])
+    x1, y1, x2, y2 = (int(round(v * reader.px_per_mm)) for v in region.box_mm)
+    image = tmp_path / "region.png"
+    cv2.imwrite(str(image), on_canvas(top[y1:y2, x1:x2], int(round(WINDOW_MM * reader.px_per_mm))))
+    found = {flag: json.loads(_cli("detect", str(image), "--json", *flag).stdout) for flag in ((), ("--no-under-bar",))}
+    without = {tuple(d["box"]) for d in found[("--no-under-bar",)]}
+    added = [d for d in found[()] if tuple(d["box"]) not in without]
+    assert [d["tile"] for d in added] == ["4p"], added
+
+
 # --- merging windows: rules on boxes, no model needed ---
 
 IMAGE = (2000, 1000)                 # w, h; two windows side by side, overlapping over x 900-1100
