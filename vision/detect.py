@@ -195,9 +195,7 @@ class Detector:
         when already run (those under the bar are left out here)."""
         boxes, scores = self.candidates(image) if found is None else found
         boxes, scores = boxes[scores >= self.min_box_score], scores[scores >= self.min_box_score]
-        rects = [[float(a), float(b), float(c - a), float(d - b)] for a, b, c, d in boxes]
-        idx = cv2.dnn.NMSBoxes(rects, scores.tolist(), self.min_box_score, self.iou) if rects else []
-        kept = np.asarray(idx, int).reshape(-1)
+        kept = suppressed(boxes, scores, self.iou)
         if self.mirror:
             return [(_fused(boxes[i], boxes, scores), float(scores[i])) for i in kept]
         return [(tuple(float(v) for v in boxes[i]), float(scores[i])) for i in kept]
@@ -287,9 +285,7 @@ class Detector:
         and the felt's shading score low too."""
         low = scores < self.min_box_score
         boxes, scores = boxes[low], scores[low]
-        rects = [[float(a), float(b), float(c - a), float(d - b)] for a, b, c, d in boxes]
-        idx = np.asarray(cv2.dnn.NMSBoxes(rects, scores.tolist(), 0.0, self.iou) if rects else [], int).reshape(-1)
-        apart = [tuple(float(v) for v in boxes[i]) for i in idx
+        apart = [tuple(float(v) for v in boxes[i]) for i in suppressed(boxes, scores, self.iou)
                  if all(iou(boxes[i], d.box) < UNDER_BAR_APART and inside_share(boxes[i], d.box) <= NESTED
                         for d in kept)]
         if not apart:
@@ -656,6 +652,14 @@ def _detection(box, tile: str, score: float, flipped: bool, turn: bool, others=(
 
 def _face(d: Detection) -> bool:
     return d.tile not in (NONE, BACK)
+
+
+def suppressed(boxes: np.ndarray, scores: np.ndarray, overlap: float) -> np.ndarray:
+    """The indices of the boxes (N x 4, x1 y1 x2 y2) non-maximum suppression keeps: each box that no
+    higher-scored kept one overlaps by IoU over ``overlap`` (OpenCV's)."""
+    rects = [[float(a), float(b), float(c - a), float(d - b)] for a, b, c, d in boxes]
+    idx = cv2.dnn.NMSBoxes(rects, np.asarray(scores, float).tolist(), 0.0, overlap) if rects else []
+    return np.asarray(idx, int).reshape(-1)
 
 
 def _same_tile(box, score: float, surer: Detection) -> bool:
