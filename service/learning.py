@@ -114,7 +114,16 @@ def confirmed_labels(cuts: Sequence[tuple[str, str]], records: Sequence[Mapping[
 
 
 def confirmed_cuts(cuts: Sequence[Any], records: Sequence[Mapping[str, Any]]) -> list[tuple[str, Any]]:
-    """``(kind, image)`` of each cut (``service.reader.Cut``: ``tile``, ``zone``, ``image``) that a
-    count confirmed as ``records`` teaches, by ``confirmed_labels``; the images pass through untouched."""
-    kinds = confirmed_labels([(c.tile, c.zone) for c in cuts], records)
+    """``(kind, image)`` of each cut (``service.reader.Cut``: ``tile``, ``zone``, ``seat``, ``image``)
+    that a count confirmed as ``records`` teaches, by ``confirmed_labels``; the images pass through
+    untouched. A cut in the hand, melds or gari of a seat that no record names the winner (``seat``)
+    teaches nothing: it is another player's tile, not one the players confirmed. A reader can take
+    a row for the winner's that is not (a set's pale backs read as 白, thirteen of them, took the
+    seat) or read a face on another seat's row, and matched by kind such a cut was learnt as the
+    winner's tile of its name: a back learnt as 白, and the set then read every pale back as 白
+    (docs/vision.md). A cut whose seat is not known is matched as before."""
+    winners = {r.get("seat") for r in records}
+    kept = [(c.tile, c.zone if c.seat is None or c.zone not in _WINNERS_ZONES or c.seat in winners else "")
+            for c in cuts]
+    kinds = confirmed_labels(kept, records)
     return [(kind, c.image) for kind, c in zip(kinds, cuts) if kind is not None]

@@ -46,12 +46,14 @@ class Detection:
 @dataclass(frozen=True, eq=False)
 class Cut:
     """One face-up tile as the reader's classifier saw it: the tile it read, the upright BGR cut,
-    and the kind of table zone it lay in (``hand``, ``melds``, ``gari``, ``dead_wall``,
-    ``discards``; empty: none). What a confirmed count teaches the table's tile set."""
+    the kind of table zone it lay in (``hand``, ``melds``, ``gari``, ``dead_wall``,
+    ``discards``; empty: none) and that zone's seat (None: the table's own zone, the dead wall, or
+    not known). What a confirmed count teaches the table's tile set."""
 
     tile: str
     image: np.ndarray = field(repr=False)
     zone: str = ""
+    seat: str | None = None
 
 
 @dataclass(frozen=True)

@@ -78,15 +78,15 @@ class VisionReader:
                               reading.gari, self.mend)
         if record is not None:
             record = {**record, "honba": context.honba}
-        cuts = tuple(Cut(p.tile, image, self._zone_of(p)) for p, image in
+        cuts = tuple(Cut(p.tile, image, *self._zone_of(p)) for p, image in
                      zip(reading.pieces, reader.upright_cuts(reading.pieces)) if image is not None)
         # the calibration this frame was read with: a confirmed count's labels carry it (service.photo_labels)
         table = reader.table.with_fit(reader.tracker.last_good).to_dict()
         return Reading(self.name, record, detections, tuple(reading.warnings) + said, cuts=cuts, table=table)
 
-    def _zone_of(self, piece) -> str:
-        """The kind of the table zone a piece lies in (its centre), or empty."""
-        return next((z.kind for z in self.table.zones if z.contains(piece.centre)), "")
+    def _zone_of(self, piece) -> tuple[str, str | None]:
+        """The kind and seat of the table zone a piece lies in (its centre), or empty and None."""
+        return next(((z.kind, z.seat) for z in self.table.zones if z.contains(piece.centre)), ("", None))
 
 
 def from_env() -> VisionReader:

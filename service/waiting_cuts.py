@@ -2,7 +2,8 @@
 the service still teaches the table's tile set when it is confirmed after it (``service.table_tiles``).
 
 - One file a count, ``<snapshot stem>.npz`` in the folder (``<table>.tileset/waiting/``): each cut's
-  image (``cut0``, ``cut1``, ...) and its ``tiles`` and ``zones`` (unicode arrays), no pickle
+  image (``cut0``, ``cut1``, ...) and its ``tiles``, ``zones`` and ``seats`` (unicode arrays; a
+  seat not known is empty, and a file written before seats were kept reads as none known), no pickle
   either way. It is written to a temporary file in the folder, then renamed over the name: a
   crash never leaves half a file under a count's name.
 - Only a snapshot store's name (``<20 hex>.jpg``) names a file; a count under another name is not
@@ -54,6 +55,7 @@ class WaitingCuts:
         arrays = {f"cut{i}": np.asarray(c.image) for i, c in enumerate(cuts)}
         arrays["tiles"] = np.array([c.tile for c in cuts], dtype=str)
         arrays["zones"] = np.array([c.zone for c in cuts], dtype=str)
+        arrays["seats"] = np.array([c.seat or "" for c in cuts], dtype=str)
         try:
             with self._lock:
                 self.folder.mkdir(parents=True, exist_ok=True)
@@ -111,7 +113,11 @@ def _read(path: Path) -> tuple[Cut, ...]:
         tiles, zones = z["tiles"], z["zones"]
         if tiles.dtype.kind != "U" or zones.dtype.kind != "U" or tiles.ndim != 1 or zones.shape != tiles.shape:
             raise ValueError("no tiles and zones in it")
-        cuts = tuple(Cut(str(t), z[f"cut{i}"], str(zone)) for i, (t, zone) in enumerate(zip(tiles, zones)))
+        seats = z["seats"] if "seats" in z.files else np.full(tiles.shape, "")
+        if seats.dtype.kind != "U" or seats.shape != tiles.shape:
+            raise ValueError("its seats do not go with its tiles")
+        cuts = tuple(Cut(str(t), z[f"cut{i}"], str(zone), str(seat) or None)
+                     for i, (t, zone, seat) in enumerate(zip(tiles, zones, seats)))
     if not cuts or any(c.image.dtype != np.uint8 or c.image.ndim != 3 for c in cuts):
         raise ValueError("its cuts are not images")
     return cuts

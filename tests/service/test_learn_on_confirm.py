@@ -146,8 +146,8 @@ def test_a_count_read_before_a_restart_teaches_the_set_after_it(still):
 
 def _cuts(n: int = 3) -> tuple[Cut, ...]:
     rng = np.random.default_rng(n)
-    return tuple(Cut(tile, rng.integers(0, 256, (64, 48, 3), dtype=np.uint8), "hand")
-                 for tile in ["1m", "5p", "7z"][:n])
+    return tuple(Cut(tile, rng.integers(0, 256, (64, 48, 3), dtype=np.uint8), "hand", seat)
+                 for tile, seat in [("1m", "east"), ("5p", "east"), ("7z", None)][:n])
 
 
 def _name(i: int) -> str:
@@ -169,7 +169,7 @@ def test_the_last_keep_counts_wait_on_disk_the_oldest_removed(still):
         assert not (still.data_dir / "escape.npz").exists()      # where waiting/../../escape.npz would be
         # after a restart the cuts read back are the cuts remembered
         waited = TableTiles(folder, tiles.reader).waiting.pop(_name(KEEP + 2))
-        assert [(c.tile, c.zone) for c in waited] == [(c.tile, c.zone) for c in _cuts()]
+        assert [(c.tile, c.zone, c.seat) for c in waited] == [(c.tile, c.zone, c.seat) for c in _cuts()]
         assert all(np.array_equal(a.image, b.image) for a, b in zip(waited, _cuts()))
 
 
@@ -184,7 +184,9 @@ def test_a_waiting_file_that_cannot_be_read_is_removed_and_teaches_nothing(still
                   "no tiles": _npz(cut0=np.zeros((4, 4, 3), np.uint8)),
                   "tiles not text": _npz(tiles=np.array([1]), zones=np.array(["hand"]),
                                          cut0=np.zeros((4, 4, 3), np.uint8)),
-                  "pickled": _npz(tiles=np.array([{"1m": 1}], dtype=object), zones=np.array(["hand"]))}
+                  "pickled": _npz(tiles=np.array([{"1m": 1}], dtype=object), zones=np.array(["hand"])),
+                  "seats not its tiles'": _npz(tiles=np.array(["1m"]), zones=np.array(["hand"]),
+                                               seats=np.array(["east", "west"]), cut0=np.zeros((4, 4, 3), np.uint8))}
         restarted = TableTiles(folder, tiles.reader)            # nothing in its memory
         for i, (why, data) in enumerate(spoilt.items(), start=1):
             path = folder / WAITING / _name(i).replace(".jpg", ".npz")
@@ -201,6 +203,33 @@ def _npz(**arrays) -> bytes:
     buf = io.BytesIO()
     np.savez(buf, **arrays)
     return buf.getvalue()
+
+
+def test_a_count_waiting_from_before_seats_were_kept_still_teaches(still):
+    # a file written by the service before a cut's seat was kept: every seat reads as not known
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        tiles = client.app.state.tiles
+        path = folder / WAITING / _name(0).replace(".jpg", ".npz")
+        path.parent.mkdir(parents=True)
+        path.write_bytes(_npz(tiles=np.array(["1m", "5p"]), zones=np.array(["hand", "hand"]),
+                              cut0=np.zeros((64, 48, 3), np.uint8), cut1=np.full((64, 48, 3), 200, np.uint8)))
+        update = tiles.learn(_name(0), [{"seat": "east", "concealed": "1m5p"}])
+        assert update is not None and update.accepted
+        assert _crops(folder) == Counter({"1m": 1, "5p": 1})
+
+
+def test_a_count_teaches_nothing_from_another_seats_row(still):
+    folder = still.data_dir / "demo.tileset"
+    rng = np.random.default_rng(6)
+    cut = lambda: rng.integers(0, 256, (64, 48, 3), dtype=np.uint8)     # noqa: E731
+    read = [Cut("1m", cut(), "hand", "east"), Cut("5z", cut(), "hand", "east"), Cut("5z", cut(), "hand", "south")]
+    with _client(still) as client:
+        tiles = client.app.state.tiles
+        tiles.remember(_name(0), read)
+        tiles.learn(_name(0), [{"seat": "east", "concealed": "1m55z"}])
+        # the confirmed hand holds two 白: only the east seat's one was the winner's
+        assert _crops(folder) == Counter({"1m": 1, "5z": 1})
 
 
 def test_a_dead_wall_tile_read_as_a_face_the_players_took_off_the_indicators_is_learnt_as_a_back(still):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from service.learning import confirmed_labels, face_up_tiles, labels
+import numpy as np
+
+from service.learning import confirmed_cuts, confirmed_labels, face_up_tiles, labels
+from service.reader import Cut
 from service.settings import DEMO_FRAMES, Settings
 from service.recent import Recent
 from service.table_tiles import tileset_folder
@@ -71,6 +74,30 @@ def test_a_double_rons_dead_wall_counts_once():
 def test_a_cut_outside_the_confirmed_zones_is_not_learnt():
     cuts = [("1p", "hand"), ("9s", "discards"), ("2p", "")]
     assert confirmed_labels(cuts, [{"concealed": "12p"}]) == ["1p", None, None]
+
+
+def _cut(tile: str, zone: str, seat: str | None) -> Cut:
+    return Cut(tile, np.full((64, 48, 3), len(tile), np.uint8), zone, seat)
+
+
+def test_only_the_winners_own_zones_teach_the_set():
+    # grey backs in another seat's hand read as 白 (one of them took the seat); the hand as confirmed
+    # holds a 白, but no cut of the south seat is the winner's tile
+    record = {"seat": "east", "concealed": "15z", "dora_indicators": "3s"}
+    cuts = [_cut("1z", "hand", "east"), _cut("5z", "hand", "east"), _cut("5z", "hand", "south"),
+            _cut("5z", "melds", "south"), _cut("3s", "dead_wall", None)]
+    assert [kind for kind, _ in confirmed_cuts(cuts, [record])] == ["1z", "5z", "3s"]
+    # the reader took the south row for the winner's: the count, confirmed at east, teaches only the indicator
+    read_south = [_cut("5z", "hand", "south")] * 13 + [_cut("3s", "dead_wall", None)]
+    assert [kind for kind, _ in confirmed_cuts(read_south, [record])] == ["3s"]
+
+
+def test_a_double_ron_teaches_from_both_winners_and_a_cut_of_no_known_seat_as_before():
+    records = [{"seat": "east", "concealed": "1p"}, {"seat": "west", "concealed": "2p"}]
+    cuts = [_cut("1p", "hand", "east"), _cut("2p", "hand", "west"), _cut("2p", "hand", "south"),
+            _cut("1p", "hand", None)]
+    assert [kind for kind, _ in confirmed_cuts(cuts, records)] == ["1p", "2p"]
+    assert [kind for kind, _ in confirmed_cuts(cuts[2:], records)] == ["1p"]
 
 
 def test_a_dead_wall_tile_that_is_none_of_the_confirmed_tiles_is_a_back():

@@ -65,6 +65,16 @@ def test_auto_on_the_demo_camera_reads_the_demo_tables():
     assert exact >= len(hands) - 1
 
 
+def test_each_cut_carries_its_zone_and_the_zone_s_seat():
+    # what a confirmed count teaches goes by them: the winner's own zones (service.learning)
+    reader = reader_for(AUTO, demo_camera=True)
+    name, shown = next(iter(json.loads(DEMO_HANDS.read_text()).items()))
+    reading = reader.read(cv2.imread(str(DEMO_FRAMES / name)), ReadContext("dunhill"))
+    hand = [c for c in reading.cuts if c.zone == "hand"]
+    assert len(hand) >= 13 and {c.seat for c in hand} == {shown["seat"]}
+    assert {c.seat for c in reading.cuts if c.zone == "dead_wall"} == {None}
+
+
 def test_auto_on_an_uncalibrated_camera_reads_nothing_and_says_how_to_calibrate():
     reader = reader_for(AUTO, calibration="", demo_camera=False)
     reading = reader.read(np.zeros((8, 8, 3), np.uint8), ReadContext("dunhill"))
