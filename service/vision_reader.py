@@ -71,7 +71,7 @@ class VisionReader:
             reading = reader.read(frame)
         except CalibrationError as e:
             return Reading(self.name, None, (), (str(e),))
-        detections = tuple(Detection(p.tile, *reader.frame_box(p.box), score=p.score, zone=self._zone_of(p),
+        detections = tuple(Detection(p.tile, *reader.frame_box(p.box), score=p.score, zone=self._zone_of(p)[0],
                                      rotation=reader.frame_rotation(p) or 0)
                            for p in reading.pieces)
         record, said = mended(dict(reading.record) if reading.record else None, reading.hand, context.preset,

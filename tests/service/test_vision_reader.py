@@ -73,6 +73,9 @@ def test_each_cut_carries_its_zone_and_the_zone_s_seat():
     hand = [c for c in reading.cuts if c.zone == "hand"]
     assert len(hand) >= 13 and {c.seat for c in hand} == {shown["seat"]}
     assert {c.seat for c in reading.cuts if c.zone == "dead_wall"} == {None}
+    # the tablet's boxes carry the zone's kind alone
+    assert {d.zone for d in reading.detections} <= {"hand", "melds", "gari", "discards", "dead_wall", ""}
+    assert sum(d.zone == "hand" for d in reading.detections) == len(hand)
 
 
 def test_auto_on_an_uncalibrated_camera_reads_nothing_and_says_how_to_calibrate():
