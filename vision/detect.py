@@ -279,10 +279,11 @@ class Detector:
     def _under_bar(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                    kept: list[Detection]) -> list[Detection]:
         """Faces in the boxes the locator scored under its bar (down to ``UNDER_BAR_FLOOR``) and apart
-        from every tile ``kept``, where the classifier reads a face at ``UNDER_BAR_SURE`` or more. A
-        design's ink unlike any the locator learnt (dark green circles, red centres) scores its tiles
-        low, and the classifier reads them as surely as any; a back is left out, since a wall's sides
-        and the felt's shading score low too."""
+        from every tile ``kept``, where they are named a face at ``UNDER_BAR_SURE`` or more (as any box
+        is named: by the classifier, with the table's set where one is in use). A design's ink unlike
+        any the locator learnt (dark green circles, red centres) scores its tiles low, and the
+        classifier reads them as surely as any; a back is left out, since a wall's sides and the
+        felt's shading score low too."""
         low = scores < self.min_box_score
         boxes, scores = boxes[low], scores[low]
         apart = [tuple(float(v) for v in boxes[i]) for i in suppressed(boxes, scores, self.iou)
