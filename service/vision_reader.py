@@ -71,15 +71,16 @@ class VisionReader:
             reading = reader.read(frame)
         except CalibrationError as e:
             return Reading(self.name, None, (), (str(e),))
-        detections = tuple(Detection(p.tile, *reader.frame_box(p.box), score=p.score, zone=self._zone_of(p)[0],
+        zones = [self._zone_of(p) for p in reading.pieces]          # (kind, seat) of each piece
+        detections = tuple(Detection(p.tile, *reader.frame_box(p.box), score=p.score, zone=kind,
                                      rotation=reader.frame_rotation(p) or 0)
-                           for p in reading.pieces)
+                           for p, (kind, _) in zip(reading.pieces, zones))
         record, said = mended(dict(reading.record) if reading.record else None, reading.hand, context.preset,
                               reading.gari, self.mend)
         if record is not None:
             record = {**record, "honba": context.honba}
-        cuts = tuple(Cut(p.tile, image, *self._zone_of(p)) for p, image in
-                     zip(reading.pieces, reader.upright_cuts(reading.pieces)) if image is not None)
+        cuts = tuple(Cut(p.tile, image, *zone) for p, image, zone in
+                     zip(reading.pieces, reader.upright_cuts(reading.pieces), zones) if image is not None)
         # the calibration this frame was read with: a confirmed count's labels carry it (service.photo_labels)
         table = reader.table.with_fit(reader.tracker.last_good).to_dict()
         return Reading(self.name, record, detections, tuple(reading.warnings) + said, cuts=cuts, table=table)

@@ -195,7 +195,7 @@ def test_a_sure_box_leaning_to_none_keeps_its_tile_only_when_a_tenth_sure(detect
     assert detector._name(_leaning_to_none(detector, share), sure_box=False)[0] == "none"
 
 
-def _face_and_felt(tile_index: int = 0):
+def _face_and_felt():
     """A test scene, one of its face-up tiles' boxes, and a box of bare felt beside no tile."""
     truth = json.loads(SCENES[0].read_text())
     image = cv2.imread(str(DATA / truth["image"]))
@@ -204,7 +204,7 @@ def _face_and_felt(tile_index: int = 0):
     image = np.concatenate([image, np.zeros((200, image.shape[1], 3), np.uint8)], axis=0)
     image[-200:, :200] = felt
     h = image.shape[0]
-    return image, faces[tile_index], (60.0, h - 160.0, 100.0, h - 100.0)
+    return image, faces[0], (60.0, h - 160.0, 100.0, h - 100.0)
 
 
 def test_a_face_the_locator_scores_under_its_bar_is_kept_where_the_classifier_is_sure(detector):
