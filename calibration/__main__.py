@@ -113,7 +113,15 @@ def _markers(args) -> int:
     return 0
 
 
+OVERLAY_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
 def _fit(args) -> int:
+    # the outputs are checked before the fit is saved: a failed write at the end would leave half a run
+    if args.overlay and args.overlay.suffix.lower() not in OVERLAY_SUFFIXES:
+        raise CalibrationError(f"--overlay {args.overlay}: name a .jpg or .png file")
+    if args.debug and args.debug.exists() and not args.debug.is_dir():
+        raise CalibrationError(f"--debug {args.debug}: a file, not a folder for the stages' images")
     table = load(args.table, args.dir, missing_ok=True)
     frame = read_frame(args.frame)
     debug = Debug(args.debug)

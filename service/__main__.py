@@ -15,6 +15,8 @@ from pydantic import ValidationError
 
 from .app import create_app
 from .camera import CameraError, describe
+from .ledger.db import database_error, shown_url
+from .ledger.repo import Ledger
 from .reader import ReaderLoadError
 from .reader_choice import reader_for
 from .settings import Settings, settings_error
@@ -40,6 +42,32 @@ def can_listen(host: str, port: int) -> None:
         raise OSError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
+def open_storage(settings: Settings) -> None:
+    """Make the data folders and open the ledger once (migrating it), so a data or house rules folder that
+    is a file, a database URL no dialect reads, a server that does not answer or a file that is no database
+    is named in one line before the service starts (StorageError), not as a traceback from its start-up."""
+    for folder in (settings.data_dir, settings.snapshot_dir):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            why = "a file, not a folder" if isinstance(e, FileExistsError) else e.strerror or str(e)
+            raise StorageError(f"data folder {e.filename or folder}: {why} (TABLE_DATA_DIR, TABLE_DB_URL)") from None
+    rules = settings.house_rules_dir
+    if rules.exists() and not rules.is_dir():
+        raise StorageError(f"house rules folder {rules}: a file, not a folder (TABLE_RULES_DIR)")
+    try:
+        Ledger(settings.ledger_url).close()
+    except Exception as e:
+        reason = database_error(e)
+        if reason is None:
+            raise
+        raise StorageError(f"database {shown_url(settings.ledger_url)}: {reason} (TABLE_DB_URL)") from None
+
+
+class StorageError(Exception):
+    """The data folder or the database cannot be used; the message is one line."""
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m service", description=__doc__.splitlines()[0])
     p.add_argument("--host", help="default: TABLE_HOST or 0.0.0.0")
@@ -53,10 +81,11 @@ def main(argv: list[str] | None = None) -> int:
         describe(settings.camera)
         reader_for(settings.reader, settings.calibration, settings.demo_camera)
         can_listen(settings.host, settings.port)
+        open_storage(settings)
     except ValidationError as e:
         print(f"error: {settings_error(e)}", file=sys.stderr)
         return 2
-    except (CameraError, ReaderLoadError, OSError) as e:
+    except (CameraError, ReaderLoadError, OSError, StorageError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     host = lan_address() if settings.host in ("0.0.0.0", "") else settings.host
@@ -67,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
         if settings.staff_pin:
             print(f"  counter: http://{host}:{settings.port}/counter  (the staff PIN)", flush=True)
-    print(f"  database {settings.ledger_url}, snapshots {settings.snapshot_dir}, camera {settings.camera}",
+    print(f"  database {shown_url(settings.ledger_url)}, snapshots {settings.snapshot_dir}, camera {settings.camera}",
           flush=True)
     print(f"  house rules {settings.house_rules_dir} (TABLE_RULES_DIR)", flush=True)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="warning",

@@ -81,7 +81,7 @@ def _parser() -> _Parser:
     d = sub.add_parser("detect", help="find and name every tile in an image")
     d.add_argument("image", type=Path)
     d.add_argument("--json", action="store_true", help="print the detections as JSON")
-    d.add_argument("--draw", type=Path, metavar="OUT.png", help="write the image with boxes and labels")
+    d.add_argument("--draw", type=_drawing_path, metavar="OUT.png", help="write the image with boxes and labels")
     d.add_argument("--grid", type=int, default=1, choices=range(1, 7), metavar="N",
                    help="detect in N x N overlapping windows (large photos; default 1)")
     d.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
@@ -152,7 +152,8 @@ def _parser() -> _Parser:
     h.add_argument("--seat", choices=("east", "south", "west"), default="east", help="the winner's seat")
     h.add_argument("--win", choices=("tsumo", "ron"), default="tsumo")
     h.add_argument("--json", action="store_true", help="print {record, line, warnings} as JSON")
-    h.add_argument("--draw", type=Path, metavar="OUT.png", help="write the photo with the line's tiles drawn")
+    h.add_argument("--draw", type=_drawing_path, metavar="OUT.png",
+                   help="write the photo with the line's tiles drawn")
     h.add_argument("--tileset", type=Path, metavar="SET",
                    help="name tiles with this tile set, enrolled for the oblique view (python -m vision tileset "
                         "enroll SET --crops DIR --view oblique)")
@@ -257,6 +258,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+DRAWING_SUFFIXES = (".png", ".jpg", ".jpeg")
+
+
+def _drawing_path(text: str) -> Path:
+    """--draw's path, checked before any model runs: an image file OpenCV writes, in a folder that is there."""
+    path = Path(text)
+    if path.suffix.lower() not in DRAWING_SUFFIXES:
+        raise argparse.ArgumentTypeError(f"{text}: name a .png or .jpg file")
+    if path.is_dir() or not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: {'a folder' if path.is_dir() else 'no such folder'}; "
+                                         "name a .png or .jpg file in a folder that is there")
+    return path
+
+
+def _write_drawing(path: Path, image) -> None:
+    import cv2
+
+    try:
+        written = cv2.imwrite(str(path), image)
+    except cv2.error:   # OpenCV raises, not returns False, for some paths it cannot encode to
+        written = False
+    if not written:
+        raise UsageError(f"{path}: cannot write an image there (use .png or .jpg)")
+
+
 def _read_image(path: Path):
     import cv2
     import numpy as np
@@ -287,10 +313,7 @@ def _detect(a: argparse.Namespace) -> int:
                               perspective=a.perspective, trim=a.trim, under_bar=a.under_bar,
                               tileset=tileset).detect(image, grid=a.grid)
     if a.draw:
-        import cv2
-
-        if not cv2.imwrite(str(a.draw), draw_detections(image, found)):
-            raise UsageError(f"{a.draw}: cannot write an image there (use .png or .jpg)")
+        _write_drawing(a.draw, draw_detections(image, found))
     if a.json:
         print(json.dumps([d.to_dict() for d in found]))
     else:
@@ -381,10 +404,7 @@ def _hand(a: argparse.Namespace) -> int:
     record = hand.into({"rules": a.rules, "seat": a.seat, "win": a.win})
     line = hand.line_tiles
     if a.draw:
-        import cv2
-
-        if not cv2.imwrite(str(a.draw), draw_detections(image, hand.line.tiles if hand.line else [])):
-            raise UsageError(f"{a.draw}: cannot write an image there (use .png or .jpg)")
+        _write_drawing(a.draw, draw_detections(image, hand.line.tiles if hand.line else []))
     if a.json:
         print(json.dumps({"record": record, "line": line, "warnings": list(hand.warnings)}, ensure_ascii=False))
     else:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import export
+from .db import database_error
 from .derive import SessionConfig, State
 from .errors import LedgerError
 from .repo import Ledger
@@ -38,10 +39,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
         return _fail(str(e).splitlines()[0] if str(e) else type(e).__name__)
     except Exception as e:   # a database that cannot be opened, a bad URL...
-        from sqlalchemy.exc import SQLAlchemyError, ArgumentError
-        if isinstance(e, (SQLAlchemyError, ArgumentError, ImportError)):
-            return _fail(f"database: {str(e).splitlines()[0]}")
-        raise
+        reason = database_error(e)
+        if reason is None:
+            raise
+        return _fail(f"database: {reason}")
 
 
 def _parser() -> argparse.ArgumentParser:

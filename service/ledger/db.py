@@ -141,6 +141,26 @@ def make_engine(url: str | None = None) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+def database_error(error: BaseException) -> str | None:
+    """One line saying why the database could not be opened or used (a URL no dialect reads, a server that
+    does not answer, a file that is no database, a driver not installed); None for any other error."""
+    from sqlalchemy.exc import SQLAlchemyError
+    if isinstance(error, (SQLAlchemyError, ImportError)):
+        text = str(error).strip()
+        return text.splitlines()[0] if text else type(error).__name__
+    return None
+
+
+def shown_url(url: str) -> str:
+    """The database URL as printed for people: its password hidden (a console's output is read over shoulders)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
 def _sqlite_connect(dbapi_conn, _record) -> None:
     dbapi_conn.isolation_level = None          # we issue BEGIN ourselves
     cur = dbapi_conn.cursor()

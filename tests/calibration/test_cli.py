@@ -131,6 +131,14 @@ def test_bad_arguments_exit_2(tmp_path, capsys, blank_file):
     assert rc == 2 and "a file, not a folder of table files" in err and out == ""
 
 
+def test_fit_refuses_outputs_it_cannot_write_before_saving_anything(tmp_path, capsys, frame_file, blank_file):
+    rc, out, err = run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t", "--overlay", tmp_path / "o.txt")
+    assert rc == 2 and "--overlay" in err and ".jpg or .png" in err and err.count("\n") == 1 and out == ""
+    rc, out, err = run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t", "--debug", blank_file)
+    assert rc == 2 and "--debug" in err and "a file, not a folder" in err and err.count("\n") == 1 and out == ""
+    assert not (tmp_path / "t.json").exists()
+
+
 def test_show_lists_and_prints_tables(tmp_path, capsys, frame_file):
     run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "parlour")
     rc, out, _ = run(capsys, "--dir", tmp_path, "show")

@@ -93,3 +93,46 @@ def test_a_port_in_use_is_one_line_and_exit_2_before_the_url_is_printed(tmp_path
                              text=True, timeout=30)
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def _start(tmp_path, **env):
+    """The run command under ``env``, with a free port, waited for (each of these stops before it serves)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return subprocess.run([sys.executable, "-m", "service"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "TABLE_DATA_DIR": str(tmp_path / "data"), "TABLE_HOST": "127.0.0.1",
+                               "TABLE_PORT": str(port), "TABLE_DB_URL": "", "LEDGER_DB_URL": "", **env})
+
+
+def test_a_file_that_is_no_database_is_named_and_left_as_it_was(tmp_path):
+    ledger = tmp_path / "ledger.sqlite3"
+    ledger.write_bytes(b"the night's scores, typed by hand\n" * 40)
+    before = ledger.read_bytes()
+    out = _start(tmp_path, TABLE_DB_URL=f"sqlite:///{ledger}")
+    assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1, out.stderr
+    assert out.stderr.startswith(f"error: database sqlite:///{ledger}: ") and "not a database" in out.stderr
+    assert ledger.read_bytes() == before
+
+
+def test_a_database_url_that_cannot_be_used_is_one_line_without_its_password(tmp_path):
+    for url, words in (("nosuchdb://x", "Can't load plugin"), ("not a url", "Could not parse"),
+                       ("postgresql://staff:hunter2@127.0.0.1:1/parlour", "Connection refused")):
+        out = _start(tmp_path, TABLE_DB_URL=url)
+        assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1, out.stderr
+        assert out.stderr.startswith("error: database ") and words in out.stderr and "TABLE_DB_URL" in out.stderr
+        assert "hunter2" not in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_data_folder_that_is_a_file_is_one_line_and_exit_2(tmp_path):
+    (tmp_path / "data").write_text("not a folder")
+    out = _start(tmp_path)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == f"error: data folder {tmp_path / 'data'}: a file, not a folder (TABLE_DATA_DIR, TABLE_DB_URL)\n"
+
+
+def test_a_house_rules_folder_that_is_a_file_is_one_line_and_exit_2(tmp_path):
+    (tmp_path / "rules.toml").write_text("base = 'dunhill'")
+    out = _start(tmp_path, TABLE_RULES_DIR=str(tmp_path / "rules.toml"))
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == f"error: house rules folder {tmp_path / 'rules.toml'}: a file, not a folder (TABLE_RULES_DIR)\n"

@@ -121,6 +121,16 @@ def test_cli_detect_refuses_a_file_that_is_not_an_image(tmp_path, content, messa
     assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.parametrize("command", ["detect", "hand"])
+@pytest.mark.parametrize("where, message", [("boxes.txt", "name a .png or .jpg file"),
+                                            ("no-such-folder/boxes.png", "no such folder")])
+def test_cli_refuses_a_drawing_it_cannot_write_before_reading(tmp_path, command, where, message):
+    # checked before the models run: an OpenCV error at the end would lose the reading
+    r = _cli(command, str(DATA / "images" / "val" / "scene-2000001.jpg"), "--draw", str(tmp_path / where))
+    assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1 and not list(tmp_path.iterdir())
+
+
 def test_cli_detect_names_a_missing_file(tmp_path):
     r = _cli("detect", str(tmp_path / "nope.jpg"))
     assert r.returncode == 2 and "no such file" in r.stderr

@@ -90,6 +90,16 @@ def test_no_traceback_from_a_real_process(tmp_path):
     assert p.returncode == 2 and p.stderr == "error: unknown session 'nope'\n"
 
 
+@pytest.mark.parametrize("url, message", [("nosuchdb://x", "Can't load plugin"), ("not a url", "Could not parse"),
+                                          ("NOTADB", "file is not a database")])
+def test_a_database_that_cannot_be_opened_exits_2_with_one_line(tmp_path, capsys, url, message):
+    notes = tmp_path / "notes.sqlite3"
+    notes.write_text("the night's scores\n" * 50)
+    code, out, err = run(capsys, "--db", url.replace("NOTADB", f"sqlite:///{notes}"), "list")
+    assert code == 2 and out == "" and err.startswith("error: database: ") and message in err
+    assert err.count("\n") == 1 and notes.read_text() == "the night's scores\n" * 50
+
+
 class _nothing:
     def __enter__(self):
         return self
