@@ -69,6 +69,7 @@ class SnapshotStore:
         name = hashlib.sha256(data).hexdigest()[:20] + ".jpg"
         path = self.folder / name
         if not path.exists():
+            self.folder.mkdir(parents=True, exist_ok=True)   # a folder someone tidied away while we ran
             fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".part")
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
@@ -88,6 +89,8 @@ class SnapshotStore:
         ``older_than_s`` (counts never confirmed), and leftover partial writes; how many went."""
         cutoff = (time.time() if now is None else now) - older_than_s
         gone = 0
+        if not self.folder.is_dir():
+            return gone
         for path in self.folder.iterdir():
             ours = NAME.match(path.name) and path.name not in keep
             if (ours or path.suffix == ".part") and path.is_file() and path.stat().st_mtime < cutoff:

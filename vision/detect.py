@@ -92,11 +92,14 @@ class Detection:
                 "score": round(self.score, 4)}
 
 
+MIN_WINDOW = 32    # px a side: ``detect(grid=)`` cuts no window smaller (no tile fits in less)
+
+
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
     """The image scaled to fit ``size`` x ``size`` and padded grey (as ultralytics trains): (input, scale, pad)."""
     h, w = image.shape[:2]
     s = min(size / w, size / h)
-    nw, nh = int(round(w * s)), int(round(h * s))
+    nw, nh = max(1, int(round(w * s))), max(1, int(round(h * s)))     # a sliver of an image keeps a pixel
     px, py = (size - nw) // 2, (size - nh) // 2
     canvas = np.full((size, size, 3), 114, np.uint8)
     canvas[py:py + nh, px:px + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if s < 1
@@ -250,7 +253,7 @@ class Detector:
         image is letterboxed to its input (a 4096 px photo at 512 px makes a tile ~15 px)."""
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise ValueError("expected a BGR colour image")
-        if grid > 1:
+        if grid > 1 and min(image.shape[:2]) >= grid * MIN_WINDOW:     # an image too small to cut: read it whole
             return self._detect_windows(image, grid)
         found = self.candidates(image, floor=UNDER_BAR_FLOOR) if self.under_bar else None
         located = self.locate(image, found)

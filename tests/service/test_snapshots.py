@@ -38,6 +38,15 @@ def test_prune_deletes_old_unnamed_snapshots_and_partial_writes_only(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([named, young, notes.name])
 
 
+def test_a_snapshot_folder_tidied_away_while_the_service_runs_comes_back(tmp_path):
+    import shutil
+    store = SnapshotStore(tmp_path / "snapshots")
+    shutil.rmtree(tmp_path / "snapshots")
+    assert store.prune(set(), 0) == 0
+    snap = store.save(_frame(40))
+    assert store.path(snap.name) is not None and store.path(snap.name).stat().st_size > 0
+
+
 def test_the_service_prunes_at_start_and_keeps_what_the_log_names(settings):
     with TestClient(create_app(settings), headers={"X-Table-PIN": PIN}) as client:
         sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]

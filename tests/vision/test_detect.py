@@ -160,6 +160,13 @@ def test_detecting_in_windows_finds_each_tile_once(detector):
     assert r.recall >= 0.9 and r.precision >= 0.95, r.text()
 
 
+@pytest.mark.parametrize("shape", [(2000, 3), (3, 2000), (1, 1), (40, 40)])
+@pytest.mark.parametrize("grid", [1, 2, 3])
+def test_a_sliver_of_an_image_is_read_as_no_tiles_in_windows_or_whole(detector, shape, grid):
+    # an upload of a few pixels a side (the teach page reads photos in windows): no window too small to scale
+    assert detector.detect(np.full((*shape, 3), 200, np.uint8), grid=grid) == []
+
+
 def _squeezed_upright_faces(n: int = 12) -> list[tuple[str, np.ndarray, tuple[int, int, int, int]]]:
     """Upright faces of a test scene, squeezed to 55% of their height on a plain felt patch, as a
     camera beside the table squeezes depth: each face's box is now wider than tall."""
