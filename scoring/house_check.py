@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from .errors import ScoringError
 from .presets import Preset, _choice_key, _raw_data, preset_ids
-from .tiles import parse_tile
+from .tiles import kind, parse_tile
 from .yaku import YAKU, YAKUMAN
 
 TOP_KEYS = ("extends", "name_ja", "name_en")
@@ -84,6 +84,7 @@ def merge(raw: Mapping[str, Any], base: Preset, base_raw: Mapping[str, Any],
                     hit = patches.pop(where, None) is not None or hit
                 if hit:
                     notes.append(f"option {opt} no longer changes {where} (the value set here wins)")
+    check_tiles(label, merged.get("tiles", {}))
     table = merged.get("table", {})
     for key, value in table.items():
         choices = table.get(f"{key}_choices")
@@ -200,6 +201,42 @@ def _check_value(label: str, where: str, value: Any, examples: list[Any], base_i
         bad = [x for x in value if x not in known]
         if bad:
             raise ScoringError(f"{label}: {where} lists {bad[0]!r}, not a yaku (known: {', '.join(sorted(known))})")
+
+
+def check_tiles(label: str, tiles: Mapping[str, Any]) -> None:
+    """The [tiles] section as a whole, after the file's values are in: manzu numbers 1-9 once each, at
+    least one copy of each kind, no more red fives of a suit than its fives, and every tile it names
+    (gari, gari in hand, round winds, wildcard, each dora an indicator in the wall points at) in the wall:
+    a rule that drops 5m from the wall must say where 1m's dora goes (its base said 5m)."""
+    manzu = tiles.get("manzu", [1, 5, 9])
+    if (not isinstance(manzu, list) or len(set(manzu)) != len(manzu)
+            or any(_kind(n) != "int" or not 1 <= n <= 9 for n in manzu)):
+        raise ScoringError(f"{label}: tiles.manzu must list numbers 1-9, each once, got {toml_value(manzu)}")
+    copies = tiles.get("copies", 4)
+    suit_copies = tiles.get("suit_copies", copies)
+    for key, n in (("copies", copies), ("suit_copies", suit_copies)):
+        if n < 1:
+            raise ScoringError(f"{label}: tiles.{key} must be at least 1 (copies of each kind in the wall), got {n}")
+    for suit, n in tiles.get("red", {}).items():
+        fives = copies if suit == "m" else suit_copies
+        if n > fives:
+            raise ScoringError(f"{label}: tiles.red.{suit} = {n} is more red fives than the {fives} copies of 5{suit}")
+    wall = {n - 1 for n in manzu} | set(range(9, 34))
+    named = [("gari", t) for t in tiles.get("gari", [])]
+    named += [("gari_in_hand.kinds", t) for t in tiles.get("gari_in_hand", {}).get("kinds", [])]
+    named += [("round_winds", t) for t in tiles.get("round_winds", [])]
+    named += [("wildcard", tiles["wildcard"])] if tiles.get("wildcard") else []
+    for where, tile in named:
+        if kind(parse_tile(tile)) not in wall:
+            raise ScoringError(f"{label}: tiles.{where} names {tile}, not in the wall "
+                               f"(tiles.manzu = {toml_value(manzu)})")
+    dora_next = {kind(parse_tile(a)): b for a, b in tiles.get("dora_next", {}).items()}
+    for n in sorted(manzu):
+        indicator = n - 1
+        dora = kind(parse_tile(dora_next[indicator])) if indicator in dora_next else n % 9
+        if dora not in wall:
+            raise ScoringError(f"{label}: tiles.dora_next: the indicator {n}m points at {dora + 1}m, not in the wall "
+                               f"(tiles.manzu = {toml_value(manzu)}); name its dora in tiles.dora_next")
 
 
 def _negative(v: Any) -> bool:

@@ -345,7 +345,24 @@ BAD = {
                    ["tiles.gari (an element) must be a tile", 'got "8z"']),
     "a negative count": ("dunhill", "[items]\ndealer = -1\n", ["items.dealer must not be negative"]),
     "a missing base": ("nosuch", "", ["extends = 'nosuch': no such rule", "built-ins: balance, chinton"]),
+    "no copies of a kind": ("dunhill", "[tiles]\ncopies = 0\n", ["tiles.copies must be at least 1"]),
+    "a manzu number off the tiles": ("dunhill", "[tiles]\nmanzu = [1, 5, 10]\n",
+                                     ["tiles.manzu must list numbers 1-9, each once", "got [1, 5, 10]"]),
+    "more red fives than fives": ("dunhill", "[tiles]\nred = { m = 2, p = 5, s = 2 }\n",
+                                  ["tiles.red.p = 5 is more red fives than the 4 copies of 5p"]),
+    "a gari not in the wall": ("dunhill", "[tiles]\nmanzu = [1, 9]\n",
+                               ["tiles.gari names 5m, not in the wall", "tiles.manzu = [1, 9]"]),
+    "a dora not in the wall": ("dunhill", '[tiles]\nmanzu = [1, 9]\ngari = ["1m", "9m", "4z"]\n',
+                               ["tiles.dora_next: the indicator 1m points at 5m, not in the wall"]),
 }
+
+
+def test_a_wall_without_5m_loads_once_its_gari_and_dora_say_so(rules):
+    # 108 tiles, as toutenkou's: 1m's dora is 9m and 5m is no gari, since 5m is not in the wall
+    path = house(rules, "no5m", "dunhill",
+                 '[tiles]\nmanzu = [1, 9]\ngari = ["1m", "9m", "4z"]\ndora_next = { "1m" = "9m", "9m" = "1m" }\n')
+    rule = read(path)
+    assert rule.preset.section("tiles")["manzu"] == [1, 9]
 
 
 @pytest.mark.parametrize("case", BAD, ids=list(BAD))
