@@ -42,6 +42,10 @@ def can_listen(host: str, port: int) -> None:
         raise OSError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
+class StorageError(Exception):
+    """A data or house rules folder, or the database, that cannot be used; the message is one line."""
+
+
 def open_storage(settings: Settings) -> None:
     """Make the data folders and open the ledger once (migrating it), so a data or house rules folder that
     is a file, a database URL no dialect reads, a server that does not answer or a file that is no database
@@ -62,10 +66,6 @@ def open_storage(settings: Settings) -> None:
         if reason is None:
             raise
         raise StorageError(f"database {shown_url(settings.ledger_url)}: {reason} (TABLE_DB_URL)") from None
-
-
-class StorageError(Exception):
-    """The data folder or the database cannot be used; the message is one line."""
 
 
 def main(argv: list[str] | None = None) -> int:
