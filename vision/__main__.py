@@ -142,7 +142,7 @@ def _parser() -> _Parser:
     r.add_argument("--tables", type=Path, help="folder of table files (default: calibration's)")
     r.add_argument("--rules", default="dunhill", help="the table's house rule, written into the record")
     r.add_argument("--json", action="store_true", help="print {record, warnings} as JSON")
-    r.add_argument("--debug", type=Path, metavar="DIR", help="write every stage's image there")
+    r.add_argument("--debug", type=_folder_path, metavar="DIR", help="write every stage's image there")
     r.add_argument("--no-tileset", dest="tileset", action="store_false",
                    help="name tiles with the classifier alone, not with the table's tile set")
 
@@ -269,6 +269,14 @@ def _drawing_path(text: str) -> Path:
     if path.is_dir() or not path.parent.is_dir():
         raise argparse.ArgumentTypeError(f"{text}: {'a folder' if path.is_dir() else 'no such folder'}; "
                                          "name a .png or .jpg file in a folder that is there")
+    return path
+
+
+def _folder_path(text: str) -> Path:
+    """A folder to write into (made where it is not there yet), checked before any model runs."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: a file, not a folder")
     return path
 
 

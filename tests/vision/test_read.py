@@ -39,6 +39,14 @@ def test_an_unknown_table_is_named(tmp_path, tables):
     assert r.returncode == 2 and "nope" in r.stderr
 
 
+def test_a_debug_folder_that_is_a_file_is_named_before_anything_runs(tmp_path, tables):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((64, 64, 3), 70, np.uint8))
+    r = _cli(str(blank), "--table", "t1", "--tables", str(tables), "--debug", str(blank))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert "--debug" in r.stderr and "a file, not a folder" in r.stderr
+
+
 def test_an_empty_table_reads_no_hand_with_a_warning(tmp_path, tables):
     layout = default_layout()
     frame = render(topdown(layout), pose_homography(layout), np.random.default_rng(1))
