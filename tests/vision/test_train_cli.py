@@ -196,3 +196,28 @@ def test_the_gpu_script_refuses_a_bad_setting_before_it_renders_anything(tmp_pat
     r = subprocess.run(["bash", str(script), str(tmp_path / "out")], capture_output=True, text=True,
                        env={**os.environ, **env})
     assert r.returncode == 2 and says in r.stderr and not (tmp_path / "out").exists()
+
+
+def test_a_runs_results_read_without_polars_as_ultralytics_stores_them(tmp_path):
+    # the lent GPU machine has no polars (its wheel is too large to carry there): the checkpoint's
+    # results are read by the csv module, column by column
+    from vision.build.train import read_results_csv
+    csv = tmp_path / "results.csv"
+    assert read_results_csv(csv) == {}
+    csv.write_text("epoch,time,train/loss,metrics/accuracy_top1\n1,4.36,3.61,0.3476\n2,8.1,2.9,0.51\n")
+    assert read_results_csv(csv) == {"epoch": [1.0, 2.0], "time": [4.36, 8.1], "train/loss": [3.61, 2.9],
+                                     "metrics/accuracy_top1": [0.3476, 0.51]}
+
+
+def test_readying_the_device_refuses_before_it_moves_anything(tmp_path):
+    # pack moves the locators out of the checkout; it must check the shared assets first
+    root = Path(__file__).resolve().parents[2]
+    script = root / "vision" / "build" / "device_prep.sh"
+    before = sorted(p.name for p in (root / "models" / "oblique").iterdir())
+    r = subprocess.run(["bash", str(script)], capture_output=True, text=True)
+    assert r.returncode == 2 and "usage" in r.stderr
+    r = subprocess.run(["bash", str(script), "pack"], capture_output=True, text=True,
+                       env={**os.environ, "SHARED": str(tmp_path / "no-shared")})
+    assert r.returncode == 2 and "no-shared/tiles is missing" in r.stderr
+    assert sorted(p.name for p in (root / "models" / "oblique").iterdir()) == before
+    assert not (root / ".device-stash").exists()

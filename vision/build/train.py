@@ -187,9 +187,43 @@ def calibration_inputs(data: Path, stage: int, imgsz: int, seed: int = 0):
                  for image in images])
 
 
+def read_results_csv(path: Path) -> dict[str, list]:
+    """A run's results.csv as columns (name -> values), as ultralytics stores it in each checkpoint; {} when
+    there is none yet. It reads the file with polars, whose wheel (over 50 MB) is too large to carry to the
+    lent GPU machine, which has none; this reads it with the csv module instead."""
+    import csv
+
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except OSError:
+        return {}
+    return {k.strip(): [_number(r[k]) for r in rows] for k in (rows[0] if rows else {})}
+
+
+def _number(text: str):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return text
+
+
+def _without_polars() -> None:
+    """Where polars is not installed, ultralytics' checkpoints read their results.csv by ``read_results_csv``
+    (its own reader imports polars outside its try, so a run would stop at its first checkpoint)."""
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        from ultralytics.engine.trainer import BaseTrainer
+
+        BaseTrainer.read_results_csv = lambda trainer: read_results_csv(trainer.csv)
+
+
 def _run(runs: Path, name: str, model: str, **train_args) -> Path:
     """Train (or resume, or skip when done) one ultralytics run; returns its best weights."""
     from ultralytics import YOLO
+
+    _without_polars()
 
     wdir = runs / name / "weights"
     best, last = wdir / "best.pt", wdir / "last.pt"
