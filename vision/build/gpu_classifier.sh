@@ -14,6 +14,7 @@
 #   overhead: bench/bench_tileset.py --view overhead, bench/bench_read.py, bench/bench_teach.py --designs 8.
 #
 # Run from the repository root: bash vision/build/gpu_classifier.sh OUT
+# On the lent GPU machine (the tool device): bash vision/build/device_prep.sh pack first; it prints the call.
 # Needs a Python (PY, default python3) with torch, torchvision, ultralytics and onnx, and the shared assets
 # (SHARED, default ../shared: tiles/ and real-tiles/). Nothing is fetched. Its size, by environment:
 # VIEW oblique (default) or overhead; SCENES scenes of that view (default 2000; for oblique, overhead, rim
