@@ -45,9 +45,13 @@ def from_json(ledger: Ledger, data: Any) -> SessionConfig:
     """Import a JSON export into ``ledger``; the session keeps its id and its whole log."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise LedgerError(f"not a ledger export (want \"format\": \"{FORMAT}\")")
+    events, session = data.get("events"), data.get("session")
+    if not isinstance(events, list) or not all(isinstance(e, Mapping) for e in events):
+        raise LedgerError('not a ledger export: "events" must be a list of objects')
+    if not isinstance(session, Mapping):
+        raise LedgerError('not a ledger export: "session" must be an object')
     try:
-        events = [Event.from_dict(e) for e in data["events"]]
-        session = data["session"]
+        events = [Event.from_dict(e) for e in events]
         created = session.get("created_at")
         created = datetime.fromisoformat(created) if created else None
     except (KeyError, TypeError, ValueError) as e:

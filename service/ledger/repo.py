@@ -323,6 +323,8 @@ class Ledger:
         body = config.get("rule") if isinstance(config, Mapping) else None
         try:
             players = tuple(str(p) for p in config["players"])
+            if len(players) != 3 or int(config["first_dealer"]) not in range(3):
+                raise LedgerError("not a ledger export: a session has three players and a first dealer 0, 1 or 2")
             if body is not None:
                 preset = from_body(body)          # checked against its digest, whatever is cached
                 if preset.id != config["rules"]:
@@ -330,15 +332,22 @@ class Ledger:
                                       f"its stored rule is {preset.id!r}")
             else:
                 preset = self.rule(config["rules"])
-            overrides = dict(config.get("table_overrides") or {})
+            overrides = config.get("table_overrides") or {}
+            if not isinstance(overrides, Mapping):
+                raise LedgerError("not a ledger export: the session's table_overrides must be an object")
+            overrides = dict(overrides)
             where = self.table_name if self.table_name is not None else str(config.get("table_name") or "")
             cfg = SessionConfig(str(config["id"]), config["rules"], players,
                                 int(config["first_dealer"]), table_rules(preset, overrides),
                                 overrides, config.get("label", ""), preset,
                                 body["digest"] if body is not None else None, where)
-        except (KeyError, TypeError) as e:
+        except LedgerError:
+            raise
+        except KeyError as e:
             raise LedgerError(f"not a ledger export: session lacks {e}") from None
-        state = fold(cfg, effective(events))
+        except (TypeError, ValueError) as e:
+            raise LedgerError(f"not a ledger export: a bad session ({e})") from None
+        state = _replayed(cfg, events)
         if state.warnings:
             raise LedgerError(f"the imported log does not add up: {state.warnings[0]}")
         with self.engine.begin() as conn:
@@ -454,6 +463,27 @@ class Ledger:
             session_id=session_id, seq=seq, kind=kind, body=body, created_at=now,
             confirmed_by=meta.get("confirmed_by"), snapshot=meta.get("snapshot")))
         return Event(seq, kind, body, meta.get("confirmed_by"), now, meta.get("snapshot"))
+
+
+# what replaying a body the ledger never writes raises (a player who is not seated, a hand's field missing)
+_REPLAY_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
+def _replayed(cfg: SessionConfig, events: Sequence[Event]) -> State:
+    """The state an imported log adds up to. A log the ledger wrote always replays; one edited by hand may
+    hold an event that cannot be: LedgerError names the first such event (found by replaying the log
+    event by event, only when the whole log failed)."""
+    try:
+        return fold(cfg, effective(events))
+    except _REPLAY_ERRORS:
+        pass
+    for k, event in enumerate(events, 1):
+        try:
+            fold(cfg, effective(events[:k]))
+        except _REPLAY_ERRORS as e:
+            raise LedgerError(f"the imported log does not add up: event {event.seq} ({event.kind}) cannot be "
+                              f"replayed ({type(e).__name__}: {e})") from None
+    raise LedgerError("the imported log does not add up: it cannot be replayed")
 
 
 def _with_slots(slots: Sequence[Slot], trial: Event) -> list[Event]:

@@ -187,6 +187,33 @@ def test_json_export_imports_back_the_same(ledger, tmp_path):
     other.close()
 
 
+def _edited(data, change):
+    data = json.loads(json.dumps(data))
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d["events"].__setitem__(0, "a hand"), '"events" must be a list of objects'),
+    (lambda d: d.__setitem__("session", ["not", "an", "object"]), '"session" must be an object'),
+    (lambda d: d["session"].__setitem__("players", ["Aki", "Ben"]), "three players and a first dealer"),
+    (lambda d: d["session"].__setitem__("first_dealer", 5), "three players and a first dealer"),
+    (lambda d: d["session"].__setitem__("table_overrides", "none"), "table_overrides must be an object"),
+    (lambda d: d["events"][1]["body"].__setitem__("seats", {"east": "Zed", "south": B, "west": C}),
+     "event 2 (win) cannot be replayed (KeyError"),
+    (lambda d: d["events"][1]["body"].pop("wins"), "event 2 (win) cannot be replayed"),
+])
+def test_an_export_edited_by_hand_is_refused_in_one_line_and_nothing_is_stored(ledger, tmp_path, change, words):
+    s = _play(ledger)
+    data = _edited(json.loads(export.dumps(ledger, s)), change)
+    other = Ledger(f"sqlite:///{tmp_path / 'other.sqlite3'}")
+    with pytest.raises(LedgerError) as e:
+        export.from_json(other, data)
+    assert words in str(e.value) and "\n" not in str(e.value)
+    assert rows(other) == [] and other.sessions() == []
+    other.close()
+
+
 def test_csv_export_has_a_row_per_hand_that_counts(ledger):
     s = _play(ledger)
     table = list(csv.DictReader(io.StringIO(export.to_csv(ledger, s))))
