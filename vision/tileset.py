@@ -138,6 +138,23 @@ class Crop:
     added: str                  # ISO time
 
 
+def _crops_of(kinds) -> dict[str, list[Crop]]:
+    """An index's ``kinds``, checked: kind -> its crops, each a file under the set's crops/ folder."""
+    if not isinstance(kinds, dict):
+        raise TypeError('"kinds" must be an object')
+    out = {}
+    for kind, crops in kinds.items():
+        if kind not in KINDS or not isinstance(crops, list) or not all(isinstance(c, dict) for c in crops):
+            raise TypeError(f"kind {kind!r}: a kind (mpsz, or back) with a list of crops")
+        out[kind] = [Crop(**c) for c in crops]
+        for c in out[kind]:
+            if not all(isinstance(v, str) for v in (c.file, c.source, c.added)):
+                raise TypeError(f"a crop of {kind}: file, source and added are strings")
+            if not c.file.startswith("crops/") or ".." in Path(c.file).parts:
+                raise ValueError(f"a crop of {kind}: {c.file!r} is not a file under the set's crops/")
+    return out
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -338,20 +355,27 @@ class TileSet:
                                f"python -m vision tileset enroll {folder} --crops DIR")
         try:
             data = json.loads(index.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise TypeError("not a JSON object")
             if data.get("format") != FORMAT:
                 raise TileSetError(f"{index}: format {data.get('format')!r}, this version reads {FORMAT}")
-            crops = {k: [Crop(**c) for c in v] for k, v in data["kinds"].items()}
-            base = data["base"]
-        except (ValueError, KeyError, TypeError) as e:
-            if isinstance(e, TileSetError):
-                raise
+            crops, base, log = _crops_of(data["kinds"]), data["base"], data.get("log", [])
+            if not isinstance(base, dict) or not isinstance(log, list):
+                raise TypeError('"base" must be an object and "log" a list')
+        except TileSetError:
+            raise
+        except (ValueError, KeyError, TypeError) as e:      # UnicodeDecodeError and JSON's errors are ValueErrors
             raise TileSetError(f"{index}: not a tile set index ({e})") from None
-        out = cls(folder, base, crops, list(data.get("log", [])))
+        out = cls(folder, base, crops, list(log))
         vec = folder / EMBEDDINGS
         if vectors and vec.is_file():
-            with np.load(vec) as z:
-                files = [str(f) for f in z["files"]]
-                out.vectors = {f: (z["up"][i], z["down"][i], z["probs"][i]) for i, f in enumerate(files)}
+            try:
+                with np.load(vec) as z:
+                    files = [str(f) for f in z["files"]]
+                    out.vectors = {f: (z["up"][i], z["down"][i], z["probs"][i]) for i, f in enumerate(files)}
+            except Exception as e:      # a damaged file: a bad zip, pickled data, an array missing or short
+                raise TileSetError(f"{vec}: damaged ({type(e).__name__}: {e}); rebuild it from the set's crops: "
+                                   f"python -m vision tileset rebuild {folder}") from None
         return out
 
     def save(self) -> None:

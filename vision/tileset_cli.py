@@ -83,7 +83,7 @@ def run(a: argparse.Namespace) -> int:
         print(f"{sum(counts.values())} crop(s) of {len(counts)} kind(s) enrolled into {a.set} "
               f"({len(tileset.kinds())} kinds in the set, {view} classifier) in {time.perf_counter() - started:.1f} s")
         return 0
-    tileset = TileSet.load(a.set)
+    tileset = TileSet.load(a.set, vectors=a.action != "rebuild")     # rebuild embeds every crop anew
     classifier = classifier_for(a.view or tileset.view if a.action == "rebuild" else tileset.view)
     if a.action == "rebuild":
         tileset.rebuild(classifier, a.view)

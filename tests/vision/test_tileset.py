@@ -496,6 +496,44 @@ def test_cli_refuses_a_set_made_on_another_classifier_and_says_how_to_rebuild(ar
     assert _cli("name", tmp_path / "set", crops / "1p" / "1.png").returncode == 0
 
 
+def _copy_of(tileset: TileSet, tmp_path: Path) -> Path:
+    import shutil
+    return Path(shutil.copytree(tileset.folder, tmp_path / "copy.tileset"))
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda i: [i], "not a JSON object"),
+    (lambda i: {**i, "kinds": {**i["kinds"], "9q": i["kinds"]["1p"]}}, "kind '9q'"),
+    (lambda i: {**i, "kinds": {**i["kinds"], "1p": ["crops/1p/00000.png"]}}, "kind '1p'"),
+    (lambda i: {**i, "kinds": {"1p": [{**i["kinds"]["1p"][0], "file": "crops/../../../etc/passwd"}]}},
+     "not a file under the set's crops/"),
+    (lambda i: {**i, "base": None}, '"base" must be an object'),
+    (lambda i: {**i, "log": 7}, '"log" a list'),
+])
+def test_an_index_edited_by_hand_is_no_tile_set_and_says_what_is_off(enrolled, tmp_path, edit, words):
+    folder = _copy_of(enrolled, tmp_path)
+    index = json.loads((folder / INDEX).read_text())
+    (folder / INDEX).write_text(json.dumps(edit(index)))
+    with pytest.raises(TileSetError, match="not a tile set index") as e:
+        TileSet.load(folder)
+    assert words in str(e.value)
+
+
+def test_damaged_embeddings_say_how_to_rebuild_and_the_rebuild_mends_them(enrolled, art, tmp_path):
+    folder = _copy_of(enrolled, tmp_path)
+    (folder / "embeddings.npz").write_bytes(b"PK\x03\x04 half a zip")
+    with pytest.raises(TileSetError, match="damaged") as e:
+        TileSet.load(folder)
+    assert f"python -m vision tileset rebuild {folder}" in str(e.value)
+    crop = tmp_path / "2p.png"
+    cv2.imwrite(str(crop), tile_photo(art, "2p", 41))
+    done = _cli("name", folder, crop, "--json")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert _cli("rebuild", folder).returncode == 0
+    done = _cli("name", folder, crop, "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)[0]["tile"] == "2p"
+
+
 def test_cli_names_a_missing_set(tmp_path):
     done = _cli("name", tmp_path / "nothing", tmp_path / "x.png")
     assert done.returncode == 2 and "no tile set there" in done.stderr
