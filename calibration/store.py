@@ -94,7 +94,7 @@ class TableFile:
             layout=layout,
             zones=zones_from_list(d["zones"]) if d.get("zones") is not None else None,
             fit=_fit_from(d.get("homography")),
-            camera=dict(d.get("camera") or {}),
+            camera=_camera_from(d.get("camera")),
             lens=Lens.from_dict(d["lens"]) if d.get("lens") else None,
             white_balance=_gains_from(d.get("white_balance")),
         )
@@ -114,7 +114,12 @@ def load(name: str, folder: Path | None = None, missing_ok: bool = False) -> Tab
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise CalibrationError(f"{path}: not JSON ({e})") from None
-    return TableFile.from_dict(data, name)
+    try:
+        return TableFile.from_dict(data, name)
+    except CalibrationError as e:
+        raise CalibrationError(f"{path}: {e}") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:   # a shape no part's check foresaw
+        raise CalibrationError(f"{path}: not a table file ({type(e).__name__}: {e})") from None
 
 
 def save(table: TableFile, folder: Path | None = None) -> Path:
@@ -157,6 +162,12 @@ def _fit_from(d) -> Fit | None:
                    made_at=made, fresh=False)
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise CalibrationError(f"table file: bad homography ({e})") from None
+
+
+def _camera_from(d) -> dict:
+    if d is not None and not isinstance(d, dict):
+        raise CalibrationError("table file: camera must be an object")
+    return dict(d or {})
 
 
 def _gains_from(d):

@@ -125,6 +125,23 @@ def test_bad_table_files_are_rejected(tmp_path):
     assert load("missing", tmp_path, missing_ok=True).fit is None
 
 
+@pytest.mark.parametrize("edit, words", [
+    (lambda d: d.__setitem__("camera", 7), "camera must be an object"),
+    (lambda d: d.__setitem__("camera", [["resolution", 1]]), "camera must be an object"),
+    (lambda d: d["homography"].__setitem__("H", [[1, 0], [0, 1]]), "bad homography"),
+])
+def test_a_table_file_edited_into_something_else_names_itself_and_what_is_off(tmp_path, edit, words):
+    table = TableFile("t", fit=Fit(H=np.eye(3), image_size=(1920, 1080), source="markers", error_mm=0.5,
+                                    marker_ids=(0, 1, 2), inliers=3, made_at=0.0, fresh=False))
+    path = save(table, tmp_path)
+    data = json.loads(path.read_text())
+    edit(data)
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError) as e:
+        load("t", tmp_path)
+    assert str(e.value).startswith(f"{path}: ") and words in str(e.value) and "\n" not in str(e.value)
+
+
 def test_tables_dir_from_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path))
     assert tables_dir() == tmp_path
