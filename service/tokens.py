@@ -13,26 +13,41 @@ only) and kept, so a restart does not log the tablets out.
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 import time
 from pathlib import Path
 
+log = logging.getLogger(__name__)
+
+
+SECRET_BYTES = 32
+
 
 def load_secret(data_dir: Path) -> bytes:
-    """The data folder's signing secret, made on first use."""
+    """The data folder's signing secret, made on first use. One that is damaged (not base64, or short)
+    is made anew, logged: it signs only the tablets' sign-ins, so they sign in again with the PIN."""
     path = Path(data_dir) / "secret.key"
     try:
-        return base64.b64decode(path.read_bytes(), validate=True)
+        secret = base64.b64decode(path.read_bytes(), validate=True)
+        if len(secret) >= SECRET_BYTES:
+            return secret
+        log.warning("%s is too short to sign with: made anew, tablets sign in again", path)
     except FileNotFoundError:
         pass
-    secret = secrets.token_bytes(32)
+    except (binascii.Error, ValueError):
+        log.warning("%s is damaged (not base64): made anew, tablets sign in again", path)
+    secret = secrets.token_bytes(SECRET_BYTES)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as f:
         f.write(base64.b64encode(secret))
+    os.replace(tmp, path)
     return secret
 
 

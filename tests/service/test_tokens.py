@@ -42,3 +42,15 @@ def test_the_secret_is_made_once_and_kept(tmp_path):
     assert (tmp_path / "secret.key").stat().st_mode & 0o077 == 0     # its owner's only
     token = Tokens(first).issue("staff", "9999", 60)
     assert Tokens(load_secret(tmp_path)).valid(token, "staff", "9999")   # a restart keeps tablets logged in
+
+
+def test_a_damaged_secret_is_made_anew_and_the_tablets_sign_in_again(tmp_path, caplog):
+    old = load_secret(tmp_path)
+    token = Tokens(old).issue("table:A", "2468", 3600)
+    for damage in (b"!!not base64", b"c2hvcnQ="):                   # not base64; "short", 5 bytes
+        (tmp_path / "secret.key").write_bytes(damage)
+        new = load_secret(tmp_path)
+        assert len(new) == 32 and new != old and load_secret(tmp_path) == new
+        assert (tmp_path / "secret.key").stat().st_mode & 0o077 == 0
+        assert not Tokens(new).valid(token, "table:A", "2468")          # signed with the lost secret
+    assert "made anew" in caplog.text
