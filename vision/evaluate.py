@@ -188,9 +188,19 @@ class Report:
 def load_labels(path: Path) -> dict:
     """A labelled real image: {"image": file name, "tiles": [{tile, box, rotation}], ...}."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not isinstance(data.get("tiles"), list) or "image" not in data:
-        raise ValueError(f"{path}: not a labels file (needs 'image' and a 'tiles' list)")
+    if (not isinstance(data, dict) or not isinstance(data.get("tiles"), list)
+            or not isinstance(data.get("image"), str) or not data["image"]):
+        raise ValueError(f"{path}: not a labels file (needs 'image', a file name, and a 'tiles' list)")
+    for k, tile in enumerate(data["tiles"]):
+        if not (isinstance(tile, dict) and isinstance(tile.get("tile"), str) and _is_box(tile.get("box"))
+                and isinstance(tile.get("rotation", 0), int)):
+            raise ValueError(f"{path}: tile {k + 1} is not {{tile, box: [x1, y1, x2, y2], rotation}}")
     return data
+
+
+def _is_box(box) -> bool:
+    return (isinstance(box, list) and len(box) == 4
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box))
 
 
 def labelled_photo(name: str) -> tuple[dict, Path]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -164,6 +166,23 @@ def test_a_candidate_locator_onnxruntime_cannot_load_exits_2_naming_it(tmp_path,
 def test_a_negative_count_of_test_scenes_exits_2_naming_it(flag):
     r = subprocess.run([sys.executable, "-m", "vision", "evaluate", flag, "-1"], capture_output=True, text=True)
     assert r.returncode == 2 and flag in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda d: d.__setitem__("image", 7), "needs 'image', a file name"),
+    (lambda d: d["tiles"].__setitem__(0, 4), "tile 1 is not"),
+    (lambda d: d["tiles"][2].__setitem__("box", [1, 2]), "tile 3 is not"),
+    (lambda d: d["tiles"][1].__setitem__("rotation", "sideways"), "tile 2 is not"),
+])
+def test_a_labels_file_of_the_wrong_shape_exits_2_naming_the_tile(tmp_path, edit, words):
+    labels = json.loads((Path(__file__).resolve().parents[2] / "vision" / "labels" / "hand-92345ff1.json").read_text())
+    edit(labels)
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    r = subprocess.run([sys.executable, "-m", "vision", "evaluate", "--scenes", "0", "--view", "oblique",
+                        "--real", str(tmp_path / "labels.json"), "--photos", str(tmp_path)],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert words in r.stderr
 
 
 def test_rotation_of_kinds_with_an_up_is_also_told_apart():
