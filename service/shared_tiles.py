@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import PurePosixPath
@@ -75,7 +76,11 @@ def unpack(data: bytes, source: str) -> list[tuple[str, np.ndarray]]:
             path = PurePosixPath(m.filename)
             if len(path.parts) != 2 or path.parts[0] not in KINDS:
                 raise ServiceError(f"{source}: {m.filename} is not in a folder named as a kind")
-            image = cv2.imdecode(np.frombuffer(z.read(m), np.uint8), cv2.IMREAD_COLOR)
+            try:
+                data = z.read(m)
+            except (zipfile.BadZipFile, zlib.error, EOFError) as e:     # a member cut short or spoilt
+                raise ServiceError(f"{source}: {m.filename} is damaged ({e})") from None
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
             if image is None:
                 raise ServiceError(f"{source}: {m.filename} is not an image")
             out.append((path.parts[0], image))

@@ -141,6 +141,7 @@ PNG = cv2.imencode(".png", np.full((40, 30, 3), 200, np.uint8))[1].tobytes()
     (_zip({}), "no crops in it"),
     (_zip({"9x/00000.png": PNG}), "9x/00000.png is not in a folder named as a kind"),
     (_zip({"1m/00000.png": b"not a png"}), "1m/00000.png is not an image"),
+    (_zip({"1m/00000.png": PNG}).replace(PNG[-12:], b"\0" * 12), "1m/00000.png is damaged"),   # its CRC fails
 ])
 def test_a_stored_set_that_is_no_tile_set_is_refused(tables, db_url, archive, says):
     _store(db_url, "C", archive)
