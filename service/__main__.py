@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+from pathlib import Path
 
 import uvicorn
 from pydantic import ValidationError
@@ -19,7 +20,7 @@ from .ledger.db import database_error, shown_url
 from .ledger.repo import Ledger
 from .reader import ReaderLoadError
 from .reader_choice import reader_for
-from .settings import Settings, settings_error
+from .settings import ENV_FILE, Settings, settings_error
 
 
 def lan_address() -> str:
@@ -42,8 +43,18 @@ def can_listen(host: str, port: int) -> None:
         raise OSError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
+def settings_from(overrides: dict) -> Settings:
+    """The settings (TABLE_* and the working folder's .env, then the command line's); a .env that is
+    not UTF-8 text is a StorageError naming it (its reader raises a bare UnicodeDecodeError)."""
+    try:
+        return Settings(**overrides)
+    except UnicodeDecodeError as e:
+        raise StorageError(f"{Path(ENV_FILE).resolve()}: not UTF-8 text ({e.reason} at byte {e.start}); "
+                           "the settings file must be") from None
+
+
 class StorageError(Exception):
-    """A data or house rules folder, or the database, that cannot be used; the message is one line."""
+    """A settings file, a data or house rules folder, or the database, that cannot be used; one line."""
 
 
 def open_storage(settings: Settings) -> None:
@@ -77,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {k: v for k, v in {"host": args.host, "port": args.port, "camera": args.camera}.items()
                  if v is not None}
     try:                                   # a bad setting, camera, reader or port: one line, exit 2
-        settings = Settings(**overrides)
+        settings = settings_from(overrides)
         describe(settings.camera)
         reader_for(settings.reader, settings.calibration, settings.demo_camera)
         can_listen(settings.host, settings.port)

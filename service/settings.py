@@ -19,10 +19,11 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEMO_FRAMES = Path(__file__).parent / "demo" / "frames"
 DEMO_HANDS = DEMO_FRAMES.parent / "hands.json"      # the hand record each demo frame shows
+ENV_FILE = ".env"                                   # the settings file, in the working folder
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="TABLE_", env_file=".env", extra="ignore", populate_by_name=True)
+    model_config = SettingsConfigDict(env_prefix="TABLE_", env_file=ENV_FILE, extra="ignore", populate_by_name=True)
 
     table_name: str = Field("table 1", min_length=1, max_length=100,
                             description="the table's name: shown on the tablet, kept with every session it "

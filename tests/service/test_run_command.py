@@ -136,3 +136,10 @@ def test_a_house_rules_folder_that_is_a_file_is_one_line_and_exit_2(tmp_path):
     out = _start(tmp_path, TABLE_RULES_DIR=str(tmp_path / "rules.toml"))
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr == f"error: house rules folder {tmp_path / 'rules.toml'}: a file, not a folder (TABLE_RULES_DIR)\n"
+
+
+def test_a_settings_file_that_is_not_utf8_is_named_in_one_line(tmp_path):
+    (tmp_path / ".env").write_bytes(b"TABLE_PIN=246813\n\xff\xfe\n")
+    out = _start(tmp_path)
+    assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1, out.stderr
+    assert out.stderr.startswith(f"error: {tmp_path / '.env'}: not UTF-8 text") and "Traceback" not in out.stderr
