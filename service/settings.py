@@ -20,6 +20,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 DEMO_FRAMES = Path(__file__).parent / "demo" / "frames"
 DEMO_HANDS = DEMO_FRAMES.parent / "hands.json"      # the hand record each demo frame shows
 ENV_FILE = ".env"                                   # the settings file, in the working folder
+MIN_PIN = 4                                         # characters: a shorter PIN falls to the tries allowed
 
 
 class Settings(BaseSettings):
@@ -103,6 +104,11 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _pins_differ(self) -> "Settings":
+        # at pin_tries wrong PINs a minute (pin_lock_s), 3 digits fall within 100 minutes, 4 within a day
+        for name, pin, empty in (("TABLE_PIN", self.pin, "a random one is made"),
+                                 ("TABLE_STAFF_PIN", self.staff_pin, "the counter is off")):
+            if pin and len(pin) < MIN_PIN:
+                raise ValueError(f"{name}: a PIN needs {MIN_PIN} characters or more (empty: {empty})")
         if self.staff_pin and self.staff_pin == self.pin:
             raise ValueError("TABLE_STAFF_PIN: the staff PIN must differ from the table's PIN (TABLE_PIN)")
         if self.counter_only and not self.staff_pin:

@@ -6,10 +6,11 @@ import re
 
 import numpy as np
 import pytest
+from pydantic import ValidationError
 
 from service.chart import balance_chart
 from service.reader import NoReader, ReadContext, ReaderLoadError, load_reader
-from service.settings import Settings
+from service.settings import Settings, settings_error
 
 
 def test_chart_has_one_line_per_player_through_each_hand():
@@ -23,10 +24,10 @@ def test_chart_has_one_line_per_player_through_each_hand():
 
 
 def test_settings_come_from_the_environment(monkeypatch, tmp_path):
-    monkeypatch.setenv("TABLE_PIN", "777")
+    monkeypatch.setenv("TABLE_PIN", "7777")
     monkeypatch.setenv("TABLE_DATA_DIR", str(tmp_path))
     s = Settings(_env_file=None)
-    assert s.table_pin == "777"
+    assert s.table_pin == "7777"
     assert s.ledger_url == f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
     assert s.snapshot_dir == tmp_path / "snapshots"
     monkeypatch.setenv("LEDGER_DB_URL", "postgresql://x/y")
@@ -36,6 +37,15 @@ def test_settings_come_from_the_environment(monkeypatch, tmp_path):
 def test_without_a_pin_a_random_one_is_made_once():
     s = Settings(_env_file=None, pin="")
     assert re.fullmatch(r"\d{6}", s.table_pin) and s.table_pin == s.table_pin
+
+
+@pytest.mark.parametrize("given, name", [({"pin": "123"}, "TABLE_PIN"), ({"staff_pin": "98"}, "TABLE_STAFF_PIN")])
+def test_a_pin_too_short_to_hold_against_guessing_is_refused_without_showing_it(given, name):
+    with pytest.raises(ValidationError) as e:
+        Settings(_env_file=None, **given)
+    said = settings_error(e.value)
+    assert said.startswith(f"{name}: a PIN needs 4 characters or more") and list(given.values())[0] not in said
+    assert Settings(_env_file=None, pin="1234", staff_pin="5678").table_pin == "1234"
 
 
 def test_no_reader_reads_nothing_and_bad_readers_are_refused():
