@@ -200,8 +200,8 @@ def parse_period(kind: str, day: str | None = None, month: str | None = None, *,
             return Period("day", today)
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
             try:
-                return Period("day", date.fromisoformat(day))
-            except ValueError:      # 2024-02-30
+                return _bounded(Period("day", date.fromisoformat(day)))
+            except (ValueError, OverflowError):      # 2024-02-30; 9999-12-31, whose next day is none
                 pass
         raise LedgerError(f"date: {day!r} is not a date (YYYY-MM-DD)")
     if kind == "month":
@@ -209,9 +209,18 @@ def parse_period(kind: str, day: str | None = None, month: str | None = None, *,
             return Period("month", today.replace(day=1))
         m = re.fullmatch(r"(\d{4})-(\d{2})", month)
         if m and 1 <= int(m.group(2)) <= 12:
-            return Period("month", date(int(m.group(1)), int(m.group(2)), 1))
+            try:
+                return _bounded(Period("month", date(int(m.group(1)), int(m.group(2)), 1)))
+            except (ValueError, OverflowError):      # year 0000; 9999-12, whose next month is none
+                pass
         raise LedgerError(f"month: {month!r} is not a month (YYYY-MM)")
     raise LedgerError(f"period: {kind!r} is not one of {', '.join(PERIODS)}")
+
+
+def _bounded(period: Period) -> Period:
+    """``period``, once its bounds are dates (ValueError or OverflowError at the calendar's ends)."""
+    period.bounds()
+    return period
 
 
 # -- standings -----------------------------------------------------------------

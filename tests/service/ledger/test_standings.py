@@ -176,7 +176,10 @@ def test_bad_periods_are_refused_naming_what_is_wrong():
     today = date(2024, 5, 1)
     for args, words in [(("week",), "period: 'week'"), (("day", "2024-5-1"), "date: '2024-5-1'"),
                         (("day", "2024-02-30"), "date: '2024-02-30'"), (("month", None, "2024-13"), "month: '2024-13'"),
-                        (("month", None, "May"), "month: 'May'")]:
+                        (("month", None, "May"), "month: 'May'"),
+                        # the calendar's ends: no day after 9999-12-31, no month after 9999-12, no year 0
+                        (("day", "9999-12-31"), "date: '9999-12-31'"), (("month", None, "9999-12"), "month: '9999-12'"),
+                        (("month", None, "0000-05"), "month: '0000-05'")]:
         with pytest.raises(LedgerError, match=words):
             parse_period(*args, today=today)
     assert parse_period("month", None, "2024-02", today=today) == Period("month", date(2024, 2, 1))
