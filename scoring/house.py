@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .errors import ScoringError
-from .house_check import changes, check_top, merge, toml_key, toml_value  # noqa: F401  (changes, toml_*: re-exported)
+from .house_check import changes, check_top, check_wall, merge, toml_key, toml_value  # noqa: F401  (changes, toml_*: re-exported)
 from .presets import PRESET_DIR, Preset, _build, _freeze, _raw_data, builtin, is_builtin, preset_ids
 from .table import Table
 
@@ -186,9 +186,10 @@ def _read(path: Path, seen: tuple[str, ...]) -> HouseRule:
     merged["id"], merged["name_ja"], merged["name_en"] = name, raw["name_ja"], raw["name_en"]
     try:
         preset = replace(_build(name, merged, {}), extends=extends, path=str(path))
-        Table.of(preset)            # the engine's own reading: bad tiles, bad numbers
+        table = Table.of(preset)            # the engine's own reading: bad tiles, bad numbers
     except (ScoringError, ValueError, TypeError, KeyError, AttributeError) as e:
         raise ScoringError(f"{label}: the rule does not load: {e}") from None
+    check_wall(label, table)
     rule = HouseRule(name, path, extends, preset, base, chain, tuple(notes), (stamp, *stamps))
     _CACHE[key] = rule
     return rule

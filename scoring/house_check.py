@@ -14,7 +14,8 @@ from typing import Any, Mapping
 
 from .errors import ScoringError
 from .presets import Preset, _choice_key, _raw_data, preset_ids
-from .tiles import kind, parse_tile
+from .table import Table
+from .tiles import parse_tile, tile_name
 from .yaku import YAKU, YAKUMAN
 
 TOP_KEYS = ("extends", "name_ja", "name_en")
@@ -204,10 +205,9 @@ def _check_value(label: str, where: str, value: Any, examples: list[Any], base_i
 
 
 def check_tiles(label: str, tiles: Mapping[str, Any]) -> None:
-    """The [tiles] section as a whole, after the file's values are in: manzu numbers 1-9 once each, at
-    least one copy of each kind, no more red fives of a suit than its fives, and every tile it names
-    (gari, gari in hand, round winds, wildcard, each dora an indicator in the wall points at) in the wall:
-    a rule that drops 5m from the wall must say where 1m's dora goes (its base said 5m)."""
+    """The [tiles] section's numbers as a whole, after the file's values are in: manzu numbers 1-9 once
+    each, at least one copy of each kind, and no more red fives of a suit than its fives (what the
+    engine's ``Table`` would take as given). Which tiles lie in the wall: ``check_wall``."""
     manzu = tiles.get("manzu", [1, 5, 9])
     if (not isinstance(manzu, list) or len(set(manzu)) != len(manzu)
             or any(_kind(n) != "int" or not 1 <= n <= 9 for n in manzu)):
@@ -221,22 +221,25 @@ def check_tiles(label: str, tiles: Mapping[str, Any]) -> None:
         fives = copies if suit == "m" else suit_copies
         if n > fives:
             raise ScoringError(f"{label}: tiles.red.{suit} = {n} is more red fives than the {fives} copies of 5{suit}")
-    wall = {n - 1 for n in manzu} | set(range(9, 34))
-    named = [("gari", t) for t in tiles.get("gari", [])]
-    named += [("gari_in_hand.kinds", t) for t in tiles.get("gari_in_hand", {}).get("kinds", [])]
-    named += [("round_winds", t) for t in tiles.get("round_winds", [])]
-    named += [("wildcard", tiles["wildcard"])] if tiles.get("wildcard") else []
-    for where, tile in named:
-        if kind(parse_tile(tile)) not in wall:
-            raise ScoringError(f"{label}: tiles.{where} names {tile}, not in the wall "
-                               f"(tiles.manzu = {toml_value(manzu)})")
-    dora_next = {kind(parse_tile(a)): b for a, b in tiles.get("dora_next", {}).items()}
-    for n in sorted(manzu):
-        indicator = n - 1
-        dora = kind(parse_tile(dora_next[indicator])) if indicator in dora_next else n % 9
+
+
+def check_wall(label: str, table: Table) -> None:
+    """Every tile a rule names, read as the engine reads it (``table``), in its wall: gari, gari in
+    hand, round winds, wildcard, and the dora each manzu indicator points at. A rule that drops 5m
+    from the wall must say where 1m's dora goes (its base said 5m)."""
+    wall = set(table.wall_kinds(None))
+    shown = f"(tiles.manzu = {toml_value(table.preset.section('tiles').get('manzu', [1, 5, 9]))})"
+    named = [("gari", k) for k in sorted(table.gari)] + [("gari_in_hand.kinds", k) for k in sorted(table.gari_in_hand)]
+    named += [("round_winds", k) for k in table.round_winds]
+    named += [("wildcard", table.wildcard)] if table.wildcard is not None else []
+    for where, k in named:
+        if k not in wall:
+            raise ScoringError(f"{label}: tiles.{where} names {tile_name(k)}, not in the wall {shown}")
+    for indicator in sorted(table.manzu):
+        dora = table.dora_kind(indicator, [])
         if dora not in wall:
-            raise ScoringError(f"{label}: tiles.dora_next: the indicator {n}m points at {dora + 1}m, not in the wall "
-                               f"(tiles.manzu = {toml_value(manzu)}); name its dora in tiles.dora_next")
+            raise ScoringError(f"{label}: tiles.dora_next: the indicator {tile_name(indicator)} points at "
+                               f"{tile_name(dora)}, not in the wall {shown}; name its dora in tiles.dora_next")
 
 
 def _negative(v: Any) -> bool:
