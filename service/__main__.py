@@ -50,7 +50,7 @@ def settings_from(overrides: dict) -> Settings:
         return Settings(**overrides)
     except UnicodeDecodeError as e:
         raise StorageError(f"{Path(ENV_FILE).resolve()}: not UTF-8 text ({e.reason} at byte {e.start}); "
-                           "the settings file must be") from None
+                           "save the settings file as UTF-8") from None
 
 
 class StorageError(Exception):
