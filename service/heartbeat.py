@@ -2,7 +2,7 @@
 
 At start, then every ``TABLE_HEARTBEAT_S``, a table service upserts its row:
 ``seen_at`` (now) and ``status``: the camera (``ok``; ``lost``: it says it
-cannot read, or no new frame for three beats; ``none``: no camera), whether the
+cannot read, or no new frame for three beats and at least 2 s; ``none``: no camera), whether the
 reader reads a calibrated table, the reader's name, the session a tablet shows,
 the service's own default rule, how the reader read its last confirmed counts
 (``service.read_tally``), and its beat. On a clean stop it marks the row
@@ -32,6 +32,9 @@ from .camera import CameraError
 from .ledger import db
 
 BEATS_TO_OFFLINE = 3
+# a camera is lost only after this long without a new frame, however fast the beat: a loaded
+# machine's half-second pause (or a camera's first frame at start) is not a lost camera
+CAMERA_STALE_MIN_S = 2.0
 log = logging.getLogger(__name__)
 
 
@@ -67,7 +70,8 @@ class Heartbeat:
     # -- what the table says -----------------------------------------------------------------------
     def camera_state(self) -> tuple[str, str]:
         """``ok``, ``lost`` (with why) or ``none``: lost when the camera says it cannot read, or when
-        no new frame came for three beats (three of its own frames for a slow slideshow)."""
+        no new frame came for three beats (three of its own frames for a slow slideshow), and for at
+        least ``CAMERA_STALE_MIN_S``."""
         camera = self.app.state.camera
         if camera is None:
             return "none", ""
@@ -80,7 +84,7 @@ class Heartbeat:
             self._frames, self._frame_at = count, now
         if camera.error:
             return "lost", camera.error
-        stale_s = BEATS_TO_OFFLINE * max(self.settings.heartbeat_s, camera.period)
+        stale_s = max(BEATS_TO_OFFLINE * max(self.settings.heartbeat_s, camera.period), CAMERA_STALE_MIN_S)
         if now - self._frame_at > stale_s:
             return "lost", f"no new frame for {now - self._frame_at:.0f} s"
         return "ok", ""
