@@ -111,9 +111,13 @@ def test_a_camera_that_stops_giving_frames_is_lost_but_not_at_the_first_pause(tm
         camera = client.app.state.camera
         camera.stop()                          # the capture thread ends: no new frame from now on
         beat = heartbeat.Heartbeat(client.app, client.app.state.parlour.engine)
+        started = time.monotonic()
         assert beat.camera_state() == ("ok", "")
         time.sleep(3 * settings.heartbeat_s + 0.2)   # three beats gone by, under the floor
-        assert beat.camera_state() == ("ok", ""), "a pause shorter than CAMERA_STALE_MIN_S is not lost"
+        state = beat.camera_state()
+        # judged only when the machine did not stall past the floor itself (it never does unloaded)
+        if time.monotonic() - started < heartbeat.CAMERA_STALE_MIN_S:
+            assert state == ("ok", ""), "a pause shorter than CAMERA_STALE_MIN_S is not lost"
         time.sleep(heartbeat.CAMERA_STALE_MIN_S)
         state, why = beat.camera_state()
         assert state == "lost" and why.startswith("no new frame for"), (state, why)
