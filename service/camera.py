@@ -9,6 +9,7 @@ preview take that frame when they want it.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from pathlib import Path
@@ -32,6 +33,13 @@ class CameraError(RuntimeError):
     pass
 
 
+def shown_source(source: str) -> str:
+    """The source as said to people (logs, the start-up banner, the counter's warnings): an IP
+    camera's URL with its password hidden (``rtsp://admin:***@host/...``), as cameras are commonly
+    given their login in the URL and a counter's screen is read over shoulders."""
+    return re.sub(r"(://[^/:@]*:)[^/@]*@", r"\1***@", source)
+
+
 def describe(source: str) -> str:
     """What kind of source ``source`` is: usb, url, folder or file."""
     if source.strip().isdigit():
@@ -43,7 +51,7 @@ def describe(source: str) -> str:
         return "folder"
     if path.is_file():
         return "file"
-    raise CameraError(f"camera source {source!r} is not a USB index, a URL, a video file or a folder")
+    raise CameraError(f"camera source {shown_source(source)!r} is not a USB index, a URL, a video file or a folder")
 
 
 class _Folder:
@@ -69,6 +77,7 @@ class Camera:
 
     def __init__(self, source: str, fps: float = 2.0):
         self.source, self.kind = source, describe(source)
+        self.shown = shown_source(source)
         self.period = 1.0 / fps
         self._lock = threading.Condition()
         self._frame: np.ndarray | None = None
@@ -81,7 +90,7 @@ class Camera:
 
     # -- lifecycle ----------------------------------------------------------
     def start(self) -> "Camera":
-        self._thread = threading.Thread(target=self._run, name=f"camera {self.source}", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"camera {self.shown}", daemon=True)
         self._thread.start()
         return self
 
@@ -97,7 +106,7 @@ class Camera:
             return _Folder(Path(self.source))
         cap = cv2.VideoCapture(int(self.source) if self.kind == "usb" else self.source)
         if not cap.isOpened():
-            raise CameraError(f"cannot open camera {self.source!r}")
+            raise CameraError(f"cannot open camera {self.shown!r}")
         return cap
 
     def _run(self) -> None:
@@ -112,7 +121,7 @@ class Camera:
                     cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
                     ok, frame = cap.read()
                 if not ok or frame is None:
-                    raise CameraError(f"camera {self.source!r} gave no frame")
+                    raise CameraError(f"camera {self.shown!r} gave no frame")
                 self._publish(frame, (cap.i - 1) % len(cap.files) if isinstance(cap, _Folder) else 0)
             except (CameraError, cv2.error) as e:
                 if str(e) != self._error:          # said once, not at every retry
@@ -152,7 +161,7 @@ class Camera:
             if self._frame is None:
                 self._lock.wait_for(lambda: self._frame is not None or self._stop.is_set(), timeout)
             if self._frame is None:
-                raise CameraError(self._error or f"camera {self.source!r} has no frame yet")
+                raise CameraError(self._error or f"camera {self.shown!r} has no frame yet")
             return self._count, self._frame
 
     def jpeg(self, after: int = 0, timeout: float = 3.0) -> tuple[int, bytes]:
@@ -160,7 +169,7 @@ class Camera:
         with self._lock:
             self._lock.wait_for(lambda: self._count > after or self._stop.is_set(), timeout)
             if self._jpeg is None:
-                raise CameraError(self._error or f"camera {self.source!r} has no frame yet")
+                raise CameraError(self._error or f"camera {self.shown!r} has no frame yet")
             return self._count, self._jpeg
 
     def mjpeg(self, limit: int | None = None) -> Iterator[bytes]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import socket
+
 import cv2
 import numpy as np
 import pytest
 
-from service.camera import Camera, CameraError, describe
+from service.camera import Camera, CameraError, describe, shown_source
 
 
 def _frames(n: int, w: int = 160, h: int = 120) -> list[np.ndarray]:
@@ -69,3 +71,25 @@ def test_a_lost_camera_is_logged_once_not_at_every_retry(tmp_path, caplog):
         cam.stop()
     said = [r.getMessage() for r in caplog.records if r.name == "service.camera"]
     assert len(said) == 1 and "holds no images" in said[0] and "retrying" in said[0]
+
+
+def test_a_camera_urls_password_is_never_said():
+    assert shown_source("rtsp://admin:s3cret@10.0.0.5:554/Streaming/101") == "rtsp://admin:***@10.0.0.5:554/Streaming/101"
+    assert shown_source("rtsp://admin:a:b%40c@cam/x") == "rtsp://admin:***@cam/x"     # a colon in it too
+    for kept in ("rtsp://10.0.0.5/live", "http://viewer@cam/mjpeg", "0", "/srv/frames", "http://cam:8080/a:b@c"):
+        assert shown_source(kept) == kept                    # no password: said as given
+
+
+def test_a_lost_ip_camera_is_said_without_its_password(caplog):
+    with socket.socket() as s:                               # a port nothing listens on: refused at once
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cam = Camera(f"rtsp://admin:s3cret@127.0.0.1:{port}/stream", fps=10).start()
+    try:
+        with pytest.raises(CameraError) as lost:
+            cam.latest(timeout=2.5)
+    finally:
+        cam.stop()
+    said = [r.getMessage() for r in caplog.records if r.name == "service.camera"] + [str(lost.value), cam.error]
+    assert all("s3cret" not in m for m in said), said
+    assert f"admin:***@127.0.0.1:{port}" in said[0] and "cannot open camera" in said[0]

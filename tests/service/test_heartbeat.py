@@ -5,6 +5,7 @@ the table; a counter-only service runs no table. Real apps (TestClient), real da
 
 from __future__ import annotations
 
+import json
 import time
 from datetime import datetime, timedelta, timezone
 
@@ -102,6 +103,17 @@ def test_a_lost_camera_is_said_on_the_counter(tmp_path):
         t = wait_for(lambda: (lambda t: t if t["camera"] == "lost" else None)(counter_tables(client)["table 1"]))
         assert t, counter_tables(client)["table 1"]
         assert any(w.startswith("camera lost") and "gave no frame" in w for w in t["warnings"])
+
+
+def test_a_lost_ip_camera_shows_on_the_counter_without_its_password(tmp_path):
+    url = "rtsp://admin:s3cret@127.0.0.1:1/stream"          # port 1: nothing listens, refused at once
+    settings = table(tmp_path, f"sqlite:///{tmp_path / 'p.sqlite3'}", "table 1", camera=url)
+    with TestClient(create_app(settings)) as client:
+        t = wait_for(lambda: (lambda t: t if t["camera"] == "lost" else None)(counter_tables(client)["table 1"]))
+        assert t, counter_tables(client)["table 1"]
+        assert "s3cret" not in json.dumps(t) and any("admin:***@127.0.0.1:1" in w for w in t["warnings"]), t
+        stored = heartbeat.table(client.app.state.parlour.engine, "table 1").status
+        assert "s3cret" not in json.dumps(stored)             # nor in the parlour's database
 
 
 def test_a_camera_that_stops_giving_frames_is_lost_but_not_at_the_first_pause(tmp_path):

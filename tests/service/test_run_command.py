@@ -124,6 +124,25 @@ def test_a_database_url_that_cannot_be_used_is_one_line_without_its_password(tmp
         assert "hunter2" not in out.stderr and "Traceback" not in out.stderr
 
 
+def test_the_start_up_banner_hides_an_ip_cameras_password(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "TABLE_HOST": "127.0.0.1", "TABLE_PORT": str(port), "TABLE_DATA_DIR": str(tmp_path),
+           "TABLE_DB_URL": "", "LEDGER_DB_URL": "", "TABLE_CAMERA": "rtsp://admin:s3cret@127.0.0.1:1/stream"}
+    proc = subprocess.Popen([sys.executable, "-m", "service"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = [proc.stdout.readline()]
+        while "camera" not in lines[-1] and len(lines) < 3:       # the banner's line that names the camera
+            lines.append(proc.stdout.readline())
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    said = "".join(lines)
+    assert "camera rtsp://admin:***@127.0.0.1:1/stream" in said and "s3cret" not in said, said
+
+
 def test_a_data_folder_that_is_a_file_is_one_line_and_exit_2(tmp_path):
     (tmp_path / "data").write_text("not a folder")
     out = _start(tmp_path)
