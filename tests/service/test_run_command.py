@@ -18,13 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_readme_run_command_starts_the_service(tmp_path):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert re.search(r"pip install -e \. && \.venv/bin/python -m service\n", readme), "README lost its run command"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "TABLE_HOST": "127.0.0.1", "TABLE_PORT": str(port), "TABLE_DATA_DIR": str(tmp_path),
-           "TABLE_DB_URL": "", "LEDGER_DB_URL": "", "TABLE_PIN": ""}
-    proc = subprocess.Popen([sys.executable, "-m", "service"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = _serve(tmp_path, TABLE_PIN="")
     try:
         first = proc.stdout.readline()
         m = re.search(r"(http://127\.0\.0\.1:\d+/)\s+PIN (\d{6})", first)
@@ -95,14 +89,25 @@ def test_a_port_in_use_is_one_line_and_exit_2_before_the_url_is_printed(tmp_path
     assert out.stderr == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
 
 
-def _start(tmp_path, **env):
-    """The run command under ``env``, with a free port, waited for (each of these stops before it serves)."""
+def _env(data_dir, **env) -> dict[str, str]:
+    """The run command's environment: ``env`` over a free port on 127.0.0.1, ``data_dir`` and SQLite."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    return {**os.environ, "TABLE_DATA_DIR": str(data_dir), "TABLE_HOST": "127.0.0.1", "TABLE_PORT": str(port),
+            "TABLE_DB_URL": "", "LEDGER_DB_URL": "", **env}
+
+
+def _serve(tmp_path, **env) -> subprocess.Popen:
+    """The run command serving in the background, its output (stdout and stderr) in one pipe."""
+    return subprocess.Popen([sys.executable, "-m", "service"], cwd=tmp_path, env=_env(tmp_path, **env),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def _start(tmp_path, **env):
+    """The run command under ``env``, with a free port, waited for (each of these stops before it serves)."""
     return subprocess.run([sys.executable, "-m", "service"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "TABLE_DATA_DIR": str(tmp_path / "data"), "TABLE_HOST": "127.0.0.1",
-                               "TABLE_PORT": str(port), "TABLE_DB_URL": "", "LEDGER_DB_URL": "", **env})
+                          env=_env(tmp_path / "data", **env))
 
 
 def test_a_file_that_is_no_database_is_named_and_left_as_it_was(tmp_path):
@@ -125,13 +130,7 @@ def test_a_database_url_that_cannot_be_used_is_one_line_without_its_password(tmp
 
 
 def test_the_start_up_banner_hides_an_ip_cameras_password(tmp_path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "TABLE_HOST": "127.0.0.1", "TABLE_PORT": str(port), "TABLE_DATA_DIR": str(tmp_path),
-           "TABLE_DB_URL": "", "LEDGER_DB_URL": "", "TABLE_CAMERA": "rtsp://admin:s3cret@127.0.0.1:1/stream"}
-    proc = subprocess.Popen([sys.executable, "-m", "service"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = _serve(tmp_path, TABLE_CAMERA="rtsp://admin:s3cret@127.0.0.1:1/stream")
     try:
         lines = [proc.stdout.readline()]
         while "camera" not in lines[-1] and len(lines) < 3:       # the banner's line that names the camera
