@@ -18,10 +18,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 
 from .camera import Camera
 from .deps import NotLoggedIn, NotStaff
-from .errors import REFUSALS, status_of
+from .errors import REFUSALS, status_of, storage_full, storage_full_message
 from .hand_photos import HandPhotoReader
 from .heartbeat import Heartbeat
 from .ledger import Ledger
@@ -158,6 +159,18 @@ def _handlers(app: FastAPI, settings: Settings) -> None:
         @app.exception_handler(kind)
         async def refused(request: Request, exc: Exception):
             return _refusal(request, str(exc), status_of(exc))
+
+    @app.exception_handler(OSError)
+    @app.exception_handler(DBAPIError)
+    async def full(request: Request, exc: Exception):
+        """A full disk is no fault of the request but the players must know their press saved nothing
+        (507, one line); any other error of these kinds stays the server's own (500, logged)."""
+        where = storage_full(exc)
+        if not where:
+            raise exc
+        message = storage_full_message(where, settings.data_dir)
+        log.error("%s %s: %s (%s)", request.method, request.url.path, message, getattr(exc, "orig", None) or exc)
+        return _refusal(request, message, 507)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 from scoring import ScoringError
 from vision.tileset import TileSetError
 
@@ -32,3 +34,29 @@ def status_of(exc: Exception) -> int:
         if isinstance(exc, kind):
             return status
     return 500
+
+
+DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
+PG_DISK_FULL = "53100"          # PostgreSQL's SQLSTATE disk_full
+
+
+def storage_full(exc: BaseException) -> str:
+    """What is full when ``exc`` says so: ``"disk"`` (this machine's: a snapshot, a file, the SQLite
+    ledger's SQLITE_FULL), ``"database"`` (the PostgreSQL server's), else ``""``. Nothing was
+    saved then: a snapshot is written whole or not at all, a ledger write is one transaction."""
+    if isinstance(exc, OSError) and exc.errno in DISK_FULL_ERRNOS:
+        return "disk"
+    orig = getattr(exc, "orig", None)              # a database error, as SQLAlchemy wraps it
+    if getattr(orig, "sqlstate", None) == PG_DISK_FULL:
+        return "database"
+    if orig is not None and "database or disk is full" in str(orig):
+        return "disk"
+    return ""
+
+
+def storage_full_message(where: str, data_dir) -> str:
+    """The one line the players and staff read (HTTP 507) when ``where`` is full."""
+    what = ("the parlour's database server is out of space" if where == "database"
+            else f"the table's disk is full (its data folder {data_dir})")
+    return (f"{what}: nothing was saved. Free some space (snapshots older than TABLE_SNAPSHOT_KEEP_DAYS "
+            "can go) and press again")

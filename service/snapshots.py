@@ -71,9 +71,13 @@ class SnapshotStore:
         if not path.exists():
             self.folder.mkdir(parents=True, exist_ok=True)   # a folder someone tidied away while we ran
             fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".part")
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                os.replace(tmp, path)
+            except BaseException:                 # a full disk: no half-written file left behind
+                Path(tmp).unlink(missing_ok=True)
+                raise
         h, w = frame.shape[:2]
         return Snapshot(name, w, h)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import uuid
 
 import pytest
@@ -40,6 +41,21 @@ def session(client) -> dict:
     r = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS})
     assert r.status_code == 201, r.text
     return r.json()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 1 MB filesystem of its own (tmpfs), to fill: where this machine lets a test mount one."""
+    folder = tmp_path / "small"
+    folder.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small filesystem here: {mounted.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "--lazy", str(folder)], check=True)
 
 
 # -- the database: a SQLite file, or a fresh PostgreSQL schema per test ---------------------------------

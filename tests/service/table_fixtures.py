@@ -47,3 +47,13 @@ def write_rule(folder, name: str, text: str) -> None:
     if before is not None:
         later = max(path.stat().st_mtime_ns, before + 1_000_000_000)
         os.utime(path, ns=(later, later))
+
+
+def fill(folder) -> None:
+    """Write into ``folder`` until its filesystem is full."""
+    with open(folder / "filler", "wb", buffering=0) as f:     # unbuffered: nothing left to flush at close
+        try:
+            while True:
+                f.write(b"\0" * 4096)
+        except OSError:
+            pass

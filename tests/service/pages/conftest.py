@@ -52,6 +52,13 @@ def server(tmp_path):
 
 
 @pytest.fixture
+def small_disk_server(small_disk):
+    """The service with no reader, its data folder on a 1 MB filesystem of its own (to fill)."""
+    for url, _ in _serve(small_disk, reader=""):
+        yield url
+
+
+@pytest.fixture
 def sister_servers(tmp_path):
     """Tables A and B of one parlour on one SQLite file, no reader: yields their URLs, B's by the name
     localhost (a cookie is a host's, whatever its port: the two logins stay apart). B serves the
