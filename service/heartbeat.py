@@ -129,7 +129,7 @@ class Heartbeat:
         if other in (None, self.instance):
             return False
         every = float(row.status.get("heartbeat_s") or self.settings.heartbeat_s)
-        fresh = (datetime.now(timezone.utc) - row.seen_at).total_seconds() <= 1.5 * every
+        fresh = (db.clock(self.engine) - row.seen_at).total_seconds() <= 1.5 * every
         if fresh and not self.twin:
             log.warning("another service beats as table %r: give each table its own TABLE_TABLE_NAME",
                         self.settings.table_name)
@@ -154,15 +154,15 @@ def upsert(engine: Engine, name: str, status: dict[str, Any]) -> None:
         from sqlalchemy.dialects.postgresql import insert
     else:
         from sqlalchemy.dialects.sqlite import insert
-    now = datetime.now(timezone.utc)
-    stmt = insert(db.tables).values(name=name, seen_at=now, status=status)
-    stmt = stmt.on_conflict_do_update(index_elements=[db.tables.c.name],
-                                      set_={"seen_at": stmt.excluded.seen_at, "status": stmt.excluded.status})
     with engine.begin() as conn:
+        stmt = insert(db.tables).values(name=name, seen_at=db.now(conn), status=status)
+        stmt = stmt.on_conflict_do_update(index_elements=[db.tables.c.name],
+                                          set_={"seen_at": stmt.excluded.seen_at, "status": stmt.excluded.status})
         conn.execute(stmt)
 
 
 # -- what the counter reads and sets ---------------------------------------------------------------
+
 
 def tables(engine: Engine) -> list[TableRow]:
     """Every table that ever beat, by name."""

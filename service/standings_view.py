@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import datetime, timezone
 from typing import Any
 
 import scoring
@@ -18,6 +17,7 @@ import scoring
 from . import house_rules
 from .chart import balance_chart
 from .csv_cells import safe_row
+from .ledger import db
 from .ledger.errors import LedgerError
 from .ledger.players import Player
 from .ledger.standings import STICK_VALUE, BestHand, Row, Standings, business_day, parse_period, standings
@@ -32,7 +32,7 @@ def read(cache: StandingsCache, settings: Settings, period: str = "month", date:
          month: str | None = None, rule: str | None = None) -> tuple[Standings, list[str]]:
     """The standings a query asks for, and the rules that have sessions (the rule chooser's)."""
     summaries = cache.summaries()
-    today = business_day(datetime.now(timezone.utc), settings.timezone, settings.day_starts_hour)
+    today = business_day(db.clock(cache.ledger.engine), settings.timezone, settings.day_starts_hour)   # as hands are stamped
     chosen = parse_period(period, date or None, month or None, today=today)
     played = sorted({s.rule for s in summaries if s.steps})
     rule = None if rule in (None, "", "all") else rule

@@ -11,7 +11,7 @@ is not over and its last hand (or its start, before the first hand) is within
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Literal
 
 from fastapi import APIRouter
@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import heartbeat, house_rules
 from ..deps import ParlourDep, SettingsDep
 from ..errors import ServiceError
-from ..ledger import Ledger, UnknownSession, money, settle
+from ..ledger import Ledger, UnknownSession, db, money, settle
 from ..ledger.events import HAND_KINDS
 from ..read_tally import reads_poorly
 from ..settings import Settings
@@ -81,7 +81,7 @@ def save_price(parlour: Ledger, settings: Settings, rule: str, rate: Any, fee: A
 
 def tables_view(parlour: Ledger, settings: Settings, now: datetime | None = None) -> list[dict]:
     """Each table that ever beat: online or not, its state, rule, points, last hand, warnings."""
-    now = now or datetime.now(timezone.utc)
+    now = now or db.clock(parlour.engine)    # beats and hands are stamped by the database's clock
     newest, counts = parlour.latest_sessions(), parlour.session_counts()    # a query each, not a year of sessions
     out = []
     for row in heartbeat.tables(parlour.engine):

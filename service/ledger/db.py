@@ -21,8 +21,9 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from sqlalchemy import (JSON, Column, DateTime, Engine, Float, ForeignKey, ForeignKeyConstraint, Index, Integer,
-                        LargeBinary, MetaData, String, Table, UniqueConstraint, create_engine, event)
+from sqlalchemy import (JSON, Column, Connection, DateTime, Engine, Float, ForeignKey, ForeignKeyConstraint, Index,
+                        Integer, LargeBinary, MetaData, String, Table, UniqueConstraint, create_engine, event, func,
+                        select)
 
 ENV_URL = "LEDGER_DB_URL"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -107,6 +108,24 @@ events = Table(
     Column("snapshot", String(500)),
     UniqueConstraint("session_id", "seq", name="uq_ledger_events_session_seq"),
 )
+
+
+def now(conn: Connection) -> datetime:
+    """Now, by the clock every table of a parlour shares: PostgreSQL's (the server's, at the
+    transaction's start), so a table machine whose own clock is off (no battery, no NTP on the
+    parlour's network) still files its hands on the right day and beats on time for the counter;
+    with SQLite, whose tables share one machine, that machine's."""
+    if conn.dialect.name == "postgresql":
+        return aware(conn.execute(select(func.now())).scalar_one())
+    return datetime.now(timezone.utc)
+
+
+def clock(engine: Engine) -> datetime:
+    """``now`` outside a transaction of one's own (a beat's age, a price's stamp, today's date)."""
+    if engine.dialect.name != "postgresql":
+        return datetime.now(timezone.utc)          # no connection needed for this machine's clock
+    with engine.connect() as conn:
+        return now(conn)
 
 
 def aware(at: datetime | None) -> datetime | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Sequence
 
@@ -129,7 +129,7 @@ def prices(engine: Engine) -> dict[str, Price]:
 def set_price(engine: Engine, rule: str, rate: object, fee: object, fee_per: object = "game") -> Price:
     """Set (or replace) the price of ``rule``; LedgerError (422) for a bad value."""
     p = checked(rule, rate, fee, fee_per)
-    now = datetime.now(timezone.utc)
+    now = db.clock(engine)
     values = {"rate": p.rate, "fee": p.fee, "fee_per": p.fee_per, "updated_at": now}
     try:
         with engine.begin() as conn:

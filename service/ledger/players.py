@@ -17,7 +17,6 @@ import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Sequence
 
 from sqlalchemy import Connection, func, insert, select, update
@@ -124,7 +123,7 @@ def add(conn: Connection, name: str, kana: str = "", code: str | None = None) ->
         code = clean_code(code)
         if _with_code(conn, code):
             raise LedgerError(f"member code {code!r} is taken")
-    now = datetime.now(timezone.utc)
+    now = db.now(conn)
     pid = conn.execute(insert(db.players).values(name=name, kana=kana, code=code or "~" + secrets.token_hex(7),
                                                  created_at=now)).inserted_primary_key[0]
     if code is None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -113,7 +113,7 @@ class Ledger:
                 first = given.index(dealer) if dealer in given else names.index(dealer)
             else:
                 raise LedgerError(f"dealer {dealer!r} is not one of the players")
-            created = _now()
+            created = db.now(conn)
             cfg = SessionConfig(session_id or str(uuid.uuid4()), rules, names, first,
                                 table_rules(stored, overrides), overrides, label, stored, body["digest"],
                                 where or "", tuple(p.id for p in chosen), created)
@@ -359,8 +359,9 @@ class Ledger:
             ids = [register.resolve(conn, name).id for name in players]
             if len(set(ids)) != 3:
                 raise LedgerError("not a ledger export: its three players are not three different players here")
+            now = db.now(conn)
             conn.execute(insert(db.sessions).values(
-                id=cfg.id, created_at=created_at or _now(), rules=cfg.rules,
+                id=cfg.id, created_at=created_at or now, rules=cfg.rules,
                 players=list(players), first_dealer=cfg.first_dealer,
                 table_overrides=dict(cfg.overrides), label=cfg.label, rule_digest=cfg.rule_digest,
                 table_name=cfg.table_name, player_ids=ids))
@@ -368,7 +369,7 @@ class Ledger:
             if events:
                 conn.execute(insert(db.events), [
                     {"session_id": cfg.id, "seq": e.seq, "kind": e.kind, "body": dict(e.body),
-                     "confirmed_by": e.confirmed_by, "created_at": e.created_at or _now(),
+                     "confirmed_by": e.confirmed_by, "created_at": e.created_at or now,
                      "snapshot": e.snapshot} for e in events])
         return cfg
 
@@ -458,7 +459,7 @@ class Ledger:
         unknown = set(meta) - {"confirmed_by", "snapshot"}
         if unknown:
             raise TypeError(f"unknown argument(s): {', '.join(sorted(unknown))}")
-        now = _now()
+        now = db.now(conn)
         conn.execute(insert(db.events).values(
             session_id=session_id, seq=seq, kind=kind, body=body, created_at=now,
             confirmed_by=meta.get("confirmed_by"), snapshot=meta.get("snapshot")))
@@ -507,5 +508,3 @@ def _with_rule():
     return select(db.sessions, db.rules.c.body.label("rule_body")).select_from(_JOINED)
 
 
-def _now() -> datetime:
-    return datetime.now(timezone.utc)

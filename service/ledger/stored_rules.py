@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import datetime, timezone
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -86,7 +85,7 @@ def save(conn: Connection, body: Mapping[str, Any]) -> None:
     """Store ``body`` unless a rule of that digest and name is stored already (two sessions started
     at once under a new rule: both keep one row)."""
     row = {"digest": body["digest"], "name": body["name"], "extends": body.get("extends"),
-           "body": dict(body), "created_at": datetime.now(timezone.utc)}
+           "body": dict(body), "created_at": db.now(conn)}
     dialect = conn.dialect.name
     if dialect in ("postgresql", "sqlite"):
         if dialect == "postgresql":

@@ -9,6 +9,7 @@ import json
 import time
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
@@ -16,7 +17,7 @@ from service import heartbeat
 from service.app import create_app
 from service.ledger import db
 from service.settings import DEMO_FRAMES, Settings
-from table_fixtures import PIN, PLAYERS
+from table_fixtures import PIN, PLAYERS, record
 
 STAFF = "8765"
 
@@ -77,6 +78,32 @@ def test_two_tables_on_one_database_both_show_on_the_counter(tmp_path, db_url):
         seen = counter_tables(c1)
         assert seen["table 2"]["stopped"] and seen["table 2"]["state"] == "offline"
         assert wait_for(lambda: counter_tables(c1)["table 1"]["online"])
+
+
+class _TenMinutesSlow(datetime):
+    """A table machine's clock ten minutes slow (no battery, no NTP on the parlour's network)."""
+
+    @classmethod
+    def now(cls, tz=None):
+        return datetime.now(tz) - timedelta(minutes=10)
+
+
+def test_a_table_whose_clock_is_slow_beats_and_files_hands_by_the_servers_clock(tmp_path, db_url, monkeypatch):
+    if not db_url.startswith("postgresql"):
+        pytest.skip("SQLite's tables share one machine, and so its clock")
+    # the table's clock is this process's, in the modules that stamp its beats and hands: the one thing
+    # a test cannot set for real; the counter's view below is computed as the counter machine would
+    from service.ledger import repo
+    for module in (heartbeat, repo, db):
+        monkeypatch.setattr(module, "datetime", _TenMinutesSlow)
+    with TestClient(create_app(table(tmp_path, db_url, "table 1")), headers={"X-Table-PIN": PIN}) as client:
+        sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+        logged = client.post(f"/api/sessions/{sid}/wins", json={"records": [record("east", "tsumo")]})
+        assert logged.status_code == 201, logged.text
+        stamped = client.app.state.parlour.events(sid)[-1].created_at      # as the database holds it
+        assert abs((stamped - datetime.now(timezone.utc)).total_seconds()) < 60, stamped   # not 10 minutes ago
+        t = counter_tables(client)["table 1"]
+        assert t["online"] and t["seen_ago_s"] < 60, t
 
 
 def test_a_table_silent_for_three_beats_is_offline(tmp_path, db_url):
