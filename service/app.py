@@ -22,10 +22,12 @@ from sqlalchemy.exc import DBAPIError
 
 from .camera import Camera
 from .deps import NotLoggedIn, NotStaff
-from .errors import REFUSALS, status_of, storage_full, storage_full_message
+from .errors import (REFUSALS, database_away, database_away_message, status_of, storage_full,
+                     storage_full_message)
 from .hand_photos import HandPhotoReader
 from .heartbeat import Heartbeat
 from .ledger import Ledger
+from .ledger.db import shown_url
 from .pages.render import error_page, flash
 from .photo_labels import PhotoLabels
 from .read_tally import ReadTally
@@ -162,15 +164,18 @@ def _handlers(app: FastAPI, settings: Settings) -> None:
 
     @app.exception_handler(OSError)
     @app.exception_handler(DBAPIError)
-    async def full(request: Request, exc: Exception):
-        """A full disk is no fault of the request but the players must know their press saved nothing
-        (507, one line); any other error of these kinds stays the server's own (500, logged)."""
-        where = storage_full(exc)
-        if not where:
+    async def unavailable(request: Request, exc: Exception):
+        """A full disk (507) or a database out of reach (503) is no fault of the request, but the
+        players must know what became of their press (one line); any other error of these kinds
+        stays the server's own (500, logged)."""
+        if where := storage_full(exc):
+            message, status = storage_full_message(where, settings.data_dir), 507
+        elif database_away(exc):
+            message, status = database_away_message(shown_url(settings.ledger_url)), 503
+        else:
             raise exc
-        message = storage_full_message(where, settings.data_dir)
         log.error("%s %s: %s (%s)", request.method, request.url.path, message, getattr(exc, "orig", None) or exc)
-        return _refusal(request, message, 507)
+        return _refusal(request, message, status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):

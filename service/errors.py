@@ -54,6 +54,19 @@ def storage_full(exc: BaseException) -> str:
     return ""
 
 
+def database_away(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not be reached at all (refused, dropped, timed out):
+    a driver error the server never answered, so it carries no SQLSTATE (PostgreSQL's)."""
+    orig = getattr(exc, "orig", None)
+    return hasattr(orig, "sqlstate") and orig.sqlstate is None
+
+
+def database_away_message(shown_url: str) -> str:
+    """The one line for a press made while the database is out of reach (HTTP 503)."""
+    return (f"the parlour's database cannot be reached ({shown_url}): check the network to it and that "
+            "it runs, then press again (a hand already saved is not saved twice)")
+
+
 def storage_full_message(where: str, data_dir) -> str:
     """The one line the players and staff read (HTTP 507) when ``where`` is full."""
     what = ("the parlour's database server is out of space" if where == "database"
