@@ -54,6 +54,14 @@ def storage_full(exc: BaseException) -> str:
     return ""
 
 
+def storage_full_message(where: str, data_dir) -> str:
+    """The one line the players and staff read (HTTP 507) when ``where`` is full."""
+    if where == "database":
+        return "the parlour's database server is out of space: nothing was saved. Free space on it and press again"
+    return (f"the table's disk is full (its data folder {data_dir}): nothing was saved. Free some space "
+            "(snapshots older than TABLE_SNAPSHOT_KEEP_DAYS can go) and press again")
+
+
 def database_away(exc: BaseException) -> bool:
     """Whether ``exc`` says the database could not be reached at all (refused, dropped, timed out):
     a driver error the server never answered, so it carries no SQLSTATE (PostgreSQL's)."""
@@ -65,11 +73,3 @@ def database_away_message(shown_url: str) -> str:
     """The one line for a press made while the database is out of reach (HTTP 503)."""
     return (f"the parlour's database cannot be reached ({shown_url}): check the network to it and that "
             "it runs, then press again (a hand already saved is not saved twice)")
-
-
-def storage_full_message(where: str, data_dir) -> str:
-    """The one line the players and staff read (HTTP 507) when ``where`` is full."""
-    what = ("the parlour's database server is out of space" if where == "database"
-            else f"the table's disk is full (its data folder {data_dir})")
-    return (f"{what}: nothing was saved. Free some space (snapshots older than TABLE_SNAPSHOT_KEEP_DAYS "
-            "can go) and press again")

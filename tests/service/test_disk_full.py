@@ -14,7 +14,7 @@ from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
 from service.app import create_app
-from service.errors import storage_full
+from service.errors import storage_full, storage_full_message
 from table_fixtures import PIN, PLAYERS, fill, record
 
 FULL = "disk is full"
@@ -82,3 +82,6 @@ def test_what_is_full_is_told_from_the_error_itself():
     assert storage_full(OSError(errno.EACCES, "Permission denied")) == ""
     assert storage_full(OperationalError("INSERT", {}, sqlite3.OperationalError("database is locked"))) == ""
     assert storage_full(OperationalError("SELECT", {}, psycopg.errors.QueryCanceled("canceling statement"))) == ""
+    # the server's disk is no snapshot folder of this table's
+    said = storage_full_message("database", "data")
+    assert "database server is out of space" in said and "snapshots" not in said and "nothing was saved" in said
