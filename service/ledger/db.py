@@ -26,6 +26,7 @@ from sqlalchemy import (JSON, Column, Connection, DateTime, Engine, Float, Forei
                         select)
 
 ENV_URL = "LEDGER_DB_URL"
+MIGRATION_LOCK = 0x746F7574656E6B6F   # PostgreSQL advisory lock key of the ledger's migrations ("toutenko")
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 metadata = MetaData()
@@ -203,5 +204,10 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     url = engine.url.render_as_string(hide_password=False).replace("%", "%%")
     cfg.set_main_option("sqlalchemy.url", url)
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # a parlour's tables powered on together: one migrates, the others wait here and find it done
+            # (without it they create the same tables at once and all but one stop on a duplicate).
+            # SQLite's BEGIN IMMEDIATE serialises them already.
+            conn.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
