@@ -149,6 +149,13 @@ class Trigger:
         self.message = f"{self.seat}: 和了を読みました · a win was read"
         return True
 
+    def undecide(self, why: str) -> None:
+        """The win just decided could not be offered (its snapshot not saved): forget it was offered
+        and watch again, so the same win is read and offered once it can be."""
+        if self._offered:
+            self._offered.pop()
+        self._arm(why)
+
     def rearm(self, why: str = "見ています · watching the table") -> None:
         """Back to watching (the table cleared, a new table on a slideshow camera, switched on)."""
         self._arm(why)

@@ -24,6 +24,7 @@ from calibration.errors import CalibrationError
 from calibration.store import TableFile
 
 from ..camera import Camera, CameraError
+from ..errors import storage_full
 from ..reader import Reader, ReadContext, Reading
 from ..snapshots import SnapshotStore
 from .look import Looker
@@ -32,6 +33,8 @@ from .rule import HELD, OFF, OFFERED, Thresholds, Trigger
 from .vote import voted
 
 log = logging.getLogger(__name__)
+DISK_FULL = ("ディスクがいっぱい · the table's disk is full: the win was read but cannot be offered "
+             "until space is freed (Count still reads it)")
 
 
 class Watcher:
@@ -50,6 +53,7 @@ class Watcher:
         self._cache: tuple[int, Reading] | None = None        # the last frame number read, and its reading
         self._scene: int | None = None
         self._said: tuple[str, str] | None = None
+        self._full = False                                     # the disk was full at the last offer: said once
         self.reads = 0                                         # detector runs (the bench counts them)
         if not enabled:
             self.trigger.switch(False)
@@ -84,7 +88,17 @@ class Watcher:
         i, reading = voted([r for _, r in payloads])
         if not self.trigger.decide(reading.record, t):
             return None
-        snap = self.store.save(payloads[i][0])
+        try:
+            snap = self.store.save(payloads[i][0])
+        except OSError as e:
+            if not storage_full(e):
+                raise
+            self.trigger.undecide(DISK_FULL)      # watched again: offered once there is room
+            if not self._full:
+                log.error("a win was read but not offered: %s", e)
+            self._full = True
+            return None
+        self._full = False
         if self.tiles is not None:
             self.tiles.remember(snap.name, reading.cuts)
         offer = self.offers.offer(snap.name, reading, (snap.width, snap.height), frames=len(payloads))
@@ -112,10 +126,14 @@ class Watcher:
 
     def status(self) -> dict:
         return {"enabled": self.enabled, "state": self.trigger.state, "seat": self.trigger.seat,
-                "message": self.trigger.message, "camera": self.camera is not None}
+                "message": self._message(), "camera": self.camera is not None}
+
+    def _message(self) -> str:
+        """What the tablets read: the rule's, but the full disk while a win cannot be offered for it."""
+        return DISK_FULL if self._full else self.trigger.message
 
     def _tell_status(self) -> None:
-        now = (self.trigger.state, self.trigger.message)
+        now = (self.trigger.state, self._message())
         if now != self._said:
             self._said = now
             self.offers.tell("status", self.status())

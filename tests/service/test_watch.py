@@ -17,7 +17,7 @@ from service.watch.rule import HELD, OFFERED, WATCHING
 from vision.layout import record_diff
 from vision.synth.motion import discard_clip, push_clip, tenpai_clip
 
-from table_fixtures import PIN
+from table_fixtures import PIN, fill
 from watch_fixtures import step_through
 
 
@@ -110,3 +110,20 @@ def test_without_the_vision_reader_there_is_no_watcher_and_the_switch_says_why(m
     assert st["available"] is False and st["offer"] is None and "vision reader" in st["message"]
     r = manual_client.post("/api/watch", json={"on": True})
     assert r.status_code == 409 and "vision reader" in r.json()["detail"]
+
+
+def test_a_win_read_on_a_full_disk_says_so_and_is_offered_once_there_is_room(vision_reader, win, small_disk):
+    offers = Offers()
+    watcher = Watcher(vision_reader, vision_reader.table, SnapshotStore(small_disk / "snapshots"), offers,
+                      lambda: ReadContext("dunhill"))
+    fill(small_disk)
+    lying = range(win.until)                                    # play, then the win lying still
+    assert [i for i in lying if watcher.step(win.frame(i), i, i / win.fps)] == []     # read, not saved
+    said = watcher.status()["message"]                          # what the tablets are told
+    assert "disk is full" in said and "cannot be offered" in said and offers.latest is None
+    (small_disk / "filler").unlink()
+    later = len(lying)
+    got = [o for i in range(win.settled, win.until)
+           if (o := watcher.step(win.frame(i), later + i, (later + i) / win.fps))]
+    assert len(got) == 1 and record_diff(win.record, dict(got[0].reading.record)) == []
+    assert "disk is full" not in watcher.status()["message"]
