@@ -44,6 +44,12 @@ def wait_for(check, timeout: float = 10.0):
         time.sleep(0.05)
 
 
+def camera_lost(client) -> dict | None:
+    """Table 1 as the counter shows it, when its camera shows as lost."""
+    t = counter_tables(client)["table 1"]
+    return t if t["camera"] == "lost" else None
+
+
 def all_online(seen: dict[str, dict]) -> dict[str, dict] | None:
     """The counter's reading when every table on it is online, else None."""
     return seen if all(t["online"] for t in seen.values()) else None
@@ -127,7 +133,7 @@ def test_a_lost_camera_is_said_on_the_counter(tmp_path):
     (frames / "frame.jpg").write_bytes(b"not a picture")        # the camera opens, and gives no frame
     settings = table(tmp_path, f"sqlite:///{tmp_path / 'p.sqlite3'}", "table 1", camera=str(frames))
     with TestClient(create_app(settings)) as client:
-        t = wait_for(lambda: (lambda t: t if t["camera"] == "lost" else None)(counter_tables(client)["table 1"]))
+        t = wait_for(lambda: camera_lost(client))
         assert t, counter_tables(client)["table 1"]
         assert any(w.startswith("camera lost") and "gave no frame" in w for w in t["warnings"])
 
@@ -136,7 +142,7 @@ def test_a_lost_ip_camera_shows_on_the_counter_without_its_password(tmp_path):
     url = "rtsp://admin:s3cret@127.0.0.1:1/stream"          # port 1: nothing listens, refused at once
     settings = table(tmp_path, f"sqlite:///{tmp_path / 'p.sqlite3'}", "table 1", camera=url)
     with TestClient(create_app(settings)) as client:
-        t = wait_for(lambda: (lambda t: t if t["camera"] == "lost" else None)(counter_tables(client)["table 1"]))
+        t = wait_for(lambda: camera_lost(client))
         assert t, counter_tables(client)["table 1"]
         assert "s3cret" not in json.dumps(t) and any("admin:***@127.0.0.1:1" in w for w in t["warnings"]), t
         stored = heartbeat.table(client.app.state.parlour.engine, "table 1").status
@@ -160,7 +166,7 @@ def test_a_camera_that_stops_giving_frames_is_lost_but_not_at_the_first_pause(tm
         time.sleep(heartbeat.CAMERA_STALE_MIN_S)
         state, why = beat.camera_state()
         assert state == "lost" and why.startswith("no new frame for"), (state, why)
-        t = wait_for(lambda: (lambda t: t if t["camera"] == "lost" else None)(counter_tables(client)["table 1"]))
+        t = wait_for(lambda: camera_lost(client))
         assert t and any(w.startswith("camera lost") and "no new frame" in w for w in t["warnings"]), t
 
 
