@@ -15,12 +15,13 @@ import uvicorn
 from pydantic import ValidationError
 
 from .app import create_app
-from .camera import CameraError, describe, shown_source
-from .ledger.db import database_error, shown_url
+from .camera import CameraError, describe
+from .ledger.db import database_error
 from .ledger.repo import Ledger
 from .reader import ReaderLoadError
 from .reader_choice import reader_for
 from .settings import ENV_FILE, Settings, settings_error
+from .shown import shown_url
 
 
 def lan_address() -> str:
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
         if settings.staff_pin:
             print(f"  counter: http://{host}:{settings.port}/counter  (the staff PIN)", flush=True)
-    print(f"  database {shown_url(settings.ledger_url)}, snapshots {settings.snapshot_dir}, camera {shown_source(settings.camera)}",
+    print(f"  database {shown_url(settings.ledger_url)}, snapshots {settings.snapshot_dir}, camera {shown_url(settings.camera)}",
           flush=True)
     print(f"  house rules {settings.house_rules_dir} (TABLE_RULES_DIR)", flush=True)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="warning",

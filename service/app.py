@@ -27,7 +27,6 @@ from .errors import (REFUSALS, database_away, database_away_message, status_of, 
 from .hand_photos import HandPhotoReader
 from .heartbeat import Heartbeat
 from .ledger import Ledger
-from .ledger.db import shown_url
 from .pages.render import error_page, flash
 from .photo_labels import PhotoLabels
 from .read_tally import ReadTally
@@ -35,6 +34,7 @@ from .reader import NoReader
 from .reader_choice import reader_for
 from .pin_guard import PinGuard
 from .settings import Settings
+from .shown import shown_url
 from .snapshots import SnapshotStore
 from .standings_cache import warm_in_background
 from .table import AfterConfirm

@@ -9,7 +9,6 @@ preview take that frame when they want it.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 from pathlib import Path
@@ -19,6 +18,7 @@ import cv2
 import numpy as np
 
 from .snapshots import encode_jpeg
+from .shown import shown_url
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 BOUNDARY = "frame"
@@ -33,13 +33,6 @@ class CameraError(RuntimeError):
     pass
 
 
-def shown_source(source: str) -> str:
-    """The source as said to people (logs, the start-up banner, the counter's warnings): an IP
-    camera's URL with its password hidden (``rtsp://admin:***@host/...``), as cameras are commonly
-    given their login in the URL and a counter's screen is read over shoulders."""
-    return re.sub(r"(://[^/:@]*:)[^/@]*@", r"\1***@", source)
-
-
 def describe(source: str) -> str:
     """What kind of source ``source`` is: usb, url, folder or file."""
     if source.strip().isdigit():
@@ -51,7 +44,7 @@ def describe(source: str) -> str:
         return "folder"
     if path.is_file():
         return "file"
-    raise CameraError(f"camera source {shown_source(source)!r} is not a USB index, a URL, a video file or a folder")
+    raise CameraError(f"camera source {shown_url(source)!r} is not a USB index, a URL, a video file or a folder")
 
 
 class _Folder:
@@ -77,7 +70,7 @@ class Camera:
 
     def __init__(self, source: str, fps: float = 2.0):
         self.source, self.kind = source, describe(source)
-        self.shown = shown_source(source)
+        self.shown = shown_url(source)
         self.period = 1.0 / fps
         self._lock = threading.Condition()
         self._frame: np.ndarray | None = None

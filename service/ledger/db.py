@@ -171,16 +171,6 @@ def database_error(error: BaseException) -> str | None:
     return None
 
 
-def shown_url(url: str) -> str:
-    """The database URL as printed for people: its password hidden (a console's output is read over shoulders)."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return url
-
-
 def _sqlite_connect(dbapi_conn, _record) -> None:
     dbapi_conn.isolation_level = None          # we issue BEGIN ourselves
     cur = dbapi_conn.cursor()

@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from service.camera import Camera, CameraError, describe, shown_source
+from service.camera import Camera, CameraError, describe
+from service.shown import shown_url
 
 
 def _frames(n: int, w: int = 160, h: int = 120) -> list[np.ndarray]:
@@ -73,11 +74,11 @@ def test_a_lost_camera_is_logged_once_not_at_every_retry(tmp_path, caplog):
     assert len(said) == 1 and "holds no images" in said[0] and "retrying" in said[0]
 
 
-def test_a_camera_urls_password_is_never_said():
-    assert shown_source("rtsp://admin:s3cret@10.0.0.5:554/Streaming/101") == "rtsp://admin:***@10.0.0.5:554/Streaming/101"
-    assert shown_source("rtsp://admin:a:b%40c@cam/x") == "rtsp://admin:***@cam/x"     # a colon in it too
+def test_a_urls_password_is_never_said():
+    assert shown_url("rtsp://admin:s3cret@10.0.0.5:554/Streaming/101") == "rtsp://admin:***@10.0.0.5:554/Streaming/101"
+    assert shown_url("rtsp://admin:a:b%40c@cam/x") == "rtsp://admin:***@cam/x"     # a colon in it too
     for kept in ("rtsp://10.0.0.5/live", "http://viewer@cam/mjpeg", "0", "/srv/frames", "http://cam:8080/a:b@c"):
-        assert shown_source(kept) == kept                    # no password: said as given
+        assert shown_url(kept) == kept                    # no password: said as given
 
 
 def test_a_lost_ip_camera_is_said_without_its_password(caplog):
