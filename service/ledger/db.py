@@ -24,6 +24,8 @@ from pathlib import Path
 from sqlalchemy import (JSON, Column, Connection, DateTime, Engine, Float, ForeignKey, ForeignKeyConstraint, Index,
                         Integer, LargeBinary, MetaData, String, Table, UniqueConstraint, create_engine, event, func,
                         select)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 ENV_URL = "LEDGER_DB_URL"
 MIGRATION_LOCK = 0x746F7574656E6B6F   # PostgreSQL advisory lock key of the ledger's migrations ("toutenko")
@@ -153,6 +155,10 @@ def make_engine(url: str | None = None) -> Engine:
     url = url or default_url()
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    try:
+        make_url(url)
+    except ValueError as e:              # a port that is no number: SQLAlchemy's int() says so, not its own error
+        raise ArgumentError(f"the database URL's port is no number ({e})") from None
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 30})
         event.listen(engine, "connect", _sqlite_connect)

@@ -122,7 +122,8 @@ def test_a_file_that_is_no_database_is_named_and_left_as_it_was(tmp_path):
 
 def test_a_database_url_that_cannot_be_used_is_one_line_without_its_password(tmp_path):
     for url, words in (("nosuchdb://x", "Can't load plugin"), ("not a url", "Could not parse"),
-                       ("postgresql://staff:hunter2@127.0.0.1:1/parlour", "Connection refused")):
+                       ("postgresql://staff:hunter2@127.0.0.1:1/parlour", "Connection refused"),
+                       ("postgresql://staff:hunter2@127.0.0.1:port/parlour", "port is no number")):
         out = _start(tmp_path, TABLE_DB_URL=url)
         assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1, out.stderr
         assert out.stderr.startswith("error: database ") and words in out.stderr and "TABLE_DB_URL" in out.stderr
