@@ -91,7 +91,8 @@ class Classifier:
         with np.load(path) as z:
             if str(z["classifier"]) != self.id:
                 return {}
-            return {str(k): (z["up"][i], z["down"][i]) for i, k in enumerate(z["kinds"])}
+            kinds, up, down = z["kinds"], z["up"], z["down"]     # each z[name] unzips its array anew: once
+        return {str(k): (up[i], down[i]) for i, k in enumerate(kinds)}
 
     def read(self, cuts: list[np.ndarray], batch: int = 64) -> tuple[np.ndarray, np.ndarray | None]:
         """Probabilities (rows: cuts; columns: ``class_names``) and, where the model has it, the

@@ -371,8 +371,10 @@ class TileSet:
         if vectors and vec.is_file():
             try:
                 with np.load(vec) as z:
-                    files = [str(f) for f in z["files"]]
-                    out.vectors = {f: (z["up"][i], z["down"][i], z["probs"][i]) for i, f in enumerate(files)}
+                    # each z[name] reads (and unzips) its whole array anew: read once, then take rows
+                    # (a row per crop read so kept every crop's whole array alive, memory as crops squared)
+                    files, up, down, probs = ([str(f) for f in z["files"]], z["up"], z["down"], z["probs"])
+                out.vectors = {f: (up[i], down[i], probs[i]) for i, f in enumerate(files)}
             except Exception as e:      # a damaged file: a bad zip, pickled data, an array missing or short
                 raise TileSetError(f"{vec}: damaged ({type(e).__name__}: {e}); rebuild it from the set's crops: "
                                    f"python -m vision tileset rebuild {folder}") from None
@@ -394,7 +396,8 @@ class TileSet:
         else:
             arrays |= {"up": np.zeros((0, 1)), "down": np.zeros((0, 1)), "probs": np.zeros((0, 1))}
         vtmp = self.folder / "embeddings.tmp.npz"
-        np.savez_compressed(vtmp, **arrays)
+        # not compressed: embeddings are floats zlib shrinks by a tenth, in two thirds of a Confirm's learning
+        np.savez(vtmp, **arrays)
         vtmp.replace(self.folder / EMBEDDINGS)
         tmp.replace(self.folder / INDEX)
 

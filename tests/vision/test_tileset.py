@@ -179,6 +179,32 @@ def test_its_index_alone_says_what_it_holds_without_reading_its_embeddings(enrol
     assert light.vectors == {} and len(enrolled.vectors) > 0
 
 
+def test_a_set_loaded_from_its_folder_holds_each_embedding_once(tmp_path):
+    """The service loads the table's set from disk on every Confirm: a set of a night's learnt crops
+    must cost its embeddings' size, not that size once for every crop (a night's set so took
+    gigabytes and seconds a Confirm)."""
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    n, dim = 240, 512
+    crops = {k: [Crop(f"crops/{k}/c{j}.png", LEARNT, "2026-11-30T00:00:00Z") for j in range(n // 8)]
+             for k in ("1p", "2p", "3p", "4p", "5s", "6s", "7z", BACK)}
+    vectors = {c.file: (rng.random(dim, np.float32), rng.random(dim, np.float32), rng.random(40, np.float32))
+               for v in crops.values() for c in v}
+    TileSet(tmp_path / "s", {"view": "overhead", "classifier": "c.onnx", "id": "x"}, crops, [], vectors).save()
+    held = sum(a.nbytes for v in vectors.values() for a in v)
+
+    tracemalloc.start()
+    try:
+        loaded = TileSet.load(tmp_path / "s")
+        kept, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert {f: [a.tolist() for a in v] for f, v in loaded.vectors.items()} == \
+        {f: [a.tolist() for a in v] for f, v in vectors.items()}
+    assert kept < 3 * held, f"loading {n} crops' embeddings ({held} bytes) kept {kept} bytes"
+
+
 def test_a_five_is_red_or_plain_by_the_classifier_when_the_set_holds_only_one_of_them(art, classifier, tmp_path):
     """Only plain fives enrolled: a red five looks most like its plain five to the set, and the
     classifier, which knows red pips, says which it is."""
