@@ -40,9 +40,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(data: Path, port: int) -> subprocess.Popen:
+def start_server(data: Path, port: int, settings: dict[str, str] | None = None) -> subprocess.Popen:
+    """``python -m service`` on the demo camera, SQLite in ``data`` (``settings``: more TABLE_* variables)."""
     env = {**os.environ, "TABLE_DATA_DIR": str(data), "TABLE_PIN": PIN, "TABLE_HOST": "127.0.0.1",
-           "TABLE_PORT": str(port), "TABLE_DB_URL": "", "LEDGER_DB_URL": ""}
+           "TABLE_PORT": str(port), "TABLE_DB_URL": "", "LEDGER_DB_URL": "", **(settings or {})}
     proc = subprocess.Popen([sys.executable, "-m", "service"], cwd=data, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 30

@@ -144,6 +144,37 @@ def test_a_count_read_before_a_restart_teaches_the_set_after_it(still):
     assert list((folder / WAITING).iterdir()) == []
 
 
+def test_the_set_learns_on_a_thread_of_its_own_whichever_thread_confirms(still):
+    """Confirms come on any of the server's worker threads; the set learns on its own one (a night's
+    learning spread over them all left memory in each one's allocator: bench/bench_night.py)."""
+    import threading
+
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        tiles = client.app.state.tiles
+        cuts = tiles.counts.get(_count(client)[1])             # one count's cuts, as three counts
+        snapshots = [_name(i) for i in range(3)]
+        for name in snapshots:
+            tiles.remember(name, cuts)
+        learnt_on, learn = [], tiles._learn
+
+        def watched(*args):
+            learnt_on.append(threading.get_ident())
+            return learn(*args)
+
+        tiles._learn = watched
+        callers = [threading.Thread(target=tiles.learn, args=(s, [SHOWN])) for s in snapshots]
+        for t in callers:
+            t.start()
+        for t in callers:
+            t.join()
+        assert len(learnt_on) == 3 and len(set(learnt_on)) == 1
+        assert learnt_on[0] not in {t.ident for t in callers} | {threading.get_ident()}
+        # each count taught (the set's log: learnt, or refused where it would name kept-out cuts worse)
+        log = json.loads((folder / INDEX).read_text())["log"]
+        assert [e["event"] in ("learnt", "refused") for e in log] == [True] * 3 and log[0]["event"] == "learnt"
+
+
 def _cuts(n: int = 3) -> tuple[Cut, ...]:
     rng = np.random.default_rng(n)
     return tuple(Cut(tile, rng.integers(0, 256, (64, 48, 3), dtype=np.uint8), "hand", seat)
