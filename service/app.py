@@ -22,11 +22,12 @@ from sqlalchemy.exc import DBAPIError
 
 from .camera import Camera
 from .deps import NotLoggedIn, NotStaff
-from .errors import (REFUSALS, database_away, database_away_message, status_of, storage_full,
-                     storage_full_message)
+from .errors import (REFUSALS, database_away, database_away_message, database_busy, database_busy_message,
+                     status_of, storage_full, storage_full_message)
 from .hand_photos import HandPhotoReader
 from .heartbeat import Heartbeat
 from .ledger import Ledger
+from .ledger import db as ledger_db
 from .pages.render import error_page, flash
 from .photo_labels import PhotoLabels
 from .read_tally import ReadTally
@@ -165,13 +166,16 @@ def _handlers(app: FastAPI, settings: Settings) -> None:
     @app.exception_handler(OSError)
     @app.exception_handler(DBAPIError)
     async def unavailable(request: Request, exc: Exception):
-        """A full disk (507) or a database out of reach (503) is no fault of the request, but the
-        players must know what became of their press (one line); any other error of these kinds
-        stays the server's own (500, logged)."""
+        """A full disk (507), a database out of reach or its file held by another program (503) is no
+        fault of the request, but the players must know what became of their press (one line); any
+        other error of these kinds stays the server's own (500, logged)."""
         if where := storage_full(exc):
             message, status = storage_full_message(where, settings.data_dir), 507
         elif database_away(exc):
             message, status = database_away_message(shown_url(settings.ledger_url)), 503
+        elif database_busy(exc):
+            message = database_busy_message(shown_url(settings.ledger_url), ledger_db.SQLITE_BUSY_S)
+            status = 503
         else:
             raise exc
         log.error("%s %s: %s (%s)", request.method, request.url.path, message, getattr(exc, "orig", None) or exc)

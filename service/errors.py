@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import sqlite3
 
 from scoring import ScoringError
 from vision.tileset import TileSetError
@@ -67,6 +68,19 @@ def database_away(exc: BaseException) -> bool:
     a driver error the server never answered, so it carries no SQLSTATE (PostgreSQL's)."""
     orig = getattr(exc, "orig", None)
     return hasattr(orig, "sqlstate") and orig.sqlstate is None
+
+
+def database_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` says the SQLite file stayed locked by another program (a backup, a database
+    browser left in a write) past the wait (``ledger.db.SQLITE_BUSY_S``): nothing was saved."""
+    orig = getattr(exc, "orig", None)
+    return isinstance(orig, sqlite3.OperationalError) and "locked" in str(orig)
+
+
+def database_busy_message(shown_url: str, wait_s: float) -> str:
+    """The one line for a press made while the SQLite file is locked (HTTP 503)."""
+    return (f"the table's database ({shown_url}) has been held by another program for {wait_s:g} s (a backup, "
+            "a database browser): nothing was saved. Close that program and press again")
 
 
 def database_away_message(shown_url: str) -> str:

@@ -151,6 +151,9 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'ledger.sqlite3'}"
 
 
+SQLITE_BUSY_S = 30.0     # a write waits this long for another program's lock on the SQLite file
+
+
 def make_engine(url: str | None = None) -> Engine:
     url = url or default_url()
     if url.startswith("postgresql://"):
@@ -160,7 +163,7 @@ def make_engine(url: str | None = None) -> Engine:
     except ValueError as e:              # a port that is no number: SQLAlchemy's int() says so, not its own error
         raise ArgumentError(f"the database URL's port is no number ({e})") from None
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 30})
+        engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_S})
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
