@@ -28,19 +28,23 @@ def score(body: ScoreIn, ledger: LedgerDep) -> dict:
     return table.score_in_session(body.record, ledger, body.session)
 
 
-async def _uploaded(image: UploadFile, settings: Settings) -> np.ndarray:
+# The routes that read an image are plain functions, run on the server's worker threads: a reading
+# takes a tenth of a second to a second or more (a photo from the seat read again at other sizes), and
+# run in the event loop it held every other request, the tablets' pages and their news, until it ended.
+
+def _uploaded(image: UploadFile, settings: Settings) -> np.ndarray:
     """The uploaded image, read no further than one byte past the limit, decoded and checked
     (``snapshots.decode``: 413, 415, 422)."""
-    return decode(await image.read(settings.max_upload_bytes + 1), max_bytes=settings.max_upload_bytes,
+    return decode(image.file.read(settings.max_upload_bytes + 1), max_bytes=settings.max_upload_bytes,
                   max_side=settings.max_image_side)
 
 
 @router.post("/read", response_model=ReadingOut, summary="read an uploaded image (JPEG/PNG)")
-async def read_upload(settings: SettingsDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep,
-                      tiles: TilesDep, offers: OffersDep,
-                      image: UploadFile = File(description="the table seen from above"),
-                      session: str | None = Form(None, description="the session, for the reader's context")) -> dict:
-    frame = await _uploaded(image, settings)
+def read_upload(settings: SettingsDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep,
+                tiles: TilesDep, offers: OffersDep,
+                image: UploadFile = File(description="the table seen from above"),
+                session: str | None = Form(None, description="the session, for the reader's context")) -> dict:
+    frame = _uploaded(image, settings)
     context = table.context_of(ledger, session)
     snap, reading = table.read_frame(reader, store, frame, context, tiles, offers)
     return _reading_out(snap, reading, ledger, session)
@@ -48,15 +52,15 @@ async def read_upload(settings: SettingsDep, ledger: LedgerDep, reader: ReaderDe
 
 @router.post("/read/hand-photo", response_model=ReadingOut,
              summary="read a photo of the revealed hand taken at the seat (JPEG/PNG)")
-async def read_hand_photo(settings: SettingsDep, ledger: LedgerDep, photos: HandPhotosDep, store: SnapshotsDep,
-                          offers: OffersDep,
-                          image: UploadFile = File(description="the revealed hand, photographed from the seat"),
-                          session: str | None = Form(None, description="the session: its rule and honba"),
-                          rules: str = Form("dunhill", description="the rule without a session"),
-                          seat: Seat = Form("east", description="the winner's seat"),
-                          win: Win = Form("tsumo"),
-                          discarder: Seat | None = Form(None, description="for ron: who dealt in")) -> dict:
-    photo = await _uploaded(image, settings)
+def read_hand_photo(settings: SettingsDep, ledger: LedgerDep, photos: HandPhotosDep, store: SnapshotsDep,
+                    offers: OffersDep,
+                    image: UploadFile = File(description="the revealed hand, photographed from the seat"),
+                    session: str | None = Form(None, description="the session: its rule and honba"),
+                    rules: str = Form("dunhill", description="the rule without a session"),
+                    seat: Seat = Form("east", description="the winner's seat"),
+                    win: Win = Form("tsumo"),
+                    discarder: Seat | None = Form(None, description="for ron: who dealt in")) -> dict:
+    photo = _uploaded(image, settings)
     cfg = ledger.config(session) if session else None
     draft = {"rules": cfg.rules if cfg else rules, "seat": seat, "win": win}
     if win == "ron" and discarder:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import cv2
@@ -141,3 +142,44 @@ def test_a_hand_photo_with_a_seat_that_is_no_seat_is_refused_and_nothing_is_kept
     r = manual_client.post("/api/read/hand-photo", files={"image": ("t.png", _png(), "image/png")},
                            data={"seat": "east", "session": "no-such-session"})
     assert r.status_code == 404 and _stored(settings) == []
+
+
+class _Gated:
+    """A reader that waits, once it has begun, until the test lets it go, then reads as ``real``
+    does: a reading that takes its time, held as long as the test needs."""
+
+    def __init__(self, real):
+        self.real, self.begun, self.go = real, threading.Event(), threading.Event()
+
+    def read(self, *args, **kwargs):
+        self.begun.set()
+        self.go.wait(30)
+        return self.real.read(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+@pytest.mark.parametrize("route, reader", [("/api/read", "reader"), ("/api/read/hand-photo", "hand_photos")])
+def test_the_tablets_pages_answer_while_an_image_is_read(client, route, reader):
+    """A reading takes a tenth of a second to a second or more (a photo from the seat read again at
+    other sizes); meanwhile the other tablet's pages, and its news of the table, must still come."""
+    gated = _Gated(getattr(client.app.state, reader))
+    setattr(client.app.state, reader, gated)
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+    frame = (Path(DEMO_HANDS).parent / "frames" / "frame-01.jpg").read_bytes()
+    answers = {}
+    reading = threading.Thread(target=lambda: answers.setdefault("read", client.post(
+        route, files={"image": ("f.jpg", frame, "image/jpeg")}, data={"session": sid})))
+    reading.start()
+    try:
+        assert gated.begun.wait(30), "the reading never began"
+        page = threading.Thread(target=lambda: answers.setdefault("page", client.get(f"/s/{sid}")))
+        page.start()
+        page.join(10)
+        assert not page.is_alive(), "the table's page waited for the reading"
+        assert answers["page"].status_code == 200
+    finally:
+        gated.go.set()
+        reading.join(60)
+    assert answers["read"].status_code == 200, answers["read"].text
