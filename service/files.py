@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 
@@ -10,7 +11,14 @@ def write_whole(path: Path, text: str) -> Path:
     """``text`` at ``path``, all or nothing: a temporary file beside it, moved into place (a reader
     never sees half a file, and a crash leaves the old one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.part")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    # a file of its own for each writer: two writing one path at once (two confirms of one snapshot)
+    # each move a whole file in, rather than one moving the other's half-written one, or finding none
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:                       # a full disk: no half-written file left behind
+        Path(tmp).unlink(missing_ok=True)
+        raise
     return path
