@@ -7,15 +7,15 @@ an image OpenCV can decode, or is larger than the table's camera could make.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from .files import write_whole
 
 NAME = re.compile(r"^[0-9a-f]{20}\.jpg$")
 
@@ -69,15 +69,7 @@ class SnapshotStore:
         name = hashlib.sha256(data).hexdigest()[:20] + ".jpg"
         path = self.folder / name
         if not path.exists():
-            self.folder.mkdir(parents=True, exist_ok=True)   # a folder someone tidied away while we ran
-            fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".part")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                os.replace(tmp, path)
-            except BaseException:                 # a full disk: no half-written file left behind
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            write_whole(path, data)         # (its folder made again if someone tidied it away while we ran)
         h, w = frame.shape[:2]
         return Snapshot(name, w, h)
 
