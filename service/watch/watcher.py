@@ -14,8 +14,10 @@ the monotonic clock; tests and the bench call it with recorded or rendered frame
 from __future__ import annotations
 
 import logging
+import shutil
 import threading
 import time
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -35,6 +37,7 @@ from .vote import voted
 log = logging.getLogger(__name__)
 DISK_FULL = ("ディスクがいっぱい · the table's disk is full: the win was read but cannot be offered "
              "until space is freed (Count still reads it)")
+ROOM = 512 * 1024       # free bytes that make room for snapshots again (a frame's JPEG: 100-200 KB)
 
 
 class Watcher:
@@ -129,7 +132,11 @@ class Watcher:
                 "message": self._message(), "camera": self.camera is not None}
 
     def _message(self) -> str:
-        """What the tablets read: the rule's, but the full disk while a win cannot be offered for it."""
+        """What the tablets read: the rule's, but the full disk while a win cannot be offered for it,
+        until the snapshots' disk has ``ROOM`` again (freed while the table was cleared, there is no
+        next offer to tell it)."""
+        if self._full and _room(self.store.folder):
+            self._full = False
         return DISK_FULL if self._full else self.trigger.message
 
     def _tell_status(self) -> None:
@@ -167,3 +174,13 @@ class Watcher:
                 continue
             except Exception:            # never let one bad frame end the watching
                 log.exception("the watcher failed on a frame")
+
+
+def _room(folder: Path) -> bool:
+    """Whether the disk of ``folder`` (or of the nearest folder above it that exists) has ``ROOM``."""
+    while not folder.exists() and folder.parent != folder:
+        folder = folder.parent
+    try:
+        return shutil.disk_usage(folder).free >= ROOM
+    except OSError:
+        return False

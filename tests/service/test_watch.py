@@ -122,7 +122,10 @@ def test_a_win_read_on_a_full_disk_says_so_and_is_offered_once_there_is_room(vis
     said = watcher.status()["message"]                          # what the tablets are told
     assert "disk is full" in said and "cannot be offered" in said and offers.latest is None
     (small_disk / "filler").unlink()
-    later = len(lying)
+    # freed while the table shows no win (play again): the tablets are told so without an offer
+    assert watcher.step(win.frame(0), len(lying), len(lying) / win.fps) is None
+    assert "disk is full" not in watcher.status()["message"] and offers.latest is None
+    later = len(lying) + 1
     got = [o for i in range(win.settled, win.until)
            if (o := watcher.step(win.frame(i), later + i, (later + i) / win.fps))]
     assert len(got) == 1 and record_diff(win.record, dict(got[0].reading.record)) == []
