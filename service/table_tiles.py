@@ -184,10 +184,10 @@ class TableTiles:
         taken from memory, else from disk (a count read before a restart); either way their file is
         removed, whatever the set makes of them: a count is learnt from once.
 
-        It runs on the set's own thread, the caller waiting: a confirm's learning (the whole set
-        loaded, its crops embedded) run on whichever of the server's many worker threads was free
-        left memory in each one's allocator arena, and a night of confirms grew the service by a
-        megabyte a confirm (bench/bench_night.py)."""
+        It runs on the set's own thread, the caller waiting. Run on whichever of the server's worker
+        threads was free, a Confirm's learning (the whole set loaded, its crops embedded) left memory
+        in each one's allocator arena: a night of confirms grew the service by a megabyte a Confirm
+        (bench/bench_night.py)."""
         if not self.learning or self.waiting is None or not snapshot:
             return None
         return self._thread.submit(self._learn, snapshot, records).result()
