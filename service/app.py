@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
+from .body_limit import BodyLimit
 from .camera import Camera
 from .deps import NotLoggedIn, NotStaff
 from .errors import (REFUSALS, database_away, database_away_message, database_busy, database_busy_message,
@@ -138,15 +139,9 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
 
 
 def _handlers(app: FastAPI, settings: Settings) -> None:
-    @app.middleware("http")
-    async def refuse_big_bodies(request: Request, call_next):
-        # Refuse before the multipart parser spools an oversized upload to disk.
-        length = request.headers.get("content-length")
-        limit = settings.max_upload_bytes + 64 * 1024
-        if length and length.isdigit() and int(length) > limit:
-            return _refusal(request, f"the request is {int(length):,} bytes, the limit is "
-                                     f"{settings.max_upload_bytes:,} for an image", 413)
-        return await call_next(request)
+    # an upload's form around the image: 64 KB; refused before the multipart parser spools it to disk
+    app.add_middleware(BodyLimit, limit=settings.max_upload_bytes + 64 * 1024, image=settings.max_upload_bytes,
+                       refuse=lambda request, message: _refusal(request, message, 413))
 
     @app.exception_handler(NotLoggedIn)
     async def not_logged_in(request: Request, exc: NotLoggedIn):

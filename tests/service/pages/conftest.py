@@ -3,58 +3,28 @@
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
-import time
 
 import pytest
-import uvicorn
 
 from calibration.store import TableFile, save
-from service.app import create_app
-from service.settings import DEMO_FRAMES, Settings
+from live_server import serve
+from service.settings import DEMO_FRAMES
 from table_fixtures import PIN, STAFF_PIN
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _serve(tmp_path, **overrides):
-    """The service on 127.0.0.1 with a fresh SQLite file; yields its URL and the app."""
-    given = dict(data_dir=tmp_path / "data", pin=PIN, camera=str(DEMO_FRAMES), camera_fps=5, host="127.0.0.1",
-                 port=_free_port(), watch=False)
-    settings = Settings(_env_file=None, **{**given, **overrides})
-    app = create_app(settings)
-    server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port,
-                                           log_level="warning", timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the service did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{settings.port}", app
-    server.should_exit = True
-    thread.join(timeout=10)
-
-
 @pytest.fixture
 def server(tmp_path):
     """The service with no reader: Count takes a snapshot and the players enter the hand."""
-    for url, _ in _serve(tmp_path, reader=""):
+    for url, _ in serve(tmp_path, reader=""):
         yield url
 
 
 @pytest.fixture
 def small_disk_server(small_disk):
     """The service with no reader, its data folder on a 1 MB filesystem of its own (to fill)."""
-    for url, _ in _serve(small_disk, reader=""):
+    for url, _ in serve(small_disk, reader=""):
         yield url
 
 
@@ -64,8 +34,8 @@ def sister_servers(tmp_path):
     localhost (a cookie is a host's, whatever its port: the two logins stay apart). B serves the
     counter too (``STAFF_PIN``)."""
     shared = f"sqlite:///{tmp_path / 'parlour.sqlite3'}"
-    for a, _ in _serve(tmp_path / "A", reader="", db_url=shared, table_name="A"):
-        for b, _ in _serve(tmp_path / "B", reader="", db_url=shared, table_name="B", staff_pin=STAFF_PIN):
+    for a, _ in serve(tmp_path / "A", reader="", db_url=shared, table_name="A"):
+        for b, _ in serve(tmp_path / "B", reader="", db_url=shared, table_name="B", staff_pin=STAFF_PIN):
             yield a, b.replace("127.0.0.1", "localhost")
 
 
@@ -78,7 +48,7 @@ def reading_server(tmp_path, monkeypatch):
     shutil.copy(DEMO_FRAMES / "frame-01.jpg", frames)
     monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path / "tables"))
     save(TableFile("t1"), tmp_path / "tables")
-    for url, _ in _serve(tmp_path, camera=str(frames), calibration="t1"):
+    for url, _ in serve(tmp_path, camera=str(frames), calibration="t1"):
         yield url
 
 
@@ -88,7 +58,7 @@ def watch_server(tmp_path, monkeypatch, watch_folder):
     watcher switched off until a tablet switches it on; yields its URL and the app."""
     monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path / "tables"))
     save(TableFile("t1"), tmp_path / "tables")
-    yield from _serve(tmp_path, camera=str(watch_folder), camera_fps=4, calibration="t1", watch=False)
+    yield from serve(tmp_path, camera=str(watch_folder), camera_fps=4, calibration="t1", watch=False)
 
 
 @pytest.fixture
