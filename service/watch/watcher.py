@@ -73,6 +73,8 @@ class Watcher:
                 self._tell_status()
 
     def _step(self, frame, number, t, scene) -> Offer | None:
+        if self._full and _room(self.store.folder):   # freed while the table was cleared: no offer tells it
+            self._full = False
         if scene is not None and scene != self._scene:
             if self._scene is not None and self.trigger.state in (OFFERED, HELD):
                 self.trigger.rearm("見ています · watching the table (a new table)")
@@ -132,18 +134,16 @@ class Watcher:
                 "message": self._message(), "camera": self.camera is not None}
 
     def _message(self) -> str:
-        """What the tablets read: the rule's, but the full disk while a win cannot be offered for it,
-        until the snapshots' disk has ``ROOM`` again (freed while the table was cleared, there is no
-        next offer to tell it)."""
-        if self._full and _room(self.store.folder):
-            self._full = False
+        """What the tablets read: the rule's, but the full disk while a win cannot be offered for it
+        (until a save succeeds, or a step finds the snapshots' disk with ``ROOM`` again)."""
         return DISK_FULL if self._full else self.trigger.message
 
     def _tell_status(self) -> None:
-        now = (self.trigger.state, self._message())
+        status = self.status()
+        now = (status["state"], status["message"])
         if now != self._said:
             self._said = now
-            self.offers.tell("status", self.status())
+            self.offers.tell("status", status)
 
     # -- the thread -------------------------------------------------------------------------------------------
     def start(self) -> "Watcher":
