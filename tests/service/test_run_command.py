@@ -12,6 +12,8 @@ from pathlib import Path
 
 import httpx
 
+from live_server import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -91,10 +93,7 @@ def test_a_port_in_use_is_one_line_and_exit_2_before_the_url_is_printed(tmp_path
 
 def _env(data_dir, **env) -> dict[str, str]:
     """The run command's environment: ``env`` over a free port on 127.0.0.1, ``data_dir`` and SQLite."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    return {**os.environ, "TABLE_DATA_DIR": str(data_dir), "TABLE_HOST": "127.0.0.1", "TABLE_PORT": str(port),
+    return {**os.environ, "TABLE_DATA_DIR": str(data_dir), "TABLE_HOST": "127.0.0.1", "TABLE_PORT": str(free_port()),
             "TABLE_DB_URL": "", "LEDGER_DB_URL": "", **env}
 
 

@@ -5,42 +5,17 @@ player's receipt, sized for an 80 mm printer."""
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 
 import httpx
 import pytest
-import uvicorn
 from playwright.sync_api import expect
 
-from service.app import create_app
+from live_server import free_port, served
 from service.settings import DEMO_FRAMES, Settings
 from table_fixtures import PIN, PLAYERS, record
 
 STAFF = "8765"
-
-
-@contextmanager
-def serving(settings: Settings):
-    """One table service on loopback (as conftest's servers, several at once here); yields its URL."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
-                                           timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the service did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 @pytest.fixture
@@ -48,12 +23,13 @@ def parlour(tmp_path):
     """Two tables on one SQLite file: table 1 (the demo camera, no reader) serving the counter too,
     table 2 (no camera); yields both URLs."""
     db = {"TABLE_DB_URL": f"sqlite:///{tmp_path / 'parlour.sqlite3'}"}
-    common = dict(pin=PIN, reader="", camera_fps=5, watch=False, heartbeat_s=0.5)
-    one = Settings(_env_file=None, **db, **common, data_dir=tmp_path / "t1", table_name="table 1",
+    common = dict(pin=PIN, reader="", camera_fps=5, watch=False, heartbeat_s=0.5, host="127.0.0.1")
+    one = Settings(_env_file=None, **db, **common, port=free_port(), data_dir=tmp_path / "t1", table_name="table 1",
                    camera=str(DEMO_FRAMES), staff_pin=STAFF)
-    two = Settings(_env_file=None, **db, **common, data_dir=tmp_path / "t2", table_name="table 2", camera="")
+    two = Settings(_env_file=None, **db, **common, port=free_port(), data_dir=tmp_path / "t2", table_name="table 2",
+                   camera="")
     with ExitStack() as stack:
-        yield stack.enter_context(serving(one)), stack.enter_context(serving(two))
+        yield stack.enter_context(served(one))[0], stack.enter_context(served(two))[0]
 
 
 def test_staff_log_in_see_both_tables_open_a_settlement_and_a_receipt(parlour, page):
