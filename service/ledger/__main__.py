@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import export
-from .db import database_error
+from . import backup, export
+from .db import database_error, default_url
 from .derive import SessionConfig, State
 from .errors import LedgerError
 from .repo import Ledger
@@ -119,6 +119,16 @@ def _parser() -> argparse.ArgumentParser:
     im = sub.add_parser("import", help="import a JSON export")
     im.add_argument("file")
     im.set_defaults(run=_import)
+
+    bk = sub.add_parser("backup", help="copy a SQLite ledger into a new file, while the service runs "
+                                       "(a copy of the file alone lacks what its -wal holds)")
+    bk.add_argument("dest", metavar="NEW_FILE")
+    bk.set_defaults(run=_backup)
+
+    rs = sub.add_parser("restore", help="put a backup back (the ledger as it is is kept aside first); "
+                                        "stop the table's service first")
+    rs.add_argument("backup", metavar="BACKUP_FILE")
+    rs.set_defaults(run=_restore)
 
     mg = sub.add_parser("migrate", help="bring the database schema up to date (done on every open too)")
     mg.set_defaults(run=lambda a: (_ledger(a).close(), print("schema up to date"))[0] or 0)
@@ -290,6 +300,19 @@ def _export(args: argparse.Namespace) -> int:
         Path(args.output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    print(f"backed up {backup.backup(args.db or default_url(), Path(args.dest))}")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    aside, now = backup.restore(args.db or default_url(), Path(args.backup))
+    if aside is not None:
+        print(f"kept aside {aside}")
+    print(f"restored {now}")
     return 0
 
 
