@@ -1,7 +1,8 @@
 """Snapshot images on disk beside the ledger: checked, re-encoded as JPEG, named by content.
 
 An upload is refused before anything is written when it is too large, is not
-an image OpenCV can decode, or is larger than the table's camera could make.
+an image OpenCV can decode, or is larger than the table's camera could make (read
+from its header, before it is decoded: ``image_header``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import cv2
 import numpy as np
 
 from .files import write_whole
+from .image_header import FORMATS, stated_size
 
 NAME = re.compile(r"^[0-9a-f]{20}\.jpg$")
 
@@ -41,12 +43,15 @@ def decode(data: bytes, *, max_bytes: int, max_side: int) -> np.ndarray:
         raise ImageError("the upload is empty: send a JPEG or PNG image", 422)
     if len(data) > max_bytes:
         raise ImageError(f"the upload is {len(data):,} bytes, the limit is {max_bytes:,}", 413)
+    stated = stated_size(data)          # before decoding: a decoder makes room for what the header says
+    if stated is None:
+        raise ImageError(f"the upload is not an image this service reads (send a {FORMATS} image)", 415)
+    _, w, h = stated
+    if max(w, h) > max_side:
+        raise ImageError(f"the image is {w}x{h}, larger than {max_side} pixels on a side", 413)
     frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if frame is None:
-        raise ImageError("the upload is not an image OpenCV can read (send JPEG or PNG)", 415)
-    h, w = frame.shape[:2]
-    if max(h, w) > max_side:
-        raise ImageError(f"the image is {w}x{h}, larger than {max_side} pixels on a side", 413)
+        raise ImageError(f"the upload is not an image this service reads (send a {FORMATS} image)", 415)
     return frame
 
 

@@ -1,0 +1,107 @@
+"""An upload's size is read from its header before it is decoded (service/image_header.py): a decoder
+makes room for the whole picture a header states, so a small file stating a huge one is refused unread."""
+
+from __future__ import annotations
+
+import io
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from service.image_header import stated_size
+from service.snapshots import ImageError, decode
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO_FRAMES = sorted((ROOT / "service" / "demo" / "frames").glob("*.jpg"))
+PICTURE = np.random.default_rng(7).integers(0, 255, (123, 457, 3), np.uint8)
+
+
+def encoded(ext: str, *params: int) -> bytes:
+    ok, buf = cv2.imencode(ext, PICTURE, list(params))
+    assert ok
+    return buf.tobytes()
+
+
+def huge_jpeg(w: int = 20000, h: int = 20000) -> bytes:
+    """A 16x16 JPEG whose frame header says ``w`` x ``h``: about 600 bytes that OpenCV decodes into a
+    picture of that size (2.3 GB of memory at 20000x20000), the missing rows filled in grey."""
+    data = bytearray(cv2.imencode(".jpg", np.zeros((16, 16, 3), np.uint8))[1].tobytes())
+    at = data.index(b"\xff\xc0")
+    data[at + 5:at + 9] = struct.pack(">HH", h, w)
+    return bytes(data)
+
+
+@pytest.mark.parametrize("kind, data", [
+    ("JPEG", encoded(".jpg")),
+    ("JPEG", encoded(".jpg", cv2.IMWRITE_JPEG_PROGRESSIVE, 1)),
+    ("PNG", encoded(".png")),
+    ("WebP", encoded(".webp", cv2.IMWRITE_WEBP_QUALITY, 80)),        # lossy: VP8
+    ("WebP", encoded(".webp", cv2.IMWRITE_WEBP_QUALITY, 101)),       # lossless: VP8L
+    ("BMP", encoded(".bmp")),
+], ids=["jpeg", "progressive jpeg", "png", "lossy webp", "lossless webp", "bmp"])
+def test_the_header_states_the_size_the_picture_decodes_to(kind, data):
+    assert stated_size(data) == (kind, 457, 123)
+    assert decode(data, max_bytes=10**7, max_side=457).shape == (123, 457, 3)
+
+
+def test_pillow_s_webp_with_alpha_and_jpeg_with_exif_are_sized_too():
+    from PIL import Image
+    out = io.BytesIO()
+    Image.new("RGBA", (300, 200)).save(out, "WEBP")                  # extended: VP8X
+    assert stated_size(out.getvalue()) == ("WebP", 300, 200)
+    exif = Image.Exif()
+    exif[0x0112] = 6                                                  # turned: the stored size is stated
+    out = io.BytesIO()
+    Image.new("RGB", (300, 200)).save(out, "JPEG", exif=exif)
+    assert stated_size(out.getvalue()) == ("JPEG", 300, 200)
+
+
+@pytest.mark.parametrize("frame", DEMO_FRAMES[:3], ids=lambda p: p.name)
+def test_a_camera_s_jpeg_is_sized_as_it_decodes(frame):
+    data = frame.read_bytes()
+    h, w = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR).shape[:2]
+    assert stated_size(data) == ("JPEG", w, h)
+
+
+@pytest.mark.parametrize("data", [
+    encoded(".png")[:20], encoded(".jpg")[:40], encoded(".webp", cv2.IMWRITE_WEBP_QUALITY, 80)[:24],
+    b"BM" + b"\x00" * 10, b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff\xd9",
+], ids=["png", "jpeg", "webp", "bmp", "png signature alone", "jpeg with no frame"])
+def test_a_header_cut_short_states_no_size_and_is_refused(data):
+    assert stated_size(data) is None
+    with pytest.raises(ImageError, match="not an image this service reads") as e:
+        decode(data, max_bytes=10**7, max_side=4096)
+    assert e.value.status == 415
+
+
+@pytest.mark.parametrize("ext", [".tiff", ".ppm"])
+def test_a_format_whose_size_is_not_read_first_is_refused(ext):
+    data = encoded(ext)
+    assert cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) is not None   # OpenCV reads it
+    with pytest.raises(ImageError, match=r"send a JPEG, PNG, WebP or BMP image") as e:
+        decode(data, max_bytes=10**7, max_side=4096)
+    assert e.value.status == 415
+
+
+def test_a_small_file_stating_a_huge_picture_is_refused_before_it_is_decoded():
+    """Before: OpenCV decoded the 600 bytes into 20000x20000 (2.3 GB, the service's machine short of
+    memory) before the size was checked. Measured in a process of its own: its peak memory."""
+    data = huge_jpeg()
+    assert len(data) < 2000 and stated_size(data) == ("JPEG", 20000, 20000)
+    script = (
+        "import resource, sys\n"
+        "from service.snapshots import ImageError, decode\n"
+        "try:\n"
+        "    decode(sys.stdin.buffer.read(), max_bytes=8 << 20, max_side=4096)\n"
+        "except ImageError as e:\n"
+        "    print(e.status, e)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n")
+    out = subprocess.run([sys.executable, "-c", script], input=data, capture_output=True, cwd=ROOT,
+                         timeout=120, check=True).stdout.decode().splitlines()
+    assert out[0] == "413 the image is 20000x20000, larger than 4096 pixels on a side"
+    assert int(out[1]) < 400, f"peak memory {out[1]} MB"
