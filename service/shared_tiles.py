@@ -25,9 +25,10 @@ import cv2
 import numpy as np
 from sqlalchemy import Engine, delete, insert, select
 
-from vision.tileset import ENROLLED, KINDS, TileSet
+from vision.tileset import ENROLLED, KEEP_SIDE, KINDS, TileSet
 
 from .errors import ServiceError
+from .image_header import stated_size
 from .ledger import db
 
 MAX_CROPS = 38 * 40              # every kind, forty crops each: more than any teaching lays
@@ -80,7 +81,11 @@ def unpack(data: bytes, source: str) -> list[tuple[str, np.ndarray]]:
                 data = z.read(m)
             except (zipfile.BadZipFile, zlib.error, EOFError) as e:     # a member cut short or spoilt
                 raise ServiceError(f"{source}: {m.filename} is damaged ({e})") from None
-            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            stated = stated_size(data)       # before decoding: a decoder makes room for what it states
+            if stated is not None and max(stated[1:]) > KEEP_SIDE:
+                raise ServiceError(f"{source}: {m.filename} is {stated[1]}x{stated[2]}, a crop is kept "
+                                   f"at most {KEEP_SIDE} px a side")
+            image = None if stated is None else cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
             if image is None:
                 raise ServiceError(f"{source}: {m.filename} is not an image")
             out.append((path.parts[0], image))

@@ -57,3 +57,16 @@ def fill(folder) -> None:
                 f.write(b"\0" * 4096)
         except OSError:
             pass
+
+
+def huge_jpeg(w: int = 20000, h: int = 20000) -> bytes:
+    """A 16x16 JPEG whose frame header says ``w`` x ``h``: about 600 bytes that OpenCV decodes into a
+    picture of that size (2.3 GB of memory at 20000x20000), the missing rows filled in grey."""
+    import struct
+
+    import cv2
+    import numpy as np
+    data = bytearray(cv2.imencode(".jpg", np.zeros((16, 16, 3), np.uint8))[1].tobytes())
+    at = data.index(b"\xff\xc0")
+    data[at + 5:at + 9] = struct.pack(">HH", h, w)
+    return bytes(data)

@@ -4,7 +4,6 @@ makes room for the whole picture a header states, so a small file stating a huge
 from __future__ import annotations
 
 import io
-import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 
 from service.image_header import stated_size
 from service.snapshots import ImageError, decode
+from table_fixtures import huge_jpeg
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_FRAMES = sorted((ROOT / "service" / "demo" / "frames").glob("*.jpg"))
@@ -25,15 +25,6 @@ def encoded(ext: str, *params: int) -> bytes:
     ok, buf = cv2.imencode(ext, PICTURE, list(params))
     assert ok
     return buf.tobytes()
-
-
-def huge_jpeg(w: int = 20000, h: int = 20000) -> bytes:
-    """A 16x16 JPEG whose frame header says ``w`` x ``h``: about 600 bytes that OpenCV decodes into a
-    picture of that size (2.3 GB of memory at 20000x20000), the missing rows filled in grey."""
-    data = bytearray(cv2.imencode(".jpg", np.zeros((16, 16, 3), np.uint8))[1].tobytes())
-    at = data.index(b"\xff\xc0")
-    data[at + 5:at + 9] = struct.pack(">HH", h, w)
-    return bytes(data)
 
 
 @pytest.mark.parametrize("kind, data", [

@@ -26,7 +26,7 @@ from vision.teach import LAYOUT
 from vision.tileset import ENROLLED, TileSet
 
 from test_teach_page import HTMX, _Lesson, _upload
-from table_fixtures import STAFF_PIN
+from table_fixtures import STAFF_PIN, huge_jpeg
 from teach_fixtures import jpeg, rows_photo, tile_art
 
 PINS = {"A": "1111", "B": "2222"}
@@ -134,6 +134,7 @@ def _zip(members: dict[str, bytes]) -> bytes:
 
 
 PNG = cv2.imencode(".png", np.full((40, 30, 3), 200, np.uint8))[1].tobytes()
+HUGE = huge_jpeg(20000, 20000)      # 600 bytes OpenCV would decode into 2.3 GB
 
 
 @pytest.mark.parametrize("archive, says", [
@@ -141,6 +142,7 @@ PNG = cv2.imencode(".png", np.full((40, 30, 3), 200, np.uint8))[1].tobytes()
     (_zip({}), "no crops in it"),
     (_zip({"9x/00000.png": PNG}), "9x/00000.png is not in a folder named as a kind"),
     (_zip({"1m/00000.png": b"not a png"}), "1m/00000.png is not an image"),
+    (_zip({"1m/00000.jpg": HUGE}), "1m/00000.jpg is 20000x20000, a crop is kept at most 192 px a side"),
     (_zip({"1m/00000.png": PNG}).replace(PNG[-12:], b"\0" * 12), "1m/00000.png is damaged"),   # its CRC fails
 ])
 def test_a_stored_set_that_is_no_tile_set_is_refused(tables, db_url, archive, says):
