@@ -23,8 +23,8 @@ from sqlalchemy.exc import DBAPIError
 from .body_limit import BodyLimit
 from .camera import Camera
 from .deps import NotLoggedIn, NotStaff
-from .errors import (REFUSALS, database_away, database_away_message, database_busy, database_busy_message,
-                     status_of, storage_full, storage_full_message)
+from .errors import (NUL_MESSAGE, REFUSALS, database_away, database_away_message, database_busy,
+                     database_busy_message, holds_nul, status_of, storage_full, storage_full_message)
 from .hand_photos import HandPhotoReader
 from .heartbeat import Heartbeat
 from .ledger import Ledger
@@ -162,10 +162,13 @@ def _handlers(app: FastAPI, settings: Settings) -> None:
     @app.exception_handler(DBAPIError)
     async def unavailable(request: Request, exc: Exception):
         """A full disk (507), a database out of reach or its file held by another program (503) is no
-        fault of the request, but the players must know what became of their press (one line); any
-        other error of these kinds stays the server's own (500, logged)."""
+        fault of the request, but the players must know what became of their press (one line); a
+        NUL that PostgreSQL cannot keep is the request's (422); any other error of these kinds
+        stays the server's own (500, logged)."""
         if where := storage_full(exc):
             message, status = storage_full_message(where, settings.data_dir), 507
+        elif holds_nul(exc):
+            message, status = NUL_MESSAGE, 422
         elif database_away(exc):
             message, status = database_away_message(shown_url(settings.ledger_url)), 503
         elif database_busy(exc):

@@ -65,9 +65,21 @@ def storage_full_message(where: str, data_dir) -> str:
 
 def database_away(exc: BaseException) -> bool:
     """Whether ``exc`` says the database could not be reached at all (refused, dropped, timed out):
-    a driver error the server never answered, so it carries no SQLSTATE (PostgreSQL's)."""
+    the driver's OperationalError (PostgreSQL's psycopg) with no SQLSTATE, the server never having
+    answered. Not any error without one: the driver refuses some statements itself before sending
+    them (a NUL in a text: a DataError), with the server up."""
     orig = getattr(exc, "orig", None)
-    return hasattr(orig, "sqlstate") and orig.sqlstate is None
+    return (hasattr(orig, "sqlstate") and orig.sqlstate is None
+            and any(c.__name__ == "OperationalError" for c in type(orig).__mro__))
+
+
+def holds_nul(exc: BaseException) -> bool:
+    """Whether ``exc`` is PostgreSQL's driver refusing a text that holds a NUL (U+0000), which its
+    text cannot keep: an id or a word sent with one, where the ledger's own checks do not look."""
+    return "NUL (0x00)" in str(getattr(exc, "orig", None) or "")
+
+
+NUL_MESSAGE = "a text sent holds a NUL character (U+0000), which the database cannot take: nothing was read or saved"
 
 
 def database_busy(exc: BaseException) -> bool:

@@ -14,8 +14,11 @@ import secrets
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, ValidationError, model_validator
+from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .ledger.errors import LedgerError
+from .ledger.text import checked
 
 DEMO_FRAMES = Path(__file__).parent / "demo" / "frames"
 DEMO_HANDS = DEMO_FRAMES.parent / "hands.json"      # the hand record each demo frame shows
@@ -101,6 +104,14 @@ class Settings(BaseSettings):
     max_image_side: int = Field(4096, gt=0, description="larger uploads are refused")
     host: str = "0.0.0.0"
     port: int = Field(8000, ge=1, le=65535)
+
+    @field_validator("table_name")
+    @classmethod
+    def _table_name_plain(cls, name: str) -> str:
+        try:
+            return checked(name, "the table's name", 100)
+        except LedgerError as e:
+            raise ValueError(str(e)) from None
 
     @model_validator(mode="after")
     def _pins_differ(self) -> "Settings":

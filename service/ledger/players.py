@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import db
 from .errors import LedgerError
+from .text import checked
 
 CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,15}")
 MAX_NAME = 100
@@ -57,7 +58,7 @@ def clean_name(name: str) -> str:
         raise LedgerError("a player's name is empty")
     if len(name) > MAX_NAME:
         raise LedgerError(f"a player's name has at most {MAX_NAME} characters")
-    return name
+    return checked(name, "a player's name", MAX_NAME)
 
 
 def clean_code(code: str) -> str:
@@ -69,7 +70,7 @@ def clean_code(code: str) -> str:
 
 
 def clean_kana(kana: str) -> str:
-    return " ".join(str(kana).split())
+    return checked(" ".join(str(kana).split()), "a player's reading", MAX_NAME)
 
 
 def _with_code(conn: Connection, code: str, other_than: int | None = None):

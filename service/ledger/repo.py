@@ -41,6 +41,8 @@ from .events import Event
 from .hands import build_chombo, build_draw, build_win
 from .rules import table_rules
 from .stored_rules import from_body, resolve, save, to_body
+from .players import MAX_NAME
+from .text import MAX_CONFIRMER, MAX_LABEL, MAX_SNAPSHOT, checked
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,10 @@ class Ledger:
         given = [p if isinstance(p, int) else " ".join(str(p).split()) for p in players]
         if len(given) != 3 or not all(given):
             raise LedgerError("a session has three players, each named")
+        for p in given:              # a name or a member code, looked up before a new name is cleaned
+            if isinstance(p, str):
+                checked(p, "a player's name", MAX_NAME)
+        label = checked(label, "a session's label", MAX_LABEL)
         overrides = dict(table or {})
         if preset is None:
             preset = self.rule(rules)
@@ -339,7 +345,7 @@ class Ledger:
             where = self.table_name if self.table_name is not None else str(config.get("table_name") or "")
             cfg = SessionConfig(str(config["id"]), config["rules"], players,
                                 int(config["first_dealer"]), table_rules(preset, overrides),
-                                overrides, config.get("label", ""), preset,
+                                overrides, checked(config.get("label", ""), "a session's label", MAX_LABEL), preset,
                                 body["digest"] if body is not None else None, where)
         except LedgerError:
             raise
@@ -369,8 +375,9 @@ class Ledger:
             if events:
                 conn.execute(insert(db.events), [
                     {"session_id": cfg.id, "seq": e.seq, "kind": e.kind, "body": dict(e.body),
-                     "confirmed_by": e.confirmed_by, "created_at": e.created_at or now,
-                     "snapshot": e.snapshot} for e in events])
+                     "confirmed_by": checked(e.confirmed_by, f"hand {e.seq}'s confirmer", MAX_CONFIRMER),
+                     "created_at": e.created_at or now,
+                     "snapshot": checked(e.snapshot, f"hand {e.seq}'s snapshot", MAX_SNAPSHOT)} for e in events])
         return cfg
 
     # -- internals --------------------------------------------------------
@@ -459,11 +466,13 @@ class Ledger:
         unknown = set(meta) - {"confirmed_by", "snapshot"}
         if unknown:
             raise TypeError(f"unknown argument(s): {', '.join(sorted(unknown))}")
+        confirmed_by = checked(meta.get("confirmed_by"), "who confirmed", MAX_CONFIRMER)
+        snapshot = checked(meta.get("snapshot"), "the snapshot's name", MAX_SNAPSHOT)
         now = db.now(conn)
         conn.execute(insert(db.events).values(
             session_id=session_id, seq=seq, kind=kind, body=body, created_at=now,
-            confirmed_by=meta.get("confirmed_by"), snapshot=meta.get("snapshot")))
-        return Event(seq, kind, body, meta.get("confirmed_by"), now, meta.get("snapshot"))
+            confirmed_by=confirmed_by, snapshot=snapshot))
+        return Event(seq, kind, body, confirmed_by, now, snapshot)
 
 
 # what replaying a body the ledger never writes raises (a player who is not seated, a hand's field missing)

@@ -48,6 +48,15 @@ def test_a_pin_too_short_to_hold_against_guessing_is_refused_without_showing_it(
     assert Settings(_env_file=None, pin="1234", staff_pin="5678").table_pin == "1234"
 
 
+def test_a_table_name_with_a_control_character_is_refused():
+    """The table's name is written with every session and heartbeat: PostgreSQL keeps no NUL."""
+    with pytest.raises(ValidationError) as e:
+        Settings(_env_file=None, table_name="卓\x0003")
+    said = settings_error(e.value)
+    assert said.startswith("TABLE_TABLE_NAME: ") and "holds a control character (U+0000)" in said
+    assert Settings(_env_file=None, table_name="卓03").table_name == "卓03"
+
+
 def test_no_reader_reads_nothing_and_bad_readers_are_refused():
     reading = load_reader("").read(np.zeros((4, 4, 3), np.uint8), ReadContext("dunhill"))
     assert reading.record is None and not reading.installed and reading.warnings == (NoReader.MESSAGE,)

@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DataError, OperationalError
 
 from service.app import create_app
 from service.errors import database_away
@@ -50,3 +50,6 @@ def test_a_database_away_is_told_from_an_error_it_answered():
     assert not database_away(OperationalError("INSERT", {}, psycopg.errors.DiskFull("could not extend file")))
     assert not database_away(OperationalError("INSERT", {}, sqlite3.OperationalError("database is locked")))
     assert not database_away(OSError("no such file"))
+    # refused by the driver itself, the server up: no SQLSTATE, yet no network to check
+    nul = psycopg.DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
+    assert nul.sqlstate is None and not database_away(DataError("SELECT", {}, nul))
