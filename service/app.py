@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -76,6 +77,8 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
         if settings.ledger_url.startswith("sqlite") and not settings.counter_only:
             app.state.ledger.adopt_unassigned(settings.table_name)    # one table: its nights from before 0003
         app.state.parlour = Ledger(settings.ledger_url, rules_dir=settings.house_rules_dir, migrate=False)
+        # an offer is news until a hand is logged after it: both told by the clock hands are stamped by
+        app.state.offers.clock = partial(ledger_db.clock, app.state.ledger.engine)
         app.state.tokens = Tokens(load_secret(settings.data_dir))
         app.state.snapshots = SnapshotStore(settings.snapshot_dir)
         prune_snapshots(app)

@@ -77,9 +77,9 @@ def start(form: FormDep, ledger: LedgerDep, settings: SettingsDep) -> Response:
     return _go(f"/s/{cfg.id}")
 
 
-def last_hand_at(ledger: Ledger, session_id: str):
-    """When the session's last hand (a win, draw or chombo) was logged; None before the first."""
-    return next((e.created_at for e in reversed(ledger.events(session_id)) if e.kind in HAND_KINDS), None)
+def last_hand(ledger: Ledger, session_id: str):
+    """The event of the session's last hand (a win, draw or chombo) logged; None before the first."""
+    return next((e for e in reversed(ledger.events(session_id)) if e.kind in HAND_KINDS), None)
 
 
 @router.get("/s/{session_id}")
@@ -98,7 +98,8 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
             others = frozenset(hand.body.get("riichi", {})) - {w["winner"] for w in wins}
             draft = Draft.from_record(wins[-1]["record"], others, first)
     else:                                   # a win the watcher read and nobody logged yet: open with it
-        pending = offers.pending(last_hand_at(ledger, session_id))
+        last = last_hand(ledger, session_id)
+        pending = offers.pending(last and last.created_at, last and last.snapshot)
         if pending is not None and pending.reading.record is not None:
             draft = Draft.from_record(pending.reading.record)
             shown = dict(snapshot=pending.snapshot, reading=pending.reading, size=pending.size, offer=pending.id)

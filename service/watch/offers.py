@@ -5,6 +5,10 @@ news (server-sent events).
 The watcher's thread publishes; each tablet's event stream is an asyncio queue on the server's
 loop, fed with ``call_soon_threadsafe``. An offer is news for a session until that session logs a
 hand after it (its Confirm, a draw, a chombo) or ``KEEP_S`` pass.
+
+"After" is told by the ledger's clock (``clock``), the one its hands are stamped by: on PostgreSQL
+the server's, not this machine's, whose own clock may be off (no battery, no NTP). A hand that
+names the offer's snapshot was confirmed from it, whatever the clocks say.
 """
 
 from __future__ import annotations
@@ -12,16 +16,22 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import logging
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Callable
 
 from ..reader import Reading
 from ..recent import Recent
 
 KEEP_S = 30 * 60            # an offer nobody confirmed is not shown to a newly opened page after this
 REMEMBER = 32               # readings kept by snapshot name (the overlay on the tablet)
+log = logging.getLogger(__name__)
+
+
+def _here() -> datetime:
+    return datetime.now(timezone.utc)
 
 
 @dataclass(frozen=True)
@@ -42,8 +52,9 @@ class Offer:
 
 
 class Offers:
-    def __init__(self, keep_s: float = KEEP_S):
+    def __init__(self, keep_s: float = KEEP_S, clock: Callable[[], datetime] = _here):
         self.keep_s = keep_s
+        self.clock = clock                     # the ledger's (the service sets it once its ledger is open)
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self.latest: Offer | None = None
@@ -61,7 +72,7 @@ class Offers:
     # -- offers ------------------------------------------------------------------------------------------
     def offer(self, snapshot: str, reading: Reading, size: tuple[int, int], frames: int = 1) -> Offer:
         """A new offer, told to every listening tablet (from any thread)."""
-        offer = Offer(next(self._ids), datetime.now(timezone.utc), snapshot, size, reading, frames)
+        offer = Offer(next(self._ids), self._now(), snapshot, size, reading, frames)
         self.remember(snapshot, reading, size)
         with self._lock:
             self.latest = offer
@@ -72,15 +83,25 @@ class Offers:
         latest = self.latest
         return latest if latest is not None and latest.id == offer_id else None
 
-    def pending(self, last_hand_at: datetime | None, now: datetime | None = None) -> Offer | None:
-        """The newest offer if it is news for a session whose last hand was logged at ``last_hand_at``."""
+    def pending(self, last_hand_at: datetime | None, last_snapshot: str | None = None,
+                now: datetime | None = None) -> Offer | None:
+        """The newest offer if it is news for a session whose last hand was logged at ``last_hand_at``
+        (by the ledger's clock) naming ``last_snapshot``."""
         offer = self.latest
-        now = now or datetime.now(timezone.utc)
-        if offer is None or (now - offer.at) > timedelta(seconds=self.keep_s):
+        if offer is None or ((now or self._now()) - offer.at) > timedelta(seconds=self.keep_s):
+            return None
+        if last_snapshot is not None and last_snapshot == offer.snapshot:
             return None
         if last_hand_at is not None and _utc(last_hand_at) >= offer.at:
             return None
         return offer
+
+    def _now(self) -> datetime:
+        try:
+            return self.clock()
+        except Exception as e:      # the parlour's database away this instant: this machine's clock
+            log.warning("the ledger's clock could not be read (%s): this machine's is used", e)
+            return _here()
 
     # -- listeners (server-sent events) --------------------------------------------------------------------
     def listen(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue]:

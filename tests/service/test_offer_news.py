@@ -1,0 +1,84 @@
+"""A win the watcher offered is news for the table page until a hand is logged after it, told by the
+clock the ledger stamps hands with (service/watch/offers.py): on PostgreSQL the server's, not the
+table machine's, whose own clock may be off (no battery, no NTP on the parlour's network).
+
+Before, the offer was stamped by the machine's clock and the hand by the server's. Ten minutes fast,
+the page opened after a Confirm drafted the confirmed win again (a second Confirm could log it twice);
+ten minutes slow, a win offered after a hand was not news to a page opened on it."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+
+from service.app import create_app
+from service.ledger import db, repo
+from service.watch import offers as offers_module
+from table_fixtures import PIN, PLAYERS, record
+
+OFFERED = 'id="offer-note"'           # the table page opened with the watcher's reading
+
+
+def machine_clock(monkeypatch, minutes: float) -> None:
+    """This machine's clock ``minutes`` off, in the modules that read it (the one thing a test cannot
+    set for real); the PostgreSQL server's clock is the real one."""
+    class Off(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime.now(tz) + timedelta(minutes=minutes)
+    for module in (offers_module, repo, db):
+        monkeypatch.setattr(module, "datetime", Off)
+
+
+@pytest.fixture
+def table(settings, db_url):
+    with TestClient(create_app(settings.model_copy(update={"db_url": db_url})),
+                    headers={"X-Table-PIN": PIN}) as client:
+        sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+        yield client, sid
+
+
+def offer_a_count(client, sid: str) -> str:
+    """The camera's frame read, offered as the watcher offers a win; its snapshot."""
+    snap = client.post(f"/api/camera/read?session={sid}").json()["snapshot"]
+    reading, size = client.app.state.offers.reading(snap)
+    client.app.state.offers.offer(snap, reading, size)
+    return snap
+
+
+def page(client, sid: str) -> str:
+    r = client.get(f"/s/{sid}")
+    assert r.status_code == 200
+    return r.text
+
+
+@pytest.mark.parametrize("minutes", [0, 10], ids=["same clock", "fast"])
+def test_a_win_confirmed_from_its_offer_is_not_drafted_again(table, db_url, monkeypatch, minutes):
+    client, sid = table
+    if minutes and not db_url.startswith("postgresql"):
+        pytest.skip("SQLite's tables share one machine, and so its clock")
+    machine_clock(monkeypatch, minutes)
+    snap = offer_a_count(client, sid)
+    assert OFFERED in page(client, sid)
+    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [record()], "snapshot": snap,
+                                                           "hand": 1}).status_code == 201
+    assert OFFERED not in page(client, sid)
+
+
+@pytest.mark.parametrize("minutes", [10, -10], ids=["fast", "slow"])
+def test_whether_an_offer_is_news_does_not_hang_on_the_table_machine_s_clock(table, db_url, monkeypatch,
+                                                                             minutes):
+    if not db_url.startswith("postgresql"):
+        pytest.skip("SQLite's tables share one machine, and so its clock")
+    client, sid = table
+    machine_clock(monkeypatch, minutes)
+    offer_a_count(client, sid)
+    assert OFFERED in page(client, sid)
+    # a win the players keyed in by hand after it (no snapshot): the offer is no longer news
+    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [record()], "hand": 1}).status_code == 201
+    assert OFFERED not in page(client, sid)
+    # the next win offered, after that hand: news for a page opened now
+    offer_a_count(client, sid)
+    assert OFFERED in page(client, sid)
