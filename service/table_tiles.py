@@ -11,7 +11,8 @@ learns from each confirmed count, what the teach page enrols, and the reader swi
   learns them (``TileSet.learn``: refused, and logged in the set, when it would
   name fewer kept-out cuts right), then it is saved and the reader uses it. It
   runs after the answer is sent, and an error is logged, never raised: a hand is
-  logged whatever learning does (``learn``).
+  logged whatever learning does (``learn``). The cuts are kept on (``learnt/``,
+  the last ``KEEP`` counts): a correction of the count replaces what it taught.
 - The teach page enrols cuts of one of each kind laid out (``enroll``), or takes the set a sister
   table was taught (``adopt``, from the parlour's database: ``service.shared_tiles``). The set it
   replaces is kept aside (``<set>.replaced-<UTC time>``), listed (``kept_aside``) and can be put
@@ -52,6 +53,7 @@ KEEP = 32               # counts whose cuts wait for their Confirm
 LESSONS = 8             # teach-page readings waiting for theirs
 DEMO_SET = "demo.tileset"
 WAITING = "waiting"     # the set's sub-folder of counts' cuts (TileSet keeps index, embeddings, crops/)
+LEARNT = "learnt"       # ... and of the counts learnt from, for a correction
 KEPT = ".replaced-"     # <set>.replaced-<UTC time>: a set put aside for another (adopt, restore)
 STAMP = "%Y%m%dT%H%M%S"
 KEPT_STAMP = re.compile(r"(\d{8}T\d{6})(-\d+)?")     # its time, and -2, -3... for swaps within a second
@@ -101,6 +103,8 @@ class TableTiles:
         self.learning = learn
         self.counts: Recent[str, tuple[Cut, ...]] = Recent(KEEP)
         self.waiting = WaitingCuts(self.folder / WAITING, KEEP) if self.folder is not None else None
+        # counts learnt from, their cuts kept for a correction of the count (``learn``)
+        self.learnt = WaitingCuts(self.folder / LEARNT, KEEP) if self.folder is not None else None
         self.lessons: Recent[str, Any] = Recent(LESSONS)    # the teach page's readings (service.teaching)
         self._lock = threading.Lock()       # one change to the set at a time
         self._loading = threading.Lock()
@@ -181,8 +185,10 @@ class TableTiles:
         """The confirmed count of ``snapshot`` taught to the set: its cuts labelled by the confirmed
         ``records`` (``service.learning``), learnt, saved, put in the reader. None when there was
         nothing to learn (no cuts kept for it, learning off) or it failed: never raises. The cuts are
-        taken from memory, else from disk (a count read before a restart); either way their file is
-        removed, whatever the set makes of them: a count is learnt from once.
+        taken from memory, else from disk (a count read before a restart), and then kept in the
+        set's ``learnt/`` folder (the last ``KEEP`` counts): a correction of the count confirms it
+        again, and what its first Confirm taught (``TileSet.forget``) is learnt again as corrected,
+        so a tile the players fix after the Confirm is not kept under the name they took back.
 
         It runs on the set's own thread, the caller waiting. Run on whichever of the server's worker
         threads was free, a Confirm's learning (the whole set loaded, its crops embedded) left memory
@@ -197,19 +203,22 @@ class TableTiles:
         if cuts:
             self.waiting.remove(snapshot)
         else:
-            cuts = self.waiting.pop(snapshot)
+            cuts = self.waiting.pop(snapshot) or self.learnt.pop(snapshot)     # the latter: a correction
         if not cuts:
             return None
         try:
+            self.learnt.put(snapshot, cuts)
             named = confirmed_cuts(cuts, records)
-            if not named:
-                return None
             with self._lock:
                 tileset = self._open()
-                update = tileset.learn(named, self.detector.classifier)
+                forgot = tileset.forget(snapshot)       # what an earlier Confirm of this count taught
+                if not named and not forgot:
+                    return None
+                update = tileset.learn(named, self.detector.classifier, origin=snapshot) if named else None
                 tileset.save()          # a refused update is in the set's log too
                 self._use(tileset)
-            log.info("tile set %s learnt from %s: %s", self.folder, snapshot, update)
+            log.info("tile set %s learnt from %s: %s%s", self.folder, snapshot, update,
+                     f" (in place of {forgot} crops its earlier Confirm taught)" if forgot else "")
             return update
         except Exception:               # learning is a bonus: the hand is logged whatever happens here
             log.exception("the tile set could not learn from the confirmed count %s", snapshot)

@@ -136,6 +136,7 @@ class Crop:
     file: str                   # relative to the set's folder
     source: str                 # enrolled, learnt or kept-out
     added: str                  # ISO time
+    origin: str = ""            # learnt or kept out: the confirmed count it came from (``learn``)
 
 
 def _crops_of(kinds) -> dict[str, list[Crop]]:
@@ -659,10 +660,12 @@ class TileSet:
 
     # ---- learning from confirmed counts -------------------------------------------------------------
 
-    def learn(self, cuts: Sequence[tuple[str, np.ndarray]], classifier, stamp: str | None = None) -> Update:
+    def learn(self, cuts: Sequence[tuple[str, np.ndarray]], classifier, stamp: str | None = None,
+              origin: str = "") -> Update:
         """Add the cuts of a confirmed reading (``(kind, upright BGR cut)``), checked on the kept-out
         cuts: refused, and logged, when the set with them would name fewer kept-out cuts right.
-        ``stamp`` names the new files (default: the time), and so which of them are kept out."""
+        ``stamp`` names the new files (default: the time), and so which of them are kept out;
+        ``origin`` (the count's snapshot) is kept with each, for ``forget``."""
         self.check(classifier)
         cuts = [(k, img) for k, img in cuts if k in KINDS]
         if not cuts:
@@ -695,12 +698,30 @@ class TileSet:
             for kind, name, img, source in new:
                 (self.folder / name).parent.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(self.folder / name), stored(img))
-                self.crops.setdefault(kind, []).append(Crop(name, source, _now()))
+                self.crops.setdefault(kind, []).append(Crop(name, source, _now(), origin))
             self._bound({k for k, *_ in new})
             update = Update(True, n_learnt, n_kept, len(checked), before, after, "", own_before, own_after)
         self._changed()
         self.log.append({"at": _now(), "event": "learnt" if update.accepted else "refused", **vars(update)})
         return update
+
+    def forget(self, origin: str) -> int:
+        """Every crop learnt or kept out from the count ``origin`` taken out, its file deleted (a
+        correction of that count's tiles is learnt in their place); how many. Logged when any."""
+        if not origin:
+            return 0
+        gone = 0
+        for crops in self.crops.values():
+            for c in [c for c in crops if c.origin == origin]:
+                crops.remove(c)
+                self.vectors.pop(c.file, None)
+                self.colours.pop(c.file, None)
+                (self.folder / c.file).unlink(missing_ok=True)
+                gone += 1
+        if gone:
+            self._changed()
+            self.log.append({"at": _now(), "event": "forgot", "origin": origin, "crops": gone})
+        return gone
 
     def _right(self, checked: list[tuple[str, str]], classifier) -> tuple[int, int]:
         """How many of the kept-out cuts ``(kind, file)`` the set names right: as the table names

@@ -10,7 +10,8 @@ import scoring
 
 from .. import heartbeat, house_rules, table
 from ..chart import balance_chart
-from ..deps import TABLE_COOKIE, LedgerDep, OffersDep, SettingsDep, WatcherDep, checked_pin, table_scope
+from ..deps import (TABLE_COOKIE, LedgerDep, OffersDep, SettingsDep, SnapshotsDep, WatcherDep, checked_pin,
+                    table_scope)
 from ..editing import Draft
 from ..errors import ServiceError
 from ..ledger import Ledger, opening
@@ -82,9 +83,20 @@ def last_hand(ledger: Ledger, session_id: str):
     return next((e for e in reversed(ledger.events(session_id)) if e.kind in HAND_KINDS), None)
 
 
+def counted(snapshot: str | None, store, offers) -> dict:
+    """The snapshot (and its reading, while remembered) of a hand being corrected: the correction's
+    Confirm names it again, so what the count taught (its labels, its tally, the tile set) follows
+    the fix. Nothing where the hand names none, or no longer one on disk."""
+    if not snapshot or store.path(snapshot) is None:
+        return {}
+    found = offers.reading(snapshot)
+    return dict(snapshot=snapshot) | (dict(reading=found[0], size=found[1]) if found else {})
+
+
 @router.get("/s/{session_id}")
 def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: SettingsDep, offers: OffersDep,
-               watcher: WatcherDep, correct: int | None = None, recorded: int | None = None) -> Response:
+               watcher: WatcherDep, store: SnapshotsDep, correct: int | None = None,
+               recorded: int | None = None) -> Response:
     at = table_at(ledger, session_id, correct)
     cfg, state = at["cfg"], at["state"]
     offers.session = session_id            # the watcher reads for the session a tablet shows
@@ -97,6 +109,7 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
             first = wins[0]["record"] if len(wins) == 2 else None
             others = frozenset(hand.body.get("riichi", {})) - {w["winner"] for w in wins}
             draft = Draft.from_record(wins[-1]["record"], others, first)
+            shown = counted(hand.event.snapshot, store, offers)
     else:                                   # a win the watcher read and nobody logged yet: open with it
         last = last_hand(ledger, session_id)
         pending = offers.pending(last and last.created_at, last and last.snapshot)

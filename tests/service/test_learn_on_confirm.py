@@ -95,6 +95,38 @@ def test_a_tile_the_players_fixed_is_learnt_as_fixed(still):
         assert _crops(folder) == expected and expected["6s"] == 1
 
 
+def _origins(folder) -> Counter:
+    index = json.loads((folder / INDEX).read_text())
+    return Counter((kind, c.get("origin", "")) for kind, crops in index["kinds"].items() for c in crops)
+
+
+def test_a_tile_fixed_on_the_tablet_after_the_confirm_is_learnt_as_fixed_in_place_of_its_first_name(still):
+    """The players confirm the indicator as 6s, then see it was the 5s the camera read and correct
+    the hand: the set holds it as 5s, and nothing of that count as 6s. Before, the correction taught
+    nothing (a count was learnt from once, and the correction page named no snapshot) and the 6s
+    stayed in the set, read as 6s at the next count."""
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        sid, snapshot = _count(client)
+        _confirm(client, sid, snapshot, dora_indicators="6s")
+        assert _origins(folder)[("6s", snapshot)] == 1
+        page = client.get(f"/s/{sid}?correct=1")                 # the correction opens on the count
+        assert f'name="snapshot" value="{snapshot}"' in page.text
+        form = {"snapshot": snapshot, "correct": "1", "seat": SHOWN["seat"], "win": "tsumo",
+                "concealed": SHOWN["concealed"], "win_tile": SHOWN["win_tile"], "dora_indicators": "5s",
+                "melds": "[]"}
+        r = client.post(f"/s/{sid}/confirm", data=form)
+        assert r.status_code == 204, r.text
+        assert _crops(folder) == Counter(face_up_tiles([SHOWN])[0])     # as if confirmed right at once
+        assert ("6s", snapshot) not in _origins(folder) and _origins(folder)[("5s", snapshot)] == 1
+        assert [e["event"] for e in json.loads((folder / INDEX).read_text())["log"]][-2:] == ["forgot", "learnt"]
+        # corrected again through the API, back to 6s: the set follows each correction
+        r = client.post(f"/api/sessions/{sid}/hands/1/correct",
+                        json={"kind": "win", "records": [{**SHOWN, "dora_indicators": "6s"}], "snapshot": snapshot})
+        assert r.status_code == 201, r.text
+        assert ("5s", snapshot) not in _origins(folder) and _origins(folder)[("6s", snapshot)] == 1
+
+
 def test_a_count_confirmed_through_the_api_teaches_the_set_too(still):
     folder = still.data_dir / "demo.tileset"
     with _client(still) as client:

@@ -330,6 +330,27 @@ def test_confirmed_cuts_join_the_set_and_a_worsening_update_is_refused(art, clas
     assert json.loads((tileset.folder / INDEX).read_text())["log"][-1]["event"] == "refused"
 
 
+def test_a_count_s_crops_are_forgotten_by_the_count_and_the_rest_stay(art, classifier, tmp_path):
+    """A correction of a confirmed count takes back what its first Confirm taught (``forget``), its
+    kept-out cuts too: one named wrong would judge later updates by a wrong name."""
+    tileset = TileSet.create(tmp_path / "s", classifier)
+    enroll_folder(tileset, crops_folder(art, tmp_path / "c", ["1p", "2p"], seeds=(1,)), classifier)
+    first = tileset.learn(_cuts(art, ["1p", "2p"], range(100, 112)), classifier, stamp="a", origin="a.jpg")
+    second = tileset.learn(_cuts(art, ["1p"], range(200, 204)), classifier, stamp="b", origin="b.jpg")
+    assert first.accepted and second.accepted and first.kept_out > 0
+    of_a = [c for v in tileset.crops.values() for c in v if c.origin == "a.jpg"]
+    assert len(of_a) == 24 and {c.source for c in of_a} == {LEARNT, KEPT_OUT}
+    tileset.save()
+    again = TileSet.load(tileset.folder)             # the origin is kept in the index
+    assert again.forget("a.jpg") == 24 and again.forget("a.jpg") == 0 and again.forget("") == 0
+    left = [c for v in again.crops.values() for c in v]
+    assert {c.origin for c in left} == {"", "b.jpg"} and len(left) == 2 + 4
+    assert not any((again.folder / c.file).exists() for c in of_a)
+    assert not any(c.file in again.vectors for c in of_a)
+    assert again.log[-1] == {"at": again.log[-1]["at"], "event": "forgot", "origin": "a.jpg", "crops": 24}
+    assert [n.tile for n in again.name_images([tile_photo(art, "2p", 9)], classifier)] == ["2p"]
+
+
 def test_learnt_crops_are_bounded_per_kind(art, classifier, tmp_path):
     from vision.tileset import MAX_KEPT_OUT, MAX_LEARNT
 
