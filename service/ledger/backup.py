@@ -88,17 +88,31 @@ def restore(url: str, backup_file: Path) -> tuple[Copied | None, Copied]:
     _check(backup_file)
     aside = None
     if target.exists():
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        kept = target.with_name(f"{target.name}.before-restore-{stamp}")
+        kept = _aside_name(target)
         try:
+            _check(target)
+            readable = True
+        except LedgerError:
+            readable = False
+        if readable:
             aside = backup(url, kept)
-        except LedgerError:       # damaged, or no ledger: kept aside as it lies, its -wal with it
+        else:                   # damaged, or no ledger: kept aside as it lies, its -wal with it
             for suffix in ("", "-wal", "-shm"):
                 if (part := Path(f"{target}{suffix}")).exists():
                     part.replace(f"{kept}{suffix}")
             aside = Copied(kept, None, None, kept.stat().st_size)
     _copy(backup_file, target)
     return aside, _check(target)
+
+
+def _aside_name(target: Path) -> Path:
+    """``<name>.before-restore-<UTC stamp>``, with -2, -3... where one of that second is there."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    kept, n = target.with_name(f"{target.name}.before-restore-{stamp}"), 1
+    while any(Path(f"{kept}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
+        n += 1
+        kept = target.with_name(f"{target.name}.before-restore-{stamp}-{n}")
+    return kept
 
 
 def _ledger_file(url: str) -> Path:

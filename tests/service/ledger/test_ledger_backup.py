@@ -154,6 +154,20 @@ def test_restore_over_a_damaged_ledger_keeps_its_files_as_they_lie(night, tmp_pa
         assert ledger.state(sid).hands == 0
 
 
+def test_two_restores_within_a_second_keep_both_ledgers_aside(night, tmp_path, capsys):
+    url, path, sid = night
+    backed = tmp_path / "backup.sqlite3"
+    assert run(capsys, "--db", url, "backup", str(backed))[0] == 0
+    with Ledger(url) as ledger:
+        ledger.add_draw(sid, [PLAYERS[0]])
+    assert run(capsys, "--db", url, "restore", str(backed))[0] == 0
+    path.write_bytes(b"SQLite format 3\x00" + os.urandom(4000))          # then damaged, restored again
+    assert run(capsys, "--db", url, "restore", str(backed))[0] == 0
+    aside = sorted(p for p in tmp_path.iterdir() if ".before-restore-" in p.name)
+    assert len(aside) == 2 and events_in(aside[0]) == [1]                   # the draw, kept
+    assert aside[1].read_bytes().startswith(b"SQLite format 3") and aside[1].stat().st_size == 4016
+
+
 @pytest.mark.parametrize("case, said", [
     ("written over", "already exists; name a new file"),
     ("no folder", "no such folder"),
