@@ -41,7 +41,6 @@ from .events import Event
 from .hands import build_chombo, build_draw, build_win
 from .rules import table_rules
 from .stored_rules import from_body, resolve, save, to_body
-from .players import MAX_NAME
 from .text import MAX_CONFIRMER, MAX_LABEL, MAX_SNAPSHOT, checked
 
 
@@ -97,7 +96,7 @@ class Ledger:
             raise LedgerError("a session has three players, each named")
         for p in given:              # a name or a member code, looked up before a new name is cleaned
             if isinstance(p, str):
-                checked(p, "a player's name", MAX_NAME)
+                checked(p, "a player's name", register.MAX_NAME)
         label = checked(label, "a session's label", MAX_LABEL)
         overrides = dict(table or {})
         if preset is None:
