@@ -9,10 +9,11 @@ which copies the database as one reader sees it at one instant, WAL included,
 while the service goes on writing; the copy is one file (no ``-wal``), checked
 whole before it takes its name.
 
-``restore`` puts a backup back: the database as it is now is first kept aside
-beside it (``<name>.before-restore-<UTC stamp>``, itself a backup), then the
-backup's pages are written into the database through SQLite, so the old ``-wal``
-can never be played over them. PostgreSQL has its own tools (``pg_dump``).
+``restore`` puts a backup back, refused while another program (the table's service)
+has the ledger open: the database as it is now is first kept aside beside it
+(``<name>.before-restore-<UTC stamp>``, itself a backup), then the backup's pages
+are written into the database through SQLite, so the old ``-wal`` can never be
+played over them. PostgreSQL has its own tools (``pg_dump``).
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ def restore(url: str, backup_file: Path) -> tuple[Copied | None, Copied]:
         except LedgerError:
             readable = False
         if readable:
+            _not_in_use(target)
             aside = backup(url, kept)
         else:                   # damaged, or no ledger: kept aside as it lies, its -wal with it
             for suffix in ("", "-wal", "-shm"):
@@ -103,6 +105,23 @@ def restore(url: str, backup_file: Path) -> tuple[Copied | None, Copied]:
             aside = Copied(kept, None, None, kept.stat().st_size)
     _copy(backup_file, target)
     return aside, _check(target)
+
+
+def _not_in_use(target: Path) -> None:
+    """``LedgerError`` when another program has the ledger open (the table's service keeps its
+    connections open): a ledger in WAL mode leaves it only when no other connection is open.
+    Restored under a running service, the night would vanish from its tablets at once."""
+    conn = _connect(target)
+    try:
+        conn.execute("PRAGMA busy_timeout = 0")
+        mode = conn.execute("PRAGMA journal_mode=DELETE").fetchone()[0]
+    except sqlite3.OperationalError:            # "database is locked": another connection holds it
+        mode = "wal"
+    finally:
+        conn.close()
+    if mode.lower() == "wal":
+        raise LedgerError(f"{target}: in use by another program (the table's service?): stop it, then "
+                          "restore; nothing was changed")
 
 
 def _aside_name(target: Path) -> Path:

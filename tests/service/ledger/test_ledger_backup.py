@@ -139,6 +139,25 @@ def test_restore_puts_the_backup_back_and_keeps_the_ledger_aside(night, tmp_path
         assert ledger.state(sid).hands == 11
 
 
+def test_a_restore_under_a_running_service_is_refused_and_changes_nothing(night, tmp_path, capsys):
+    """The service keeps its connections open; restored under it, the night would vanish from its
+    tablets at once. Before, the restore went through and then said "database is locked" (exit 2)."""
+    url, path, sid = night
+    backed = tmp_path / "backup.sqlite3"
+    assert run(capsys, "--db", url, "backup", str(backed))[0] == 0
+    with Ledger(url) as running:
+        running.add_draw(sid, [PLAYERS[0]])
+        code, out, err = run(capsys, "--db", url, "restore", str(backed))
+        assert code == 2 and out == "" and err.count("\n") == 1
+        assert "in use by another program (the table's service?): stop it" in err
+        assert running.state(sid).hands == 1
+        running.add_draw(sid, [PLAYERS[0]])                          # the table goes on
+    assert not [p for p in tmp_path.iterdir() if ".before-restore-" in p.name]
+    assert events_in(path) == [1, 2]
+    assert run(capsys, "--db", url, "restore", str(backed))[0] == 0  # once it has stopped
+    assert events_in(path) == []
+
+
 def test_restore_over_a_damaged_ledger_keeps_its_files_as_they_lie(night, tmp_path, capsys):
     url, path, sid = night
     backed = tmp_path / "backup.sqlite3"
