@@ -85,9 +85,24 @@ def test_bad_input_exits_2_with_one_line(db_url, tmp_path, capsys, argv, message
 
 
 def test_no_traceback_from_a_real_process(tmp_path):
-    p = subprocess.run([sys.executable, "-m", "service.ledger", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}",
-                        "show", "nope"], capture_output=True, text=True, cwd=ROOT)
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    assert main(["--db", url, "migrate"]) == 0
+    p = subprocess.run([sys.executable, "-m", "service.ledger", "--db", url, "show", "nope"],
+                       capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 2 and p.stderr == "error: unknown session 'nope'\n"
+
+
+@pytest.mark.parametrize("argv", [["list"], ["show", "S"], ["history", "S"], ["export", "S"], ["draw", "S"],
+                                  ["undo", "S"], ["backup", "b.sqlite3"]])
+def test_a_ledger_that_is_not_there_is_said_so_and_none_is_made(tmp_path, capsys, monkeypatch, argv):
+    """A relative or mistyped --db read from the wrong folder: before, list made an empty ledger
+    there and printed no session at all (the night read as lost), and left the stray file."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    code, out, err = run(capsys, "--db", "sqlite:///data/ledger.sqlite3", *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"no ledger at {tmp_path / 'data' / 'ledger.sqlite3'}" in err or "no database there" in err
+    assert list((tmp_path / "data").iterdir()) == []
 
 
 @pytest.mark.parametrize("url, message", [("nosuchdb://x", "Can't load plugin"), ("not a url", "Could not parse"),
