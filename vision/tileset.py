@@ -49,6 +49,7 @@ kept out of the prototypes: an update is checked on all kept-out cuts and refuse
 from __future__ import annotations
 
 import json
+import logging
 import zlib
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -63,6 +64,7 @@ from .classifier import ranked_runners_up, unit
 from .crop import CLS_SIZE, MARGIN, with_margin
 from .runtime import one_blas_thread
 
+log = logging.getLogger(__name__)
 FORMAT = 1
 INDEX = "index.json"
 EMBEDDINGS = "embeddings.npz"
@@ -415,13 +417,25 @@ class TileSet:
 
     def rebuild(self, classifier, view: str | None = None) -> None:
         """Every crop embedded again by ``classifier`` (of ``view``, by default the set's), which the
-        set is then built on."""
+        set is then built on. A crop whose file cannot be read (gone, or cut short by a power cut
+        after the index was saved) is dropped and logged, not the whole set: a new model would
+        otherwise leave a table with none of what it was taught."""
         self.base = {"view": view or self.view, "classifier": classifier.path.name, "id": classifier.id}
         self.vectors = {}
+        dropped = []
         for kind, crops in self.crops.items():
-            self._embed([(c.file, read_image(self.folder / c.file)) for c in crops], classifier)
+            readable = []
+            for c in list(crops):
+                try:
+                    readable.append((c.file, read_image(self.folder / c.file)))
+                except TileSetError as e:
+                    crops.remove(c)
+                    dropped.append(c.file)
+                    log.warning("tile set %s: crop dropped in the rebuild: %s", self.folder, e)
+            self._embed(readable, classifier)
         self._changed()
-        self.log.append({"at": _now(), "event": "rebuilt", "classifier": classifier.id})
+        self.log.append({"at": _now(), "event": "rebuilt", "classifier": classifier.id}
+                        | ({"dropped": dropped} if dropped else {}))
 
     # ---- enrolling -----------------------------------------------------------------------------------
 
@@ -697,7 +711,8 @@ class TileSet:
         else:
             for kind, name, img, source in new:
                 (self.folder / name).parent.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(self.folder / name), stored(img))
+                if not cv2.imwrite(str(self.folder / name), stored(img)):
+                    raise TileSetError(f"{self.folder / name}: could not be written")
                 self.crops.setdefault(kind, []).append(Crop(name, source, _now(), origin))
             self._bound({k for k, *_ in new})
             update = Update(True, n_learnt, n_kept, len(checked), before, after, "", own_before, own_after)

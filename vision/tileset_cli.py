@@ -88,8 +88,10 @@ def run(a: argparse.Namespace) -> int:
     if a.action == "rebuild":
         tileset.rebuild(classifier, a.view)
         tileset.save()
+        dropped = tileset.log[-1].get("dropped", [])
         print(f"{a.set}: rebuilt on {classifier.path.name} ({classifier.id}), "
-              f"{sum(len(v) for v in tileset.crops.values())} crops")
+              f"{sum(len(v) for v in tileset.crops.values())} crops"
+              + (f"; {len(dropped)} that could not be read dropped: {', '.join(dropped)}" if dropped else ""))
         return 0
     if a.action == "name":
         named = tileset.name_images([read_crop(p, a.margin) for p in a.crops], classifier)

@@ -23,7 +23,7 @@ from vision.classifier import Classifier
 from vision.detect import VIEWS
 from vision.synth.tile import TileStyle, face_image
 from vision.tileset import (BASE, FUSED, INDEX, KEPT_OUT, LEARNT, SET, Crop, Naming, StaleTileSet, TileSet,
-                            TileSetError, enroll_folder, evaluate_folder, open_or_create, square_cut)
+                            TileSetError, current, enroll_folder, evaluate_folder, open_or_create, square_cut)
 
 REPO = Path(__file__).resolve().parents[2]
 SECOND_DESIGN = TileStyle(art_style="png-black", stroke=1, ink_gain=(1.0, 0.75, 0.9), face_tint=(250, 252, 252),
@@ -304,6 +304,31 @@ def test_a_set_built_on_another_classifier_is_stale_until_rebuilt(art, classifie
     loaded.check(classifier)
     assert loaded.view == "overhead" and loaded.log[-1]["event"] == "rebuilt"
     assert [n.tile for n in loaded.name_images([tile_photo(art, "2p", 9)], classifier)] == ["2p"]
+
+
+def test_a_rebuild_drops_a_crop_it_cannot_read_and_keeps_the_rest(art, classifier, tmp_path, caplog):
+    """A crop file gone, or cut short (a power cut after the index was saved, before the image was on
+    disk): the rebuild for a new model drops it and says so. Before, it raised, and the table's
+    service left the whole set out: a new model cost the table everything it was taught."""
+    oblique = Classifier(VIEWS["oblique"][1])
+    tileset = TileSet.create(tmp_path / "s", oblique, view="oblique")
+    enroll_folder(tileset, crops_folder(art, tmp_path / "c", ["1p", "2p", "3p"], seeds=(1, 2)), oblique)
+    tileset.save()
+    gone, cut_short = tileset.crops["1p"][0].file, tileset.crops["2p"][1].file
+    (tileset.folder / gone).unlink()
+    whole = (tileset.folder / cut_short).read_bytes()
+    (tileset.folder / cut_short).write_bytes(whole[:len(whole) // 3])
+    loaded = TileSet.load(tmp_path / "s")
+    with caplog.at_level("WARNING", logger="vision.tileset"):
+        ready = current(loaded, classifier)
+    assert ready.base["id"] == classifier.id
+    assert {k: len(v) for k, v in ready.crops.items()} == {"1p": 1, "2p": 1, "3p": 2}
+    assert ready.log[-1]["event"] == "rebuilt" and sorted(ready.log[-1]["dropped"]) == sorted([gone, cut_short])
+    assert gone in caplog.text and cut_short in caplog.text
+    again = TileSet.load(tmp_path / "s")                       # saved so: no rebuild next time
+    again.check(classifier)
+    assert [n.tile for n in again.name_images([tile_photo(art, k, 9) for k in ("1p", "2p", "3p")], classifier)] \
+        == ["1p", "2p", "3p"]
 
 
 def _cuts(art, kinds, seeds):
