@@ -39,8 +39,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from calibration.errors import CalibrationError
-from vision.tileset import (INDEX, KINDS, StaleTileSet, TileSet, TileSetError, Update, current,
-                            open_or_create, table_tileset_path)
+from vision.tileset import (INDEX, KINDS, TileSet, TileSetError, Update, open_or_create, ready,
+                            table_tileset_path)
 
 from .learning import confirmed_cuts
 from .reader import Cut, Reader
@@ -134,7 +134,7 @@ class TableTiles:
             return
         try:
             with self._lock:
-                self._use(current(TileSet.load(self.folder), self.detector.classifier))
+                self._use(ready(self.folder, self.detector.classifier))
         except (TileSetError, OSError, ValueError) as e:
             log.warning("the table's tile set is not used: %s", e)
 
@@ -167,10 +167,9 @@ class TableTiles:
     def _open(self) -> TileSet:
         """The set on disk (rebuilt when stale), or a new empty one: a fresh copy to change."""
         classifier = self.detector.classifier
-        try:
-            return open_or_create(self.folder, classifier)
-        except StaleTileSet:
-            return current(TileSet.load(self.folder), classifier)
+        if (self.folder / INDEX).is_file():
+            return ready(self.folder, classifier)
+        return open_or_create(self.folder, classifier)
 
     # ---- learning from confirmed counts ---------------------------------------------------------
 
@@ -315,6 +314,6 @@ class TableTiles:
         folder = self._require_folder()
         with self._lock:
             aside = folder.with_name(f"{folder.name}{KEPT}{kept.stamp}")
-            tileset = current(TileSet.load(aside), self.detector.classifier)
+            tileset = ready(aside, self.detector.classifier)
             self._swap_in(aside, tileset)
         return tileset

@@ -99,6 +99,10 @@ class StaleTileSet(TileSetError):
     """The set was built on another classifier: its prototypes mean nothing to this one."""
 
 
+class DamagedEmbeddings(TileSetError):
+    """The set's index reads, its ``embeddings.npz`` does not: rebuilt from the crops (``ready``)."""
+
+
 @dataclass(frozen=True)
 class Naming:
     """What one cut was named: the tile (mpsz, ``back``), how sure (0..1), upside down, by whom
@@ -379,7 +383,7 @@ class TileSet:
                     files, up, down, probs = ([str(f) for f in z["files"]], z["up"], z["down"], z["probs"])
                 out.vectors = {f: (up[i], down[i], probs[i]) for i, f in enumerate(files)}
             except Exception as e:      # a damaged file: a bad zip, pickled data, an array missing or short
-                raise TileSetError(f"{vec}: damaged ({type(e).__name__}: {e}); rebuild it from the set's crops: "
+                raise DamagedEmbeddings(f"{vec}: damaged ({type(e).__name__}: {e}); rebuild it from the set's crops: "
                                    f"python -m vision tileset rebuild {folder}") from None
         return out
 
@@ -870,6 +874,19 @@ def for_table(table: str, folder: Path | None = None) -> TileSet | None:
     """The table's tile set, or None when it has none yet."""
     path = table_tileset_path(table, folder)
     return TileSet.load(path) if (path / INDEX).is_file() else None
+
+
+def ready(folder: Path, classifier) -> TileSet:
+    """The set saved in ``folder``, ready for ``classifier``: rebuilt from its crops (and saved) when
+    it was built on another classifier, or when its embeddings cannot be read (a power cut in a
+    save, a disk error): a table's service heals its set by itself rather than leave it out."""
+    try:
+        tileset = TileSet.load(folder)
+    except DamagedEmbeddings as e:
+        log.warning("%s: rebuilt from its crops", e)
+        tileset = TileSet.load(folder, vectors=False)
+        tileset.base = dict(tileset.base, id=None)       # as if built on another: every crop embedded anew
+    return current(tileset, classifier)
 
 
 def current(tileset: TileSet, classifier) -> TileSet:

@@ -127,6 +127,26 @@ def test_a_tile_fixed_on_the_tablet_after_the_confirm_is_learnt_as_fixed_in_plac
         assert ("5s", snapshot) not in _origins(folder) and _origins(folder)[("6s", snapshot)] == 1
 
 
+def test_a_set_whose_embeddings_were_damaged_is_rebuilt_at_start_and_learns_on(still, caplog):
+    """A power cut in a save, a disk error: the set's crops are whole, its embeddings.npz is not.
+    Before, the service left the set out (the reader named by its classifier alone) until someone
+    ran python -m vision tileset rebuild."""
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        sid, snapshot = _count(client)
+        _confirm(client, sid, snapshot)
+        kinds = TileSet.load(folder).kinds()
+    (folder / "embeddings.npz").write_bytes(b"PK\x03\x04 cut short")
+    with caplog.at_level(logging.WARNING), _client(still) as client:
+        in_use = client.app.state.reader.detector.tileset
+        assert in_use is not None and in_use.kinds() == kinds
+        assert "rebuilt from its crops" in caplog.text
+        sid, again = _count(client)              # the camera's same frame: the same count, learnt again
+        _confirm(client, sid, again)
+    assert again == snapshot and json.loads((folder / INDEX).read_text())["log"][-1]["event"] == "learnt"
+    assert _crops(folder) == Counter(face_up_tiles([SHOWN])[0])       # in place of the first, not beside it
+
+
 def test_a_count_confirmed_through_the_api_teaches_the_set_too(still):
     folder = still.data_dir / "demo.tileset"
     with _client(still) as client:

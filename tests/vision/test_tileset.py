@@ -23,7 +23,8 @@ from vision.classifier import Classifier
 from vision.detect import VIEWS
 from vision.synth.tile import TileStyle, face_image
 from vision.tileset import (BASE, FUSED, INDEX, KEPT_OUT, LEARNT, SET, Crop, Naming, StaleTileSet, TileSet,
-                            TileSetError, current, enroll_folder, evaluate_folder, open_or_create, square_cut)
+                            TileSetError, current, enroll_folder, evaluate_folder, open_or_create, ready,
+                            square_cut)
 
 REPO = Path(__file__).resolve().parents[2]
 SECOND_DESIGN = TileStyle(art_style="png-black", stroke=1, ink_gain=(1.0, 0.75, 0.9), face_tint=(250, 252, 252),
@@ -604,6 +605,20 @@ def test_damaged_embeddings_say_how_to_rebuild_and_the_rebuild_mends_them(enroll
     assert _cli("rebuild", folder).returncode == 0
     done = _cli("name", folder, crop, "--json")
     assert done.returncode == 0 and json.loads(done.stdout)[0]["tile"] == "2p"
+
+
+def test_a_table_s_set_with_damaged_embeddings_is_rebuilt_from_its_crops_by_itself(enrolled, art, classifier,
+                                                                                   tmp_path, caplog):
+    """What a table's service loads its set with (``ready``): before, a damaged embeddings.npz left the
+    table without its set until someone ran the rebuild."""
+    folder = _copy_of(enrolled, tmp_path)
+    (folder / "embeddings.npz").write_bytes(b"PK\x03\x04 half a zip")
+    with caplog.at_level("WARNING", logger="vision.tileset"):
+        healed = ready(folder, classifier)
+    assert "rebuilt from its crops" in caplog.text and healed.log[-1]["event"] == "rebuilt"
+    assert healed.kinds() == enrolled.kinds() and len(healed.vectors) == len(enrolled.vectors)
+    again = TileSet.load(folder)                              # saved whole
+    assert [n.tile for n in again.name_images([tile_photo(art, "2p", 41)], classifier)] == ["2p"]
 
 
 def test_cli_names_a_missing_set(tmp_path):
