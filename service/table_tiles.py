@@ -204,6 +204,7 @@ class TableTiles:
         else:
             cuts = self.waiting.pop(snapshot) or self.learnt.pop(snapshot)     # the latter: a correction
         if not cuts:
+            self._forget(snapshot)      # a correction of a count whose cuts are gone: unlearn it at least
             return None
         try:
             self.learnt.put(snapshot, cuts)
@@ -222,6 +223,23 @@ class TableTiles:
         except Exception:               # learning is a bonus: the hand is logged whatever happens here
             log.exception("the tile set could not learn from the confirmed count %s", snapshot)
             return None
+
+    def _forget(self, snapshot: str) -> None:
+        """What the count ``snapshot`` taught taken out of the set, where the set in use holds any
+        of it (its cuts no longer kept: it was learnt more than ``KEEP`` counts ago)."""
+        in_use = self._in_use
+        if in_use is None or not any(c.origin == snapshot for v in in_use.crops.values() for c in v):
+            return
+        try:
+            with self._lock:
+                tileset = self._open()
+                if tileset.forget(snapshot):
+                    tileset.save()
+                    self._use(tileset)
+            log.info("tile set %s: what %s taught was taken back (its cuts are no longer kept)", self.folder,
+                     snapshot)
+        except Exception:
+            log.exception("the tile set could not take back what %s taught", snapshot)
 
     # ---- enrolling (the teach page) -------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from service.app import create_app
 from service.learning import face_up_tiles
 from service.reader import Cut
 from service.settings import DEMO_HANDS
-from service.table_tiles import KEEP, WAITING, TableTiles
+from service.table_tiles import KEEP, LEARNT as LEARNT_CUTS, WAITING, TableTiles
 from vision.tileset import INDEX, KEPT_OUT, LEARNT, TileSet
 
 from table_fixtures import PIN, PLAYERS
@@ -125,6 +125,23 @@ def test_a_tile_fixed_on_the_tablet_after_the_confirm_is_learnt_as_fixed_in_plac
                         json={"kind": "win", "records": [{**SHOWN, "dora_indicators": "6s"}], "snapshot": snapshot})
         assert r.status_code == 201, r.text
         assert ("5s", snapshot) not in _origins(folder) and _origins(folder)[("6s", snapshot)] == 1
+
+
+def test_a_correction_of_a_count_learnt_too_long_ago_to_learn_again_takes_its_lesson_back(still):
+    """Its cuts are kept for the last KEEP counts only: an older count corrected is learnt from no
+    more, but what its Confirm taught, which the players have now said was wrong, goes."""
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        sid, snapshot = _count(client)
+        _confirm(client, sid, snapshot, dora_indicators="6s")
+        assert _origins(folder)[("6s", snapshot)] == 1
+        (folder / LEARNT_CUTS / snapshot.replace(".jpg", ".npz")).unlink()      # as KEEP counts later
+        r = client.post(f"/api/sessions/{sid}/hands/1/correct",
+                        json={"kind": "win", "records": [SHOWN], "snapshot": snapshot})
+        assert r.status_code == 201, r.text
+        assert not any(origin == snapshot for _, origin in _origins(folder))
+        assert client.app.state.reader.detector.tileset.crops.get("6s", []) == []
+        assert json.loads((folder / INDEX).read_text())["log"][-1]["event"] == "forgot"
 
 
 def test_a_set_whose_embeddings_were_damaged_is_rebuilt_at_start_and_learns_on(still, caplog):
