@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,32 @@ def test_count_reads_the_hand_from_the_camera_and_confirm_logs_it(page, reading_
     page.click("#confirm")
     expect(page.locator("#flash")).to_contain_text("hand 1 recorded")
     assert _balance(page, winner) == sum(paid) > 0
+
+
+def test_a_counted_hand_is_corrected_on_its_own_snapshot(page, reading_server, tmp_path):
+    """The correction opens on the count it corrects: its snapshot and the boxes read on it, and its
+    Confirm names the snapshot again, so the table's tile set takes back what the first Confirm taught
+    and learns the count as corrected. Before, the correction page showed no snapshot and named none."""
+    sid = start_session(page, reading_server)
+    page.click("#count")
+    expect(page.locator("#snapshot-img")).to_be_visible()
+    snapshot = page.locator("#snapshot-img").get_attribute("src").rsplit("/", 1)[1]
+    page.click("#confirm")
+    expect(page.locator("#flash")).to_contain_text("hand 1 recorded")
+
+    page.goto(f"{reading_server}/s/{sid}/history")
+    page.click('#hands tr[data-hand="1"] a:has-text("Correct")')
+    expect(page.locator("#snapshot-img")).to_have_attribute("src", f"/api/snapshots/{snapshot}")
+    assert page.locator("#snap svg.boxes rect").count() >= 11                 # the reading, still remembered
+    page.click("#confirm")
+    expect(page.locator("#flash")).to_contain_text("hand 1 corrected")
+    index = tmp_path / "tables" / "t1.tileset" / "index.json"
+    events = lambda: [e["event"] for e in json.loads(index.read_text())["log"]]     # noqa: E731
+    deadline = time.monotonic() + 20                       # the set learns after the answer is sent
+    while events()[-3:] != ["learnt", "forgot", "learnt"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert events()[-3:] == ["learnt", "forgot", "learnt"]
+    assert json.loads(index.read_text())["log"][-2]["origin"] == snapshot
 
 
 def test_count_change_a_tile_confirm(page, server):
