@@ -198,22 +198,14 @@ class TableTiles:
         return self._thread.submit(self._learn, snapshot, records).result()
 
     def _learn(self, snapshot: str, records: Sequence[Mapping[str, Any]]) -> Update | None:
-        cuts = self.counts.pop(snapshot)
-        if cuts:
-            self.waiting.remove(snapshot)
-        else:
-            cuts = self.waiting.pop(snapshot) or self.learnt.pop(snapshot)     # the latter: a correction
-        if not cuts:
-            self._forget(snapshot)      # a correction of a count whose cuts are gone: unlearn it at least
-            return None
         try:
-            self.learnt.put(snapshot, cuts)
-            named = confirmed_cuts(cuts, records)
+            cuts = self._cuts_of(snapshot)
+            named = confirmed_cuts(cuts, records) if cuts else []
+            if not named and not self._taught(snapshot):
+                return None             # nothing to learn, and nothing this count taught to take back
             with self._lock:
                 tileset = self._open()
                 forgot = tileset.forget(snapshot)       # what an earlier Confirm of this count taught
-                if not named and not forgot:
-                    return None
                 update = tileset.learn(named, self.detector.classifier, origin=snapshot) if named else None
                 tileset.save()          # a refused update is in the set's log too
                 self._use(tileset)
@@ -224,22 +216,25 @@ class TableTiles:
             log.exception("the tile set could not learn from the confirmed count %s", snapshot)
             return None
 
-    def _forget(self, snapshot: str) -> None:
-        """What the count ``snapshot`` taught taken out of the set, where the set in use holds any
-        of it (its cuts no longer kept: it was learnt more than ``KEEP`` counts ago)."""
+    def _cuts_of(self, snapshot: str) -> tuple[Cut, ...] | None:
+        """The count's cuts, then kept in ``learnt/`` for a correction: from memory (its waiting file
+        moved over as it is), else from ``waiting/`` (a count read before a restart) or ``learnt/``
+        (a correction). None when none are kept: a count learnt more than ``KEEP`` counts ago."""
+        cuts = self.counts.pop(snapshot)
+        if cuts:
+            if self.waiting.move(snapshot, self.learnt):
+                return cuts
+            self.waiting.remove(snapshot)
+        else:
+            cuts = self.waiting.pop(snapshot) or self.learnt.pop(snapshot)
+        if cuts:
+            self.learnt.put(snapshot, cuts)
+        return cuts
+
+    def _taught(self, snapshot: str) -> bool:
+        """Whether the set in use holds crops learnt from the count ``snapshot``."""
         in_use = self._in_use
-        if in_use is None or not any(c.origin == snapshot for v in in_use.crops.values() for c in v):
-            return
-        try:
-            with self._lock:
-                tileset = self._open()
-                if tileset.forget(snapshot):
-                    tileset.save()
-                    self._use(tileset)
-            log.info("tile set %s: what %s taught was taken back (its cuts are no longer kept)", self.folder,
-                     snapshot)
-        except Exception:
-            log.exception("the tile set could not take back what %s taught", snapshot)
+        return in_use is not None and any(c.origin == snapshot for v in in_use.crops.values() for c in v)
 
     # ---- enrolling (the teach page) -------------------------------------------------------------
 

@@ -91,6 +91,24 @@ class WaitingCuts:
             _remove(path)
             return cuts
 
+    def move(self, snapshot: str, to: "WaitingCuts") -> bool:
+        """``snapshot``'s file moved, as it is, into ``to`` (bounded there); False where there was
+        none to move or it could not be moved (logged)."""
+        src, dst = self.path(snapshot), to.path(snapshot)
+        if src is None or dst is None:
+            return False
+        try:
+            with self._lock, to._lock:
+                to.folder.mkdir(parents=True, exist_ok=True)
+                os.replace(src, dst)
+                to._bound()
+        except FileNotFoundError:
+            return False
+        except OSError as e:
+            log.warning("the cuts %s could not be moved to %s: %s", src, to.folder, e)
+            return False
+        return True
+
     def remove(self, snapshot: str) -> None:
         """``snapshot``'s file removed (its cuts were taken from memory)."""
         path = self.path(snapshot)

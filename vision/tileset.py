@@ -732,10 +732,7 @@ class TileSet:
         gone = 0
         for crops in self.crops.values():
             for c in [c for c in crops if c.origin == origin]:
-                crops.remove(c)
-                self.vectors.pop(c.file, None)
-                self.colours.pop(c.file, None)
-                (self.folder / c.file).unlink(missing_ok=True)
+                self._drop(crops, c)
                 gone += 1
         if gone:
             self._changed()
@@ -779,10 +776,14 @@ class TileSet:
             if len(kept) > MAX_KEPT_OUT:
                 drop += kept[:-MAX_KEPT_OUT]
             for c in drop:
-                crops.remove(c)
-                self.vectors.pop(c.file, None)
-                self.colours.pop(c.file, None)
-                (self.folder / c.file).unlink(missing_ok=True)
+                self._drop(crops, c)
+
+    def _drop(self, crops: list[Crop], c: Crop) -> None:
+        """The crop ``c`` taken out of its kind's ``crops``, with its vectors, colour and file."""
+        crops.remove(c)
+        self.vectors.pop(c.file, None)
+        self.colours.pop(c.file, None)
+        (self.folder / c.file).unlink(missing_ok=True)
 
 
 def open_or_create(folder: Path, classifier, view: str = "overhead") -> TileSet:
