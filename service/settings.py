@@ -18,7 +18,7 @@ from pydantic import AliasChoices, Field, ValidationError, field_validator, mode
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .ledger.errors import LedgerError
-from .ledger.text import checked
+from .ledger.text import MAX_TABLE_NAME, checked
 
 DEMO_FRAMES = Path(__file__).parent / "demo" / "frames"
 DEMO_HANDS = DEMO_FRAMES.parent / "hands.json"      # the hand record each demo frame shows
@@ -29,7 +29,7 @@ MIN_PIN = 4                                         # characters: a shorter PIN 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="TABLE_", env_file=ENV_FILE, extra="ignore", populate_by_name=True)
 
-    table_name: str = Field("table 1", min_length=1, max_length=100,
+    table_name: str = Field("table 1", min_length=1, max_length=MAX_TABLE_NAME,
                             description="the table's name: shown on the tablet, kept with every session it "
                                         "starts; each table of a parlour has its own")
     pin: str = Field("", description="the table's PIN; empty: a random one is made at start and printed")
@@ -109,7 +109,7 @@ class Settings(BaseSettings):
     @classmethod
     def _table_name_plain(cls, name: str) -> str:
         try:
-            return checked(name, "the table's name", 100)
+            return checked(name, "the table's name", MAX_TABLE_NAME)
         except LedgerError as e:
             raise ValueError(str(e)) from None
 

@@ -20,6 +20,7 @@ from .files import write_whole
 from .image_header import FORMATS, stated_size
 
 NAME = re.compile(r"^[0-9a-f]{20}\.jpg$")
+NOT_AN_IMAGE = f"the upload is not an image this service reads (send a {FORMATS} image)"
 
 
 class ImageError(ValueError):
@@ -45,13 +46,13 @@ def decode(data: bytes, *, max_bytes: int, max_side: int) -> np.ndarray:
         raise ImageError(f"the upload is {len(data):,} bytes, the limit is {max_bytes:,}", 413)
     stated = stated_size(data)          # before decoding: a decoder makes room for what the header says
     if stated is None:
-        raise ImageError(f"the upload is not an image this service reads (send a {FORMATS} image)", 415)
+        raise ImageError(NOT_AN_IMAGE, 415)
     _, w, h = stated
     if max(w, h) > max_side:
         raise ImageError(f"the image is {w}x{h}, larger than {max_side} pixels on a side", 413)
     frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if frame is None:
-        raise ImageError(f"the upload is not an image this service reads (send a {FORMATS} image)", 415)
+        raise ImageError(NOT_AN_IMAGE, 415)
     return frame
 
 

@@ -30,6 +30,7 @@ from .db import SQLITE_BUSY_S
 from .errors import LedgerError
 
 TABLES = ("ledger_sessions", "ledger_events")      # a file without these is no ledger
+BESIDE = ("", "-wal", "-shm")                       # a SQLite database's files: itself, its WAL and index
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,11 @@ def sqlite_path(url: str) -> Path:
 def backup(url: str, dest: Path) -> Copied:
     """Copy the ledger at ``url`` into the new file ``dest`` (never one that exists), consistent
     at one instant however the service writes meanwhile."""
-    source, dest = _ledger_file(url), Path(dest)
+    return _copy_new(_ledger_file(url), Path(dest))
+
+
+def _copy_new(source: Path, dest: Path) -> Copied:
+    """The checked ledger ``source`` copied into the new file ``dest``, checked before it takes its name."""
     if dest.exists():
         raise LedgerError(f"{dest}: already exists; name a new file (a backup is never written over)")
     if not dest.parent.is_dir():
@@ -97,9 +102,9 @@ def restore(url: str, backup_file: Path) -> tuple[Copied | None, Copied]:
             readable = False
         if readable:
             _not_in_use(target)
-            aside = backup(url, kept)
+            aside = _copy_new(target, kept)
         else:                   # damaged, or no ledger: kept aside as it lies, its -wal with it
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in BESIDE:
                 if (part := Path(f"{target}{suffix}")).exists():
                     part.replace(f"{kept}{suffix}")
             aside = Copied(kept, None, None, kept.stat().st_size)
@@ -128,7 +133,7 @@ def _aside_name(target: Path) -> Path:
     """``<name>.before-restore-<UTC stamp>``, with -2, -3... where one of that second is there."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     kept, n = target.with_name(f"{target.name}.before-restore-{stamp}"), 1
-    while any(Path(f"{kept}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
+    while any(Path(f"{kept}{suffix}").exists() for suffix in BESIDE):
         n += 1
         kept = target.with_name(f"{target.name}.before-restore-{stamp}-{n}")
     return kept

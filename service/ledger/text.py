@@ -15,6 +15,7 @@ from .errors import LedgerError
 MAX_LABEL = 200         # a session's label: a line on the tablet and the counter
 MAX_CONFIRMER = 100     # who confirmed a hand: a name (its column's width)
 MAX_SNAPSHOT = 500      # a snapshot's name or URL (its column's width)
+MAX_TABLE_NAME = 100    # a table's name (TABLE_TABLE_NAME; its column's width)
 
 
 def checked(text: str | None, what: str, max_len: int) -> str | None:
