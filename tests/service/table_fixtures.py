@@ -70,3 +70,17 @@ def huge_jpeg(w: int = 20000, h: int = 20000) -> bytes:
     at = data.index(b"\xff\xc0")
     data[at + 5:at + 9] = struct.pack(">HH", h, w)
     return bytes(data)
+
+
+def machine_clock(monkeypatch, minutes: float, *modules) -> None:
+    """This machine's clock ``minutes`` off (no battery, no NTP on the parlour's network) in ``modules``,
+    the ones that read it: the one thing a test cannot set for real. A PostgreSQL server's clock stays
+    the real one."""
+    from datetime import datetime, timedelta
+
+    class Off(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime.now(tz) + timedelta(minutes=minutes)
+    for module in modules:
+        monkeypatch.setattr(module, "datetime", Off)

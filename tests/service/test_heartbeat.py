@@ -17,7 +17,7 @@ from service import heartbeat
 from service.app import create_app
 from service.ledger import db
 from service.settings import DEMO_FRAMES, Settings
-from table_fixtures import PIN, PLAYERS, record
+from table_fixtures import PIN, PLAYERS, machine_clock, record
 
 STAFF = "8765"
 
@@ -86,22 +86,13 @@ def test_two_tables_on_one_database_both_show_on_the_counter(tmp_path, db_url):
         assert wait_for(lambda: counter_tables(c1)["table 1"]["online"])
 
 
-class _TenMinutesSlow(datetime):
-    """A table machine's clock ten minutes slow (no battery, no NTP on the parlour's network)."""
-
-    @classmethod
-    def now(cls, tz=None):
-        return datetime.now(tz) - timedelta(minutes=10)
-
-
 def test_a_table_whose_clock_is_slow_beats_and_files_hands_by_the_servers_clock(tmp_path, db_url, monkeypatch):
     if not db_url.startswith("postgresql"):
         pytest.skip("SQLite's tables share one machine, and so its clock")
     # the table's clock is this process's, in the modules that stamp its beats and hands: the one thing
     # a test cannot set for real; the counter's view below is computed as the counter machine would
     from service.ledger import repo
-    for module in (heartbeat, repo, db):
-        monkeypatch.setattr(module, "datetime", _TenMinutesSlow)
+    machine_clock(monkeypatch, -10, heartbeat, repo, db)       # the table machine's clock ten minutes slow
     with TestClient(create_app(table(tmp_path, db_url, "table 1")), headers={"X-Table-PIN": PIN}) as client:
         sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
         logged = client.post(f"/api/sessions/{sid}/wins", json={"records": [record("east", "tsumo")]})

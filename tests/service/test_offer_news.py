@@ -8,28 +8,15 @@ ten minutes slow, a win offered after a hand was not news to a page opened on it
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-
 import pytest
 from fastapi.testclient import TestClient
 
 from service.app import create_app
 from service.ledger import db, repo
 from service.watch import offers as offers_module
-from table_fixtures import PIN, PLAYERS, record
+from table_fixtures import PIN, PLAYERS, machine_clock, record
 
 OFFERED = 'id="offer-note"'           # the table page opened with the watcher's reading
-
-
-def machine_clock(monkeypatch, minutes: float) -> None:
-    """This machine's clock ``minutes`` off, in the modules that read it (the one thing a test cannot
-    set for real); the PostgreSQL server's clock is the real one."""
-    class Off(datetime):
-        @classmethod
-        def now(cls, tz=None):
-            return datetime.now(tz) + timedelta(minutes=minutes)
-    for module in (offers_module, repo, db):
-        monkeypatch.setattr(module, "datetime", Off)
 
 
 @pytest.fixture
@@ -59,7 +46,7 @@ def test_a_win_confirmed_from_its_offer_is_not_drafted_again(table, db_url, monk
     client, sid = table
     if minutes and not db_url.startswith("postgresql"):
         pytest.skip("SQLite's tables share one machine, and so its clock")
-    machine_clock(monkeypatch, minutes)
+    machine_clock(monkeypatch, minutes, offers_module, repo, db)
     snap = offer_a_count(client, sid)
     assert OFFERED in page(client, sid)
     assert client.post(f"/api/sessions/{sid}/wins", json={"records": [record()], "snapshot": snap,
@@ -73,7 +60,7 @@ def test_whether_an_offer_is_news_does_not_hang_on_the_table_machine_s_clock(tab
     if not db_url.startswith("postgresql"):
         pytest.skip("SQLite's tables share one machine, and so its clock")
     client, sid = table
-    machine_clock(monkeypatch, minutes)
+    machine_clock(monkeypatch, minutes, offers_module, repo, db)
     offer_a_count(client, sid)
     assert OFFERED in page(client, sid)
     # a win the players keyed in by hand after it (no snapshot): the offer is no longer news
