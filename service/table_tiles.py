@@ -286,8 +286,9 @@ class TableTiles:
         return tileset
 
     def _swap_in(self, folder: Path, tileset: TileSet) -> None:
-        """Put the set saved in ``folder`` in the table's place (the one there kept aside, its waiting
-        counts moved over) and in the reader. Under the lock."""
+        """Put the set saved in ``folder`` in the table's place (the one there kept aside, the counts
+        waiting for their Confirm and those kept for a correction moved over: a count read or confirmed
+        before the swap is learnt by the set in use) and in the reader. Under the lock."""
         own = self.folder
         if own.exists():
             stamp = datetime.now(timezone.utc).strftime(STAMP)
@@ -297,8 +298,9 @@ class TableTiles:
                 n += 1
                 aside = own.with_name(f"{own.name}{KEPT}{stamp}-{n}")
             old = own.rename(aside)
-            if (old / WAITING).is_dir() and not (folder / WAITING).exists():
-                (old / WAITING).rename(folder / WAITING)
+            for counts in (WAITING, LEARNT):
+                if (old / counts).is_dir() and not (folder / counts).exists():
+                    (old / counts).rename(folder / counts)
         folder.rename(own)
         tileset.folder = own                                    # its files are named relative to it
         self._use(tileset)

@@ -89,12 +89,25 @@ def test_a_set_taught_at_one_table_is_taken_by_another(tables, photo, tmp_path):
     assert b.app.state.reader.detector.tileset.kinds() == mine.kinds()
 
 
-def test_the_set_a_table_had_is_kept_aside_with_its_waiting_counts(tables, photo):
+def _counts_kept(folder) -> None:
+    """A count waiting for its Confirm, and one confirmed kept for a correction, in the set's folder."""
+    for counts, says in (("waiting", b"a count waiting for its Confirm"), ("learnt", b"a count confirmed")):
+        (folder / counts).mkdir(exist_ok=True)
+        (folder / counts / "marker.npz").write_bytes(says)
+
+
+def _counts_moved(folder) -> bool:
+    return ((folder / "waiting" / "marker.npz").read_bytes() == b"a count waiting for its Confirm"
+            and (folder / "learnt" / "marker.npz").read_bytes() == b"a count confirmed")
+
+
+def test_the_set_a_table_had_is_kept_aside_and_its_counts_move_to_the_new_one(tables, photo):
+    """The counts waiting for their Confirm, and those confirmed kept for a correction, are learnt by
+    the set in use: they move to it."""
     a, b = tables["A"], tables["B"]
     _teach(a, photo)
-    _teach(b, photo)                                    # B was taught too: its own crops, and a waiting count
-    (_folder(b) / "waiting").mkdir(exist_ok=True)
-    (_folder(b) / "waiting" / "marker.npz").write_bytes(b"a count waiting for its Confirm")
+    _teach(b, photo)                                    # B was taught too: its own crops, and counts
+    _counts_kept(_folder(b))
     before = sorted(p.relative_to(_folder(b)) for p in (_folder(b) / "crops").rglob("*.png"))
 
     assert b.post("/teach/adopt", data={"table": "A"}, headers=HTMX).status_code == 200
@@ -102,7 +115,7 @@ def test_the_set_a_table_had_is_kept_aside_with_its_waiting_counts(tables, photo
     assert len(kept) == 1
     assert sorted(p.relative_to(kept[0]) for p in (kept[0] / "crops").rglob("*.png")) == before
     assert TileSet.load(kept[0]).kinds() == sorted(set(LAID))
-    assert (_folder(b) / "waiting" / "marker.npz").read_bytes() == b"a count waiting for its Confirm"
+    assert _counts_moved(_folder(b))
     assert not (_folder(b).parent / "demo.tileset.new").exists()
 
 
@@ -182,7 +195,8 @@ def _kept_stamps(page: str) -> list[str]:
 
 def test_a_set_kept_aside_is_put_back_in_a_tap_and_the_one_in_use_kept_in_its_turn(tables, photo):
     """B took A's set and wants its own back: the teach page lists the set kept aside; putting it back
-    keeps A's aside in its turn, the counts waiting for their Confirm staying with the set in use."""
+    keeps A's aside in its turn, the counts waiting for their Confirm (and those kept for a correction)
+    staying with the set in use."""
     a, b = tables["A"], tables["B"]
     _teach(a, photo)
     _teach(b, photo)
@@ -190,8 +204,7 @@ def test_a_set_kept_aside_is_put_back_in_a_tap_and_the_one_in_use_kept_in_its_tu
     assert _kept_stamps(b.get("/teach").text) == []
     assert b.post("/teach/adopt", data={"table": "A"}, headers=HTMX).status_code == 200
     assert _crops(_folder(b)) == 34                     # A's
-    (_folder(b) / "waiting").mkdir(exist_ok=True)
-    (_folder(b) / "waiting" / "marker.npz").write_bytes(b"a count waiting for its Confirm")
+    _counts_kept(_folder(b))
 
     page = b.get("/teach").text
     [stamp] = _kept_stamps(page)
@@ -202,7 +215,7 @@ def test_a_set_kept_aside_is_put_back_in_a_tap_and_the_one_in_use_kept_in_its_tu
     assert _crops(_folder(b)) == 68
     assert b.app.state.reader.detector.tileset is b.app.state.tiles._in_use
     assert _crops(b.app.state.tiles._in_use.folder) == 68
-    assert (_folder(b) / "waiting" / "marker.npz").read_bytes() == b"a count waiting for its Confirm"
+    assert _counts_moved(_folder(b))
 
     [(kept, crops)] = [(k.stamp, k.crops) for k in b.app.state.tiles.kept_aside()]
     assert crops == 34 and kept != stamp                # A's set, kept aside in its turn
