@@ -151,12 +151,10 @@ MAKES_ONE = ("start", "import", "migrate")      # the commands that may make a n
 def _ledger(args: argparse.Namespace) -> Ledger:
     url = args.db or default_url()
     if args.command not in MAKES_ONE and url.startswith("sqlite"):
-        # a mistyped or relative path must not open a new, empty ledger: "no sessions" would read as
-        # the night lost, and a stray file would be left where the command was run
+        # nor a stray file left where the command was run
         path = backup.sqlite_path(url)
         if not path.is_file():
-            raise LedgerError(f"no ledger at {path.resolve()} (check --db or LEDGER_DB_URL; a new one "
-                              f"is made by start, import or migrate)")
+            raise backup.no_ledger_at(path)
     return Ledger(url, rules_dir=args.rules_dir)
 
 

@@ -139,10 +139,17 @@ def _aside_name(target: Path) -> Path:
     return kept
 
 
+def no_ledger_at(path: Path) -> LedgerError:
+    """The one line for a SQLite ledger that is not there: a mistyped or relative path, read from the
+    wrong folder, must not open a new, empty ledger ("no sessions" would read as the night lost)."""
+    return LedgerError(f"no ledger at {path.resolve()} (check --db or LEDGER_DB_URL; a new one "
+                       f"is made by start, import or migrate)")
+
+
 def _ledger_file(url: str) -> Path:
     path = sqlite_path(url)
     if not path.is_file():
-        raise LedgerError(f"{path}: no database there")
+        raise no_ledger_at(path)
     _check(path)
     return path
 

@@ -190,7 +190,7 @@ def test_two_restores_within_a_second_keep_both_ledgers_aside(night, tmp_path, c
 @pytest.mark.parametrize("case, said", [
     ("written over", "already exists; name a new file"),
     ("no folder", "no such folder"),
-    ("no database", "no database there"),
+    ("no database", "no ledger at"),
     ("not a database", "file is not a database"),
     ("no ledger", "no ledger in it (no table ledger_sessions, ledger_events)"),
     ("postgresql", "back a PostgreSQL database up with its own tools"),

@@ -101,7 +101,7 @@ def test_a_ledger_that_is_not_there_is_said_so_and_none_is_made(tmp_path, capsys
     (tmp_path / "data").mkdir()
     code, out, err = run(capsys, "--db", "sqlite:///data/ledger.sqlite3", *argv)
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert f"no ledger at {tmp_path / 'data' / 'ledger.sqlite3'}" in err or "no database there" in err
+    assert f"no ledger at {tmp_path / 'data' / 'ledger.sqlite3'} (check --db" in err
     assert list((tmp_path / "data").iterdir()) == []
 
 
