@@ -4,11 +4,16 @@ A source is a USB index (``"0"``), an RTSP/HTTP URL, a video file (looped) or a
 folder of images (cycled: the demo camera). The thread keeps only the newest
 frame, so a slow page never backs up the capture; readers and the MJPEG
 preview take that frame when they want it.
+
+A camera lost after its first frame (unplugged, its stream ended or stalled, its folder gone) is
+retried every second, and meanwhile ``latest`` gives no frame: the last one it gave shows the table
+as it was, the hand before, and a Count must not score it as this one.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from pathlib import Path
@@ -22,11 +27,15 @@ from .shown import shown_url
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 BOUNDARY = "frame"
+STALE_MIN_S = 5.0       # no new frame for this long (or three of a slow slideshow's): the camera is lost
 log = logging.getLogger(__name__)
 
 # A lost camera is retried every second and said once, in our words (CameraError):
 # OpenCV's own warning for each failed open would fill the log.
 cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+# ... and FFmpeg's, written straight to stderr ("Connection refused" at each retry of an IP camera):
+# fatal only, unless set otherwise to look into a camera. Read once, at the first stream opened.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "8")
 
 
 class CameraError(RuntimeError):
@@ -51,7 +60,10 @@ class _Folder:
     """Images of a folder in name order, as if a camera were showing them."""
 
     def __init__(self, folder: Path):
-        self.files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        try:
+            self.files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        except OSError as e:                # gone, or a share that went away: retried as any lost camera
+            raise CameraError(f"camera folder {folder} cannot be read ({e.strerror or e})") from None
         if not self.files:
             raise CameraError(f"camera folder {folder} holds no images")
         self.i = 0
@@ -66,16 +78,19 @@ class _Folder:
 
 
 class Camera:
-    """A capture thread over one source; ``latest()`` is the newest frame and its number."""
+    """A capture thread over one source; ``latest()`` is the newest frame and its number, while the
+    camera gives frames."""
 
-    def __init__(self, source: str, fps: float = 2.0):
+    def __init__(self, source: str, fps: float = 2.0, stale_s: float = STALE_MIN_S):
         self.source, self.kind = source, describe(source)
         self.shown = shown_url(source)
         self.period = 1.0 / fps
+        self.stale_s = max(stale_s, 3 * self.period)
         self._lock = threading.Condition()
         self._frame: np.ndarray | None = None
-        self._jpeg: bytes | None = None
+        self._jpeg: tuple[int, bytes] | None = None     # the newest frame shown as JPEG yet, and its number
         self._count = 0
+        self._at = 0.0                      # when the newest frame came (monotonic)
         self._scene = 0
         self._error = ""
         self._stop = threading.Event()
@@ -83,6 +98,7 @@ class Camera:
 
     # -- lifecycle ----------------------------------------------------------
     def start(self) -> "Camera":
+        self._at = time.monotonic()         # a first frame is awaited from now, as a new one is after it
         self._thread = threading.Thread(target=self._run, name=f"camera {self.shown}", daemon=True)
         self._thread.start()
         return self
@@ -116,7 +132,7 @@ class Camera:
                 if not ok or frame is None:
                     raise CameraError(f"camera {self.shown!r} gave no frame")
                 self._publish(frame, (cap.i - 1) % len(cap.files) if isinstance(cap, _Folder) else 0)
-            except (CameraError, cv2.error) as e:
+            except (CameraError, cv2.error, OSError) as e:
                 if str(e) != self._error:          # said once, not at every retry
                     log.warning("%s (retrying every second)", e)
                 self._error = str(e)
@@ -131,9 +147,9 @@ class Camera:
             cap.release()
 
     def _publish(self, frame: np.ndarray, scene: int = 0) -> None:
-        jpeg = encode_jpeg(frame, 80)
         with self._lock:
-            self._frame, self._jpeg, self._error, self._scene = frame, jpeg, "", scene
+            self._frame, self._error, self._scene = frame, "", scene
+            self._at = time.monotonic()
             self._count += 1
             self._lock.notify_all()
 
@@ -148,22 +164,54 @@ class Camera:
         a live camera or a video file, whose view changes only as the table does."""
         return self._scene if self.kind == "folder" else None
 
+    @property
+    def frames(self) -> int:
+        """How many frames the camera has given so far (never waits)."""
+        return self._count
+
+    def lost(self) -> str:
+        """Why the newest frame is not the table now ('' when it is): the camera failed since, or has
+        given no new frame for ``stale_s`` (a stream that stalls without an error; a first frame that
+        has not come yet)."""
+        if self._error:
+            return self._error
+        age = time.monotonic() - self._at
+        return f"no new frame for {age:.0f} s from camera {self.shown!r}" if age > self.stale_s else ""
+
     def latest(self, timeout: float = 3.0) -> tuple[int, np.ndarray]:
-        """The newest frame (waiting up to ``timeout`` for the first one)."""
+        """The newest frame and its number, waiting up to ``timeout`` for one that shows the table now.
+        ``CameraError`` saying why when there is none: no frame yet, or the camera lost since its
+        last one (that frame is an earlier table)."""
         with self._lock:
-            if self._frame is None:
-                self._lock.wait_for(lambda: self._frame is not None or self._stop.is_set(), timeout)
+            self._lock.wait_for(lambda: (self._frame is not None and not self.lost()) or self._stop.is_set(),
+                                timeout)
             if self._frame is None:
                 raise CameraError(self._error or f"camera {self.shown!r} has no frame yet")
+            lost = self.lost()
+            if lost:
+                raise CameraError(lost)
             return self._count, self._frame
 
     def jpeg(self, after: int = 0, timeout: float = 3.0) -> tuple[int, bytes]:
-        """The newest frame as JPEG, newer than frame number ``after`` (waits for it)."""
+        """The newest frame as JPEG, newer than frame number ``after`` (waits for it); ``CameraError``
+        while the camera is lost. Encoded here, when asked, not as each frame comes: a live camera's
+        25 frames a second, each encoded for a preview no one may be watching, took a fifth of a
+        core at 1080p (bench/bench_camera.py)."""
         with self._lock:
             self._lock.wait_for(lambda: self._count > after or self._stop.is_set(), timeout)
-            if self._jpeg is None:
+            if self._frame is None:
                 raise CameraError(self._error or f"camera {self.shown!r} has no frame yet")
-            return self._count, self._jpeg
+            lost = self.lost()
+            if lost:                            # as ``latest``: the last frame is not the table now
+                raise CameraError(lost)
+            count, frame, shown = self._count, self._frame, self._jpeg
+        if shown is not None and shown[0] == count:
+            return shown
+        data = encode_jpeg(frame, 80)          # outside the lock: the capture goes on meanwhile
+        with self._lock:
+            if self._jpeg is None or self._jpeg[0] < count:
+                self._jpeg = (count, data)
+        return count, data
 
     def mjpeg(self, limit: int | None = None) -> Iterator[bytes]:
         """multipart/x-mixed-replace parts, one per new frame (``limit`` frames, or until stopped)."""

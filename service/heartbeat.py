@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -28,13 +27,9 @@ from sqlalchemy import Engine, select, update
 
 from calibration.store import TableFile
 
-from .camera import CameraError
 from .ledger import db
 
 BEATS_TO_OFFLINE = 3
-# a camera is lost only after this long without a new frame, however fast the beat: a loaded
-# machine's half-second pause (or a camera's first frame at start) is not a lost camera
-CAMERA_STALE_MIN_S = 2.0
 log = logging.getLogger(__name__)
 
 
@@ -62,32 +57,19 @@ class Heartbeat:
     def __init__(self, app, engine: Engine):
         self.app, self.engine = app, engine
         self.settings = app.state.settings
-        self._frames, self._frame_at = -1, time.monotonic()
         self._failing = ""
         self.instance = secrets.token_hex(6)       # this run of the service: tells a twin from itself
         self.twin = False
 
     # -- what the table says -----------------------------------------------------------------------
     def camera_state(self) -> tuple[str, str]:
-        """``ok``, ``lost`` (with why) or ``none``: lost when the camera says it cannot read, or when
-        no new frame came for three beats (three of its own frames for a slow slideshow), and for at
-        least ``CAMERA_STALE_MIN_S``."""
+        """``ok``, ``lost`` (with why) or ``none``: lost as the camera says (``Camera.lost``: it cannot
+        read, or no new frame came for its ``stale_s``), the very rule by which a Count is refused."""
         camera = self.app.state.camera
         if camera is None:
             return "none", ""
-        now = time.monotonic()
-        try:
-            count, _ = camera.latest(timeout=0)
-        except CameraError:
-            count = 0
-        if count != self._frames:
-            self._frames, self._frame_at = count, now
-        if camera.error:
-            return "lost", camera.error
-        stale_s = max(BEATS_TO_OFFLINE * max(self.settings.heartbeat_s, camera.period), CAMERA_STALE_MIN_S)
-        if now - self._frame_at > stale_s:
-            return "lost", f"no new frame for {now - self._frame_at:.0f} s"
-        return "ok", ""
+        why = camera.lost()
+        return ("lost", why) if why else ("ok", "")
 
     def status(self) -> dict[str, Any]:
         state = self.app.state

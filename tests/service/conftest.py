@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from service.app import create_app
 from service.settings import DEMO_FRAMES, Settings
 
+from mjpeg_camera import MjpegCamera
 from table_fixtures import PIN, PLAYERS
 from watch_fixtures import STAGE_SEED, write_folder
 
@@ -130,3 +131,12 @@ def vision_reader():
     """The real vision reader for the table the rendered frames show (the default markers and zones)."""
     from service.vision_reader import VisionReader, demo_table
     return VisionReader(demo_table())
+
+
+@pytest.fixture
+def ip_camera():
+    """An IP camera on 127.0.0.1 (HTTP MJPEG) the test can unplug, plug back and stall."""
+    camera = MjpegCamera()
+    yield camera
+    camera.resume()
+    camera.unplug()

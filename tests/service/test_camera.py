@@ -1,8 +1,10 @@
-"""The capture thread on real sources: a folder of images and a video file, read by OpenCV."""
+"""The capture thread on real sources: a folder of images, a video file and an IP camera's MJPEG
+stream, read by OpenCV."""
 
 from __future__ import annotations
 
 import socket
+import time
 
 import cv2
 import numpy as np
@@ -94,3 +96,70 @@ def test_a_lost_ip_camera_is_said_without_its_password(caplog):
     said = [r.getMessage() for r in caplog.records if r.name == "service.camera"] + [str(lost.value), cam.error]
     assert all("s3cret" not in m for m in said), said
     assert f"admin:***@127.0.0.1:{port}" in said[0] and "cannot open camera" in said[0]
+
+
+def _lost_within(cam: Camera, seconds: float) -> str:
+    """What ``latest`` says once the camera is lost (waited for up to ``seconds``); '' if it never is."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            cam.latest(timeout=0.2)
+        except CameraError as e:
+            return str(e)
+        time.sleep(0.1)
+    return ""
+
+
+def test_a_folder_camera_that_goes_away_gives_no_frame_until_it_is_back(tmp_path):
+    """Its last frame is the table as it was: a Count then would score the hand before. The capture
+    retries, and frames come again once the folder is back (a network share remounted)."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i, f in enumerate(_frames(2)):
+        cv2.imwrite(str(folder / f"{i}.png"), f)
+    cam = Camera(str(folder), fps=20).start()
+    try:
+        cam.latest()
+        folder.rename(tmp_path / "away")
+        said = _lost_within(cam, 3)
+        assert "gave no frame" in said or "cannot be read" in said, said
+        (tmp_path / "away").rename(folder)
+        n, frame = cam.latest(timeout=4)                 # retried each second: back
+        assert frame.shape == (120, 160, 3) and cam.error == ""
+    finally:
+        cam.stop()
+
+
+def test_an_ip_camera_unplugged_mid_stream_gives_no_stale_frame_and_comes_back(ip_camera, capfd):
+    cam = Camera(ip_camera.url, fps=2).start()
+    try:
+        first, frame = cam.latest(timeout=10)
+        assert frame.shape == (60, 80, 3)
+        ip_camera.unplug()
+        said = _lost_within(cam, 5)
+        assert said and str(ip_camera.port) in said, said
+        assert cam.lost() == said
+        ip_camera.plug()
+        later, _ = cam.latest(timeout=10)
+        assert later > first and cam.lost() == ""
+    finally:
+        cam.stop()
+    assert "Connection refused" not in capfd.readouterr().err      # FFmpeg's line at each retry: not said
+
+
+def test_a_stream_that_stalls_is_lost_after_stale_s_and_not_at_a_short_pause(ip_camera):
+    """A stalled stream says nothing (FFmpeg's read just waits): no new frame for ``stale_s`` is lost."""
+    cam = Camera(ip_camera.url, fps=2, stale_s=1.5).start()
+    try:
+        cam.latest(timeout=10)
+        ip_camera.stall()
+        time.sleep(0.3)
+        assert cam.lost() == ""                             # a pause is not a lost camera
+        said = _lost_within(cam, 4)
+        assert said.startswith("no new frame for") and str(ip_camera.port) in said, said
+        ip_camera.resume()
+        cam.latest(timeout=5)
+        assert cam.lost() == ""
+    finally:
+        ip_camera.resume()
+        cam.stop()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 
 import cv2
@@ -79,6 +80,24 @@ def test_the_demo_camera_frame_is_read_by_the_vision_reader(client, session):
     assert out["record"]["seat"] in {h["seat"] for h in demo} and len(out["detections"]) > 14
     frame = client.get("/api/camera/frame.jpg")
     assert frame.status_code == 200 and frame.content[:2] == b"\xff\xd8"
+
+
+def test_a_count_after_the_camera_is_lost_is_refused_not_read_from_its_last_frame(settings, ip_camera):
+    """The last frame shows the table as it was (the hand before): it is not counted as this one."""
+    on_ip = settings.model_copy(update={"reader": "", "camera": ip_camera.url, "camera_fps": None})
+    with TestClient(create_app(on_ip), headers={"X-Table-PIN": PIN}) as client:
+        counted = client.post("/api/camera/read")
+        assert counted.status_code == 200, counted.text
+        ip_camera.unplug()
+        for _ in range(50):                                  # the capture sees the stream end
+            if client.app.state.camera.error:
+                break
+            time.sleep(0.1)
+        refused = client.post("/api/camera/read")
+        assert refused.status_code == 503, refused.text
+        assert f"127.0.0.1:{ip_camera.port}" in refused.json()["detail"]
+        assert client.get("/api/camera/frame.jpg").status_code == 503          # nor shown as the table now
+        assert [p.name for p in _stored(on_ip)] == [counted.json()["snapshot"]]     # nothing more written
 
 
 def test_the_live_preview_is_mjpeg(client):

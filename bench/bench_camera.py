@@ -1,0 +1,114 @@
+"""The capture thread's share of the CPU on a live IP camera, by its stream's size.
+
+    .venv/bin/python bench/bench_camera.py [--sizes 1280x720,1920x1080,3840x2160] [--fps 25] [--seconds 10]
+
+An IP camera's HTTP MJPEG stream is served from another process on 127.0.0.1
+(ten frames of textured noise, encoded once, sent ``--fps`` a second), and
+``service.camera.Camera`` reads it as the service does, nobody asking for a
+frame. Printed per size: the frames a second the capture keeps up with and
+the CPU this process spent, in percent of one core (the service's two cores
+are shared with the reader and the watcher). Decoding is the floor: FFmpeg
+decodes each frame as it is taken off the stream, whether or not it is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from service.camera import Camera  # noqa: E402
+
+SERVER = r'''
+import sys, time
+import cv2, numpy as np
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+w, h, fps, port = map(int, sys.argv[1:5])
+noise = cv2.GaussianBlur(np.random.default_rng(0).integers(0, 255, (h, w, 3), dtype=np.uint8), (9, 9), 0)
+frames = [cv2.imencode(".jpg", np.roll(noise, 8 * i, 1))[1].tobytes() for i in range(10)]
+
+class Stream(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=f")
+        self.end_headers()
+        i = 0
+        try:
+            while True:
+                jpg = frames[i % len(frames)]
+                i += 1
+                self.wfile.write(b"--f\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpg)
+                                 + jpg + b"\r\n")
+                time.sleep(1 / fps)
+        except OSError:
+            pass
+
+ThreadingHTTPServer(("127.0.0.1", port), Stream).serve_forever()
+'''
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def measure(width: int, height: int, fps: int, seconds: float) -> tuple[float, float]:
+    """(frames a second taken, percent of a core) for a stream of ``width``x``height``."""
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-c", SERVER, str(width), str(height), str(fps), str(port)])
+    try:
+        deadline = time.monotonic() + 30
+        while True:                             # the server encodes its frames first
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"the stream at port {port} did not start")
+                time.sleep(0.2)
+        camera = Camera(f"http://127.0.0.1:{port}/video.mjpg").start()
+        try:
+            camera.latest(timeout=20)
+            time.sleep(1.0)                     # past the stream's start
+            t0, c0, n0 = time.monotonic(), _cpu(), camera.frames
+            time.sleep(seconds)
+            t1, c1, n1 = time.monotonic(), _cpu(), camera.frames
+        finally:
+            camera.stop()
+    finally:
+        server.kill()
+        server.wait()
+    return (n1 - n0) / (t1 - t0), 100 * (c1 - c0) / (t1 - t0)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="1280x720,1920x1080,3840x2160")
+    ap.add_argument("--fps", type=int, default=25)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    args = ap.parse_args()
+    print(f"a live IP camera (HTTP MJPEG, {args.fps} frames/s sent), the capture alone, {args.seconds:.0f} s each")
+    for size in args.sizes.split(","):
+        w, h = (int(v) for v in size.lower().split("x"))
+        taken, core = measure(w, h, args.fps, args.seconds)
+        print(f"  {w}x{h}: {taken:.1f} frames/s taken, {core:.0f}% of a core")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
