@@ -25,7 +25,8 @@ from .body_limit import BodyLimit
 from .camera import Camera
 from .deps import NotLoggedIn, NotStaff
 from .errors import (NUL_MESSAGE, REFUSALS, database_away, database_away_message, database_busy,
-                     database_busy_message, holds_nul, status_of, storage_full, storage_full_message)
+                     database_busy_message, holds_nul, status_of, storage_full, storage_full_message,
+                     storage_unwritable, storage_unwritable_message)
 from .hand_photos import HandPhotoReader
 from .heartbeat import Heartbeat
 from .ledger import Ledger
@@ -164,12 +165,15 @@ def _handlers(app: FastAPI, settings: Settings) -> None:
     @app.exception_handler(OSError)
     @app.exception_handler(DBAPIError)
     async def unavailable(request: Request, exc: Exception):
-        """A full disk (507), a database out of reach or its file held by another program (503) is no
+        """A full disk (507), a disk that refuses writes (503: read-only, permissions, failing), a
+        database out of reach or its file held by another program (503) is no
         fault of the request, but the players must know what became of their press (one line); a
         NUL that PostgreSQL cannot keep is the request's (422); any other error of these kinds
         stays the server's own (500, logged)."""
         if where := storage_full(exc):
             message, status = storage_full_message(where, settings.data_dir), 507
+        elif what := storage_unwritable(exc):
+            message, status = storage_unwritable_message(what, settings.data_dir), 503
         elif holds_nul(exc):
             message, status = NUL_MESSAGE, 422
         elif database_away(exc):

@@ -55,6 +55,29 @@ def storage_full(exc: BaseException) -> str:
     return ""
 
 
+UNWRITABLE_ERRNOS = (errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO)
+# SQLITE_READONLY, SQLITE_IOERR, SQLITE_CANTOPEN as sqlite3 words them
+SQLITE_UNWRITABLE = ("attempt to write a readonly database", "disk I/O error", "unable to open database file")
+
+
+def storage_unwritable(exc: BaseException) -> str:
+    """What the disk refused to write when ``exc`` says so (a disk gone read-only after an error, a
+    folder the service may not write, a failing disk): the file and why, or ``the ledger (why)``;
+    else ``""``. Nothing was saved then, as on a full disk."""
+    if isinstance(exc, OSError) and exc.errno in UNWRITABLE_ERRNOS:
+        return f"{exc.filename or 'a file'} ({exc.strerror or exc})"
+    orig = getattr(exc, "orig", None)
+    if isinstance(orig, sqlite3.OperationalError) and any(w in str(orig) for w in SQLITE_UNWRITABLE):
+        return f"the ledger ({orig})"
+    return ""
+
+
+def storage_unwritable_message(what: str, data_dir) -> str:
+    """The one line the players and staff read (HTTP 503) when the disk refused to write ``what``."""
+    return (f"the table cannot write to its disk: {what}; nothing was saved. Check that its data folder "
+            f"{data_dir} is on a disk mounted read-write that the service may write, then press again")
+
+
 def storage_full_message(where: str, data_dir) -> str:
     """The one line the players and staff read (HTTP 507) when ``where`` is full."""
     if where == "database":
