@@ -3,7 +3,8 @@
     .venv/bin/python bench/bench_camera.py [--sizes 1280x720,1920x1080,3840x2160] [--fps 25] [--seconds 10]
 
 An IP camera's HTTP MJPEG stream is served from another process on 127.0.0.1
-(ten frames of textured noise, encoded once, sent ``--fps`` a second), and
+(tests/service/mjpeg_camera.py: ten frames of textured noise, encoded once,
+sent ``--fps`` a second), and
 ``service.camera.Camera`` reads it as the service does, nobody asking for a
 frame. Printed per size: the frames a second the capture keeps up with and
 the CPU this process spent, in percent of one core (the service's two cores
@@ -21,39 +22,12 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))           # the project, run from anywhere
 
 from service.camera import Camera  # noqa: E402
 
-SERVER = r'''
-import sys, time
-import cv2, numpy as np
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-w, h, fps, port = map(int, sys.argv[1:5])
-noise = cv2.GaussianBlur(np.random.default_rng(0).integers(0, 255, (h, w, 3), dtype=np.uint8), (9, 9), 0)
-frames = [cv2.imencode(".jpg", np.roll(noise, 8 * i, 1))[1].tobytes() for i in range(10)]
-
-class Stream(BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def do_GET(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=f")
-        self.end_headers()
-        i = 0
-        try:
-            while True:
-                jpg = frames[i % len(frames)]
-                i += 1
-                self.wfile.write(b"--f\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpg)
-                                 + jpg + b"\r\n")
-                time.sleep(1 / fps)
-        except OSError:
-            pass
-
-ThreadingHTTPServer(("127.0.0.1", port), Stream).serve_forever()
-'''
+STREAM = ROOT / "tests" / "service" / "mjpeg_camera.py"        # the tests' IP camera, in a process of its own
 
 
 def _free_port() -> int:
@@ -70,7 +44,7 @@ def _cpu() -> float:
 def measure(width: int, height: int, fps: int, seconds: float) -> tuple[float, float]:
     """(frames a second taken, percent of a core) for a stream of ``width``x``height``."""
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-c", SERVER, str(width), str(height), str(fps), str(port)])
+    server = subprocess.Popen([sys.executable, str(STREAM), str(width), str(height), str(fps), str(port)])
     try:
         deadline = time.monotonic() + 30
         while True:                             # the server encodes its frames first

@@ -1,23 +1,42 @@
 """An IP camera a test can unplug, plug back and stall: HTTP MJPEG on 127.0.0.1, read by OpenCV's
-FFmpeg as a real camera's stream is."""
+FFmpeg as a real camera's stream is. Run as a script it serves textured frames of a given size in
+a process of its own (bench/bench_camera.py):
+
+    python tests/service/mjpeg_camera.py WIDTH HEIGHT FPS PORT
+"""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Sequence
 
 import cv2
 import numpy as np
 
 
-class MjpegCamera:
-    """Streams frames whose grey level counts up (``frame[0, 0]``), 20 a second, at ``url``, until
-    ``unplug()`` (the stream ends, new connections are refused); ``plug()`` serves on the same port
-    again. ``stall()`` keeps the connection open and sends nothing until ``resume()``."""
+def grey_frames(n: int = 10) -> list[bytes]:
+    """Small JPEG frames of rising grey."""
+    return [cv2.imencode(".jpg", np.full((60, 80, 3), 10 + 20 * i, np.uint8))[1].tobytes() for i in range(n)]
 
-    def __init__(self):
-        self.port, self._server, self._gone = 0, None, threading.Event()
+
+def textured_frames(width: int, height: int, n: int = 10) -> list[bytes]:
+    """JPEG frames of blurred noise, as costly to decode as a camera's picture of that size."""
+    noise = cv2.GaussianBlur(np.random.default_rng(0).integers(0, 255, (height, width, 3), dtype=np.uint8),
+                             (9, 9), 0)
+    return [cv2.imencode(".jpg", np.roll(noise, 8 * i, 1))[1].tobytes() for i in range(n)]
+
+
+class MjpegCamera:
+    """Streams ``jpegs`` in turn, ``fps`` a second, at ``url``, until ``unplug()`` (the stream
+    ends, new connections are refused); ``plug()`` serves on the same port again. ``stall()`` keeps
+    the connection open and sends nothing until ``resume()``."""
+
+    def __init__(self, jpegs: Sequence[bytes] | None = None, fps: float = 20, port: int = 0):
+        self.jpegs, self.fps = list(jpegs or grey_frames()), fps
+        self.port, self._server, self._gone = port, None, threading.Event()
         self._flowing = threading.Event()
         self._flowing.set()
         self.plug()
@@ -42,11 +61,11 @@ class MjpegCamera:
                     while not camera._gone.is_set():
                         if not camera._flowing.wait(0.05):
                             continue
-                        jpg = cv2.imencode(".jpg", np.full((60, 80, 3), 10 + i % 200, np.uint8))[1].tobytes()
+                        jpg = camera.jpegs[i % len(camera.jpegs)]
                         self.wfile.write(b"--f\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n"
                                          % len(jpg) + jpg + b"\r\n")
                         i += 1
-                        time.sleep(0.05)
+                        time.sleep(1 / camera.fps)
                 except OSError:
                     pass
 
@@ -67,3 +86,9 @@ class MjpegCamera:
 
     def resume(self) -> None:
         self._flowing.set()
+
+
+if __name__ == "__main__":
+    w, h, fps, port = (int(v) for v in sys.argv[1:5])
+    MjpegCamera(textured_frames(w, h), fps, port)
+    threading.Event().wait()
