@@ -88,7 +88,8 @@ class Camera:
         self.stale_s = max(stale_s, 3 * self.period)
         self._lock = threading.Condition()
         self._frame: np.ndarray | None = None
-        self._jpeg: tuple[int, bytes] | None = None     # the newest frame shown as JPEG yet, and its number
+        # the newest frame encoded as JPEG yet, and its number, by the width it was shown at (None: as taken)
+        self._jpegs: dict[int | None, tuple[int, bytes]] = {}
         self._count = 0
         self._at = 0.0                      # when the newest frame came (monotonic)
         self._scene = 0
@@ -192,11 +193,11 @@ class Camera:
                 raise CameraError(lost)
             return self._count, self._frame
 
-    def jpeg(self, after: int = 0, timeout: float = 3.0) -> tuple[int, bytes]:
-        """The newest frame as JPEG, newer than frame number ``after`` (waits for it); ``CameraError``
-        while the camera is lost. Encoded here, when asked, not as each frame comes: a live camera's
-        25 frames a second, each encoded for a preview no one may be watching, took a fifth of a
-        core at 1080p (bench/bench_camera.py)."""
+    def jpeg(self, after: int = 0, timeout: float = 3.0, width: int | None = None) -> tuple[int, bytes]:
+        """The newest frame as JPEG (made ``width`` pixels wide where it is wider), newer than frame
+        number ``after`` (waits for it); ``CameraError`` while the camera is lost. Encoded here, when
+        asked, once a frame and width: not as each frame comes, for a preview no one may be watching
+        (a live camera's 25 frames a second took a fifth of a core at 1080p, bench/bench_camera.py)."""
         with self._lock:
             self._lock.wait_for(lambda: self._count > after or self._stop.is_set(), timeout)
             if self._frame is None:
@@ -204,26 +205,41 @@ class Camera:
             lost = self.lost()
             if lost:                            # as ``latest``: the last frame is not the table now
                 raise CameraError(lost)
-            count, frame, shown = self._count, self._frame, self._jpeg
+            count, frame, shown = self._count, self._frame, self._jpegs.get(width)
         if shown is not None and shown[0] == count:
             return shown
-        data = encode_jpeg(frame, 80)          # outside the lock: the capture goes on meanwhile
+        data = encode_jpeg(_narrowed(frame, width), 80)     # outside the lock: the capture goes on
         with self._lock:
-            if self._jpeg is None or self._jpeg[0] < count:
-                self._jpeg = (count, data)
+            if width not in self._jpegs or self._jpegs[width][0] < count:
+                self._jpegs[width] = (count, data)
         return count, data
 
-    def mjpeg(self, limit: int | None = None) -> Iterator[bytes]:
-        """multipart/x-mixed-replace parts, one per new frame (``limit`` frames, or until stopped)."""
-        seen, sent = 0, 0
+    def mjpeg(self, limit: int | None = None, fps: float | None = None,
+              width: int | None = None) -> Iterator[bytes]:
+        """multipart/x-mixed-replace parts, one per new frame (``limit`` frames, or until stopped), at
+        most ``fps`` a second and ``width`` pixels wide: a tablet's preview, not the camera's every
+        frame (a live 1080p camera sent whole took megabytes a second of the parlour's Wi-Fi, each
+        open tablet)."""
+        seen, sent, next_at = 0, 0, 0.0
         while not self._stop.is_set() and (limit is None or sent < limit):
+            if fps and self._stop.wait(max(0.0, next_at - time.monotonic())):
+                break
             try:
-                n, data = self.jpeg(after=seen, timeout=5.0)
+                n, data = self.jpeg(after=seen, timeout=5.0, width=width)
             except CameraError:
                 time.sleep(0.5)
                 continue
             if n == seen:
                 continue
             seen, sent = n, sent + 1
+            next_at = time.monotonic() + 1.0 / fps if fps else 0.0
             yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n"
                    .encode() + data + b"\r\n")
+
+
+def _narrowed(frame: np.ndarray, width: int | None) -> np.ndarray:
+    """``frame`` made ``width`` pixels wide, its shape kept, where it is wider."""
+    h, w = frame.shape[:2]
+    if not width or w <= width:
+        return frame
+    return cv2.resize(frame, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)

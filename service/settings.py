@@ -53,6 +53,10 @@ class Settings(BaseSettings):
     camera_fps: float | None = Field(None, gt=0, le=60,
                                      description="frames per second read from a folder or file; empty: a folder "
                                                  "cycles one image every 4 s (a slideshow), a file plays at 2")
+    preview_fps: float = Field(4.0, gt=0, le=30, description="frames per second of the tablet's live preview "
+                                                            "(the camera may give more: each is Wi-Fi)")
+    preview_width: int = Field(960, ge=160, le=7680, description="the live preview's width in pixels (a wider "
+                                                                "frame is scaled down; counts read it whole)")
     reader: str = Field("auto", description="'auto': the vision reader for the calibrated table (calibration), "
                                             "or for the demo table on the demo camera, else none; "
                                             "'module:factory' of another reader; empty: none installed")

@@ -85,8 +85,10 @@ def camera_frame(camera: CameraDep) -> Response:
 
 
 @router.get("/camera/stream", summary="live MJPEG preview")
-def camera_stream(camera: CameraDep, frames: int | None = Query(None, ge=1, description="stop after N frames")):
-    return StreamingResponse(camera.mjpeg(frames), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
+def camera_stream(camera: CameraDep, settings: SettingsDep,
+                  frames: int | None = Query(None, ge=1, description="stop after N frames")):
+    """At most ``TABLE_PREVIEW_FPS`` frames a second, ``TABLE_PREVIEW_WIDTH`` wide: a preview."""
+    return StreamingResponse(camera.mjpeg(frames, settings.preview_fps, settings.preview_width), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
                              headers={"Cache-Control": "no-store"})
 
 

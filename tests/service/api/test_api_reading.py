@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from service.settings import DEMO_HANDS
 from service.reader import NoReader
+from mjpeg_camera import MjpegCamera, textured_frames
 from table_fixtures import PIN, PLAYERS, record
 from scoring.tiles import parse_mpsz, tile_name
 from service.app import create_app
@@ -98,6 +99,35 @@ def test_a_count_after_the_camera_is_lost_is_refused_not_read_from_its_last_fram
         assert f"127.0.0.1:{ip_camera.port}" in refused.json()["detail"]
         assert client.get("/api/camera/frame.jpg").status_code == 503          # nor shown as the table now
         assert [p.name for p in _stored(on_ip)] == [counted.json()["snapshot"]]     # nothing more written
+
+
+def _parts(body: bytes) -> list[bytes]:
+    """The JPEGs of a multipart MJPEG body."""
+    return [part.split(b"\r\n\r\n", 1)[1].rsplit(b"\r\n", 1)[0]
+            for part in body.split(b"--frame\r\n")[1:]]
+
+
+def test_the_live_preview_is_paced_and_narrowed_not_every_frame_of_a_live_camera(settings):
+    """A live camera sends 20 frames a second of 640x480 here; the tablet's preview takes 4 a second,
+    320 wide (TABLE_PREVIEW_FPS, TABLE_PREVIEW_WIDTH): every frame whole was megabytes a second of
+    the parlour's Wi-Fi for each open tablet."""
+    ip_camera = MjpegCamera(textured_frames(640, 480), fps=20)
+    try:
+        on_ip = settings.model_copy(update={"reader": "", "camera": ip_camera.url, "camera_fps": None,
+                                            "preview_fps": 4.0, "preview_width": 320})
+        with TestClient(create_app(on_ip), headers={"X-Table-PIN": PIN}) as client:
+            client.app.state.camera.latest(timeout=10)
+            started = time.monotonic()
+            r = client.get("/api/camera/stream?frames=5")
+            took = time.monotonic() - started
+            assert r.status_code == 200
+            shown = [cv2.imdecode(np.frombuffer(p, np.uint8), cv2.IMREAD_COLOR) for p in _parts(r.content)]
+            assert [im.shape for im in shown] == [(240, 320, 3)] * 5
+            assert took >= 4 / 4.0 * 0.9, took                # four gaps of a quarter second at the least
+            whole = client.get("/api/camera/frame.jpg")      # the frame itself stays whole
+            assert cv2.imdecode(np.frombuffer(whole.content, np.uint8), cv2.IMREAD_COLOR).shape == (480, 640, 3)
+    finally:
+        ip_camera.unplug()
 
 
 def test_the_live_preview_is_mjpeg(client):
