@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 
 from ..deps import LedgerDep
+from ..csv_cells import for_spreadsheets
 from ..ledger import export, opening
 from ..views import balance_series, hand_view, session_view
 from .schemas import SessionIn, SessionOut
@@ -48,5 +49,5 @@ def export_json(session_id: str, ledger: LedgerDep) -> Response:
 
 @router.get("/sessions/{session_id}/export.csv", summary="one row per hand that counts")
 def export_csv(session_id: str, ledger: LedgerDep) -> Response:
-    return Response(export.to_csv(ledger, session_id), media_type="text/csv; charset=utf-8",
+    return Response(for_spreadsheets(export.to_csv(ledger, session_id)), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="session-{session_id}.csv"'})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
+from ..csv_cells import for_spreadsheets
 from ..deps import SettingsDep
 from ..standings_cache import StandingsDep
 from ..standings_view import read, to_csv, to_json
@@ -28,5 +29,5 @@ def standings_csv(cache: StandingsDep, settings: SettingsDep, period: str = "mon
                   month: str = "", rule: str = "all") -> Response:
     table, _ = read(cache, settings, period, date, month, rule)
     name = f"standings-{table.period.value}-{table.rule or 'all'}.csv"
-    return Response(to_csv(table, cache.players()), media_type="text/csv; charset=utf-8",
+    return Response(for_spreadsheets(to_csv(table, cache.players())), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..csv_cells import for_spreadsheets
 from . import backup, export
 from .db import database_error, default_url
 from .derive import SessionConfig, State
@@ -306,7 +307,9 @@ def _export(args: argparse.Namespace) -> int:
     with _ledger(args) as ledger:
         text = export.dumps(ledger, args.session) if args.format == "json" else export.to_csv(ledger, args.session)
     if args.output:
-        Path(args.output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        text = text if text.endswith("\n") else text + "\n"
+        # a CSV file is for a spreadsheet (csv_cells: Excel on Japanese Windows needs the BOM); stdout is not
+        Path(args.output).write_bytes(for_spreadsheets(text) if args.format == "csv" else text.encode("utf-8"))
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0

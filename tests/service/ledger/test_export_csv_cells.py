@@ -1,9 +1,12 @@
 """The CSV export writes a text cell that begins with =, +, - or @ as text (a leading '), so a
-player named =HYPERLINK(...) never becomes a formula in a spreadsheet; numbers stay numbers.
-Exported over the API and by the command line (the same function), on SQLite and PostgreSQL."""
+player named =HYPERLINK(...) never becomes a formula in a spreadsheet; numbers stay numbers. A CSV
+file starts with UTF-8's byte-order mark, so Excel on a Japanese Windows reads the players' kanji
+as written, not as Shift_JIS. Exported over the API and by the command line (the same function),
+on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
@@ -55,7 +58,7 @@ def test_text_cells_that_look_like_formulas_are_written_as_text(client):
     sid = _played(client)
     r = client.get(f"/api/sessions/{sid}/export.csv")
     assert r.status_code == 200
-    rows = _rows(r.text)
+    rows = _rows(r.content.decode("utf-8-sig"))
     header, body = rows[0], rows[1:]
     table = [dict(zip(header, row)) for row in body]
     assert len(table) == 3
@@ -86,8 +89,29 @@ def test_text_cells_that_look_like_formulas_are_written_as_text(client):
 
 def test_the_command_line_exports_the_same_cells(client, db_url, capsys):
     sid = _played(client)
-    over_api = _rows(client.get(f"/api/sessions/{sid}/export.csv").text)
+    over_api = _rows(client.get(f"/api/sessions/{sid}/export.csv").content.decode("utf-8-sig"))
     assert main(["--db", db_url, "export", sid, "--format", "csv"]) == 0
     out = capsys.readouterr().out
     assert _rows(out) == over_api
     assert over_api[1][over_api[0].index("label")] == f"'{LABEL}"
+
+
+def test_a_csv_file_opens_as_utf8_in_a_spreadsheet_and_stdout_stays_plain(client, db_url, tmp_path, capsys):
+    """Without the mark, Excel on a Japanese Windows read 田中 as Shift_JIS: 逕ｰ荳ｭ."""
+    players = ["田中", "鈴木", "佐藤"]
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": players}).json()["id"]
+    win = hand("dunhill", "south", "ron", "east", honba=0)
+    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [win]}).status_code == 201
+    exported = tmp_path / "night.csv"
+    assert main(["--db", db_url, "export", sid, "--format", "csv", "-o", str(exported)]) == 0
+    files = {"export.csv": client.get(f"/api/sessions/{sid}/export.csv").content,
+             "standings.csv": client.get("/api/standings.csv", params={"period": "all"}).content,
+             "export -o": exported.read_bytes()}
+    for name, body in files.items():
+        assert body.startswith(codecs.BOM_UTF8), name
+        text = body.decode("utf-8-sig")
+        assert all(p in text for p in players) and "\ufeff" not in text, name
+    assert files["export -o"].decode("utf-8-sig") == files["export.csv"].decode("utf-8-sig")
+    assert main(["--db", db_url, "export", sid, "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("hand,") and "田中" in out         # a pipe gets the CSV alone
