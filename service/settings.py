@@ -105,7 +105,8 @@ class Settings(BaseSettings):
     unsure_score: float = Field(0.6, ge=0, le=1, description="read tiles less sure than this are marked on the "
                                                               "snapshot (the layout's warning threshold)")
     max_upload_bytes: int = Field(8 * 1024 * 1024, gt=0)
-    max_image_side: int = Field(4096, gt=0, description="larger uploads are refused")
+    max_image_side: int = Field(4096, gt=0, description="larger uploads are refused, but a JPEG up to twice as "
+                                                        "large (a 13 MP tablet's photo), read at half size")
     host: str = "0.0.0.0"
     port: int = Field(8000, ge=1, le=65535)
 

@@ -2,7 +2,10 @@
 
 An upload is refused before anything is written when it is too large, is not
 an image OpenCV can decode, or is larger than the table's camera could make (read
-from its header, before it is decoded: ``image_header``).
+from its header, before it is decoded: ``image_header``). A JPEG up to twice that
+size is read at half size as it is decoded (libjpeg's own scaling: the whole picture
+is never in memory): a 13 MP tablet's photo of the hand (4128x3096) or a phone's 24 MP
+one is what a player sends, and was refused.
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ class Snapshot:
 
 
 def decode(data: bytes, *, max_bytes: int, max_side: int) -> np.ndarray:
-    """The image in ``data`` as a BGR array, or ImageError naming what is wrong."""
+    """The image in ``data`` as a BGR array (a JPEG over ``max_side``, up to twice it, at half
+    size), or ImageError naming what is wrong."""
     if not data:
         raise ImageError("the upload is empty: send a JPEG or PNG image", 422)
     if len(data) > max_bytes:
@@ -47,10 +51,13 @@ def decode(data: bytes, *, max_bytes: int, max_side: int) -> np.ndarray:
     stated = stated_size(data)          # before decoding: a decoder makes room for what the header says
     if stated is None:
         raise ImageError(NOT_AN_IMAGE, 415)
-    _, w, h = stated
-    if max(w, h) > max_side:
-        raise ImageError(f"the image is {w}x{h}, larger than {max_side} pixels on a side", 413)
-    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    kind, w, h = stated
+    halved = kind == "JPEG" and max_side < max(w, h) <= 2 * max_side
+    if max(w, h) > max_side and not halved:
+        largest = 2 * max_side if kind == "JPEG" else max_side
+        raise ImageError(f"the image is {w}x{h}, larger than {largest} pixels on a side", 413)
+    flags = cv2.IMREAD_REDUCED_COLOR_2 if halved else cv2.IMREAD_COLOR     # EXIF's turn applied either way
+    frame = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     if frame is None:
         raise ImageError(NOT_AN_IMAGE, 415)
     return frame

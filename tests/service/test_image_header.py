@@ -52,6 +52,35 @@ def test_pillow_s_webp_with_alpha_and_jpeg_with_exif_are_sized_too():
     assert stated_size(out.getvalue()) == ("JPEG", 300, 200)
 
 
+def _tablet_photo(w: int = 4128, h: int = 3096, turned: bool = True) -> bytes:
+    """A 13 MP tablet's photo (its camera's size), taken upright (EXIF: stored turned), progressive."""
+    from PIL import Image
+    stored = np.zeros((h, w, 3), np.uint8)
+    stored[:100, :200] = (255, 0, 0)                                 # red at the stored top left
+    exif = Image.Exif()
+    if turned:
+        exif[0x0112] = 6                                              # shown turned a quarter clockwise
+    out = io.BytesIO()
+    Image.fromarray(stored).save(out, "JPEG", exif=exif, quality=90, progressive=True)
+    return out.getvalue()
+
+
+def test_a_tablet_s_photo_over_the_side_limit_is_read_at_half_size_turned_as_taken():
+    """Before: "the image is 4128x3096, larger than 4096 pixels on a side", a player's photo of the
+    hand refused. A JPEG up to twice the limit is read at half size (libjpeg scales as it decodes)."""
+    frame = decode(_tablet_photo(), max_bytes=10**7, max_side=4096)
+    assert frame.shape == (2064, 1548, 3)                             # halved, and upright as shown
+    ys, xs = np.nonzero((frame[..., 2] > 200) & (frame[..., 1] < 60))
+    assert ys.max() < 110 and xs.min() > 1548 - 60                    # the red corner is now top right
+    assert decode(_tablet_photo(turned=False), max_bytes=10**7, max_side=4096).shape == (1548, 2064, 3)
+    with pytest.raises(ImageError, match="the image is 8200x100, larger than 8192 pixels on a side") as e:
+        decode(_tablet_photo(8200, 100), max_bytes=10**7, max_side=4096)
+    assert e.value.status == 413
+    png = cv2.imencode(".png", np.zeros((10, 4128, 3), np.uint8))[1].tobytes()
+    with pytest.raises(ImageError, match="the image is 4128x10, larger than 4096 pixels on a side"):
+        decode(png, max_bytes=10**7, max_side=4096)                  # no format but JPEG scales as it decodes
+
+
 @pytest.mark.parametrize("frame", DEMO_FRAMES[:3], ids=lambda p: p.name)
 def test_a_camera_s_jpeg_is_sized_as_it_decodes(frame):
     data = frame.read_bytes()
@@ -95,5 +124,5 @@ def test_a_small_file_stating_a_huge_picture_is_refused_before_it_is_decoded():
         "print(int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())[1]) // 1024)\n")
     out = subprocess.run([sys.executable, "-c", script], input=data, capture_output=True, cwd=ROOT,
                          timeout=120, check=True).stdout.decode().splitlines()
-    assert out[0] == "413 the image is 20000x20000, larger than 4096 pixels on a side"
+    assert out[0] == "413 the image is 20000x20000, larger than 8192 pixels on a side"      # a JPEG: twice
     assert int(out[1]) < 400, f"peak memory {out[1]} MB"

@@ -181,6 +181,24 @@ def test_a_photo_of_the_hand_is_read_and_scored_as_the_players_say_it_was_won(ro
     assert [p.name for p in _stored(settings)] == [out["snapshot"]]
 
 
+def test_a_13_mp_tablet_photo_of_the_hand_is_read_not_refused_as_too_large(settings):
+    """The same real photo as a 13 MP tablet takes it (4128x3096): before, "larger than 4096 pixels
+    on a side". Read at half size, the hand is read as from the photo itself."""
+    photo = photos_dir() / HAND_LABELS["image"]
+    if not photo.is_file():
+        pytest.skip(f"{photo} is not here (../shared/photos)")
+    big = cv2.resize(cv2.imread(str(photo)), (4128, 3096), interpolation=cv2.INTER_CUBIC)
+    data = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    roomy = settings.model_copy(update={"reader": "", "max_upload_bytes": 8 << 20, "max_image_side": 4096})
+    with TestClient(create_app(roomy), headers={"X-Table-PIN": PIN}) as client:
+        r = client.post("/api/read/hand-photo", files={"image": ("tablet.jpg", data, "image/jpeg")},
+                        data={"seat": "south", "win": "ron", "discarder": "east"})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert (out["width"], out["height"]) == (2064, 1548)
+    assert [d["tile"] for d in out["detections"]] == HAND_LABELS["hand_line"]
+
+
 def test_a_hand_photo_with_a_seat_that_is_no_seat_is_refused_and_nothing_is_kept(manual_client, settings):
     r = manual_client.post("/api/read/hand-photo", files={"image": ("t.png", _png(), "image/png")},
                            data={"seat": "north"})
