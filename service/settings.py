@@ -104,7 +104,8 @@ class Settings(BaseSettings):
     watch_repeat_s: float = Field(600.0, ge=0, description="a hand offered within this long is not offered again")
     unsure_score: float = Field(0.6, ge=0, le=1, description="read tiles less sure than this are marked on the "
                                                               "snapshot (the layout's warning threshold)")
-    max_upload_bytes: int = Field(8 * 1024 * 1024, gt=0)
+    max_upload_bytes: int = Field(16 * 1024 * 1024, gt=0, description="larger uploads are refused (a phone's "
+                                                                      "24 MP JPEG can pass 8 MB)")
     max_image_side: int = Field(4096, gt=0, description="larger uploads are refused, but a JPEG up to twice as "
                                                         "large (a 13 MP tablet's photo), read at half size")
     host: str = "0.0.0.0"
