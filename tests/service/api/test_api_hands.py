@@ -105,7 +105,7 @@ def test_exports(client, session):
     sid = session["id"]
     client.post(f"/api/sessions/{sid}/wins", json={"records": [record()]})
     client.post(f"/api/sessions/{sid}/draws", json={"tenpai": []})
-    rows = list(csv.DictReader(io.StringIO(client.get(f"/api/sessions/{sid}/export.csv").text)))
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/api/sessions/{sid}/export.csv").content.decode("utf-8-sig"))))
     assert [r["kind"] for r in rows] == ["win", "draw"]
     data = client.get(f"/api/sessions/{sid}/export.json").json()
     assert data["format"] == "toutenkou-ledger/1" and len(data["events"]) == 2

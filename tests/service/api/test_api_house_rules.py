@@ -135,7 +135,7 @@ def test_the_export_carries_the_sessions_rule(client, settings):
     assert (rule["name"], rule["extends"], rule["data"]["items"]["dealer"]) == ("ours", "dunhill", 2)
     assert rule["digest"] == client.get(f"/api/sessions/{sid}").json()["rule_digest"]
     assert rule["digest"] != client.get("/api/rules/ours").json()["digest"]      # the file moved on
-    rows = list(csv.DictReader(io.StringIO(client.get(f"/api/sessions/{sid}/export.csv").text)))
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/api/sessions/{sid}/export.csv").content.decode("utf-8-sig"))))
     assert [(r["rules"], r["rule digest"]) for r in rows] == [("ours", rule["digest"])]
 
 

@@ -74,7 +74,7 @@ def test_csv_writes_a_formula_like_name_as_text(api):
     r = api.get("/api/standings.csv", params={"period": "all", "rule": "all"})
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
     assert 'filename="standings-all-all.csv"' in r.headers["content-disposition"]
-    table = list(csv.reader(io.StringIO(r.text)))
+    table = list(csv.reader(io.StringIO(r.content.decode("utf-8-sig"))))
     head, rows = table[0], {row[2]: dict(zip(table[0], row)) for row in table[1:]}
     assert "total (stick value: 100 per point, 1000 per stick)" in head
     assert set(rows) == {"'" + FORMULA, "'-Ben", "Chie"}        # text cells: a leading quote

@@ -80,7 +80,9 @@ def test_standings_page_sorts_by_a_click_and_draws_a_chart_per_player(page, serv
     expect(page.locator("#csv-link")).to_have_attribute("href", re.compile(r"/api/standings\.csv\?period=all&rule=isshokai"))
     with page.expect_download() as download:
         page.click("#csv-link")
-    text = open(download.value.path(), encoding="utf-8").read()
+    saved = open(download.value.path(), "rb").read()
+    assert saved.startswith(b"\xef\xbb\xbf")          # the file as saved keeps UTF-8's mark, for Excel
+    text = saved.decode("utf-8-sig")
     assert text.splitlines()[0].startswith("player_id,code,name") and "total (sticks)" in text
 
     # a day with nothing played says so
