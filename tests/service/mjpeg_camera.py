@@ -29,6 +29,11 @@ def textured_frames(width: int, height: int, n: int = 10) -> list[bytes]:
     return [cv2.imencode(".jpg", np.roll(noise, 8 * i, 1))[1].tobytes() for i in range(n)]
 
 
+class _Server(ThreadingHTTPServer):
+    allow_reuse_address = True          # plugged back on its port at once
+    daemon_threads = True
+
+
 class MjpegCamera:
     """Streams ``jpegs`` in turn, ``fps`` a second, at ``url``, until ``unplug()`` (the stream
     ends, new connections are refused); ``plug()`` serves on the same port again. ``stall()`` keeps
@@ -70,9 +75,7 @@ class MjpegCamera:
                     pass
 
         self._gone.clear()
-        ThreadingHTTPServer.allow_reuse_address = True
-        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Stream)
-        self._server.daemon_threads = True
+        self._server = _Server(("127.0.0.1", self.port), Stream)
         self.port = self._server.server_address[1]
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
 
