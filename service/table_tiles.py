@@ -16,7 +16,8 @@ learns from each confirmed count, what the teach page enrols, and the reader swi
 - The teach page enrols cuts of one of each kind laid out (``enroll``), or takes the set a sister
   table was taught (``adopt``, from the parlour's database: ``service.shared_tiles``). The set it
   replaces is kept aside (``<set>.replaced-<UTC time>``), listed (``kept_aside``) and can be put
-  back (``restore``), the one in use then kept aside in its turn: nothing taught or learnt is lost.
+  back (``restore``), the one in use then kept aside in its turn: nothing taught or learnt is lost
+  until the staff remove a kept set (``discard``), once the set in use reads well.
 
 Changes to the set are made on a copy loaded from disk, under one lock, and
 the reader is handed the new set: the set a running detector names with is
@@ -321,6 +322,14 @@ class TableTiles:
             if held is not None:
                 out.append(KeptSet(stamp, at, *held))
         return sorted(out, key=lambda k: k.stamp, reverse=True)
+
+    def discard(self, kept: KeptSet) -> None:
+        """The set kept aside as ``kept`` (one of ``kept_aside``) removed from the disk, for good; the
+        set in use is untouched. ``TileSetError`` when there is no set folder."""
+        folder = self._require_folder()
+        with self._lock:
+            shutil.rmtree(folder.with_name(f"{folder.name}{KEPT}{kept.stamp}"), ignore_errors=True)
+        log.info("tile set %s: the set kept aside at %s (%d crops) removed", folder, kept.stamp, kept.crops)
 
     def restore(self, kept: KeptSet) -> TileSet:
         """The set kept aside as ``kept`` (one of ``kept_aside``) put back in use (rebuilt if its

@@ -2,7 +2,8 @@
 one picture (the camera's frame or a photo), the kinds checked on the tablet, Confirm enrols them
 into the table's tile set and keeps them in the parlour's database (``TABLE_SHARE_TILES``). Or take
 the set a sister table was taught, from that database (``service.shared_tiles``); the set it replaces
-is kept aside and listed here, to be put back in a tap (``TableTiles.restore``)."""
+is kept aside and listed here, to be put back in a tap (``TableTiles.restore``) or removed once the
+set in use reads well (``TableTiles.discard``)."""
 
 from __future__ import annotations
 
@@ -127,16 +128,32 @@ def adopt(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDe
                   tileset=_set_view(tiles), source=source, **_kept_view(tiles, settings))
 
 
-@router.post("/teach/restore")
-def restore(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDep) -> Response:
-    """The set kept aside at ``kept`` (its time) put back in use; the one in use is kept aside."""
+def _kept_named(form, tiles: TableTiles, doing: str):
+    """The kept set the form names (``kept``: its time); refused, naming what is wrong."""
     stamp = text(form, "kept")
     if not stamp:
-        raise ServiceError("say which kept set to put back (kept)")
+        raise ServiceError(f"say which kept set to {doing} (kept)")
     _need_table(tiles)
     kept = next((k for k in tiles.kept_aside() if k.stamp == stamp), None)
     if kept is None:
         raise ServiceError(f"no tile set was kept aside at {stamp}", 404)
+    return kept
+
+
+@router.post("/teach/restore")
+def restore(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDep) -> Response:
+    """The set kept aside at ``kept`` (its time) put back in use; the one in use is kept aside."""
+    kept = _kept_named(form, tiles, "put back")
     tiles.restore(kept)
     return render(request, "_taught.html", enrolled=kept.crops, kinds=kept.kinds, tileset=_set_view(tiles),
                   restored=local_time(kept.at.isoformat(), settings.timezone, SECONDS), **_kept_view(tiles, settings))
+
+
+@router.post("/teach/discard")
+def discard(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDep) -> Response:
+    """The set kept aside at ``kept`` (its time) removed for good (the page asks first); the list
+    is redrawn saying so."""
+    kept = _kept_named(form, tiles, "remove")
+    tiles.discard(kept)
+    return render(request, "_kept.html", removed=local_time(kept.at.isoformat(), settings.timezone, SECONDS),
+                  **_kept_view(tiles, settings))

@@ -239,6 +239,37 @@ def test_putting_back_a_set_that_was_not_kept_is_refused(tables, photo, kept, st
     assert _crops(_folder(b)) == 34                     # the set in use is untouched
 
 
+def test_a_set_kept_aside_is_removed_in_a_tap_and_the_set_in_use_stays(tables, photo):
+    """Once the set in use reads well, the staff remove the one kept aside from the teach page
+    (before: by hand on the table's machine, or never)."""
+    a, b = tables["A"], tables["B"]
+    _teach(a, photo)
+    _teach(b, photo)
+    assert b.post("/teach/adopt", data={"table": "A"}, headers=HTMX).status_code == 200
+    [stamp] = _kept_stamps(b.get("/teach").text)
+    aside = _folder(b).with_name(f"demo.tileset.replaced-{stamp}")
+    assert aside.is_dir()
+    gone = b.post("/teach/discard", data={"kept": stamp}, headers=HTMX)
+    assert gone.status_code == 200, gone.text
+    assert "removed the set kept aside at" in gone.text and _kept_stamps(gone.text) == []
+    assert not aside.exists() and b.app.state.tiles.kept_aside() == []
+    assert _crops(_folder(b)) == 34 and b.app.state.reader.detector.tileset is b.app.state.tiles._in_use
+    again = b.post("/teach/discard", data={"kept": stamp}, headers=HTMX)
+    assert again.status_code == 404 and f"no tile set was kept aside at {stamp}" in again.text
+
+
+@pytest.mark.parametrize("kept, status, says", [
+    ("", 422, "say which kept set to remove"),
+    ("../../A", 404, "no tile set was kept aside"),
+])
+def test_removing_a_set_that_was_not_kept_is_refused_and_nothing_is_removed(tables, photo, kept, status, says):
+    b = tables["B"]
+    _teach(b, photo)
+    r = b.post("/teach/discard", data={"kept": kept}, headers=HTMX)
+    assert r.status_code == status and says in r.text, r.text
+    assert _crops(_folder(b)) == 34
+
+
 def test_the_counter_stops_offering_a_tables_set_and_the_table_keeps_it(db_url, tmp_path, photo):
     """A set taught wrong, or of tiles no other table has: the counter withdraws it from the other
     tables' teach pages; the table that was taught reads with it still, and offers it again when taught."""

@@ -55,7 +55,8 @@ def test_the_session_page_links_to_the_teach_page(page, server):
 
 def test_a_sister_table_takes_the_set_taught_at_another(page, sister_servers, tmp_path):
     """Tables A and B of one parlour (one database): A is taught in the browser; B's teach page lists
-    A's set, and a tap on it makes B's set of A's tiles."""
+    A's set, and a tap on it makes B's set of A's tiles; the set it replaced is put back, and the
+    one kept aside then removed."""
     a, b = sister_servers
     photo = tmp_path / "rows.jpg"
     photo.write_bytes(jpeg(rows_photo(tile_art())))
@@ -86,10 +87,20 @@ def test_a_sister_table_takes_the_set_taught_at_another(page, sister_servers, tm
     page.click("#sisters .sister button")
     expect(page.locator("#kept .sister")).to_have_count(1)          # redrawn with the answer
     expect(page.locator("#kept .sister")).to_contain_text("34枚 32種")
-    page.click("#kept .sister button")
+    page.click("#kept .sister button.put-back")
     expect(page.locator("#taught")).to_contain_text("put back the set kept aside")
     expect(page.locator("#kinds-count")).to_have_text("31")
     expect(page.locator("#kept .sister")).to_have_count(1)          # the one it replaced, kept in its turn
+
+    # the set in use reads well: the one kept aside is removed, the page asking first
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.click("#kept .sister button.remove")
+    expect(page.locator("#kept-removed")).to_contain_text("removed the set kept aside at")
+    assert asked and "Remove this kept set for good?" in asked[0]
+    expect(page.locator("#kept .sister")).to_have_count(0)
+    expect(page.locator("#kinds-count")).to_have_text("31")
+    assert not list((tmp_path / "B" / "data").glob("demo.tileset.replaced-*"))
 
     # the staff stop offering A's set: B's teach page no longer lists it, and B reads with its own still
     page.goto(b + "/counter/table?name=A")
