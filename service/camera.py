@@ -197,7 +197,8 @@ class Camera:
         """The newest frame as JPEG (made ``width`` pixels wide where it is wider), newer than frame
         number ``after`` (waits for it); ``CameraError`` while the camera is lost. Encoded here, when
         asked, once a frame and width: not as each frame comes, for a preview no one may be watching
-        (a live camera's 25 frames a second took a fifth of a core at 1080p, bench/bench_camera.py)."""
+        (a live camera's 25 frames a second at 1080p took 48% of a core to capture, 32% now:
+        bench/bench_camera.py)."""
         with self._lock:
             self._lock.wait_for(lambda: self._count > after or self._stop.is_set(), timeout)
             if self._frame is None:
