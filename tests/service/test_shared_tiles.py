@@ -226,16 +226,18 @@ def test_a_set_kept_aside_is_put_back_in_a_tap_and_the_one_in_use_kept_in_its_tu
     assert sorted(k.crops for k in b.app.state.tiles.kept_aside()) == [68]
 
 
+@pytest.mark.parametrize("action, doing", [("restore", "put back"), ("discard", "remove")])
 @pytest.mark.parametrize("kept, status, says", [
-    ("", 422, "say which kept set"),
+    ("", 422, "say which kept set to {doing} (kept)"),
     ("20990101T000000", 404, "no tile set was kept aside at 20990101T000000"),
     ("../../A", 404, "no tile set was kept aside"),
 ])
-def test_putting_back_a_set_that_was_not_kept_is_refused(tables, photo, kept, status, says):
+def test_putting_back_or_removing_a_set_that_was_not_kept_is_refused(tables, photo, action, doing, kept, status,
+                                                                    says):
     b = tables["B"]
     _teach(b, photo)
-    r = b.post("/teach/restore", data={"kept": kept}, headers=HTMX)
-    assert r.status_code == status and says in r.text, r.text
+    r = b.post(f"/teach/{action}", data={"kept": kept}, headers=HTMX)
+    assert r.status_code == status and says.format(doing=doing) in r.text, r.text
     assert _crops(_folder(b)) == 34                     # the set in use is untouched
 
 
@@ -256,18 +258,6 @@ def test_a_set_kept_aside_is_removed_in_a_tap_and_the_set_in_use_stays(tables, p
     assert _crops(_folder(b)) == 34 and b.app.state.reader.detector.tileset is b.app.state.tiles._in_use
     again = b.post("/teach/discard", data={"kept": stamp}, headers=HTMX)
     assert again.status_code == 404 and f"no tile set was kept aside at {stamp}" in again.text
-
-
-@pytest.mark.parametrize("kept, status, says", [
-    ("", 422, "say which kept set to remove"),
-    ("../../A", 404, "no tile set was kept aside"),
-])
-def test_removing_a_set_that_was_not_kept_is_refused_and_nothing_is_removed(tables, photo, kept, status, says):
-    b = tables["B"]
-    _teach(b, photo)
-    r = b.post("/teach/discard", data={"kept": kept}, headers=HTMX)
-    assert r.status_code == status and says in r.text, r.text
-    assert _crops(_folder(b)) == 34
 
 
 def test_the_counter_stops_offering_a_tables_set_and_the_table_keeps_it(db_url, tmp_path, photo):
