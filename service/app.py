@@ -90,7 +90,7 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
                                           settings.mend_reads)
             app.state.tiles = TableTiles(tileset_folder(settings), app.state.reader, settings.learn_tiles)
             app.state.tiles.start()
-            app.state.camera = (Camera(settings.camera, settings.frame_rate).start()
+            app.state.camera = (Camera(settings.camera, settings.frame_rate, size=settings.frame_size).start()
                                 if camera and settings.camera else None)
             app.state.watcher = watcher_for(settings, app.state.reader, app.state.camera, app.state.snapshots,
                                             app.state.offers, app.state.ledger, app.state.tiles)

@@ -81,9 +81,11 @@ class Camera:
     """A capture thread over one source; ``latest()`` is the newest frame and its number, while the
     camera gives frames."""
 
-    def __init__(self, source: str, fps: float = 2.0, stale_s: float = STALE_MIN_S):
+    def __init__(self, source: str, fps: float = 2.0, stale_s: float = STALE_MIN_S,
+                 size: tuple[int, int] | None = None):
         self.source, self.kind = source, describe(source)
         self.shown = shown_url(source)
+        self.size = size                    # (width, height) a USB camera is asked for; None: as it gives
         self.period = 1.0 / fps
         self.stale_s = max(stale_s, 3 * self.period)
         self._lock = threading.Condition()
@@ -93,6 +95,7 @@ class Camera:
         self._count = 0
         self._at = 0.0                      # when the newest frame came (monotonic)
         self._scene = 0
+        self._shape: tuple[int, int] | None = None      # the frames' size last said (``_say_size``)
         self._error = ""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -117,6 +120,12 @@ class Camera:
         cap = cv2.VideoCapture(int(self.source) if self.kind == "usb" else self.source)
         if not cap.isOpened():
             raise CameraError(f"cannot open camera {self.shown!r}")
+        if self.kind == "usb" and self.size:
+            # OpenCV opens a USB camera at 640x480 unless asked; MJPG first, as a USB 2 link carries
+            # 1080p uncompressed at a few frames a second only. A camera that cannot is said (_say_size).
+            cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
         return cap
 
     def _run(self) -> None:
@@ -132,6 +141,7 @@ class Camera:
                     ok, frame = cap.read()
                 if not ok or frame is None:
                     raise CameraError(f"camera {self.shown!r} gave no frame")
+                self._say_size(frame)
                 self._publish(frame, (cap.i - 1) % len(cap.files) if isinstance(cap, _Folder) else 0)
             except (CameraError, cv2.error, OSError) as e:
                 if str(e) != self._error:          # said once, not at every retry
@@ -146,6 +156,17 @@ class Camera:
                 self._stop.wait(self.period)
         if cap is not None:
             cap.release()
+
+    def _say_size(self, frame: np.ndarray) -> None:
+        """A live camera whose frames come smaller than ``size`` is said in the log, once a size: the
+        tiles it shows are too small to read well (a USB camera that could not give what it was asked,
+        an IP camera set to a low resolution)."""
+        shape = frame.shape[1], frame.shape[0]
+        if self.size and self.kind in ("usb", "url") and shape != self._shape:
+            self._shape = shape
+            if shape[0] < self.size[0] or shape[1] < self.size[1]:
+                log.warning("camera %r gives %dx%d frames, smaller than %dx%d (TABLE_CAMERA_SIZE): tiles are "
+                            "read less well; set the camera to %dx%d", self.shown, *shape, *self.size, *self.size)
 
     def _publish(self, frame: np.ndarray, scene: int = 0) -> None:
         with self._lock:

@@ -53,6 +53,10 @@ class Settings(BaseSettings):
     camera_fps: float | None = Field(None, gt=0, le=60,
                                      description="frames per second read from a folder or file; empty: a folder "
                                                  "cycles one image every 4 s (a slideshow), a file plays at 2")
+    camera_size: str = Field("1920x1080", pattern=r"^(\d{3,5}x\d{3,5})?$",
+                             description="WIDTHxHEIGHT a USB camera is asked for (OpenCV opens one at 640x480 "
+                                         "else); a live camera whose frames come smaller is said in the log; "
+                                         "empty: as the camera gives")
     preview_fps: float = Field(4.0, gt=0, le=30, description="frames per second of the tablet's live preview "
                                                             "(the camera may give more: each is Wi-Fi)")
     preview_width: int = Field(960, ge=160, le=7680, description="the live preview's width in pixels (a wider "
@@ -143,6 +147,14 @@ class Settings(BaseSettings):
         if self.camera_fps is not None:
             return self.camera_fps
         return 0.25 if Path(self.camera).is_dir() else 2.0
+
+    @property
+    def frame_size(self) -> tuple[int, int] | None:
+        """``camera_size`` as (width, height), None when empty."""
+        if not self.camera_size:
+            return None
+        w, h = self.camera_size.split("x")
+        return int(w), int(h)
 
     @property
     def demo_camera(self) -> bool:

@@ -163,3 +163,23 @@ def test_a_stream_that_stalls_is_lost_after_stale_s_and_not_at_a_short_pause(ip_
     finally:
         ip_camera.resume()
         cam.stop()
+
+
+def test_a_live_camera_giving_smaller_frames_than_asked_is_said_once(ip_camera, caplog):
+    """An IP camera set to 80x60 here, the table asking for 1920x1080 (TABLE_CAMERA_SIZE): the tiles
+    would be read from frames too small, and nothing said why."""
+    cam = Camera(ip_camera.url, size=(1920, 1080)).start()
+    try:
+        first, _ = cam.latest(timeout=10)
+        cam.jpeg(after=first + 3, timeout=5)                # a few frames more: said once, not each
+    finally:
+        cam.stop()
+    said = [r.getMessage() for r in caplog.records if r.name == "service.camera"]
+    assert len(said) == 1 and "gives 80x60 frames, smaller than 1920x1080" in said[0], said
+    caplog.clear()
+    cam = Camera(ip_camera.url, size=(80, 60)).start()      # as asked: nothing said
+    try:
+        cam.latest(timeout=10)
+    finally:
+        cam.stop()
+    assert [r for r in caplog.records if r.name == "service.camera"] == []
