@@ -37,6 +37,8 @@ from .vote import voted
 log = logging.getLogger(__name__)
 DISK_FULL = ("ディスクがいっぱい · the table's disk is full: the win was read but cannot be offered "
              "until space is freed (Count still reads it)")
+CAMERA_LOST = "カメラが見えません · camera lost, not watching:"      # then why (Camera.lost)
+LOST = "lost"           # the state the tablets are told while the camera gives no frame
 ROOM = 512 * 1024       # free bytes that make room for snapshots again (a frame's JPEG: 100-200 KB)
 
 
@@ -57,6 +59,7 @@ class Watcher:
         self._scene: int | None = None
         self._said: tuple[str, str] | None = None
         self._full = False                                     # the disk was full at the last offer: said once
+        self._lost = ""                                        # why the camera gives no frame now ('' it does)
         self.reads = 0                                         # detector runs (the bench counts them)
         if not enabled:
             self.trigger.switch(False)
@@ -130,13 +133,23 @@ class Watcher:
             self._tell_status()
 
     def status(self) -> dict:
-        return {"enabled": self.enabled, "state": self.trigger.state, "seat": self.trigger.seat,
-                "message": self._message(), "camera": self.camera is not None}
+        return {"enabled": self.enabled, "state": LOST if self._lost and self.enabled else self.trigger.state,
+                "seat": self.trigger.seat, "message": self._message(), "camera": self.camera is not None}
 
     def _message(self) -> str:
-        """What the tablets read: the rule's, but the full disk while a win cannot be offered for it
+        """What the tablets read: the rule's, but the camera lost while it gives no frame (the players
+        would wait for a count that cannot come), and the full disk while a win cannot be offered for it
         (until a save succeeds, or a step finds the snapshots' disk with ``ROOM`` again)."""
+        if self._lost and self.enabled:
+            return f"{CAMERA_LOST} {self._lost}"
         return DISK_FULL if self._full else self.trigger.message
+
+    def _see_camera(self, lost: str) -> None:
+        """The camera lost (why), or giving frames (''): the tablets are told when that changes."""
+        if lost != self._lost:
+            with self._lock:
+                self._lost = lost
+                self._tell_status()
 
     def _tell_status(self) -> None:
         status = self.status()
@@ -169,9 +182,12 @@ class Watcher:
                 continue
             try:
                 number, frame = self.camera.latest(timeout=1.0)
-                self.step(frame, number, time.monotonic(), self.camera.scene if self.slideshow else None)
-            except CameraError:
+            except CameraError as e:
+                self._see_camera(str(e))
                 continue
+            self._see_camera("")
+            try:
+                self.step(frame, number, time.monotonic(), self.camera.scene if self.slideshow else None)
             except Exception:            # never let one bad frame end the watching
                 log.exception("the watcher failed on a frame")
 

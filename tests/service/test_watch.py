@@ -105,6 +105,35 @@ def test_the_service_watches_its_camera_and_offers_the_win(settings, watch_folde
         assert c.post("/api/watch", json={"on": "maybe"}).status_code == 422
 
 
+def test_the_tablets_are_told_when_the_camera_is_lost_and_when_it_is_back(settings, ip_camera, tmp_path,
+                                                                          monkeypatch):
+    """Auto count on and the camera unplugged: before, the switch kept saying "watching" and the players
+    waited for a count that could not come."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+
+    monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path / "tables"))
+    save(TableFile("t1"), tmp_path / "tables")
+    s = settings.model_copy(update={"camera": ip_camera.url, "camera_fps": None, "calibration": "t1",
+                                    "watch": True, "data_dir": tmp_path / "watch-data"})
+
+    def told(pred) -> dict:
+        deadline = time.monotonic() + 15
+        while not pred(st := c.get("/api/watch").json()):
+            assert time.monotonic() < deadline, st
+            time.sleep(0.2)
+        return st
+
+    with TestClient(create_app(s), headers={"X-Table-PIN": PIN}) as c:
+        assert told(lambda st: st["state"] == WATCHING)["message"].startswith("見ています")
+        ip_camera.unplug()
+        lost = told(lambda st: st["state"] == "lost")
+        assert lost["message"].startswith("カメラが見えません · camera lost") and str(ip_camera.port) in lost["message"]
+        ip_camera.plug()
+        assert "camera lost" not in told(lambda st: st["state"] == WATCHING)["message"]
+
+
 def test_without_the_vision_reader_there_is_no_watcher_and_the_switch_says_why(manual_client):
     st = manual_client.get("/api/watch").json()
     assert st["available"] is False and st["offer"] is None and "vision reader" in st["message"]
