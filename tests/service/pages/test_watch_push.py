@@ -8,6 +8,9 @@ from dataclasses import replace
 
 from playwright.sync_api import expect
 
+from calibration.store import TableFile, save
+from live_server import serve
+
 from scoring.tiles import parse_mpsz, tile_name
 from tablet_steps import start_session
 
@@ -98,3 +101,21 @@ def test_the_snapshot_zooms_and_a_tap_there_picks_the_tile_and_a_new_tablet_open
     expect(other.locator("#strip")).to_be_visible()
     assert sorted(_hand(other)) == _tiles(win.record["concealed"])
     other.close()
+
+
+def test_the_open_tablet_shows_the_camera_lost_and_watching_again(page, ip_camera, tmp_path, monkeypatch):
+    """Auto count on over a real IP camera; unplugged, the tablet's line says so at once (pushed, no tap),
+    in the warning colour; plugged back, it watches again."""
+    monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path / "tables"))
+    save(TableFile("t1"), tmp_path / "tables")
+    for url, _ in serve(tmp_path, camera=ip_camera.url, camera_fps=None, calibration="t1", watch=True):
+        start_session(page, url)
+        state = page.locator("#watch-state")
+        expect(state).to_have_attribute("data-state", "watching", timeout=15_000)
+        ip_camera.unplug()
+        expect(state).to_have_attribute("data-state", "lost", timeout=15_000)
+        expect(state).to_contain_text("camera lost, not watching")
+        assert state.evaluate("e => getComputedStyle(e).fontWeight") == "700"
+        ip_camera.plug()
+        expect(state).to_have_attribute("data-state", "watching", timeout=15_000)
+        expect(state).not_to_contain_text("camera lost")      # the rule's own line again (grey frames: no table)
