@@ -207,12 +207,17 @@ class Camera:
         with self._lock:
             self._lock.wait_for(lambda: (self._frame is not None and not self.lost()) or self._stop.is_set(),
                                 timeout)
-            if self._frame is None:
-                raise CameraError(self._error or f"camera {self.shown!r} has no frame yet")
-            lost = self.lost()
-            if lost:
-                raise CameraError(lost)
+            self._check_now()
             return self._count, self._frame
+
+    def _check_now(self) -> None:
+        """``CameraError`` saying why the newest frame is not the table now: there is none yet, or the
+        camera was lost since it came. Under the lock."""
+        if self._frame is None:
+            raise CameraError(self._error or f"camera {self.shown!r} has no frame yet")
+        lost = self.lost()
+        if lost:
+            raise CameraError(lost)
 
     def jpeg(self, after: int = 0, timeout: float = 3.0, width: int | None = None) -> tuple[int, bytes]:
         """The newest frame as JPEG (made ``width`` pixels wide where it is wider), newer than frame
@@ -222,11 +227,7 @@ class Camera:
         bench/bench_camera.py)."""
         with self._lock:
             self._lock.wait_for(lambda: self._count > after or self._stop.is_set(), timeout)
-            if self._frame is None:
-                raise CameraError(self._error or f"camera {self.shown!r} has no frame yet")
-            lost = self.lost()
-            if lost:                            # as ``latest``: the last frame is not the table now
-                raise CameraError(lost)
+            self._check_now()                   # as ``latest``: a lost camera's last frame is not shown
             count, frame, shown = self._count, self._frame, self._jpegs.get(width)
         if shown is not None and shown[0] == count:
             return shown

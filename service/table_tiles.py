@@ -326,18 +326,22 @@ class TableTiles:
     def discard(self, kept: KeptSet) -> None:
         """The set kept aside as ``kept`` (one of ``kept_aside``) removed from the disk, for good; the
         set in use is untouched. ``TileSetError`` when there is no set folder."""
-        folder = self._require_folder()
+        folder = self._kept_folder(kept)
         with self._lock:
-            shutil.rmtree(folder.with_name(f"{folder.name}{KEPT}{kept.stamp}"), ignore_errors=True)
-        log.info("tile set %s: the set kept aside at %s (%d crops) removed", folder, kept.stamp, kept.crops)
+            shutil.rmtree(folder, ignore_errors=True)
+        log.info("tile set %s: the set kept aside at %s (%d crops) removed", self.folder, kept.stamp, kept.crops)
+
+    def _kept_folder(self, kept: KeptSet) -> Path:
+        """Where the set kept aside as ``kept`` lies; ``TileSetError`` when there is no set folder."""
+        folder = self._require_folder()
+        return folder.with_name(f"{folder.name}{KEPT}{kept.stamp}")
 
     def restore(self, kept: KeptSet) -> TileSet:
         """The set kept aside as ``kept`` (one of ``kept_aside``) put back in use (rebuilt if its
         classifier changed); the set in use is kept aside in its turn. ``TileSetError`` naming what is
         wrong (no set folder; the kept set gone meanwhile)."""
-        folder = self._require_folder()
+        aside = self._kept_folder(kept)
         with self._lock:
-            aside = folder.with_name(f"{folder.name}{KEPT}{kept.stamp}")
             tileset = ready(aside, self.detector.classifier)
             self._swap_in(aside, tileset)
         return tileset

@@ -88,7 +88,8 @@ def camera_frame(camera: CameraDep) -> Response:
 def camera_stream(camera: CameraDep, settings: SettingsDep,
                   frames: int | None = Query(None, ge=1, description="stop after N frames")):
     """At most ``TABLE_PREVIEW_FPS`` frames a second, ``TABLE_PREVIEW_WIDTH`` wide: a preview."""
-    return StreamingResponse(camera.mjpeg(frames, settings.preview_fps, settings.preview_width), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
+    return StreamingResponse(camera.mjpeg(frames, settings.preview_fps, settings.preview_width),
+                             media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
                              headers={"Cache-Control": "no-store"})
 
 

@@ -306,12 +306,12 @@ def _list(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     with _ledger(args) as ledger:
         text = export.dumps(ledger, args.session) if args.format == "json" else export.to_csv(ledger, args.session)
+    text = text if text.endswith("\n") else text + "\n"
     if args.output:
-        text = text if text.endswith("\n") else text + "\n"
         # a CSV file is for a spreadsheet (csv_cells: Excel on Japanese Windows needs the BOM); stdout is not
         Path(args.output).write_bytes(for_spreadsheets(text) if args.format == "csv" else text.encode("utf-8"))
     else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(text)
     return 0
 
 

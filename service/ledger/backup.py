@@ -97,17 +97,14 @@ def restore(url: str, backup_file: Path) -> tuple[Copied | None, Copied]:
         kept = _aside_name(target)
         try:
             _check(target)
-            readable = True
-        except LedgerError:
-            readable = False
-        if readable:
-            _not_in_use(target)
-            aside = _copy_new(target, kept)
-        else:                   # damaged, or no ledger: kept aside as it lies, its -wal with it
+        except LedgerError:     # damaged, or no ledger: kept aside as it lies, its -wal with it
             for suffix in BESIDE:
                 if (part := Path(f"{target}{suffix}")).exists():
                     part.replace(f"{kept}{suffix}")
             aside = Copied(kept, None, None, kept.stat().st_size)
+        else:
+            _not_in_use(target)
+            aside = _copy_new(target, kept)
     _copy(backup_file, target)
     return aside, _check(target)
 

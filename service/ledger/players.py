@@ -56,9 +56,7 @@ def clean_name(name: str) -> str:
     name = " ".join(str(name).split())
     if not name:
         raise LedgerError("a player's name is empty")
-    if len(name) > MAX_NAME:
-        raise LedgerError(f"a player's name has at most {MAX_NAME} characters")
-    return checked(name, "a player's name", MAX_NAME)
+    return checked(name, "a player's name", MAX_NAME)        # its length too
 
 
 def clean_code(code: str) -> str:
