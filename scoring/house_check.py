@@ -28,6 +28,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "table.chombo_honba": ("same", "add"),
     "table.chombo_riichi": ("return", "pool"),
     "table.double_ron_dealer": ("head", "dealer_keeps"),
+    "table.draw_dealer": ("stays", "tenpai"),
     "table.double_ron_honba": ("both", "head"),
     "table.end_pool": ("top", "table"),
     "table.top_tie": ("last_win_then_head_from_dealer",),

@@ -57,6 +57,8 @@ TABLE: dict[str, tuple[str, str, Callable[[Any], str]]] = {
     "table.unit_value": ("精算", "One unit is paid as", lambda v: f"{v:,}" if isinstance(v, int) else toml_value(v)),
     "table.open_riichi_sticks": ("オープンリーチの供託", "Open riichi puts in", lambda v: f"{v}本 {v} stick(s)"),
     "table.double_ron": ("ダブロン", "Double ron", lambda v: "あり allowed" if v else "なし head bump only"),
+    "table.draw_dealer": ("流局後の親", "After a draw the deal", _words(
+        {"stays": "親続行 stays with the dealer", "tenpai": "聴牌連荘 stays only if the dealer is tenpai"})),
     "table.double_ron_dealer": ("ダブロンの親", "Double ron: the deal goes to", _words(
         {"head": "上家取り the head winner", "dealer_keeps": "親が和了なら親続行 the dealer if a winner"})),
     "table.double_ron_honba": ("ダブロンの積み棒", "Double ron: honba paid to", _words(
@@ -69,7 +71,7 @@ TABLE: dict[str, tuple[str, str, Callable[[Any], str]]] = {
     "table.end_pool": ("終了時の供託", "Sticks left at the end go to", _words(
         {"top": "トップへ the top", "table": "卓に残す stay on the table"})),
     "table.top_tie": ("同点のトップ", "A tie for top", _words(
-        {"last_win_then_head_from_dealer": "最後の和了者、次に親から頭ハネ the last winner, then head bump"})),
+        {"last_win_then_head_from_dealer": "最後に和了した者、次に親から頭ハネ the tied player who won last, then head bump"})),
     "bounty.from_honba": ("懸賞", "Bounty round from", lambda v: f"{v}本場 {v} honba"),
     "bounty.dealer": ("懸賞 親", "Bounty for the dealer", _pts),
     "bounty.nondealer": ("懸賞 子", "Bounty for a non-dealer", _pts),

@@ -13,7 +13,9 @@ step is one rule of the table, written as one small function:
   if one of them (``double_ron_dealer = "dealer_keeps"``); without
   ``double_ron_bounty_exchange`` the other winner does not pay the lateral bounty.
 - a draw: riichi sticks stay in the pool; each noten player pays each tenpai
-  player ``noten_total / 2`` (or into the pool); the dealer keeps the deal, a honba is added.
+  player ``noten_total / 2`` (or into the pool); a honba is added; the dealer keeps
+  the deal (``draw_dealer = "stays"``), or only when tenpai (``"tenpai"``, 聴牌連荘),
+  else the deal passes to the next in turn (下家).
 - a chombo: the offender pays ``chombo_each`` to each other player; the hand is
   replayed by the same dealer (honba kept, or added: ``chombo_honba``); its riichi
   sticks go back or into the pool (``chombo_riichi``).
@@ -63,7 +65,9 @@ class State:
     honba: int
     pool: int                      # units on the table (供託): riichi sticks, pooled noten
     balances: tuple[int, int, int]
-    last_win: tuple[int, tuple[int, ...]] | None = None   # (hand number, winners from the dealer)
+    # the players who have won, the latest first (a double ron's winners in turn from its
+    # dealer): a stick game's tie for top goes to the tied player who won last
+    winners_latest_first: tuple[int, ...] = ()
     over: bool = False             # a stick game has ended
     warnings: tuple[str, ...] = ()
 
@@ -156,18 +160,19 @@ def play(config: SessionConfig, state: State, slot: Slot) -> Step:
     if not (slot.kind == "chombo" and t.chombo_riichi == "return"):
         pool += _riichi(t, body, idx, deltas)   # a void hand's sticks go back to their owners
     dealer, honba = state.dealer, state.honba
-    last_win = state.last_win
+    won = state.winners_latest_first
     if slot.kind == "win":
         winners, pool_taker, next_dealer = _win(t, body, seats, idx, deltas)
         deltas[pool_taker] += state.pool + pool
         pool = -state.pool
         honba = honba + 1 if next_dealer == state.dealer else t.new_dealer_honba
         dealer = next_dealer
-        # for a stick game's tie for top: the last winners, in turn from that hand's dealer
-        last_win = (slot.number, tuple(sorted(winners, key=lambda i: (i - state.dealer) % 3)))
+        latest = tuple(sorted(winners, key=lambda i: (i - state.dealer) % 3))
+        won = latest + tuple(i for i in won if i not in latest)
     elif slot.kind == "draw":
         pool += _noten(t, body, idx, deltas)
         honba += 1
+        dealer = _dealer_after_draw(t, body, idx, dealer)
     elif slot.kind == "chombo":
         off = idx[body["offender"]]
         for i in range(3):
@@ -180,7 +185,7 @@ def play(config: SessionConfig, state: State, slot: Slot) -> Step:
     over = t.end_at_or_below is not None and any(b <= t.end_at_or_below for b in balances)
     warnings = state.warnings + tuple(f"hand {slot.number}: {p}" for p in problems)
     after = State(hands=state.hands + 1, dealer=dealer, honba=honba, pool=state.pool + pool,
-                  balances=balances, last_win=last_win, over=over or state.over, warnings=warnings)
+                  balances=balances, winners_latest_first=won, over=over or state.over, warnings=warnings)
     return Step(slot, tuple(deltas), pool, after)
 
 
@@ -234,6 +239,14 @@ def _win(t: TableRules, body: Mapping[str, Any], seats: Mapping[str, str],
         return winners, head, head
     winner = idx[seats[win_seats[0]]]
     return (winner,), winner, winner
+
+
+def _dealer_after_draw(t: TableRules, body: Mapping[str, Any], idx: Mapping[str, int], dealer: int) -> int:
+    """Who deals after a draw: the dealer (親続行), or under 聴牌連荘 (``draw_dealer = "tenpai"``)
+    the dealer only when tenpai, else the next in turn (下家)."""
+    if t.draw_dealer == "tenpai" and dealer not in {idx[n] for n in body.get("tenpai", [])}:
+        return (dealer + 1) % 3
+    return dealer
 
 
 def _noten(t: TableRules, body: Mapping[str, Any], idx: Mapping[str, int], deltas: list[int]) -> int:

@@ -23,6 +23,7 @@ _CHOICES = {
     "double_ron_dealer": ("head", "dealer_keeps"),
     "double_ron_honba": ("both", "head"),
     "end_pool": ("top", "table"),
+    "draw_dealer": ("stays", "tenpai"),
 }
 
 
@@ -51,6 +52,7 @@ class TableRules:
     top_bonus: int = 0
     end_at_or_below: int | None = None
     end_pool: str = "top"
+    draw_dealer: str = "stays"     # after a draw: "stays" (親続行), or "tenpai" (聴牌連荘)
 
     @property
     def stick_game(self) -> bool:
@@ -92,7 +94,7 @@ def table_rules(rules: str | scoring.Preset, overrides: Mapping[str, Any] | None
             bounty_from=bounty.get("from_honba"),
             start_sticks=table.get("start_sticks"), return_sticks=table.get("return_sticks", 0),
             top_bonus=table.get("top_bonus", 0), end_at_or_below=table.get("end_at_or_below"),
-            end_pool=table.get("end_pool", "top"),
+            end_pool=table.get("end_pool", "top"), draw_dealer=table.get("draw_dealer", "stays"),
         )
     except KeyError as e:
         raise LedgerError(f"preset {rules}: [table] lacks {e.args[0]!r}") from None

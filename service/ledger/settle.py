@@ -25,16 +25,15 @@ class Line:
 
 
 def top_player(config: SessionConfig, state: State) -> int:
-    """The top: most held; ties to the last winner, then head from the dealer (isshokai 1.3)."""
+    """The top: most held. A tie goes to the tied player who won last (isshokai 1.3 "最後に和了した者";
+    a double ron's two winners in turn from that hand's dealer, "親の位置から頭ハネ"); where none of
+    the tied has won, to the first of them in turn from the dealer."""
     best = max(state.balances)
     tied = [i for i, b in enumerate(state.balances) if b == best]
-    if len(tied) > 1 and state.last_win is not None:
-        for w in state.last_win[1]:          # last winners, in turn from that hand's dealer
-            if w in tied:
-                return w
-    if len(tied) > 1:   # nobody tied has won last: in turn from the current dealer
-        return min(tied, key=lambda i: (i - state.dealer) % 3)
-    return tied[0]
+    for w in state.winners_latest_first:
+        if w in tied:
+            return w
+    return min(tied, key=lambda i: (i - state.dealer) % 3)
 
 
 def settle(config: SessionConfig, state: State) -> list[Line]:

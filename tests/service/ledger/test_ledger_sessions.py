@@ -177,6 +177,42 @@ def test_chinton_noten_forty_chombo_replay_and_double_ron_honba_to_the_head(ledg
     expect(ledger, s, (43, -51, 8), B, 0)
 
 
+def test_chinton_dealer_keeps_the_deal_after_a_draw_only_when_tenpai(ledger):
+    # chinton "聴牌連荘": the dealer continues after a draw only when tenpai. The seed
+    # leaves the rest open ("詳細は決まっていない"): the deal passes to the next in
+    # turn and the draw's honba is added, as in the other seeds ("本場を追加").
+    s = ledger.start("chinton", PLAYERS).id
+    # 1. Draw, Aki (dealer) and Ben tenpai: Chie pays 20 to each. Aki keeps the deal.
+    ledger.add_draw(s, [A, B])
+    expect(ledger, s, (20, 20, -40), A, 1)
+    # 2. Draw, Ben alone tenpai: Aki and Chie pay 20 each. Aki, noten, loses the deal
+    #    to Ben, the next in turn; 2 honba.
+    ledger.add_draw(s, [B])
+    expect(ledger, s, (0, 60, -60), B, 2)
+    # 3. Draw, nobody tenpai: no payment; Ben, noten, passes the deal to Chie.
+    ledger.add_draw(s, [])
+    expect(ledger, s, (0, 60, -60), C, 3)
+    # 4. Chie deals: Chie east, Aki south, Ben west. Aki (south) rons Ben at 3 honba.
+    #    The chun hand: 8 + honba 3 = 11. Aki takes the deal at 0 honba.
+    ledger.add_win(s, [hand("chinton", "south", "ron", "west", honba=3)])
+    expect(ledger, s, (11, 49, -60), A, 0)
+
+
+def test_a_draw_keeps_the_dealer_under_the_other_rules_even_when_noten(ledger):
+    # dunhill, balance: "流局した場合は親権移動なし"; isshokai: "理由の如何によらず、親続行";
+    # toutenkou: "前局の和了者が次局の親".
+    for rules in ("dunhill", "balance", "toutenkou", "isshokai"):
+        s = ledger.start(rules, PLAYERS).id
+        ledger.add_draw(s, [B])
+        assert PLAYERS[ledger.state(s).dealer] == A, rules
+
+
+def test_a_session_may_choose_tenpai_renchan_for_its_draws(ledger):
+    s = ledger.start("dunhill", PLAYERS, table={"draw_dealer": "tenpai"}).id
+    ledger.add_draw(s, [C])
+    expect(ledger, s, (-3, -3, 6), B, 1)
+
+
 def test_chinton_noten_to_the_pool_as_the_issues_reading(ledger):
     # The issue reads "場に40点" as "to the pool": a session may choose it. One
     # tenpai: each noten player puts 20 in the pool; the next winner takes it.
@@ -219,6 +255,30 @@ def test_isshokai_stick_game_ends_when_a_player_goes_below_zero(ledger):
     # a stick is 1,000.
     assert [(l.player, l.result, l.in_sticks, l.top) for l in settle(ledger.config(s), st)] == \
         [(A, 36, 36_000, True), (B, -5, -5_000, False), (C, -31, -31_000, False)]
+
+
+def test_isshokai_tie_for_top_goes_to_the_tied_player_who_won_last_not_only_the_last_winner(ledger):
+    # "同点の場合: 1. 最後に和了した者": of the tied players, the one who won most recently,
+    # even when the hand's very last winner is not among them.
+    s = ledger.start("isshokai", PLAYERS).id
+    # 1. Ben (south) rons Chie (west): 5 sticks. Ben deals.
+    ledger.add_win(s, [hand("isshokai", "south", "ron", "west", honba=0)])
+    expect(ledger, s, (25, 30, 20), B, 0)
+    # 2. Ben deals: Chie south, Aki west. Chie (south) rons Ben (east): 5. Chie deals.
+    ledger.add_win(s, [hand("isshokai", "south", "ron", "east", honba=0)])
+    st = expect(ledger, s, (25, 25, 25), C, 0)
+    # 3. Draw, Aki and Ben tenpai: Chie pays 1 to each. Aki and Ben tie at 26.
+    #    Chie won last but is not tied; of Aki (never won) and Ben (won hand 1), Ben.
+    ledger.add_draw(s, [A, B])
+    st = expect(ledger, s, (26, 26, 23), C, 1)
+    assert [(l.player, l.top) for l in settle(ledger.config(s), st)] == [(A, False), (B, True), (C, False)]
+
+
+def test_isshokai_tie_with_no_tied_winner_goes_in_turn_from_the_dealer(ledger):
+    s = ledger.start("isshokai", PLAYERS).id
+    ledger.add_draw(s, [B, C])           # Aki pays 1 to each: Ben and Chie tie at 26
+    st = expect(ledger, s, (23, 26, 26), A, 1)
+    assert [l.player for l in settle(ledger.config(s), st) if l.top] == [B]
 
 
 def test_isshokai_tie_for_top_goes_to_the_last_winner_and_chombo_adds_a_honba(ledger):
