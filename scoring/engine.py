@@ -102,7 +102,7 @@ def score(record: HandRecord | Mapping[str, Any], preset: Preset | None = None) 
     for hand, w in _variants(rec, t, counted, suit_in_play):
         pre = _hand_hits(hand, t)
         for reading in _readings(hand, rec, t, w, suit_in_play, meld_trips):
-            hits = _yaku_hits(hand, reading, t, pre)
+            hits = _yaku_hits(hand, reading, t, pre, gari_held)
             if not hits:
                 reason = f"no yaku: {rec.rules} needs at least one yaku (dora, gari and bonuses are not yaku)"
                 continue
@@ -324,8 +324,11 @@ def _hand_hits(hand: Hand, t: Table) -> tuple[list, list]:
     return yaku, yakuman
 
 
-def _yaku_hits(hand: Hand, r: Reading, t: Table, pre: tuple[list, list]) -> list[tuple[Yaku, int, Any]]:
-    """(unit, times, value) for each yaku that counts; value is points or "yakuman"."""
+def _yaku_hits(hand: Hand, r: Reading, t: Table, pre: tuple[list, list],
+               gari_held: bool = False) -> list[tuple[Yaku, int, Any]]:
+    """(unit, times, value) for each yaku that counts; value is points or "yakuman". With a gari
+    kind held in the hand, the yaku that may not use one are not counted (``gari_in_hand.not_for``:
+    chinton "字一色は北を使えない")."""
     form = r.form
     asks = reading_asks(r)
     hits: list[tuple[Yaku, int, Any]] = [h for h in pre[0] if form in h[0].forms]
@@ -354,6 +357,9 @@ def _yaku_hits(hand: Hand, r: Reading, t: Table, pre: tuple[list, list]) -> list
         if n:
             hits.append((y, n * mult, "yakuman"))
             yakuman = True
+    if gari_held and t.gari_in_hand_not_for:
+        hits = [h for h in hits if h[0].id not in t.gari_in_hand_not_for]
+        yakuman = any(v == "yakuman" for _, _, v in hits)
     if yakuman or (t.yaku_can_be_yakuman and any(v == "yakuman" for _, _, v in hits)):
         hits = _with_yakuman(hits, t)
     return hits

@@ -75,6 +75,7 @@ class Table:
         gih = tiles.get("gari_in_hand", {})
         self.gari_in_hand = frozenset(_kind(x) for x in gih.get("kinds", []))
         self.gari_in_hand_for = tuple(gih.get("for", []))
+        self.gari_in_hand_not_for = frozenset(gih.get("not_for", []))   # yaku that may not use one
         self.gari_not_in_hand = tuple(k for k in self.gari if k not in self.gari_in_hand)
         self.round_winds = tuple(_kind(x) for x in tiles.get("round_winds", ["1z"]))
         self.dora_next = {_kind(a): _kind(b) for a, b in tiles.get("dora_next", {}).items()}
@@ -93,6 +94,7 @@ class Table:
         self.riichi_with_double = bool(rules.get("riichi_with_double", False))
         self.max_kans = int(rules.get("max_kans", 4))
         self.rinshan_on_gari = bool(rules.get("rinshan_on_gari", True))
+        self.nagashi_lost_by_riichi = bool(rules.get("nagashi_lost_by_riichi", False))
 
         values = preset.section("yaku")
         self.yaku: tuple[tuple[Yaku, list], ...] = tuple(

@@ -147,6 +147,8 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
             raise ScoringError("nagashi is lost by any call: a nagashi hand has no melds")
         if not rec.is_tsumo:
             raise ScoringError("nagashi is paid like a tsumo: set win to tsumo")
+        if t.nagashi_lost_by_riichi and rec.any_riichi:
+            raise ScoringError(f"nagashi is lost by a riichi under {rec.rules}: a nagashi hand has no riichi")
     elif size != 14:
         raise ScoringError(f"the hand has {size} tile{'s' if size != 1 else ''} counting 3 per meld; a win has 14 "
                            "(concealed includes the winning tile)")

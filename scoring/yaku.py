@@ -365,7 +365,8 @@ def renhou(h: Hand, r: Reading) -> int:
 
 
 def open_riichi_deal_in(h: Hand, r: Reading) -> int:
-    """A deal-in to an open riichi by a player not in riichi (and not stuck): yakuman."""
+    """A deal-in to an open riichi that the rule counts as yakuman (the option says so: dunhill
+    and balance "手詰まりでオープンリーチ放銃は役満扱い", chinton "立直者以外が放銃すると役満")."""
     return int(h.deal_in_to_open_riichi and "open_riichi" in h.flags and not h.tsumo)
 
 

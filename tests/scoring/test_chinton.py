@@ -224,6 +224,22 @@ def test_daisuushii_may_hold_north():
     assert yaku_lines(r)["daisuushii"] == 50
 
 
+def test_tsuuiisou_cannot_use_north():
+    """字一色は北を使えない: with North held, daisuushii counts and tsuuiisou does not."""
+    r = win(R, "111222333444z66z", "6z", win="tsumo", **G)
+    assert "tsuuiisou" not in yaku_lines(r) and yaku_lines(r)["daisuushii"] == 50
+
+
+def test_tsuuiisou_without_north_counts():
+    r = win(R, "111222333666z77z", "7z", win="tsumo", **G)
+    assert yaku_lines(r)["tsuuiisou"] == 50
+
+
+def test_an_all_honours_hand_holding_north_without_suushii_is_rejected():
+    with pytest.raises(ScoringError, match="gari in the hand"):
+        win(R, "111z222z666z777z44z", "4z", win="tsumo", **G)
+
+
 def test_gari_in_hand_for_an_ordinary_hand_is_rejected():
     with pytest.raises(ScoringError, match="gari in the hand"):
         win(R, "123456789p234p44z", "3p", riichi=True)

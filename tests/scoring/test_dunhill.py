@@ -309,6 +309,17 @@ def test_nagashi_is_a_yakuman():
     assert r.total == 50 and r.yakuman == 1
 
 
+def test_nagashi_is_lost_by_a_riichi():
+    """流し(鳴きやリーチ、アンカンで流しの権利消失)."""
+    with pytest.raises(ScoringError, match="nagashi is lost by a riichi"):
+        win(R, "234567p234678s99s", "3p", win="tsumo", nagashi=True, riichi=True)
+
+
+def test_nagashi_is_lost_by_a_call():
+    with pytest.raises(ScoringError, match="nagashi is lost by any call"):
+        win(R, "234567p234s99s", "3p", win="tsumo", nagashi=True, melds=[pon("777z")])
+
+
 def test_kokushi_cannot_hold_gari_in_dunhill():
     """マンズと北が全て抜きドラ: 1m 9m in the hand is rejected."""
     with pytest.raises(ScoringError, match="1m is a gari"):

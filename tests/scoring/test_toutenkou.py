@@ -139,6 +139,11 @@ def test_nagashi_is_a_yakuman():
     assert win(R, **PLAIN, win="tsumo", nagashi=True).total == 50
 
 
+def test_nagashi_after_a_riichi_still_counts():
+    """Only dunhill's seed takes nagashi away for a riichi; the article does not."""
+    assert win(R, **PLAIN, win="tsumo", nagashi=True, riichi=True).total == 50
+
+
 # --- options the article names ----------------------------------------------------------------
 
 def test_108_tiles_by_default_5m_is_not_in_the_wall():
