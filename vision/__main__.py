@@ -24,6 +24,7 @@ Bad input exits 2 with one line saying what is wrong.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -543,4 +544,5 @@ def _refiner(a: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # `| head` ends it quietly, as any Unix tool
     raise SystemExit(main())
