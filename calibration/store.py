@@ -114,6 +114,8 @@ def load(name: str, folder: Path | None = None, missing_ok: bool = False) -> Tab
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise CalibrationError(f"{path}: not JSON ({e})") from None
+    except RecursionError:
+        raise CalibrationError(f"{path}: its JSON is nested too deeply to be a table file") from None
     try:
         return TableFile.from_dict(data, name)
     except CalibrationError as e:

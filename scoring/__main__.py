@@ -65,6 +65,8 @@ def _read(path: str) -> object:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise ScoringError(f"{path} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise ScoringError(f"{path}: its JSON is nested too deeply to be a hand record") from None
 
 
 if __name__ == "__main__":

@@ -257,7 +257,7 @@ def _examples(rule: HouseRule, folder: Path) -> None:
     for f in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
             rec = json.loads(f.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
             continue
         if isinstance(rec, dict) and rec.get("rules") in bases:
             found.append((f.name, rec))

@@ -186,6 +186,15 @@ def _handlers(app: FastAPI, settings: Settings) -> None:
         log.error("%s %s: %s (%s)", request.method, request.url.path, message, getattr(exc, "orig", None) or exc)
         return _refusal(request, message, status)
 
+    @app.exception_handler(UnicodeEncodeError)
+    async def no_character(request: Request, exc: UnicodeEncodeError):
+        """A text holding a lone surrogate (``"\\ud800"`` in JSON: half of a UTF-16 pair) is no
+        character: no database stores it, no page shows it. UTF-8 encodes every other one."""
+        if exc.encoding.replace("-", "").lower() != "utf8":
+            raise exc
+        return _refusal(request, f"a text sent holds {exc.object[exc.start:exc.end]!a}, which is no character: "
+                                 "nothing was read or saved", 422)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
         lines = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
@@ -206,6 +215,7 @@ def _is_api(request: Request) -> bool:
 
 
 def _refusal(request: Request, message: str, status: int) -> Response:
+    message = message.encode("utf-8", "backslashreplace").decode("utf-8")   # a lone surrogate quoted
     if _is_api(request):
         return JSONResponse({"detail": message}, status_code=status)
     if request.headers.get("hx-request"):

@@ -36,7 +36,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         length = dict(scope["headers"]).get(b"content-length", b"").decode("latin-1")
-        if length.isdigit() and int(length) > self.limit:
+        if length.isascii() and length.isdigit() and int(length) > self.limit:
             await self.refuse(Request(scope), self.message(int(length)))(scope, receive, send)
             return
         read, over, started = 0, False, False
@@ -59,7 +59,7 @@ class BodyLimit:
             await send(message)
 
         try:
-            await self.app(scope, counted if not length.isdigit() else receive, answer)
+            await self.app(scope, counted if not (length.isascii() and length.isdigit()) else receive, answer)
         except Exception:
             if not over:        # the app's own error, not the body cut short
                 raise

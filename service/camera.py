@@ -44,7 +44,7 @@ class CameraError(RuntimeError):
 
 def describe(source: str) -> str:
     """What kind of source ``source`` is: usb, url, folder or file."""
-    if source.strip().isdigit():
+    if source.strip().isascii() and source.strip().isdigit():
         return "usb"
     if "://" in source:
         return "url"

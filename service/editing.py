@@ -64,6 +64,8 @@ class Draft:
             first = json.loads(text("first")) if text("first") else None
         except json.JSONDecodeError as e:
             raise EditError(f"the editor's melds or first record are not JSON ({e.msg})") from None
+        except RecursionError:
+            raise EditError("the editor's melds or first record are nested too deeply") from None
         # The page writes these hidden fields; a stale or hand-made form may not have.
         if not isinstance(melds, list) or not all(
                 isinstance(m, dict) and isinstance(m.get("kind"), str) and isinstance(m.get("tiles"), str)
@@ -190,7 +192,7 @@ class Draft:
             return replace(self, pick="")
         name, _, rest = arg.partition(":")
         what, _, box = rest.partition(":")
-        if box and not box.isdigit():
+        if box and not (box.isascii() and box.isdigit() and len(box) <= 6):
             raise EditError(f"bad box {box!r}")
         if name == "meld":
             if _index(what) >= len(self.melds):
@@ -272,7 +274,7 @@ def _tile(text: str) -> str:
 
 
 def _index(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
         raise EditError(f"bad tile position {text!r}")
     return int(text)
 

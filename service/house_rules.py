@@ -123,6 +123,8 @@ def parse_record(text: str) -> dict[str, Any]:
         record = json.loads(text)
     except json.JSONDecodeError as e:
         raise ServiceError(f"the hand record is not JSON: {e.msg} at line {e.lineno} column {e.colno}", 422) from None
+    except RecursionError:
+        raise ServiceError("the hand record is nested too deeply to be one", 422) from None
     if not isinstance(record, dict):
         raise ServiceError("a hand record is a JSON object {...} (docs/hand-record.md)", 422)
     return record

@@ -128,7 +128,7 @@ class ReadTally:
             if not isinstance(data, list) or not all(isinstance(o, dict) for o in data):
                 raise ValueError("not a list of outcomes")
             return data[-self.keep:]
-        except (OSError, UnicodeDecodeError, ValueError) as e:       # JSONDecodeError is a ValueError
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:   # JSONDecodeError is a ValueError
             log.warning("the reads tally %s could not be read (%s): started afresh", self.path, e)
             return []
 

@@ -91,7 +91,7 @@ def _held(folder: Path) -> tuple[int, int] | None:
     try:
         kinds = json.loads((folder / INDEX).read_text(encoding="utf-8"))["kinds"]
         return sum(len(v) for v in kinds.values()), sum(1 for v in kinds.values() if v)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None
 
 

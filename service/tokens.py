@@ -72,7 +72,7 @@ class Tokens:
         if not token or not pin:
             return False
         parts = token.split(".")
-        if len(parts) != 3 or not parts[1].isdigit():
+        if len(parts) != 3 or not (parts[1].isascii() and parts[1].isdigit() and len(parts[1]) <= 12):
             return False
         try:
             given_scope = base64.urlsafe_b64decode(parts[0] + "=" * (-len(parts[0]) % 4)).decode()
@@ -81,4 +81,5 @@ class Tokens:
         expires = int(parts[1])
         if given_scope != scope or expires < self.clock():
             return False
-        return hmac.compare_digest(parts[2], self._signature(scope, expires, pin))
+        # as bytes: a forged cookie's signature may hold any character
+        return hmac.compare_digest(parts[2].encode("utf-8", "surrogatepass"), self._signature(scope, expires, pin).encode())

@@ -33,7 +33,7 @@ def art_name(cls: str) -> str:
     if cls in _HONOUR_ART:
         return _HONOUR_ART[cls]
     n, s = cls[0], cls[1]
-    if s not in _SUIT_ART or not n.isdigit():
+    if s not in _SUIT_ART or not (n.isascii() and n.isdigit()):
         raise ValueError(f"not a tile class: {cls!r}")
     return f"{_SUIT_ART[s]}5-Dora" if n == "0" else f"{_SUIT_ART[s]}{n}"
 

@@ -491,7 +491,7 @@ def tiles_of(mpsz: str) -> list[str]:
     """``"123p0s"`` -> ``["1p", "2p", "3p", "0s"]`` (order kept)."""
     out, digits = [], []
     for ch in mpsz.replace(" ", ""):
-        if ch.isdigit():
+        if ch.isascii() and ch.isdigit():
             digits.append(ch)
         else:
             out += [d + ch for d in digits]

@@ -373,6 +373,8 @@ class TileSet:
             raise
         except (ValueError, KeyError, TypeError) as e:      # UnicodeDecodeError and JSON's errors are ValueErrors
             raise TileSetError(f"{index}: not a tile set index ({e})") from None
+        except RecursionError:
+            raise TileSetError(f"{index}: not a tile set index (nested too deeply)") from None
         out = cls(folder, base, crops, list(log))
         vec = folder / EMBEDDINGS
         if vectors and vec.is_file():

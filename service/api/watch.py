@@ -56,7 +56,7 @@ async def events(watcher: WatcherDep, offers: OffersDep,
                  last_event_id: Annotated[str | None, Header()] = None) -> StreamingResponse:
     if session:
         offers.session = session
-    if last_event_id and last_event_id.isdigit():
+    if last_event_id and last_event_id.isascii() and last_event_id.isdigit() and len(last_event_id) <= 18:
         since = max(since, int(last_event_id))
     return StreamingResponse(_stream(watcher, offers, since), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

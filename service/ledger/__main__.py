@@ -40,6 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(e))
     except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
         return _fail(str(e).splitlines()[0] if str(e) else type(e).__name__)
+    except UnicodeEncodeError as e:   # a byte the terminal could not decode, in an id or a word
+        return _fail(f"{e.object[e.start:e.end]!a} is no character: type it again in UTF-8")
     except Exception as e:   # a database that cannot be opened, a bad URL...
         reason = database_error(e)
         if reason is None:
@@ -172,6 +174,8 @@ def _read_json(path: str) -> Any:
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
         raise LedgerError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
+    except RecursionError:
+        raise LedgerError(f"{path}: its JSON is nested too deeply") from None
     except OSError as e:
         raise LedgerError(f"{path}: {e.strerror or e}") from None
 
@@ -186,6 +190,8 @@ def _start(args: argparse.Namespace) -> int:
             table[key.strip()] = json.loads(value)
         except json.JSONDecodeError:
             table[key.strip()] = value
+        except RecursionError:
+            raise LedgerError(f"--table {key.strip()}: the value is nested too deeply") from None
     with _ledger(args) as ledger:
         cfg = ledger.start(args.rules, args.players, dealer=args.dealer, table=table, label=args.label)
     print(cfg.id)

@@ -25,9 +25,25 @@ def text(form: FormData, key: str) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
+def texts(form: FormData, key: str) -> list[str]:
+    """Every value posted as ``key`` (a box ticked per player: riichi, tenpai). A file sent in its
+    place is refused: the page sends names there."""
+    values = form.getlist(key)
+    if not all(isinstance(v, str) for v in values):
+        raise ServiceError(f"{key}: a file was sent where the page sends names", 422)
+    return values
+
+
 def number(form: FormData, key: str) -> int | None:
+    """The whole number posted as ``key`` (a hand's, an offer's); None when none was sent. Anything
+    else is refused, a digit of another script ("²") or one past 18 digits (no hand reaches it)
+    as much as a word: a hand's number guards against a stale page, so a garbled one is no guard."""
     value = text(form, key)
-    return int(value) if value.isdigit() else None
+    if not value:
+        return None
+    if not (value.isascii() and value.isdigit() and len(value) <= 18):
+        raise ServiceError(f"{key}: {value[:20]!r} is not a whole number", 422)
+    return int(value)
 
 
 def image(form: FormData, settings: Settings, key: str = "image") -> np.ndarray:

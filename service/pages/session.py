@@ -17,7 +17,7 @@ from ..errors import ServiceError
 from ..ledger import Ledger, opening
 from ..ledger.events import HAND_KINDS
 from ..views import balance_series, hand_view, session_view
-from .forms import FormDep, number, text
+from .forms import FormDep, number, text, texts
 from .render import render
 from .work import table_at, work_context
 
@@ -129,7 +129,7 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
 
 @router.post("/s/{session_id}/draw")
 def draw(session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
-    tenpai, riichi = form.getlist("tenpai"), form.getlist("riichi")
+    tenpai, riichi = texts(form, "tenpai"), texts(form, "riichi")
     correct = number(form, "correct")
     if correct:
         ledger.correct(session_id, correct, "draw", tenpai=tenpai, riichi=riichi, confirmed_by="tablet")
@@ -140,7 +140,7 @@ def draw(session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
 
 @router.post("/s/{session_id}/chombo")
 def chombo(session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
-    offender, riichi = text(form, "offender"), form.getlist("riichi")
+    offender, riichi = text(form, "offender"), texts(form, "riichi")
     if not offender:
         raise ServiceError("choose who made the chombo")
     correct = number(form, "correct")

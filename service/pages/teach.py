@@ -23,7 +23,7 @@ from ..errors import ServiceError
 from ..read_tally import CAMERA, reads_poorly
 from ..table_tiles import NO_TABLE, TableTiles
 from .counter import local_time
-from .forms import FormDep, image, text
+from .forms import FormDep, image, text, texts
 from .render import render
 
 log = logging.getLogger(__name__)
@@ -99,7 +99,7 @@ def confirm(request: Request, form: FormDep, tiles: TilesDep, settings: Settings
     if lesson is None:
         raise ServiceError("this reading of the tiles is gone (the service restarted, or it was confirmed "
                            "already): read the tiles again", 409)
-    named = teaching.chosen(lesson, [str(k) for k in form.getlist("kind")])
+    named = teaching.chosen(lesson, texts(form, "kind"))
     tileset = tiles.enroll(named)
     tiles.lessons.pop(token)
     shared = False

@@ -23,14 +23,14 @@ from ..reader import Reading
 from ..table_tiles import TableTiles
 from ..views import seat_names
 from ..watch import Offers
-from .forms import FormDep, image, number, text
+from .forms import FormDep, image, number, text, texts
 from .render import render
 
 router = APIRouter()
 
 
 def draft_of(form) -> Draft:
-    return Draft.from_form(form, form.getlist)
+    return Draft.from_form(form, lambda key: texts(form, key))
 
 
 def table_at(ledger: Ledger, session_id: str, correct: int | None) -> dict[str, Any]:
