@@ -171,15 +171,19 @@ class Draft:
                 meld["from"] = source
             return replace(self, melds=self.melds + (meld,))
         if t == "win_tile":
-            hand = list(parse_mpsz(self.concealed))
-            if self.win_tile:
-                old = parse_mpsz(self.win_tile)[0]
-                if old in hand:
-                    hand.remove(old)          # the old winning tile leaves the hand
-            return replace(self, win_tile=tile, concealed=format_mpsz(hand + list(parse_mpsz(tile))))
+            return self._with_win_tile(tile)
         if t not in TILE_FIELDS:
             raise EditError(f"unknown target {t!r}")
         return replace(self, **{t: _sorted(getattr(self, t) + tile)})
+
+    def _with_win_tile(self, tile: str) -> "Draft":
+        """``tile`` is the winning tile: it takes the old one's place in the hand (which holds it)."""
+        hand = list(parse_mpsz(self.concealed))
+        if self.win_tile:
+            old = parse_mpsz(self.win_tile)[0]
+            if old in hand:
+                hand.remove(old)          # the old winning tile leaves the hand
+        return replace(self, win_tile=tile, concealed=format_mpsz(hand + list(parse_mpsz(tile))))
 
     def picked(self) -> tuple[str, str]:
         """The picked tile's field and tile (``concealed``, ``3p``), or (``meld``, index), or ("", "")."""
@@ -197,7 +201,7 @@ class Draft:
         if name == "meld":
             if _index(what) >= len(self.melds):
                 raise EditError(f"no meld {int(what) + 1} in the hand: read again or add it")
-        elif name in TILE_FIELDS:
+        elif name in TILE_FIELDS + ("win_tile",):
             what = _tile(what)
             if what not in self.tiles(name):
                 raise EditError(f"{what} is no longer in {name.replace('_', ' ')}: it was fixed already")
@@ -219,6 +223,8 @@ class Draft:
                 tiles[0] = tile
             meld["tiles"] = format_mpsz(parse_mpsz("".join(tiles)))
             return replace(self, melds=self.melds[:i] + (meld,) + self.melds[i + 1:], pick="")
+        if name == "win_tile":         # the winning tile's own box tapped: its copy in the hand goes too
+            return replace(self._with_win_tile(tile), pick="")
         if name not in TILE_FIELDS:
             return replace(self, pick="")
         tiles = self.tiles(name)

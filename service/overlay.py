@@ -87,9 +87,11 @@ def views(reading: Reading | None, size: tuple[int, int], draft: Draft, threshol
     if reading is None or not reading.detections or not all(size):
         return None
     w, h = size
+    picks = [pick_of(d, draft) for d in reading.detections]
+    if (win := _win_box(reading, draft, size, picks)) is not None:
+        picks[win] = f"win_tile:{draft.win_tile}"
     boxes = []
-    for i, d in enumerate(reading.detections):
-        p = pick_of(d, draft)
+    for i, (d, p) in enumerate(zip(reading.detections, picks)):
         p = f"{p}:{i}" if p else ""
         boxes.append(Box(d.x, d.y, d.w, d.h, d.tile, unsure(d, threshold) and d.tile != BACK, p,
                          bool(p) and p == draft.pick, d.score))
@@ -100,6 +102,21 @@ def views(reading: Reading | None, size: tuple[int, int], draft: Draft, threshol
         out["strip"] = strip([b for b, _ in row], [d for _, d in row if d.zone == "hand"] or [d for _, d in row],
                              size, side, upright=reading.from_seat)
     return out
+
+
+def _win_box(reading: Reading, draft: Draft, size: tuple[int, int], picks: Sequence[str]) -> int | None:
+    """The detection that is the winning tile, where the hand holds other copies of it (with one
+    copy, a tap on it fixes the winning tile already, ``Draft._swap``): the row's last box as the
+    winner sees it (the tile set apart at its right end), when it reads as the winning tile."""
+    tile = draft.win_tile
+    hand = [d for d in reading.detections if d.zone == "hand"] if tile else []
+    copies = [i for i, p in enumerate(picks) if p == f"concealed:{tile}"]
+    if len(copies) < 2 or not hand or draft.tiles("concealed").count(tile) < 2:
+        return None
+    turn = 0 if reading.from_seat else turn_for(hand, size)
+    along = {0: lambda d: d.x, 180: lambda d: -d.x, 90: lambda d: -d.y, 270: lambda d: d.y}[turn]
+    end = max(hand, key=along)                   # the row's last tile, as the layout took it
+    return next((i for i in copies if reading.detections[i] is end), None)
 
 
 def strip(boxes: Sequence[Box], hand: Sequence[Detection], size: tuple[int, int], side: float,

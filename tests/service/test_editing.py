@@ -79,6 +79,16 @@ def test_a_tile_picked_on_the_snapshot_is_replaced_by_the_next_tile_tapped():
         d.apply("pick:concealed:9p")
 
 
+def test_the_winning_tiles_own_box_fixed_changes_the_winning_tile_though_the_hand_holds_its_kind():
+    """The hand holds 6s three times and wins on the 6s set apart: that box tapped, then 白, makes
+    白 the winning tile (one 6s leaves the hand). Before, a 6s left and 6s stayed the winning tile."""
+    d = Draft(concealed="12333345666789s", win_tile="6s", gari="1m")
+    fixed = d.apply("pick:win_tile:6s:13").apply("add:5z")
+    assert fixed.win_tile == "5z" and fixed.pick == ""
+    assert fixed.tiles("concealed").count("6s") == 2 and "5z" in fixed.tiles("concealed")
+    assert d.apply("pick:concealed:6s:7").apply("add:5z").win_tile == "6s"     # another 6s: the win stays
+
+
 def test_a_misread_winning_tile_or_meld_is_fixed_whole():
     d = Draft(concealed="234p678p234s6s777z1z", win_tile="1z",
               melds=({"kind": "pon", "tiles": "555s", "from": "west"},))

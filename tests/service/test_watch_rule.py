@@ -151,6 +151,21 @@ def test_the_strip_turns_each_seat_s_row_upright_and_picks_map_to_the_draft():
     assert [b.picked for b in picked.boxes] == [False, True, False]
 
 
+def test_the_winning_tiles_own_box_picks_the_winning_tile_where_the_hand_holds_its_kind_again():
+    size = (1920, 1080)
+    draft = Draft(concealed="566p", win_tile="6p")
+    bottom = tuple(det(t, 600 + 42 * k + (30 if k == 2 else 0), 900) for k, t in enumerate(["5p", "6p", "6p"]))
+    picks = [b.pick for b in views(Reading("vision", {}, bottom), size, draft, 0.6)["full"].boxes]
+    assert picks == ["concealed:5p:0", "concealed:6p:1", "win_tile:6p:2"]      # the last, set apart
+    # the player on the right: the row's last tile is the highest in the frame
+    right = tuple(det(t, 1500, 400 - 42 * k, 54, 40) for k, t in enumerate(["5p", "6p", "6p"]))
+    picks = [b.pick for b in views(Reading("vision", {}, right), size, draft, 0.6)["full"].boxes]
+    assert picks == ["concealed:5p:0", "concealed:6p:1", "win_tile:6p:2"]
+    one = Draft(concealed="56p6s", win_tile="6p")                   # one copy: any tap on it fixes the win
+    assert [b.pick for b in views(Reading("vision", {}, bottom[:2]), size, one, 0.6)["full"].boxes] == \
+        ["concealed:5p:0", "concealed:6p:1"]
+
+
 def test_a_photo_taken_at_the_seat_shows_its_row_as_it_lies_wherever_the_row_is():
     size = (1920, 1440)
     top = tuple(det(t, 600 + 42 * k, 100) for k, t in enumerate(["1p", "2p", "3p"]))   # high in the photo

@@ -1,0 +1,44 @@
+"""A tile fixed on the snapshot, with the real reader on the demo's frame 05: its winner holds
+1s 2s 3s 3s 3s 3s 4s 5s 6s 6s 7s 8s 9s and wins on the 6s set apart, so the hand holds the winning
+tile's kind twice more. Tapping the set-apart 6s and then 白 makes 白 the winning tile; before, a
+6s left the hand and 6s stayed the winning tile, and no tap on the snapshot could undo it."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from service.settings import DEMO_FRAMES
+
+HTMX = {"HX-Request": "true"}
+
+
+class EditorForm(HTMLParser):
+    """What the editor's form posts, as a browser would: its inputs' values (a radio or a
+    checkbox only when checked)."""
+
+    def __init__(self, page: str):
+        super().__init__()
+        self.values: dict[str, str] = {}
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "input" and a.get("name") and (a.get("type") not in ("radio", "checkbox") or "checked" in a):
+            self.values[a["name"]] = a.get("value") or ""
+
+
+def test_the_set_apart_winning_tile_tapped_and_fixed_changes_the_winning_tile(client):
+    sid = client.post("/api/sessions", json={"rules": "balance", "players": ["Aki", "Ben", "Chie"]}).json()["id"]
+    frame = (DEMO_FRAMES / "frame-05.jpg").read_bytes()
+    read = client.post(f"/s/{sid}/upload", files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
+    assert read.status_code == 200
+    ops = set(re.findall(r'data-op="pick:([^"]+)"', read.text))
+    win = [op for op in ops if op.startswith("win_tile:6s:")]
+    assert len(win) == 1 and sum(op.startswith("concealed:6s:") for op in ops) == 2, sorted(ops)
+    form = EditorForm(read.text).values
+    assert form["win_tile"] == "6s" and form["concealed"] == "12333345666789s"
+    picked = client.post(f"/s/{sid}/edit", data={**form, "op": f"pick:{win[0]}"}, headers=HTMX)
+    fixed = client.post(f"/s/{sid}/edit", data={**EditorForm(picked.text).values, "op": "add:5z"}, headers=HTMX)
+    after = EditorForm(fixed.text).values
+    assert (after["win_tile"], after["concealed"], after["pick"]) == ("5z", "1233334566789s5z", "")
