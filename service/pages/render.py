@@ -40,7 +40,11 @@ templates.env.filters["tiles"] = tile_names
 
 def render(request: Request, template: str, status: int = 200, /, **context: Any) -> Response:
     # positional-only: a template may have a ``status`` of its own (error.html shows it)
-    return templates.TemplateResponse(request, template, context, status_code=status)
+    response = templates.TemplateResponse(request, template, context, status_code=status)
+    # A page shows the session as it is now: Back must not bring an older one from the cache (the
+    # balances before an undo), and the browser keeps no copy of a table's pages.
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def flash(request: Request, message: str, status: int) -> Response:

@@ -1,8 +1,10 @@
 """What players saw wrong on the tablet (1280x800, Chromium): meld faces drawn white on white, a small
-unstyled label field, draws and chombos that only the API could correct."""
+unstyled label field, draws and chombos that only the API could correct, Back after an undo showing the
+balances from before it."""
 
 from __future__ import annotations
 
+import re
 
 import httpx
 from playwright.sync_api import expect
@@ -74,3 +76,23 @@ def test_a_draw_and_a_chombo_are_corrected_on_the_tablet(page, server):
     by_number = {h["number"]: h for h in hands}
     assert by_number[1]["kind"] == "draw" and by_number[1]["tenpai"] == ["Aki", "Ben"] and by_number[1]["corrected"]
     assert by_number[2]["kind"] == "chombo" and by_number[2]["offender"] == "Chie" and by_number[2]["corrected"]
+
+
+def test_back_after_an_undo_shows_the_table_as_it_is_now(page, server):
+    """Undo lands on the history; Back must show the table page as the session is now (the hand
+    undone), not the copy the browser kept of it before (Cache-Control: no-store, pageshow)."""
+    sid = start_session(page, server)
+    page.click("#draw summary")
+    page.click("#draw label.toggle:has(input[name=tenpai][value=Aki])")
+    page.click("#draw-confirm")
+    expect(page.locator("#honba")).to_have_text("1")
+    page.goto(f"{server}/s/{sid}/history")
+    page.goto(f"{server}/s/{sid}")
+    expect(page.locator("#undo")).to_contain_text("Undo hand 1")
+    page.on("dialog", lambda d: d.accept())
+    page.click("#undo")
+    expect(page).to_have_url(re.compile(r"/history$"))
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/s/[0-9a-f-]+$"))
+    expect(page.locator("#honba")).to_have_text("0")
+    expect(page.locator("#undo")).to_have_count(0)
