@@ -29,7 +29,7 @@ from .errors import (NUL_MESSAGE, REFUSALS, database_away, database_away_message
                      storage_unwritable, storage_unwritable_message)
 from .hand_photos import HandPhotoReader
 from .heartbeat import Heartbeat
-from .ledger import Ledger
+from .ledger import Ledger, ViewOutdated
 from .ledger import db as ledger_db
 from .pages.render import error_page, flash
 from .photo_labels import PhotoLabels
@@ -48,6 +48,8 @@ from .watch import Offers, watcher_for
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
+# a tablet's view is older than the session: another tablet logged, undid or corrected a hand
+OUTDATED_JA = "別のタブレットで記録が進みました。画面を再読み込みしてください"
 
 
 def prune_snapshots(app: FastAPI) -> int:
@@ -80,6 +82,9 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
         app.state.parlour = Ledger(settings.ledger_url, rules_dir=settings.house_rules_dir, migrate=False)
         # an offer is news until a hand is logged after it: both told by the clock hands are stamped by
         app.state.offers.clock = partial(ledger_db.clock, app.state.ledger.engine)
+        # a hand logged, corrected or undone: the session's other open tablets read the table anew
+        app.state.ledger.on_change = lambda session, state: app.state.offers.tell(
+            "logged", {"session": session, "hands": state.hands})
         app.state.tokens = Tokens(load_secret(settings.data_dir))
         app.state.snapshots = SnapshotStore(settings.snapshot_dir)
         prune_snapshots(app)
@@ -160,7 +165,10 @@ def _handlers(app: FastAPI, settings: Settings) -> None:
     for kind in REFUSALS:
         @app.exception_handler(kind)
         async def refused(request: Request, exc: Exception):
-            return _refusal(request, str(exc), status_of(exc))
+            message = str(exc)
+            if isinstance(exc, ViewOutdated) and not _is_api(request):     # a tablet showing an older table
+                message = f"{OUTDATED_JA} · {message}: reload the page"
+            return _refusal(request, message, status_of(exc))
 
     @app.exception_handler(OSError)
     @app.exception_handler(DBAPIError)

@@ -9,5 +9,10 @@ class StaleState(LedgerError):
     """The event was made for a state the session is no longer in (honba, dealer, hand number)."""
 
 
+class ViewOutdated(StaleState):
+    """The caller's view of the session is older than the session (another tablet logged, undid or
+    corrected a hand meanwhile): look at it again, then press again."""
+
+
 class UnknownSession(LedgerError):
     """No session with that id."""

@@ -23,6 +23,7 @@ in scoring's (``$TOUTENKOU_RULES_DIR``).
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -36,13 +37,14 @@ from scoring import Preset
 
 from . import db, players as register
 from .derive import SessionConfig, Slot, State, Step, effective, fold, history, play
-from .errors import LedgerError, StaleState, UnknownSession
+from .errors import LedgerError, StaleState, UnknownSession, ViewOutdated
 from .events import Event
 from .hands import build_chombo, build_draw, build_win
 from .rules import table_rules
 from .stored_rules import from_body, resolve, save, to_body
 from .text import MAX_CONFIRMER, MAX_LABEL, MAX_SNAPSHOT, checked
 
+log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class _Cached:
@@ -64,6 +66,9 @@ class Ledger:
         self._cache: dict[str, _Cached] = {}
         self._configs: dict[str, SessionConfig] = {}
         self._stored: dict[tuple[str, str], Preset] = {}
+        # told (session id, state after) when a hand is added, corrected or undone here: the
+        # service tells the session's other tablets (a callback: the ledger knows no tablets)
+        self.on_change: Callable[[str, State], None] | None = None
 
     def rule(self, name: str) -> Preset:
         """The rule ``name`` as a session started now would store it (a built-in, or the house
@@ -314,7 +319,7 @@ class Ledger:
             if not slots:
                 raise LedgerError("nothing to undo: the session has no hands")
             if hand is not None and hand != len(slots):
-                raise StaleState(f"stale state: hand {hand} is not the last hand (the session has {len(slots)})")
+                raise ViewOutdated(f"stale state: hand {hand} is not the last hand (the session has {len(slots)})")
             return {"target": slots[-1].slot, "number": len(slots)}, list(slots)
         return self._rewrite(session_id, "undo", build, **meta)
 
@@ -426,16 +431,17 @@ class Ledger:
                 cfg, cached = self._derive(conn, session_id)
                 expect = meta.pop("hand", None)
                 if expect is not None and expect != cached.state.hands + 1:
-                    raise StaleState(f"stale state: this is hand {expect}, the session is at hand "
+                    raise ViewOutdated(f"stale state: this is hand {expect}, the session is at hand "
                                      f"{cached.state.hands + 1}")
                 body = build(cfg, cached.state)
                 event = self._insert(conn, session_id, cached.last_seq + 1, kind, body, meta)
         except IntegrityError:
             self._cache.pop(session_id, None)
-            raise StaleState("another writer added a hand at the same time; look again and retry") from None
+            raise ViewOutdated("another writer added a hand at the same time; look again and retry") from None
         slot = Slot(event.seq, len(cached.slots) + 1, event)
         step = play(cfg, cached.state, slot)
         self._cache[session_id] = _Cached(event.seq, cached.slots + (slot,), step.after)
+        self._changed(session_id, step.after)
         return event, step.after
 
     def _rewrite(self, session_id: str, kind: str,
@@ -451,14 +457,24 @@ class Ledger:
                 state = fold(cfg, slots)
                 if len(state.warnings) > len(cached.state.warnings):
                     new = state.warnings[len(cached.state.warnings)]
-                    raise StaleState(f"this {kind} would not fit the later hands ({new}); "
+                    what = "correction" if kind == "correct" else kind
+                    raise StaleState(f"this {what} would not fit the later hands ({new}); "
                                      "undo those hands first, then add them again")
                 event = self._insert(conn, session_id, cached.last_seq + 1, kind, body, meta)
         except IntegrityError:
             self._cache.pop(session_id, None)
-            raise StaleState("another writer changed the session at the same time; retry") from None
+            raise ViewOutdated("another writer changed the session at the same time; retry") from None
         self._cache.pop(session_id, None)
-        return event, self.state(session_id)
+        state = self.state(session_id)
+        self._changed(session_id, state)
+        return event, state
+
+    def _changed(self, session_id: str, state: State) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change(session_id, state)
+            except Exception:       # the hand is logged whatever a listener does
+                log.exception("telling the tablets of session %s failed", session_id)
 
     def _insert(self, conn: Connection, session_id: str, seq: int, kind: str, body: dict[str, Any],
                 meta: Mapping[str, Any]) -> Event:

@@ -28,6 +28,7 @@
 
   var since = root.dataset.since || "0";
   var events = new EventSource("/api/watch/events?session=" + encodeURIComponent(session) + "&since=" + since);
+  events.addEventListener("open", function () { root.dataset.listening = "1"; });   // news reaches this page
   events.addEventListener("offer", function (e) {
     var d = JSON.parse(e.data);
     var w = work();
@@ -44,6 +45,17 @@
     }
     var on = document.getElementById("watch-on");
     if (on) on.checked = !!d.enabled;
+  });
+  // -- another tablet logged, corrected or undid a hand: this page shows an older table --
+  events.addEventListener("logged", function (e) {
+    var d = JSON.parse(e.data);
+    if (d.session !== session) return;
+    var w = work();
+    if (String(d.hands) === root.dataset.hands && !root.dataset.correct) return;   // this page's own
+    if (w && w.dataset.clean === "1" && !root.dataset.correct) { location.reload(); return; }
+    document.getElementById("flash").innerHTML = '<p class="flash warn" id="logged-banner">' +
+      '別のタブレットで記録されました · another tablet changed the session (hand ' + d.hands + ') ' +
+      '<button type="button" class="btn small" onclick="location.reload()">再読み込み reload</button></p>';
   });
   window.addEventListener("pagehide", function () { events.close(); });
 

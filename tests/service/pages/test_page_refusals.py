@@ -55,3 +55,23 @@ def test_a_hand_tapped_in_without_its_winning_tile_says_to_choose_it(client, ses
     r = client.post(f"/s/{session['id']}/edit", data={"concealed": "11p", "op": "add:1p"}, headers=HTMX)
     assert r.status_code == 200
     assert "choose the winning tile" in r.text and "is not one tile" not in r.text
+
+
+def test_a_press_on_a_page_older_than_the_session_says_to_reload_in_both_languages(client, session):
+    sid = session["id"]
+    client.post(f"/s/{sid}/draw", data={"hand": "1"}, headers=HTMX)          # hand 1 logged elsewhere
+    r = client.post(f"/s/{sid}/draw", data={"hand": "1"}, headers=HTMX)      # this page still shows hand 1
+    assert r.status_code == 409
+    assert "別のタブレットで記録が進みました" in r.text and "reload the page" in r.text
+    api = client.post(f"/api/sessions/{sid}/draws", json={"tenpai": [], "hand": 1})
+    assert api.status_code == 409 and "reload" not in api.json()["detail"]   # the API's words stay its own
+
+
+def test_a_correction_that_would_not_fit_later_hands_is_called_a_correction(client, session):
+    sid = session["id"]
+    client.post(f"/s/{sid}/draw", data={"hand": "1"}, headers=HTMX)
+    client.post(f"/s/{sid}/draw", data={"hand": "2", "tenpai": "Aki"}, headers=HTMX)
+    # dunhill: a draw adds a honba, a chombo is replayed at the same one; hand 2 was played at 1 honba
+    r = client.post(f"/s/{sid}/chombo", data={"correct": "1", "offender": "Ben"}, headers=HTMX)
+    assert r.status_code == 409, r.text
+    assert "this correction would not fit the later hands" in r.text and "this correct " not in r.text

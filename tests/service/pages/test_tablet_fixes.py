@@ -96,3 +96,28 @@ def test_back_after_an_undo_shows_the_table_as_it_is_now(page, server):
     expect(page).to_have_url(re.compile(r"/s/[0-9a-f-]+$"))
     expect(page.locator("#honba")).to_have_text("0")
     expect(page.locator("#undo")).to_have_count(0)
+
+
+def test_a_second_tablet_shows_the_hand_another_logged(page, server):
+    """Two tablets on one session: a draw logged on one reads the other anew, where nothing was being
+    entered there; where a hand was being entered, it says so and offers to reload (its taps kept)."""
+    sid = start_session(page, server)
+    other = page.context.new_page()
+    other.goto(f"{server}/s/{sid}")
+    expect(other.locator("#watch")).to_have_attribute("data-listening", "1")
+    page.click("#draw summary")
+    page.click("#draw label.toggle:has(input[name=tenpai][value=Aki])")
+    page.click("#draw-confirm")
+    expect(page.locator("#honba")).to_have_text("1")
+    expect(other.locator("#honba")).to_have_text("1")                   # read anew by itself
+    expect(other.locator("#undo")).to_contain_text("Undo hand 1")
+
+    expect(other.locator("#watch")).to_have_attribute("data-listening", "1")
+    other.click('#palette button[value="add:1p"]')                       # a hand being entered there
+    expect(other.locator("#work")).to_have_attribute("data-clean", "0")
+    page.on("dialog", lambda d: d.accept())
+    page.click("#undo")
+    expect(other.locator("#logged-banner")).to_contain_text("another tablet changed the session")
+    expect(other.locator("#honba")).to_have_text("1")                    # not reloaded under the player
+    other.click("#logged-banner button")
+    expect(other.locator("#honba")).to_have_text("0")
