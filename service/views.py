@@ -31,7 +31,8 @@ def session_view(cfg: SessionConfig, state: State) -> dict[str, Any]:
 def hand_view(cfg: SessionConfig, step: Step, snapshot_url: str = "/snapshots/") -> dict[str, Any]:
     body, event = step.slot.body, step.slot.event
     return {
-        "number": step.slot.number, "kind": step.slot.kind, "summary": summary(step.slot.kind, body),
+        "number": step.slot.number, "seq": event.seq,      # seq: a correction's ``seen``
+        "kind": step.slot.kind, "summary": summary(step.slot.kind, body),
         "seats": dict(body.get("seats", {})), "honba": body.get("honba"),
         "riichi": dict(body.get("riichi", {})),
         "records": [w["record"] for w in body.get("wins", [])],

@@ -43,7 +43,7 @@ def correct(session_id: str, number: int, body: CorrectIn, ledger: LedgerDep, st
             after: AfterConfirmDep, background: BackgroundTasks) -> dict:
     snap = table.checked_snapshot(store, body.snapshot)
     event, state = ledger.correct(session_id, number, body.kind, records=body.records, tenpai=body.tenpai,
-                                  offender=body.offender, riichi=body.riichi or None,
+                                  offender=body.offender, riichi=body.riichi or None, seen=body.seen,
                                   confirmed_by=body.confirmed_by, snapshot=snap)
     if body.kind == "win" and body.records:
         after.queue(background, snap, body.records)

@@ -48,6 +48,8 @@ class ChomboIn(_Body):
 
 class CorrectIn(_Body):
     kind: Literal["win", "draw", "chombo"]
+    seen: int | None = Field(None, ge=0, description="the seq of the event seen as that hand: refused (409) "
+                                                      "if another correction came since")
     records: list[dict[str, Any]] = Field(default_factory=list, max_length=2)
     tenpai: list[str] = Field(default_factory=list)
     offender: str | None = None

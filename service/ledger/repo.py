@@ -289,13 +289,17 @@ class Ledger:
 
     def correct(self, session_id: str, number: int, kind: str, *, records: Sequence[Any] = (),
                 tenpai: Iterable[str] = (), offender: str | None = None, riichi: Any = None,
-                winners: Sequence[str] | None = None, **meta: Any) -> tuple[Event, State]:
-        """Replace hand ``number`` by a corrected hand; the old one stays in the log."""
+                winners: Sequence[str] | None = None, seen: int | None = None, **meta: Any) -> tuple[Event, State]:
+        """Replace hand ``number`` by a corrected hand; the old one stays in the log. ``seen``, the
+        seq of the event the caller saw as that hand (``Slot.event.seq``), is checked inside the
+        transaction: two tablets correcting one hand at once cannot overwrite each other unseen."""
         tenpai = list(tenpai)
 
         def build(cfg: SessionConfig, slots: Sequence[Slot]) -> tuple[dict[str, Any], list[Slot]]:
             if not 1 <= number <= len(slots):
                 raise LedgerError(f"no hand {number}: the session has {len(slots)} hand(s)")
+            if seen is not None and slots[number - 1].event.seq != seen:
+                raise ViewOutdated(f"stale state: hand {number} was corrected meanwhile; look at it again")
             before = fold(cfg, slots[:number - 1])
             if kind == "win":
                 body = build_win(cfg, before, records, riichi, winners)

@@ -132,7 +132,8 @@ def draw(session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
     tenpai, riichi = texts(form, "tenpai"), texts(form, "riichi")
     correct = number(form, "correct")
     if correct:
-        ledger.correct(session_id, correct, "draw", tenpai=tenpai, riichi=riichi, confirmed_by="tablet")
+        ledger.correct(session_id, correct, "draw", tenpai=tenpai, riichi=riichi, seen=number(form, "seen"),
+                       confirmed_by="tablet")
         return _go(f"/s/{session_id}/history?corrected={correct}")
     ledger.add_draw(session_id, tenpai, riichi=riichi, hand=number(form, "hand"), confirmed_by="tablet")
     return _go(f"/s/{session_id}")
@@ -145,7 +146,8 @@ def chombo(session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
         raise ServiceError("choose who made the chombo")
     correct = number(form, "correct")
     if correct:
-        ledger.correct(session_id, correct, "chombo", offender=offender, riichi=riichi, confirmed_by="tablet")
+        ledger.correct(session_id, correct, "chombo", offender=offender, riichi=riichi, seen=number(form, "seen"),
+                       confirmed_by="tablet")
         return _go(f"/s/{session_id}/history?corrected={correct}")
     ledger.add_chombo(session_id, offender, riichi=riichi, hand=number(form, "hand"), confirmed_by="tablet")
     return _go(f"/s/{session_id}")

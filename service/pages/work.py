@@ -42,7 +42,7 @@ def table_at(ledger: Ledger, session_id: str, correct: int | None) -> dict[str, 
             raise ServiceError(f"no hand {correct}: the session has {len(slots)} hand(s)", 404)
         body = slots[correct - 1].body
         return {"cfg": cfg, "state": state, "seats": dict(body["seats"]), "honba": body["honba"],
-                "number": correct}
+                "number": correct, "seen": slots[correct - 1].event.seq}
     return {"cfg": cfg, "state": state, "seats": state.seats(cfg.players), "honba": state.honba,
             "number": state.hands + 1}
 
@@ -157,7 +157,7 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
     if correct:
         table.checked_snapshot(store, snapshot)
         ledger.correct(session_id, correct, "win", records=records, riichi=riichi, snapshot=snapshot,
-                       confirmed_by="tablet")
+                       seen=number(form, "seen"), confirmed_by="tablet")
         target = f"/s/{session_id}/history?corrected={correct}"
     else:
         event, state = table.add_win(ledger, store, session_id, records, riichi=riichi,

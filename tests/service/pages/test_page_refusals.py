@@ -5,6 +5,8 @@ request need not.)"""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 HTMX = {"HX-Request": "true"}
@@ -75,3 +77,21 @@ def test_a_correction_that_would_not_fit_later_hands_is_called_a_correction(clie
     r = client.post(f"/s/{sid}/chombo", data={"correct": "1", "offender": "Ben"}, headers=HTMX)
     assert r.status_code == 409, r.text
     assert "this correction would not fit the later hands" in r.text and "this correct " not in r.text
+
+
+def test_two_tablets_correcting_one_hand_cannot_overwrite_each_other_unseen(client, session):
+    """Both open the correction of hand 1 (a draw, as the event with seq ``seen``); the first
+    correction lands, the second is refused: its page shows the hand as it was before."""
+    sid = session["id"]
+    client.post(f"/s/{sid}/draw", data={"hand": "1"}, headers=HTMX)
+    page = client.get(f"/s/{sid}?correct=1").text
+    seen = re.search(r'name="seen" value="(\d+)"', page).group(1)
+    first = client.post(f"/s/{sid}/draw", data={"correct": "1", "seen": seen, "tenpai": "Aki"}, headers=HTMX)
+    assert first.status_code == 204
+    second = client.post(f"/s/{sid}/draw", data={"correct": "1", "seen": seen, "tenpai": "Ben"}, headers=HTMX)
+    assert second.status_code == 409 and "hand 1 was corrected meanwhile" in second.text
+    hand = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
+    assert hand["tenpai"] == ["Aki"]
+    again = client.post(f"/api/sessions/{sid}/hands/1/correct",
+                        json={"kind": "draw", "tenpai": ["Ben"], "seen": hand["seq"]})
+    assert again.status_code == 201                  # as seen now: it lands
