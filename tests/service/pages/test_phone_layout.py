@@ -1,0 +1,42 @@
+"""The pages on a phone (390x844, Chromium): nothing wider than the screen. Before, the table page
+was 674 px wide (its header's buttons off to the right), the history 583, the new session 735 (its
+players' box wider than its card): every Correct button and the downloads off-screen. A wide table
+(the history, the standings) scrolls inside its own box."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tablet_steps import start_session
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(page):
+    page.set_viewport_size(PHONE)
+    return page
+
+
+def test_no_page_is_wider_than_a_phone(phone, server):
+    sid = start_session(phone, server)
+    phone.click("#draw summary")
+    phone.click("#draw-confirm")
+    expect(phone.locator("#honba")).to_have_text("1")
+    for path in (f"/s/{sid}", f"/s/{sid}/history", f"/s/{sid}?correct=1", "/standings", "/teach", "/", "/rules"):
+        phone.goto(server + path)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        wide = phone.evaluate("""() => [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > innerWidth + 1).slice(0, 4)
+            .map(e => e.tagName + '#' + e.id + '.' + e.className)""")
+        assert width <= PHONE["width"], f"{path}: {width} px wide ({wide})"
+    phone.goto(f"{server}/s/{sid}/history")
+    correct = phone.locator('#hands tr[data-hand="1"] a:has-text("Correct")')
+    correct.scroll_into_view_if_needed()
+    box = correct.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= PHONE["width"]   # reached by scrolling its table
+    correct.click()
+    expect(phone).to_have_url(re.compile(r"correct=1"))
