@@ -121,3 +121,14 @@ def test_a_second_tablet_shows_the_hand_another_logged(page, server):
     expect(other.locator("#honba")).to_have_text("1")                    # not reloaded under the player
     other.click("#logged-banner button")
     expect(other.locator("#honba")).to_have_text("0")
+
+
+def test_the_table_page_shows_no_error_in_the_browser_console(page, server):
+    """Before, every page asked for /favicon.ico and logged its 404."""
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    sid = start_session(page, server)
+    page.goto(f"{server}/s/{sid}/history")
+    page.goto(f"{server}/s/{sid}")
+    expect(page.locator("#count")).to_be_visible()
+    assert errors == []
