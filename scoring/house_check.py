@@ -8,6 +8,7 @@ the key and what is allowed.
 from __future__ import annotations
 
 import copy
+import math
 import re
 from functools import lru_cache
 from typing import Any, Mapping
@@ -21,6 +22,7 @@ from .yaku import YAKU, YAKUMAN
 TOP_KEYS = ("extends", "name_ja", "name_en")
 NAMES = ("id", "name_ja", "name_en")          # top-level data that names a rule (not in its digest)
 SIGNED = ("table.end_at_or_below",)           # the only numbers that may be negative
+LARGEST = 1_000_000       # no count, stick, price or multiplier a table plays comes near: a bigger one is a typo
 
 # String values the engine or the ledger reads as words (others are free text or tiles).
 WORDS: dict[str, tuple[str, ...]] = {
@@ -194,6 +196,8 @@ def _check_value(label: str, where: str, value: Any, examples: list[Any], base_i
         raise ScoringError(f"{label}: {where}{problem[0]} must be {problem[1]}{like}, got {problem[2]}")
     if where not in SIGNED and _negative(value):
         raise ScoringError(f"{label}: {where} must not be negative, got {toml_value(value)}")
+    if _out_of_range(value):
+        raise ScoringError(f"{label}: {where} must be a finite number within {LARGEST:,}, got {toml_value(value)}")
     words = WORDS.get(where)
     if words and not (isinstance(value, str) and value in words) and not (
             where == "yakuman.with_yaku" and isinstance(value, list)):
@@ -250,6 +254,16 @@ def _negative(v: Any) -> bool:
         return any(map(_negative, v))
     if isinstance(v, dict):
         return any(map(_negative, v.values()))
+    return False
+
+
+def _out_of_range(v: Any) -> bool:
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return not math.isfinite(v) or abs(v) > LARGEST
+    if isinstance(v, list):
+        return any(map(_out_of_range, v))
+    if isinstance(v, dict):
+        return any(map(_out_of_range, v.values()))
     return False
 
 

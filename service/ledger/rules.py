@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 import scoring
+from scoring.house_check import LARGEST, SIGNED
 
 from .errors import LedgerError
 
@@ -110,6 +111,11 @@ def _checked(rules: str, table: Mapping[str, Any], key: str, value: Any) -> Any:
             raise LedgerError(f"table rule {key} must be {type(old).__name__}, got {value!r}")
     elif type(value) is not type(old):
         raise LedgerError(f"table rule {key} must be {type(old).__name__}, got {value!r}")
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 0 and f"table.{key}" not in SIGNED:
+            raise LedgerError(f"table rule {key} must not be negative, got {value}")
+        if abs(value) > LARGEST:
+            raise LedgerError(f"table rule {key} must be within {LARGEST:,}, got {value:,}")
     allowed = table.get(f"{key}_choices") or _CHOICES.get(key)
     if allowed is not None and value not in allowed:
         raise LedgerError(f"table rule {key} must be one of {', '.join(map(str, allowed))}, got {value!r}")

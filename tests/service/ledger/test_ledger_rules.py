@@ -38,3 +38,13 @@ def test_overrides_are_checked():
         table_rules("dunhill", {"chombo_each": "20"})
     with pytest.raises(LedgerError, match="one of players, pool"):
         table_rules("chinton", {"noten_to": "kitty"})
+
+
+def test_an_override_out_of_reason_is_refused():
+    """A session that started at honba -1 refused every win after; a riichi stick of 10^23 broke
+    the counter's settlement."""
+    with pytest.raises(LedgerError, match="new_dealer_honba must not be negative"):
+        table_rules("dunhill", {"new_dealer_honba": -1})
+    with pytest.raises(LedgerError, match="riichi_stick must be within 1,000,000"):
+        table_rules("dunhill", {"riichi_stick": 10**23})
+    assert table_rules("isshokai", {"end_at_or_below": -5}).end_at_or_below == -5   # a debt game may go on
