@@ -88,8 +88,12 @@ def all_players(conn: Connection) -> list[Player]:
     return [_player(r) for r in conn.execute(select(db.players).order_by(db.players.c.id))]
 
 
+MAX_ID = 2**63 - 1        # the widest integer either database stores: no player's id is past it
+
+
 def by_ids(conn: Connection, ids: Sequence[int]) -> dict[int, Player]:
-    rows = conn.execute(select(db.players).where(db.players.c.id.in_(list(ids))))
+    ids = [i for i in ids if 0 < i <= MAX_ID]             # past it, the driver refuses the query itself
+    rows = conn.execute(select(db.players).where(db.players.c.id.in_(ids)))
     return {r.id: _player(r) for r in rows}
 
 
@@ -142,6 +146,8 @@ def _free_code(conn: Connection, pid: int) -> str:
 def rename(conn: Connection, player_id: int, name: str | None = None, kana: str | None = None,
            code: str | None = None) -> Player:
     """Change a player's name, reading or code; no session's log changes."""
+    if not 0 < player_id <= MAX_ID:
+        raise LedgerError(f"no player {player_id}")
     row = conn.execute(select(db.players).where(db.players.c.id == player_id)).first()
     if row is None:
         raise LedgerError(f"no player {player_id}")

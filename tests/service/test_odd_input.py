@@ -112,3 +112,11 @@ def test_json_nested_past_reason_in_the_editor_or_the_rule_page_is_refused(quiet
     assert r.status_code == 422 and "nested too deeply" in r.text
     r = quiet_client.post("/rules/dunhill/try", data={"record": DEEP}, headers={"HX-Request": "true"})
     assert r.status_code == 422 and "nested too deeply" in r.text
+
+
+def test_a_player_id_past_any_database_integer_is_no_player(settings):
+    from table_fixtures import STAFF_PIN
+    app = create_app(settings.model_copy(update={"staff_pin": STAFF_PIN}))
+    with TestClient(app, headers={"X-Table-PIN": PIN, "X-Staff-PIN": STAFF_PIN}, raise_server_exceptions=False) as c:
+        r = c.post("/counter/players/99999999999999999999", data={"name": "X", "code": "1"})
+        assert r.status_code == 422 and "no player 99999999999999999999" in r.text, r.text[:300]
