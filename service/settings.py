@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 from functools import cached_property
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -27,7 +28,9 @@ MIN_PIN = 4                                         # characters: a shorter PIN 
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="TABLE_", env_file=ENV_FILE, extra="ignore", populate_by_name=True)
+    # allow_inf_nan: "inf" or "nan" is no number of days or seconds
+    model_config = SettingsConfigDict(env_prefix="TABLE_", env_file=ENV_FILE, extra="ignore", populate_by_name=True,
+                                      allow_inf_nan=False)
 
     table_name: str = Field("table 1", min_length=1, max_length=MAX_TABLE_NAME,
                             description="the table's name: shown on the tablet, kept with every session it "
@@ -37,14 +40,14 @@ class Settings(BaseSettings):
                                            "the counter's pages are off")
     counter_only: bool = Field(False, description="this service serves the counter alone: no table, no camera, "
                                                   "no reader; / goes to /counter")
-    tablet_login_days: float = Field(30.0, gt=0, description="a tablet's login lasts this long (a signed token "
+    tablet_login_days: float = Field(30.0, gt=0, le=3650, description="a tablet's login lasts this long (a signed token "
                                                              "in its cookie, not the PIN)")
-    staff_login_hours: float = Field(12.0, gt=0, description="a staff login at the counter lasts this long")
-    heartbeat_s: float = Field(10.0, gt=0, description="how often the table tells the counter how it stands")
+    staff_login_hours: float = Field(12.0, gt=0, le=8760, description="a staff login at the counter lasts this long")
+    heartbeat_s: float = Field(10.0, gt=0, le=3600, description="how often the table tells the counter how it stands")
     timezone: str = Field("Asia/Tokyo", description="the parlour's time zone: days and months of the standings")
     day_starts_hour: int = Field(6, ge=0, le=23, description="a business day (営業日) starts at this hour: a night "
                                                             "that runs past midnight counts to the day it began")
-    idle_minutes: float = Field(30.0, gt=0, description="a table with no hand for this long shows as idle")
+    idle_minutes: float = Field(30.0, gt=0, le=7 * 1440, description="a table with no hand for this long shows as idle")
     data_dir: Path = Field(Path("data"), description="SQLite file and snapshots live here")
     db_url: str = Field("", validation_alias=AliasChoices("TABLE_DB_URL", "LEDGER_DB_URL"),
                         description="ledger database URL; empty: SQLite file in data_dir")
@@ -70,13 +73,13 @@ class Settings(BaseSettings):
                                            "empty: <data_dir>/rules")
     default_rule: str = Field("", description="the rule the new-session page offers first (a built-in or a house "
                                               "rule); empty: the first built-in")
-    snapshot_keep_days: float = Field(7.0, gt=0, description="a snapshot no logged hand names (a count never "
+    snapshot_keep_days: float = Field(7.0, gt=0, le=36500, description="a snapshot no logged hand names (a count never "
                                                              "confirmed) is deleted after this many days")
-    snapshot_prune_every_s: float = Field(6 * 3600.0, gt=0, description="how often a running service deletes "
+    snapshot_prune_every_s: float = Field(6 * 3600.0, gt=0, le=7 * 86400, description="how often a running service deletes "
                                                                         "them (and once at start)")
     pin_tries: int = Field(10, ge=1, description="wrong PINs from one address within 10 minutes before it waits "
                                                  "(a tablet's stale cookie after a restart counts too: not too few)")
-    pin_lock_s: float = Field(60.0, gt=0, description="how long an address with too many wrong PINs waits (429)")
+    pin_lock_s: float = Field(60.0, gt=0, le=86400, description="how long an address with too many wrong PINs waits (429)")
     learn_tiles: bool = Field(True, description="on Confirm of a count the vision reader read, its tiles' cuts, "
                                                 "named as confirmed, join the table's tile set (vision.tileset) "
                                                 "and the reader names tiles with the updated set")
@@ -114,6 +117,15 @@ class Settings(BaseSettings):
                                                         "large (a 13 MP tablet's photo), read at half size")
     host: str = "0.0.0.0"
     port: int = Field(8000, ge=1, le=65535)
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, zone: str) -> str:
+        try:
+            ZoneInfo(zone)
+        except (ZoneInfoNotFoundError, ValueError):          # ValueError: a path-like key
+            raise ValueError(f"unknown time zone {zone!r} (an IANA name such as Asia/Tokyo)") from None
+        return zone
 
     @field_validator("table_name")
     @classmethod

@@ -63,7 +63,11 @@ def test_an_unknown_calibrated_table_is_one_line_and_exit_2(tmp_path):
 
 
 def test_a_bad_setting_is_named_in_one_line_and_exit_2(tmp_path):
-    for name, value, words in (("TABLE_CAMERA_FPS", "abc", "valid number"), ("TABLE_PORT", "-5", "greater than")):
+    # the last three started the service before, to fail at every standings page, login or locked address
+    for name, value, words in (("TABLE_CAMERA_FPS", "abc", "valid number"), ("TABLE_PORT", "-5", "greater than"),
+                               ("TABLE_TIMEZONE", "Nope/Zone", "unknown time zone"),
+                               ("TABLE_TABLET_LOGIN_DAYS", "inf", "finite number"),
+                               ("TABLE_PIN_LOCK_S", "1e308", "less than or equal to 86400")):
         env = {**os.environ, name: value, "TABLE_DATA_DIR": str(tmp_path)}
         out = subprocess.run([sys.executable, "-m", "service"], cwd=tmp_path, env=env, capture_output=True,
                              text=True, timeout=30)
