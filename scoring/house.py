@@ -70,9 +70,10 @@ def _default_dir() -> str:
 
 
 def house_rule_files(folder: Path | None = None) -> list[Path]:
-    """The ``*.toml`` files in the rules folder, by name (none if it does not exist)."""
+    """The ``*.toml`` files in the rules folder, by name (none if it does not exist). A folder or a
+    broken link that happens to end in .toml is no rule."""
     folder = folder or rules_dir()
-    return sorted(folder.glob("*.toml")) if folder.is_dir() else []
+    return sorted(p for p in folder.glob("*.toml") if p.is_file()) if folder.is_dir() else []
 
 
 @dataclass(frozen=True)

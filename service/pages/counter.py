@@ -229,7 +229,9 @@ def rule_page(request: Request, name: str, settings: SettingsDep, saved: int = 0
             read(path)
         except scoring.ScoringError as e:
             error = str(e)
-    return _page(request, "counter_rule.html", name=name, text=path.read_text(encoding="utf-8"), file=str(path),
+    # a file not in UTF-8 is shown as best it reads (the error above says what is wrong with it)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return _page(request, "counter_rule.html", name=name, text=text, file=str(path),
                  builtin=builtin, error=error, saved=bool(saved))
 
 

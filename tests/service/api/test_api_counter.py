@@ -239,6 +239,20 @@ def test_staff_rename_a_player_and_the_log_stays(staff):
 
 # -- house rule files ----------------------------------------------------------------------------
 
+def test_odd_files_in_the_rules_folder_leave_the_counters_rule_pages_working(staff, settings):
+    """A folder (or a broken link) named like a rule made every save a 500; a file not in UTF-8 made
+    its own page one. Now the folder is no rule, and the file's page shows why it does not load."""
+    write_rule(settings.house_rules_dir, "ours", house_rule(dealer=2, noten=10))
+    (settings.house_rules_dir / "adir.toml").mkdir()
+    (settings.house_rules_dir / "gone.toml").symlink_to(settings.house_rules_dir / "nowhere.toml")
+    (settings.house_rules_dir / "latin.toml").write_bytes('extends = "dunhill"\nname_ja = "\u00e9"\n'.encode("latin-1"))
+    r = staff.post("/counter/rules/ours", data={"text": house_rule(dealer=2, noten=20)}, follow_redirects=False)
+    assert r.status_code == 303
+    page = staff.get("/counter/rules/latin")
+    assert page.status_code == 200 and "UTF-8" in page.text
+    assert staff.get("/counter/rules/adir").status_code == 404
+
+
 def test_staff_edit_a_house_rule_and_a_bad_file_is_refused_unchanged(staff, settings):
     write_rule(settings.house_rules_dir, "ours", house_rule(dealer=2, noten=10))
     path = settings.house_rules_dir / "ours.toml"
