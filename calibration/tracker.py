@@ -65,11 +65,15 @@ class Tracker:
     def tap_corners(self, image_points, image_size: tuple[int, int]) -> Fit:
         """A fit from the four felt corners tapped on the frame, in TAP_ORDER.
 
-        The taps must form a convex quadrilateral going the same way round as
-        the felt (else they were tapped out of order)."""
+        The taps must lie on the frame and form a convex quadrilateral going the
+        same way round as the felt (else they were tapped out of order)."""
         pts = np.asarray(image_points, np.float64).reshape(-1, 2)
         if pts.shape != (4, 2):
             raise CalibrationError("tap four corners: " + ", ".join(TAP_ORDER))
+        w, h = image_size
+        outside = [f"{x:g},{y:g}" for x, y in pts if not (0 <= x <= w and 0 <= y <= h)]
+        if outside:                 # a tap is on the frame: a corner off it is a typo
+            raise CalibrationError(f"corner(s) {' '.join(outside)} lie outside the {_wh(image_size)} frame")
         if not _convex_same_turn(pts, felt_corners(self.layout)):
             raise CalibrationError("the four taps are not the felt's corners in order: " + ", ".join(TAP_ORDER))
         fit = fit_from_points(pts, felt_corners(self.layout), image_size, "tapped", self.lens)

@@ -236,6 +236,8 @@ def _inline(line: str) -> str:
 # --- rules check ------------------------------------------------------------------------
 
 def _check(rule_arg: str, examples_dir: Path) -> int:
+    if examples_dir != EXAMPLES_DIR and not examples_dir.is_dir():      # one asked for, not there
+        raise ScoringError(f"--examples {examples_dir}: no such folder")
     rule = house_rule(rule_arg)
     p, base = rule.preset, rule.base
     print(f"{rule.name}: {p.data['name_ja']} / {p.data['name_en']}")

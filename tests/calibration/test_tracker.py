@@ -99,4 +99,7 @@ def test_taps_out_of_order_or_too_few_are_refused():
         tr.tap_corners(true[::-1], SIZE)                   # mirrored (anticlockwise)
     with pytest.raises(CalibrationError, match="tap four corners"):
         tr.tap_corners(true[:3], SIZE)
+    far = true * 300                                        # "1000000,0"-like: a typo, off the frame
+    with pytest.raises(CalibrationError, match="outside the .* frame"):
+        tr.tap_corners(far, SIZE)
     assert tr.last_good is None

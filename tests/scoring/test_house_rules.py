@@ -434,7 +434,7 @@ def test_presets_lists_the_built_ins_and_the_house_rules_marked_as_such(rules):
     assert any(r.startswith("broken ") and "not loadable" in r and "table.noten" in r for r in rows)
 
 
-def test_rules_new_writes_a_commented_starting_file_that_changes_nothing(rules):
+def test_rules_new_writes_a_commented_starting_file_that_changes_nothing(rules, tmp_path):
     p = cli("rules", "new", "parlour", "--from", "dunhill", env_dir=rules)
     assert p.returncode == 0, p.stderr
     path = rules / "parlour.toml"
@@ -448,6 +448,9 @@ def test_rules_new_writes_a_commented_starting_file_that_changes_nothing(rules):
     check = cli("rules", "check", "parlour", env_dir=rules)
     assert check.returncode == 0, check.stderr
     assert "changes from dunhill: none (it counts as dunhill)" in check.stdout
+    missing = tmp_path / "no-such-folder"                 # examples asked for where there are none
+    assert f"--examples {missing}: no such folder" in one_error_line(
+        cli("rules", "check", "parlour", "--examples", str(missing), env_dir=rules))
 
 
 def test_rules_new_refuses_to_overwrite_or_to_take_a_built_ins_name(rules, tmp_path):
