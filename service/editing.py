@@ -49,6 +49,7 @@ class Draft:
     melds: tuple[Mapping[str, Any], ...] = ()
     flags: frozenset[str] = frozenset()
     riichi_others: frozenset[str] = frozenset()    # non-winners who declared riichi (their sticks)
+    penalties: frozenset[str] = frozenset()        # players who paid a 罰符 this hand (isshokai)
     target: str = "concealed"
     meld_from: str = ""
     first: Mapping[str, Any] | None = None         # the first record of a double ron
@@ -80,7 +81,8 @@ class Draft:
                    dora_indicators=_sorted(text("dora_indicators")),
                    ura_indicators=_sorted(text("ura_indicators")),
                    melds=melds, flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if text(f)),
-                   riichi_others=frozenset(getlist("riichi_others")), target=text("target") or "concealed",
+                   riichi_others=frozenset(getlist("riichi_others")), penalties=frozenset(getlist("penalty")),
+                   target=text("target") or "concealed",
                    meld_from=text("meld_from"), first=first, pick=text("pick"))
 
     @classmethod

@@ -57,6 +57,7 @@ TABLE: dict[str, tuple[str, str, Callable[[Any], str]]] = {
     "table.unit_value": ("精算", "One unit is paid as", lambda v: f"{v:,}" if isinstance(v, int) else toml_value(v)),
     "table.open_riichi_sticks": ("オープンリーチの供託", "Open riichi puts in", lambda v: f"{v}本 {v} stick(s)"),
     "table.double_ron": ("ダブロン", "Double ron", lambda v: "あり allowed" if v else "なし head bump only"),
+    "table.penalty": ("罰符", "A penalty (a false call) puts in the pool", lambda v: f"{v}"),
     "table.draw_dealer": ("流局後の親", "After a draw the deal", _words(
         {"stays": "親続行 stays with the dealer", "tenpai": "聴牌連荘 stays only if the dealer is tenpai"})),
     "table.double_ron_dealer": ("ダブロンの親", "Double ron: the deal goes to", _words(

@@ -108,9 +108,9 @@ def checked_snapshot(store: SnapshotStore, name: str | None) -> str | None:
 
 def add_win(ledger: Ledger, store: SnapshotStore, session_id: str, records: Sequence[Mapping[str, Any]], *,
             riichi: Any = None, hand: int | None = None, snapshot: str | None = None,
-            confirmed_by: str | None = None) -> tuple[Event, State]:
+            confirmed_by: str | None = None, penalties: Sequence[str] = ()) -> tuple[Event, State]:
     snap = checked_snapshot(store, snapshot)
-    return ledger.add_win(session_id, list(records), riichi=riichi or None, hand=hand,
+    return ledger.add_win(session_id, list(records), riichi=riichi or None, hand=hand, penalties=penalties,
                           snapshot=snap, confirmed_by=confirmed_by)
 
 

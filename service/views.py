@@ -38,6 +38,7 @@ def hand_view(cfg: SessionConfig, step: Step, snapshot_url: str = "/snapshots/")
         "records": [w["record"] for w in body.get("wins", [])],
         "totals": [w["score"]["total"] for w in body.get("wins", [])],
         "tenpai": list(body.get("tenpai", [])), "offender": body.get("offender"),
+        "penalties": list(body.get("penalties", [])),
         "deltas": dict(zip(cfg.players, step.deltas)), "pool_delta": step.pool_delta,
         "balances_after": dict(zip(cfg.players, step.after.balances)), "pool_after": step.after.pool,
         "confirmed_by": event.confirmed_by,
@@ -48,6 +49,11 @@ def hand_view(cfg: SessionConfig, step: Step, snapshot_url: str = "/snapshots/")
 
 
 def summary(kind: str, body: Mapping[str, Any]) -> str:
+    penalties = body.get("penalties")
+    return _outcome(kind, body) + (f"; 罰符 penalty: {', '.join(penalties)}" if penalties else "")
+
+
+def _outcome(kind: str, body: Mapping[str, Any]) -> str:
     if kind == "win":
         wins = ", ".join(f"{w['winner']} {'ロン ron' if w['record']['win'] == 'ron' else 'ツモ tsumo'} "
                          f"{w['score']['total']}" for w in body["wins"])

@@ -16,7 +16,7 @@ router = APIRouter(tags=["hands"])
 def win(session_id: str, body: WinIn, ledger: LedgerDep, store: SnapshotsDep, after: AfterConfirmDep,
         background: BackgroundTasks) -> dict:
     event, state = table.add_win(ledger, store, session_id, body.records, riichi=body.riichi, hand=body.hand,
-                                 snapshot=body.snapshot, confirmed_by=body.confirmed_by)
+                                 penalties=body.penalties, snapshot=body.snapshot, confirmed_by=body.confirmed_by)
     after.queue(background, body.snapshot, body.records)
     return table.written(ledger, session_id, event, state)
 
@@ -25,7 +25,7 @@ def win(session_id: str, body: WinIn, ledger: LedgerDep, store: SnapshotsDep, af
              summary="an exhaustive draw")
 def draw(session_id: str, body: DrawIn, ledger: LedgerDep) -> dict:
     event, state = ledger.add_draw(session_id, body.tenpai, riichi=body.riichi or None, hand=body.hand,
-                                   confirmed_by=body.confirmed_by)
+                                   penalties=body.penalties, confirmed_by=body.confirmed_by)
     return table.written(ledger, session_id, event, state)
 
 
@@ -33,7 +33,7 @@ def draw(session_id: str, body: DrawIn, ledger: LedgerDep) -> dict:
              summary="a chombo; the hand is replayed")
 def chombo(session_id: str, body: ChomboIn, ledger: LedgerDep) -> dict:
     event, state = ledger.add_chombo(session_id, body.offender, riichi=body.riichi or None, hand=body.hand,
-                                     confirmed_by=body.confirmed_by)
+                                     penalties=body.penalties, confirmed_by=body.confirmed_by)
     return table.written(ledger, session_id, event, state)
 
 
@@ -44,6 +44,7 @@ def correct(session_id: str, number: int, body: CorrectIn, ledger: LedgerDep, st
     snap = table.checked_snapshot(store, body.snapshot)
     event, state = ledger.correct(session_id, number, body.kind, records=body.records, tenpai=body.tenpai,
                                   offender=body.offender, riichi=body.riichi or None, seen=body.seen,
+                                  penalties=body.penalties,
                                   confirmed_by=body.confirmed_by, snapshot=snap)
     if body.kind == "win" and body.records:
         after.queue(background, snap, body.records)

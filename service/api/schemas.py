@@ -27,6 +27,9 @@ class WinIn(_Body):
     records: list[dict[str, Any]] = Field(min_length=1, max_length=2,
                                           description="one hand record, two for a double ron (docs/hand-record.md)")
     riichi: Riichi = Field(default_factory=list, description="riichi declarers besides what the records say")
+    penalties: list[str] = Field(default_factory=list, max_length=12,
+                                 description="players who paid a 罰符 into the pool this hand, a name a stick "
+                                             "(isshokai: a false call of pon, kan or riichi)")
     hand: int | None = Field(None, ge=1, description="the hand number the tablet believes this is (stale guard)")
     snapshot: str | None = Field(None, description="a snapshot name from /api/read or /api/camera/read")
     confirmed_by: str | None = Field(None, max_length=100)
@@ -35,6 +38,9 @@ class WinIn(_Body):
 class DrawIn(_Body):
     tenpai: list[str] = Field(default_factory=list, description="the players who were tenpai")
     riichi: Riichi = Field(default_factory=list)
+    penalties: list[str] = Field(default_factory=list, max_length=12,
+                                 description="players who paid a 罰符 into the pool this hand, a name a stick "
+                                             "(isshokai: a false call of pon, kan or riichi)")
     hand: int | None = Field(None, ge=1)
     confirmed_by: str | None = Field(None, max_length=100)
 
@@ -42,6 +48,9 @@ class DrawIn(_Body):
 class ChomboIn(_Body):
     offender: str
     riichi: Riichi = Field(default_factory=list)
+    penalties: list[str] = Field(default_factory=list, max_length=12,
+                                 description="players who paid a 罰符 into the pool this hand, a name a stick "
+                                             "(isshokai: a false call of pon, kan or riichi)")
     hand: int | None = Field(None, ge=1)
     confirmed_by: str | None = Field(None, max_length=100)
 
@@ -54,6 +63,9 @@ class CorrectIn(_Body):
     tenpai: list[str] = Field(default_factory=list)
     offender: str | None = None
     riichi: Riichi = Field(default_factory=list)
+    penalties: list[str] = Field(default_factory=list, max_length=12,
+                                 description="players who paid a 罰符 into the pool this hand, a name a stick "
+                                             "(isshokai: a false call of pon, kan or riichi)")
     snapshot: str | None = None
     confirmed_by: str | None = Field(None, max_length=100)
 

@@ -142,6 +142,8 @@ def _parser() -> argparse.ArgumentParser:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--riichi", action="append", default=[], metavar="NAME[:open]",
                    help="a player who declared riichi this hand (repeat; NAME:open for open riichi)")
+    p.add_argument("--penalty", action="append", default=[], metavar="NAME",
+                   help="a player who paid a 罰符 into the pool this hand (isshokai: a false call; repeat)")
     p.add_argument("--by", dest="confirmed_by", help="who confirmed the hand")
     p.add_argument("--snapshot", help="reference to the snapshot image")
     if p.prog.split()[-1] != "correct":
@@ -201,21 +203,24 @@ def _start(args: argparse.Namespace) -> int:
 def _hand(args: argparse.Namespace) -> int:
     records = [_read_json(f) for f in args.files]
     with _ledger(args) as ledger:
-        _, state = ledger.add_win(args.session, records, riichi=args.riichi, winners=args.winner, **_meta(args))
+        _, state = ledger.add_win(args.session, records, riichi=args.riichi, winners=args.winner,
+                                  penalties=args.penalty, **_meta(args))
         _print_state(ledger.config(args.session), state)
     return 0
 
 
 def _draw(args: argparse.Namespace) -> int:
     with _ledger(args) as ledger:
-        _, state = ledger.add_draw(args.session, args.tenpai, riichi=args.riichi, **_meta(args))
+        _, state = ledger.add_draw(args.session, args.tenpai, riichi=args.riichi, penalties=args.penalty,
+                                   **_meta(args))
         _print_state(ledger.config(args.session), state)
     return 0
 
 
 def _chombo(args: argparse.Namespace) -> int:
     with _ledger(args) as ledger:
-        _, state = ledger.add_chombo(args.session, args.offender, riichi=args.riichi, **_meta(args))
+        _, state = ledger.add_chombo(args.session, args.offender, riichi=args.riichi, penalties=args.penalty,
+                                     **_meta(args))
         _print_state(ledger.config(args.session), state)
     return 0
 
@@ -229,7 +234,8 @@ def _correct(args: argparse.Namespace) -> int:
             kind, kw = "draw", {"tenpai": args.tenpai}
         else:
             kind, kw = "chombo", {"offender": args.chombo}
-        _, state = ledger.correct(args.session, args.number, kind, riichi=args.riichi, **kw, **_meta(args))
+        _, state = ledger.correct(args.session, args.number, kind, riichi=args.riichi, penalties=args.penalty,
+                                  **kw, **_meta(args))
         _print_state(ledger.config(args.session), state)
     return 0
 

@@ -21,6 +21,9 @@ step is one rule of the table, written as one small function:
   sticks go back or into the pool (``chombo_riichi``).
 - riichi: each declarer puts ``riichi_stick`` (open riichi: ``open_riichi_sticks``
   sticks) into the pool when the hand is played.
+- a 罰符 (isshokai: a false call of pon, kan or riichi) during a hand: its offender puts
+  ``penalty`` into the pool, whatever the hand's end (the hand's ``penalties``, a name
+  a stick).
 - a stick game (isshokai) starts everyone at ``start_sticks`` and is over when a
   hand would start with someone at ``end_at_or_below`` or less.
 """
@@ -159,6 +162,9 @@ def play(config: SessionConfig, state: State, slot: Slot) -> Step:
     deltas, pool = [0, 0, 0], 0
     if not (slot.kind == "chombo" and t.chombo_riichi == "return"):
         pool += _riichi(t, body, idx, deltas)   # a void hand's sticks go back to their owners
+    for name in body.get("penalties", ()):      # a 罰符 is paid whatever the hand's end
+        deltas[idx[name]] -= t.penalty
+        pool += t.penalty
     dealer, honba = state.dealer, state.honba
     won = state.winners_latest_first
     if slot.kind == "win":

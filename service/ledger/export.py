@@ -80,6 +80,8 @@ def to_csv(ledger: Ledger, session_id: str) -> str:
             who = "tenpai: " + " ".join(b.get("tenpai", []))
         else:
             who = "chombo: " + b["offender"]
+        if b.get("penalties"):
+            who += "; penalty: " + " ".join(b["penalties"])
         a = step.after
         w.writerow(safe_row([step.slot.number, step.slot.kind, who, b.get("discarder") or "",
                              b["seats"]["east"], b["honba"],

@@ -42,7 +42,7 @@ def scored_honba(t: TableRules, index: int, honba: int) -> int:
 
 def build_win(config: SessionConfig, state: State, records: Sequence[Mapping[str, Any]],
               riichi: Mapping[str, str] | Iterable[str] | None = None,
-              winners: Sequence[str] | None = None) -> dict[str, Any]:
+              winners: Sequence[str] | None = None, penalties: Iterable[str] = ()) -> dict[str, Any]:
     """The body of a ``win`` event; ``winners`` (player names), when given, must match the records."""
     t = config.table
     if not 1 <= len(records) <= 2:
@@ -80,12 +80,13 @@ def build_win(config: SessionConfig, state: State, records: Sequence[Mapping[str
             entry["scored_honba"] = scored["honba"]
         wins.append(entry)
     discarder = recs[0].get("discarder")
-    return {"seats": seats, "honba": state.honba, "riichi": sticks, "wins": wins,
-            "discarder": seats[discarder] if discarder else None}
+    return _with_penalties(config, {"seats": seats, "honba": state.honba, "riichi": sticks, "wins": wins,
+                                    "discarder": seats[discarder] if discarder else None}, penalties)
 
 
 def build_draw(config: SessionConfig, state: State, tenpai: Iterable[str],
-               riichi: Mapping[str, str] | Iterable[str] | None = None) -> dict[str, Any]:
+               riichi: Mapping[str, str] | Iterable[str] | None = None,
+               penalties: Iterable[str] = ()) -> dict[str, Any]:
     """The body of a ``draw`` event: who was tenpai, who had declared riichi."""
     tenpai = _names(config, tenpai, "tenpai")
     sticks = _riichi(config, riichi)
@@ -96,17 +97,31 @@ def build_draw(config: SessionConfig, state: State, tenpai: Iterable[str],
     body = {"seats": state.seats(config.players), "honba": state.honba, "riichi": sticks,
             "tenpai": [p for p in config.players if p in tenpai]}
     _fits(config, state, "draw", body)
-    return body
+    return _with_penalties(config, body, penalties)
 
 
 def build_chombo(config: SessionConfig, state: State, offender: str,
-                 riichi: Mapping[str, str] | Iterable[str] | None = None) -> dict[str, Any]:
+                 riichi: Mapping[str, str] | Iterable[str] | None = None,
+                 penalties: Iterable[str] = ()) -> dict[str, Any]:
     """The body of a ``chombo`` event: who pays, and the riichi sticks out when it happened."""
     (offender,) = _names(config, [offender], "chombo")
     body = {"seats": state.seats(config.players), "honba": state.honba,
             "riichi": _riichi(config, riichi), "offender": offender}
     _fits(config, state, "chombo", body)
-    return body
+    return _with_penalties(config, body, penalties)
+
+
+def _with_penalties(config: SessionConfig, body: dict[str, Any], penalties: Iterable[str]) -> dict[str, Any]:
+    """``body`` with the hand's 罰符: a player's name once for each (isshokai "罰符は 1 本支払って、
+    供託とする"); none, no key (a body as before). A rule without 罰符 refuses one."""
+    names = list(penalties)
+    if not names:
+        return body
+    if not config.table.penalty:
+        raise LedgerError(f"{config.rules} has no 罰符 (a penalty into the pool): table.penalty is not set")
+    for n in names:
+        _names(config, [n], "penalty")
+    return {**body, "penalties": names}
 
 
 def _fits(config: SessionConfig, state: State, kind: str, body: Mapping[str, Any]) -> None:

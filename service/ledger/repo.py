@@ -269,27 +269,30 @@ class Ledger:
 
     # -- writing ----------------------------------------------------------
     def add_win(self, session_id: str, records: Sequence[Mapping[str, Any]], *,
-                riichi: Any = None, winners: Sequence[str] | None = None, **meta: Any) -> tuple[Event, State]:
+                riichi: Any = None, winners: Sequence[str] | None = None, penalties: Iterable[str] = (),
+                **meta: Any) -> tuple[Event, State]:
         """A won hand (two records for a double ron). ``meta``: confirmed_by, snapshot, and
         ``hand`` (the hand number the caller believes this is: a stale-state guard)."""
         return self._append(session_id, "win",
-                            lambda cfg, st: build_win(cfg, st, records, riichi, winners), **meta)
+                            lambda cfg, st: build_win(cfg, st, records, riichi, winners, penalties), **meta)
 
     def add_draw(self, session_id: str, tenpai: Iterable[str] = (), *, riichi: Any = None,
-                 **meta: Any) -> tuple[Event, State]:
+                 penalties: Iterable[str] = (), **meta: Any) -> tuple[Event, State]:
         """An exhaustive draw; ``tenpai`` names the players who were tenpai."""
         tenpai = list(tenpai)
-        return self._append(session_id, "draw", lambda cfg, st: build_draw(cfg, st, tenpai, riichi), **meta)
+        return self._append(session_id, "draw", lambda cfg, st: build_draw(cfg, st, tenpai, riichi, penalties),
+                            **meta)
 
-    def add_chombo(self, session_id: str, offender: str, *, riichi: Any = None,
+    def add_chombo(self, session_id: str, offender: str, *, riichi: Any = None, penalties: Iterable[str] = (),
                    **meta: Any) -> tuple[Event, State]:
         """A chombo by ``offender``; the hand is replayed."""
         return self._append(session_id, "chombo",
-                            lambda cfg, st: build_chombo(cfg, st, offender, riichi), **meta)
+                            lambda cfg, st: build_chombo(cfg, st, offender, riichi, penalties), **meta)
 
     def correct(self, session_id: str, number: int, kind: str, *, records: Sequence[Any] = (),
                 tenpai: Iterable[str] = (), offender: str | None = None, riichi: Any = None,
-                winners: Sequence[str] | None = None, seen: int | None = None, **meta: Any) -> tuple[Event, State]:
+                winners: Sequence[str] | None = None, seen: int | None = None, penalties: Iterable[str] = (),
+                **meta: Any) -> tuple[Event, State]:
         """Replace hand ``number`` by a corrected hand; the old one stays in the log. ``seen``, the
         seq of the event the caller saw as that hand (``Slot.event.seq``), is checked inside the
         transaction: two tablets correcting one hand at once cannot overwrite each other unseen."""
@@ -302,13 +305,13 @@ class Ledger:
                 raise ViewOutdated(f"stale state: hand {number} was corrected meanwhile; look at it again")
             before = fold(cfg, slots[:number - 1])
             if kind == "win":
-                body = build_win(cfg, before, records, riichi, winners)
+                body = build_win(cfg, before, records, riichi, winners, penalties)
             elif kind == "draw":
-                body = build_draw(cfg, before, tenpai, riichi)
+                body = build_draw(cfg, before, tenpai, riichi, penalties)
             elif kind == "chombo":
                 if offender is None:
                     raise LedgerError("a chombo correction names the offender")
-                body = build_chombo(cfg, before, offender, riichi)
+                body = build_chombo(cfg, before, offender, riichi, penalties)
             else:
                 raise LedgerError(f"a hand is a win, a draw or a chombo, not {kind!r}")
             return {"target": slots[number - 1].slot, "number": number,

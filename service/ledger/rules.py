@@ -54,6 +54,7 @@ class TableRules:
     end_at_or_below: int | None = None
     end_pool: str = "top"
     draw_dealer: str = "stays"     # after a draw: "stays" (親続行), or "tenpai" (聴牌連荘)
+    penalty: int = 0               # a 罰符 puts this many units in the pool (0: the rule has none)
 
     @property
     def stick_game(self) -> bool:
@@ -96,6 +97,7 @@ def table_rules(rules: str | scoring.Preset, overrides: Mapping[str, Any] | None
             start_sticks=table.get("start_sticks"), return_sticks=table.get("return_sticks", 0),
             top_bonus=table.get("top_bonus", 0), end_at_or_below=table.get("end_at_or_below"),
             end_pool=table.get("end_pool", "top"), draw_dealer=table.get("draw_dealer", "stays"),
+            penalty=table.get("penalty", 0),
         )
     except KeyError as e:
         raise LedgerError(f"preset {rules}: [table] lacks {e.args[0]!r}") from None

@@ -3,6 +3,8 @@ undo, and the history with its chart and exports."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
@@ -108,7 +110,8 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
             wins = hand.body["wins"]
             first = wins[0]["record"] if len(wins) == 2 else None
             others = frozenset(hand.body.get("riichi", {})) - {w["winner"] for w in wins}
-            draft = Draft.from_record(wins[-1]["record"], others, first)
+            draft = replace(Draft.from_record(wins[-1]["record"], others, first),
+                            penalties=frozenset(hand.body.get("penalties", ())))
             shown = counted(hand.event.snapshot, store, offers)
     else:                                   # a win the watcher read and nobody logged yet: open with it
         last = last_hand(ledger, session_id)
@@ -129,27 +132,29 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
 
 @router.post("/s/{session_id}/draw")
 def draw(session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
-    tenpai, riichi = texts(form, "tenpai"), texts(form, "riichi")
+    tenpai, riichi, penalties = texts(form, "tenpai"), texts(form, "riichi"), texts(form, "penalty")
     correct = number(form, "correct")
     if correct:
         ledger.correct(session_id, correct, "draw", tenpai=tenpai, riichi=riichi, seen=number(form, "seen"),
-                       confirmed_by="tablet")
+                       penalties=penalties, confirmed_by="tablet")
         return _go(f"/s/{session_id}/history?corrected={correct}")
-    ledger.add_draw(session_id, tenpai, riichi=riichi, hand=number(form, "hand"), confirmed_by="tablet")
+    ledger.add_draw(session_id, tenpai, riichi=riichi, penalties=penalties, hand=number(form, "hand"),
+                    confirmed_by="tablet")
     return _go(f"/s/{session_id}")
 
 
 @router.post("/s/{session_id}/chombo")
 def chombo(session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
-    offender, riichi = text(form, "offender"), texts(form, "riichi")
+    offender, riichi, penalties = text(form, "offender"), texts(form, "riichi"), texts(form, "penalty")
     if not offender:
         raise ServiceError("choose who made the chombo")
     correct = number(form, "correct")
     if correct:
         ledger.correct(session_id, correct, "chombo", offender=offender, riichi=riichi, seen=number(form, "seen"),
-                       confirmed_by="tablet")
+                       penalties=penalties, confirmed_by="tablet")
         return _go(f"/s/{session_id}/history?corrected={correct}")
-    ledger.add_chombo(session_id, offender, riichi=riichi, hand=number(form, "hand"), confirmed_by="tablet")
+    ledger.add_chombo(session_id, offender, riichi=riichi, penalties=penalties, hand=number(form, "hand"),
+                      confirmed_by="tablet")
     return _go(f"/s/{session_id}")
 
 

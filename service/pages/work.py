@@ -157,11 +157,12 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
     if correct:
         table.checked_snapshot(store, snapshot)
         ledger.correct(session_id, correct, "win", records=records, riichi=riichi, snapshot=snapshot,
-                       seen=number(form, "seen"), confirmed_by="tablet")
+                       seen=number(form, "seen"), penalties=sorted(draft.penalties), confirmed_by="tablet")
         target = f"/s/{session_id}/history?corrected={correct}"
     else:
         event, state = table.add_win(ledger, store, session_id, records, riichi=riichi,
-                                     hand=number(form, "hand"), snapshot=snapshot, confirmed_by="tablet")
+                                     hand=number(form, "hand"), snapshot=snapshot, confirmed_by="tablet",
+                                     penalties=sorted(draft.penalties))
         target = f"/s/{session_id}?recorded={state.hands}"
     after.queue(background, snapshot, records)
     return Response(status_code=204, headers={"HX-Redirect": target})

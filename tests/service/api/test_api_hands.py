@@ -111,3 +111,17 @@ def test_exports(client, session):
     assert data["format"] == "toutenkou-ledger/1" and len(data["events"]) == 2
     series = client.get(f"/api/sessions/{sid}/hands").json()["series"]
     assert all(len(v) == 3 for v in series.values()) and series["Aki"][0] == 0
+
+
+def test_a_penalty_stick_goes_into_the_pool_where_the_rule_has_one(client):
+    """isshokai: "罰符は 1 本支払って、供託とする" (a false pon, kan or riichi); dunhill has none."""
+    sid = client.post("/api/sessions", json={"rules": "isshokai", "players": PLAYERS}).json()["id"]
+    r = client.post(f"/api/sessions/{sid}/draws", json={"tenpai": [], "penalties": ["Ben"], "hand": 1})
+    assert r.status_code == 201
+    s = r.json()["session"]
+    assert s["pool"] == 1 and _balances(s) == {"Aki": 25, "Ben": 24, "Chie": 25}
+    hand = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
+    assert hand["penalties"] == ["Ben"] and "罰符 penalty: Ben" in hand["summary"]
+    other = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+    r = client.post(f"/api/sessions/{other}/draws", json={"tenpai": [], "penalties": ["Ben"]})
+    assert r.status_code == 422 and "dunhill has no 罰符" in r.json()["detail"]

@@ -58,6 +58,15 @@ def test_a_session_from_the_command_line(db_url, tmp_path, capsys):
     assert "undo" in out and "draw" in out
 
 
+def test_a_penalty_from_the_command_line(db_url, tmp_path, capsys):
+    code, out, _ = run(capsys, "start", "--rules", "isshokai", "--players", *PLAYERS)
+    sid = out.strip()
+    assert run(capsys, "draw", sid, "--penalty", B, "--penalty", C)[0] == 0
+    code, out, _ = run(capsys, "show", sid, "--json")
+    shown = json.loads(out)
+    assert shown["balances"] == {A: 25, B: 24, C: 24} and shown["pool"] == 2
+
+
 @pytest.mark.parametrize("argv, message", [
     (["hand", "SID", "MISSING.json"], "No such file"),
     (["hand", "SID", "BAD.json"], "not JSON"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from ledger_play import PLAYERS, hand
-from service.ledger import StaleState, settle
+from service.ledger import LedgerError, StaleState, settle
 
 A, B, C = PLAYERS
 
@@ -255,6 +255,26 @@ def test_isshokai_stick_game_ends_when_a_player_goes_below_zero(ledger):
     # a stick is 1,000.
     assert [(l.player, l.result, l.in_sticks, l.top) for l in settle(ledger.config(s), st)] == \
         [(A, 36, 36_000, True), (B, -5, -5_000, False), (C, -31, -31_000, False)]
+
+
+def test_isshokai_penalty_stick_goes_into_the_pool(ledger):
+    # "罰符は 1 本支払って、供託とする。誤ポン・誤カン・誤リーチの発声は、罰符とする。"
+    s = ledger.start("isshokai", PLAYERS).id
+    # 1. Ben calls a false pon, then the hand is drawn with Aki tenpai: Ben's stick stays in the
+    #    pool; Ben and Chie pay Aki 1 each for noten. Aki keeps the deal, 1 honba.
+    ledger.add_draw(s, [A], penalties=[B])
+    expect(ledger, s, (27, 23, 24), A, 1, pool=1)
+    # 2. Chie calls a false riichi (a 罰符) and Ben (south) rons Chie (west) at 1 honba: 5 + the
+    #    honba 1 = 6, and Ben takes the pool (the stick of hand 1 and Chie's of this hand).
+    ledger.add_win(s, [hand("isshokai", "south", "ron", "west", honba=1)], penalties=[C])
+    expect(ledger, s, (27, 23 + 6 + 2, 24 - 1 - 6), B, 0)
+
+
+def test_a_rule_without_penalty_refuses_one(ledger):
+    s = ledger.start("dunhill", PLAYERS).id
+    with pytest.raises(LedgerError, match="dunhill has no 罰符"):
+        ledger.add_draw(s, [A], penalties=[B])
+    assert ledger.state(s).hands == 0
 
 
 def test_isshokai_tie_for_top_goes_to_the_tied_player_who_won_last_not_only_the_last_winner(ledger):

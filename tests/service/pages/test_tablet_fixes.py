@@ -132,3 +132,23 @@ def test_the_table_page_shows_no_error_in_the_browser_console(page, server):
     page.goto(f"{server}/s/{sid}")
     expect(page.locator("#count")).to_be_visible()
     assert errors == []
+
+
+def test_an_isshokai_penalty_is_logged_from_the_tablet(page, server):
+    """isshokai's 罰符 (a false pon, kan or riichi: one stick into the pool) has its toggles in the
+    draw and chombo forms and in the editor; a rule without one shows none."""
+    sid = start_session(page, server, rules="isshokai")
+    expect(page.locator("#penalties")).to_be_visible()
+    page.click("#draw summary")
+    page.click("#draw label.toggle:has(input[name=penalty][value=Ben])")
+    page.click("#draw-confirm")
+    expect(page.locator("#pool")).to_have_text("1")
+    hands = httpx.get(f"{server}/api/sessions/{sid}/hands", headers={"X-Table-PIN": PIN}).json()["hands"]
+    assert hands[0]["penalties"] == ["Ben"]
+    page.goto(f"{server}/")
+    page.select_option("#rules", "dunhill")
+    for i, name in enumerate(("Dan", "Eri", "Fuyu"), 1):
+        page.fill(f"#player{i}", name)
+    page.click("#start")
+    expect(page.locator("#count")).to_be_visible()
+    assert page.locator("input[name=penalty]").count() == 0

@@ -1,0 +1,20 @@
+"""isshokai's 罰符 from the tablet's editor: ticked beside a win, the offender's stick goes into the
+pool and the winner of that hand takes it ("罰符は 1 本支払って、供託とする")."""
+
+from __future__ import annotations
+
+from table_fixtures import CHUN, PLAYERS
+
+HTMX = {"HX-Request": "true"}
+
+
+def test_a_penalty_ticked_beside_a_win_is_taken_by_its_winner(client):
+    sid = client.post("/api/sessions", json={"rules": "isshokai", "players": PLAYERS}).json()["id"]
+    form = {"seat": "east", "win": "tsumo", "concealed": CHUN["concealed"], "win_tile": CHUN["win_tile"],
+            "gari": "5m", "melds": "[]", "hand": "1", "penalty": "Chie"}          # isshokai: 5m and North are gari
+    r = client.post(f"/s/{sid}/confirm", data=form, headers=HTMX)
+    assert r.status_code == 204, r.text
+    hand = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
+    assert hand["penalties"] == ["Chie"] and hand["pool_after"] == 0
+    assert hand["deltas"]["Chie"] == hand["deltas"]["Ben"] - 1                  # her stick, to Aki
+    assert sum(hand["deltas"].values()) == 0
