@@ -30,6 +30,7 @@ from .errors import (NUL_MESSAGE, REFUSALS, database_away, database_away_message
 from .hand_photos import HandPhotoReader
 from .heartbeat import Heartbeat
 from .ledger import Ledger, ViewOutdated
+from .refusal_ja import bilingual
 from .ledger import db as ledger_db
 from .pages.render import error_page, flash
 from .photo_labels import PhotoLabels
@@ -168,6 +169,8 @@ def _handlers(app: FastAPI, settings: Settings) -> None:
             message = str(exc)
             if isinstance(exc, ViewOutdated) and not _is_api(request):     # a tablet showing an older table
                 message = f"{OUTDATED_JA} · {message}: reload the page"
+            elif not _is_api(request):
+                message = bilingual(message)
             return _refusal(request, message, status_of(exc))
 
     @app.exception_handler(OSError)

@@ -16,6 +16,7 @@ from ..deps import (AfterConfirmDep, CameraDep, HandPhotosDep, LedgerDep, Offers
                     SnapshotsDep, TilesDep)
 from ..editing import FLAGS, PALETTE, RARE_FLAGS, TARGETS, Draft
 from ..errors import ServiceError
+from ..refusal_ja import bilingual
 from ..ledger import Ledger
 from ..ledger.hands import head_first, is_double_ron, scored_honba
 from ..overlay import views
@@ -69,7 +70,7 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                                          cfg.preset)       # the session's stored rule
                       for i, rec in enumerate(records)]
         except ValueError as e:
-            scores, error = [], str(e)
+            scores, error = [], bilingual(str(e))
     clean = clean or not (draft.concealed or draft.melds or draft.gari or draft.dora_indicators)
     return dict(session_id=session_id, cfg=cfg, at=at, draft=draft, seats=seat_names(at["seats"]),
                 scores=scores, error=error, correct=correct, snapshot=snapshot, reading=reading,

@@ -95,3 +95,19 @@ def test_two_tablets_correcting_one_hand_cannot_overwrite_each_other_unseen(clie
     again = client.post(f"/api/sessions/{sid}/hands/1/correct",
                         json={"kind": "draw", "tenpai": ["Ben"], "seen": hand["seq"]})
     assert again.status_code == 201                  # as seen now: it lands
+
+
+def test_the_tablet_reads_the_engines_refusals_in_japanese_first(client, session):
+    """The engine says what is wrong in English (the API keeps it so); the tablet puts the
+    players' words first: in the live score and in a refused Confirm."""
+    sid = session["id"]
+    no_yaku = {"seat": "east", "win": "ron", "discarder": "south", "concealed": "123p567p345s678s99s",
+               "win_tile": "2p", "melds": "[]", "hand": "1"}
+    live = client.post(f"/s/{sid}/edit", data=no_yaku, headers=HTMX)
+    assert "役がありません" in live.text and "no yaku" in live.text
+    r = client.post(f"/s/{sid}/confirm", data=no_yaku, headers=HTMX)
+    assert r.status_code == 422 and "役がありません" in r.text and "no yaku" in r.text
+    api = client.post(f"/api/sessions/{sid}/wins", json={"records": [{
+        "rules": "dunhill", "seat": "east", "win": "ron", "discarder": "south",
+        "concealed": "123p567p345s678s99s", "win_tile": "2p"}]})
+    assert api.status_code == 422 and "役" not in api.json()["detail"]

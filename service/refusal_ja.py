@@ -1,0 +1,38 @@
+"""The tablet's refusals in both languages: the engine and the ledger say what is wrong in English
+(one line, for the API and the command line); the players at the table read Japanese first. Each
+gloss is found by a phrase of the English line and put before it."""
+
+from __future__ import annotations
+
+import re
+
+# (a phrase of the English line, what the players read first); the first found is used
+GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for p, ja in (
+    (r"\bno yaku\b", "役がありません(ドラ・ガリ・赤は役ではありません)"),
+    (r"not a winning hand", "和了の形になっていません"),
+    (r"the hand has \d+ tiles? counting 3 per meld", "牌の数が合いません(鳴きは3枚と数えて14枚)"),
+    (r"too many copies of", "同じ牌が多すぎます"),
+    (r"too many red fives", "赤五が多すぎます"),
+    (r"in gari is not a gari", "ガリではない牌がガリにあります"),
+    (r"is a gari under .*set aside", "ガリは手牌に入れられません"),
+    (r"gari in the hand", "この役ではガリを手牌に入れられません"),
+    (r"is not in (the|this hand's) .*wall", "この卓にない牌です"),
+    (r"plays one suit per hand", "筒子か索子の一色のみです"),
+    (r"is the winner's own seat", "鳴いた相手が和了者自身になっています"),
+    (r"riichi needs a closed hand", "立直は門前のみです"),
+    (r"ippatsu needs riichi", "一発には立直が必要です"),
+    (r"nagashi is lost", "流しの権利がありません"),
+    (r"choose who made the chombo", "チョンボした人を選んでください"),
+    (r"a session has three players", "3人の別々のプレイヤーを入れてください"),
+    (r"the game is over", "半荘は終了しています"),
+    (r"has no 罰符", "このルールに罰符はありません"),
+))
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def bilingual(message: str) -> str:
+    """``message`` with its Japanese gloss first, where one is known and it has none yet."""
+    if JAPANESE.search(message.split(":", 1)[0]):
+        return message
+    ja = next((ja for pattern, ja in GLOSSES if pattern.search(message)), None)
+    return f"{ja} · {message}" if ja else message
