@@ -286,7 +286,7 @@ def test_isshokai_tie_for_top_goes_to_the_tied_player_who_won_last_not_only_the_
     expect(ledger, s, (25, 30, 20), B, 0)
     # 2. Ben deals: Chie south, Aki west. Chie (south) rons Ben (east): 5. Chie deals.
     ledger.add_win(s, [hand("isshokai", "south", "ron", "east", honba=0)])
-    st = expect(ledger, s, (25, 25, 25), C, 0)
+    expect(ledger, s, (25, 25, 25), C, 0)
     # 3. Draw, Aki and Ben tenpai: Chie pays 1 to each. Aki and Ben tie at 26.
     #    Chie won last but is not tied; of Aki (never won) and Ben (won hand 1), Ben.
     ledger.add_draw(s, [A, B])
