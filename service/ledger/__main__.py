@@ -290,6 +290,8 @@ def _history(args: argparse.Namespace) -> int:
         for e in ledger.events(args.session):
             mark = "" if e.seq in live or e.kind in ("undo",) else "  (superseded)"
             what = _describe(e.kind, e.body)
+            if e.body.get("penalties"):
+                what += "; penalty: " + ", ".join(e.body["penalties"])
             print(f"#{e.seq:<4} {e.created_at:%Y-%m-%d %H:%M:%S} {e.kind:<7} {what}"
                   f"{' by ' + e.confirmed_by if e.confirmed_by else ''}{mark}")
         _print_state(cfg, ledger.state(args.session), full=True)

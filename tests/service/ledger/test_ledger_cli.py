@@ -65,6 +65,8 @@ def test_a_penalty_from_the_command_line(db_url, tmp_path, capsys):
     code, out, _ = run(capsys, "show", sid, "--json")
     shown = json.loads(out)
     assert shown["balances"] == {A: 25, B: 24, C: 24} and shown["pool"] == 2
+    code, out, _ = run(capsys, "history", sid)
+    assert f"penalty: {B}, {C}" in out
 
 
 @pytest.mark.parametrize("argv, message", [
