@@ -84,8 +84,8 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
         # an offer is news until a hand is logged after it: both told by the clock hands are stamped by
         app.state.offers.clock = partial(ledger_db.clock, app.state.ledger.engine)
         # a hand logged, corrected or undone: the session's other open tablets read the table anew
-        app.state.ledger.on_change = lambda session, state: app.state.offers.tell(
-            "logged", {"session": session, "hands": state.hands})
+        app.state.ledger.on_change = lambda session, seq, state: app.state.offers.tell(
+            "logged", {"session": session, "seq": seq, "hands": state.hands})
         app.state.tokens = Tokens(load_secret(settings.data_dir))
         app.state.snapshots = SnapshotStore(settings.snapshot_dir)
         prune_snapshots(app)

@@ -257,7 +257,7 @@ class Draft:
             raise EditError("a double ron starts from a ron with its discarder")
         other = next(s for s in SEATS if s not in (self.seat, self.discarder))
         return Draft(seat=other, win="ron", discarder=self.discarder, first=self.record("_"),
-                     riichi_others=self.riichi_others)
+                     riichi_others=self.riichi_others, penalties=self.penalties)
 
 
 def _order(t: int) -> tuple[int, int]:

@@ -290,8 +290,6 @@ def _history(args: argparse.Namespace) -> int:
         for e in ledger.events(args.session):
             mark = "" if e.seq in live or e.kind in ("undo",) else "  (superseded)"
             what = _describe(e.kind, e.body)
-            if e.body.get("penalties"):
-                what += "; penalty: " + ", ".join(e.body["penalties"])
             print(f"#{e.seq:<4} {e.created_at:%Y-%m-%d %H:%M:%S} {e.kind:<7} {what}"
                   f"{' by ' + e.confirmed_by if e.confirmed_by else ''}{mark}")
         _print_state(cfg, ledger.state(args.session), full=True)
@@ -299,6 +297,11 @@ def _history(args: argparse.Namespace) -> int:
 
 
 def _describe(kind: str, body: Any) -> str:
+    penalties = body.get("penalties")
+    return _outcome(kind, body) + (f"; penalty: {', '.join(penalties)}" if penalties else "")
+
+
+def _outcome(kind: str, body: Any) -> str:
     if kind == "win":
         return ", ".join(f"{w['winner']} {w['record']['win']} {w['score']['total']}" for w in body["wins"]) \
             + (f" off {body['discarder']}" if body.get("discarder") else "")

@@ -66,9 +66,9 @@ class Ledger:
         self._cache: dict[str, _Cached] = {}
         self._configs: dict[str, SessionConfig] = {}
         self._stored: dict[tuple[str, str], Preset] = {}
-        # told (session id, state after) when a hand is added, corrected or undone here: the
-        # service tells the session's other tablets (a callback: the ledger knows no tablets)
-        self.on_change: Callable[[str, State], None] | None = None
+        # told (session id, the new event's seq, state after) when a hand is added, corrected or
+        # undone here: the service tells the session's other tablets (the ledger knows no tablets)
+        self.on_change: Callable[[str, int, State], None] | None = None
 
     def rule(self, name: str) -> Preset:
         """The rule ``name`` as a session started now would store it (a built-in, or the house
@@ -252,6 +252,11 @@ class Ledger:
         with self.engine.connect() as conn:
             return self._derive(conn, session_id)[1].state
 
+    def last_seq(self, session_id: str) -> int:
+        """The seq of the session's newest event (0: none): which version of it a page shows."""
+        with self.engine.connect() as conn:
+            return self._derive(conn, session_id)[1].last_seq
+
     def history(self, session_id: str) -> list[Step]:
         with self.engine.connect() as conn:
             cfg, cached = self._derive(conn, session_id)
@@ -355,7 +360,7 @@ class Ledger:
             overrides = dict(overrides)
             where = self.table_name if self.table_name is not None else str(config.get("table_name") or "")
             cfg = SessionConfig(str(config["id"]), config["rules"], players,
-                                int(config["first_dealer"]), table_rules(preset, overrides),
+                                int(config["first_dealer"]), table_rules(preset, overrides, stored=body is not None),
                                 overrides, checked(config.get("label", ""), "a session's label", MAX_LABEL), preset,
                                 body["digest"] if body is not None else None, where)
         except LedgerError:
@@ -409,7 +414,8 @@ class Ledger:
         else:
             preset = self.rule(row.rules)    # a session from before rules were stored: its built-in
         return SessionConfig(row.id, row.rules, tuple(row.players), row.first_dealer,
-                             table_rules(preset, overrides), overrides, row.label or "", preset,
+                             table_rules(preset, overrides, stored=row.rule_digest is not None), overrides,
+                             row.label or "", preset,
                              row.rule_digest, row.table_name or "",
                              tuple(row.player_ids) if row.player_ids else None, db.aware(row.created_at))
 
@@ -448,7 +454,7 @@ class Ledger:
         slot = Slot(event.seq, len(cached.slots) + 1, event)
         step = play(cfg, cached.state, slot)
         self._cache[session_id] = _Cached(event.seq, cached.slots + (slot,), step.after)
-        self._changed(session_id, step.after)
+        self._changed(session_id, event.seq, step.after)
         return event, step.after
 
     def _rewrite(self, session_id: str, kind: str,
@@ -473,13 +479,13 @@ class Ledger:
             raise ViewOutdated("another writer changed the session at the same time; retry") from None
         self._cache.pop(session_id, None)
         state = self.state(session_id)
-        self._changed(session_id, state)
+        self._changed(session_id, event.seq, state)
         return event, state
 
-    def _changed(self, session_id: str, state: State) -> None:
+    def _changed(self, session_id: str, seq: int, state: State) -> None:
         if self.on_change is not None:
             try:
-                self.on_change(session_id, state)
+                self.on_change(session_id, seq, state)
             except Exception:       # the hand is logged whatever a listener does
                 log.exception("telling the tablets of session %s failed", session_id)
 

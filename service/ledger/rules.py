@@ -69,9 +69,16 @@ class TableRules:
         return self.noten_total // 2
 
 
-def table_rules(rules: str | scoring.Preset, overrides: Mapping[str, Any] | None = None) -> TableRules:
+# What a [table] key added since sessions store their rule meant before it was added: a session
+# from before (no stored rule, counted under its built-in by name) replays as it was played.
+BEFORE_STORED = {"draw_dealer": "stays"}
+
+
+def table_rules(rules: str | scoring.Preset, overrides: Mapping[str, Any] | None = None, *,
+                stored: bool = True) -> TableRules:
     """The table rules of preset ``rules`` (a name, or a resolved rule such as a session's
-    stored one) with a session's ``overrides`` applied."""
+    stored one) with a session's ``overrides`` applied. ``stored=False``: a session from before
+    rules were stored, read with ``BEFORE_STORED``."""
     if isinstance(rules, scoring.Preset):
         preset, rules = rules, rules.id
     else:
@@ -79,7 +86,7 @@ def table_rules(rules: str | scoring.Preset, overrides: Mapping[str, Any] | None
             preset = scoring.load_preset(rules)
         except scoring.ScoringError as e:
             raise LedgerError(str(e)) from None
-    table = dict(preset.table)
+    table = dict(preset.table) if stored else {**preset.table, **BEFORE_STORED}
     for key, value in (overrides or {}).items():
         table[key] = _checked(rules, table, key, value)
     bounty = preset.section("bounty")

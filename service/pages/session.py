@@ -125,6 +125,7 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
                   reader=request.app.state.reader.name,
                   reader_message=getattr(request.app.state.reader, "message", ""), oob_snapshot=False,
                   corrected=corrected, watch=watcher.status() if watcher is not None else None,
+                  seq=ledger.last_seq(session_id),
                   since=latest.id if latest is not None else 0,
                   **work_context(ledger, session_id, draft, correct=correct, unsure_score=settings.unsure_score,
                                  **shown))

@@ -6,6 +6,7 @@ it); confirming logs the hand and reloads the page.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, BackgroundTasks, Request
@@ -49,6 +50,7 @@ def table_at(ledger: Ledger, session_id: str, correct: int | None) -> dict[str, 
 
 
 def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int | None = None,
+                 seen: int | None = None,
                  snapshot: str = "", reading: Reading | None = None, size: tuple[int, int] = (0, 0),
                  clean: bool = True, unsure_score: float = 0.6, offer: int = 0) -> dict[str, Any]:
     """Everything the work area shows: the draft's tiles, its live score (or why it does not score),
@@ -76,7 +78,10 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                 scores=scores, error=error, correct=correct, snapshot=snapshot, reading=reading,
                 reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS,
                 rare_flags=RARE_FLAGS, records=records, view=views(reading, size, draft, unsure_score),
-                clean=clean and not correct, offer=offer, unsure_score=unsure_score)
+                clean=clean and not correct, offer=offer, unsure_score=unsure_score,
+                # the hand being corrected as the page first showed it: kept through every edit, so a
+                # correction made meanwhile on another tablet is refused at Confirm (Ledger.correct)
+                seen=seen if seen is not None else at.get("seen"))
 
 
 def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, status: int = 200,
@@ -92,8 +97,8 @@ def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, of
     snapshot = text(form, "snapshot")
     reading, size = (offers.reading(snapshot) if snapshot else None) or (None, (0, 0))
     # any tap is the players' own: a win the watcher reads next no longer replaces this draft
-    return work(request, ledger, session_id, draft, correct=number(form, "correct"), snapshot=snapshot,
-                reading=reading, size=size, clean=False, offer=number(form, "offer") or 0)
+    return work(request, ledger, session_id, draft, correct=number(form, "correct"), seen=number(form, "seen"),
+                snapshot=snapshot, reading=reading, size=size, clean=False, offer=number(form, "offer") or 0)
 
 
 @router.post("/s/{session_id}/count")
@@ -137,9 +142,9 @@ def offer(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, o
 def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, size, offer: int = 0) -> Response:
     draft = draft_of(form)
     if reading.record is not None:      # what the reader saw replaces the draft; players fix it
-        draft = Draft.from_record(reading.record, draft.riichi_others)
-    return work(request, ledger, session_id, draft, correct=number(form, "correct"), snapshot=snapshot,
-                reading=reading, size=size, oob_snapshot=True, offer=offer)
+        draft = replace(Draft.from_record(reading.record, draft.riichi_others), penalties=draft.penalties)
+    return work(request, ledger, session_id, draft, correct=number(form, "correct"), seen=number(form, "seen"),
+                snapshot=snapshot, reading=reading, size=size, oob_snapshot=True, offer=offer)
 
 
 @router.post("/s/{session_id}/confirm")

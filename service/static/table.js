@@ -47,11 +47,22 @@
     if (on) on.checked = !!d.enabled;
   });
   // -- another tablet logged, corrected or undid a hand: this page shows an older table --
+  // A press of this page's own that writes (Confirm, a draw, a chombo, an undo) goes to the page
+  // it leads to: its own news is not another tablet's.
+  document.body.addEventListener("htmx:beforeRequest", function (e) {
+    var d = e.detail, path = (d.pathInfo && d.pathInfo.requestPath) || (d.requestConfig && d.requestConfig.path) || "";
+    if (/\/(confirm|draw|chombo|undo)$/.test(path)) root.dataset.writing = "1";
+  });
+  document.body.addEventListener("htmx:afterRequest", function (e) {
+    // refused, or not sent: this page stays (a redirect leaves "successful" unset, so the status)
+    var status = e.detail.xhr ? e.detail.xhr.status : 0;
+    if (status === 0 || status >= 400) delete root.dataset.writing;
+  });
   events.addEventListener("logged", function (e) {
     var d = JSON.parse(e.data);
-    if (d.session !== session) return;
+    if (d.session !== session || root.dataset.writing) return;
+    if (Number(d.seq) <= Number(root.dataset.seq)) return;          // the version this page shows
     var w = work();
-    if (String(d.hands) === root.dataset.hands && !root.dataset.correct) return;   // this page's own
     if (w && w.dataset.clean === "1" && !root.dataset.correct) { location.reload(); return; }
     document.getElementById("flash").innerHTML = '<p class="flash warn" id="logged-banner">' +
       '別のタブレットで記録されました · another tablet changed the session (hand ' + d.hands + ') ' +

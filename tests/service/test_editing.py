@@ -97,3 +97,10 @@ def test_a_misread_winning_tile_or_meld_is_fixed_whole():
     assert meld["kind"] == "pon" and meld["from"] == "west" and sorted(meld["tiles"]) == sorted("055p")
     with pytest.raises(EditError):
         d.apply("pick:meld:3")
+
+
+def test_a_double_ron_keeps_the_hands_penalties_and_riichi_sticks():
+    d = Draft(seat="south", win="ron", discarder="east", concealed="234p678p234s66s777z", win_tile="6s",
+              riichi_others=frozenset({"Aki"}), penalties=frozenset({"Aki"}))
+    both = d.apply("double")
+    assert both.penalties == {"Aki"} and both.riichi_others == {"Aki"}

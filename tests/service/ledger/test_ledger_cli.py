@@ -67,6 +67,9 @@ def test_a_penalty_from_the_command_line(db_url, tmp_path, capsys):
     assert shown["balances"] == {A: 25, B: 24, C: 24} and shown["pool"] == 2
     code, out, _ = run(capsys, "history", sid)
     assert f"penalty: {B}, {C}" in out
+    assert run(capsys, "correct", sid, "1", "--draw", "--penalty", A)[0] == 0
+    code, out, _ = run(capsys, "history", sid)
+    assert f"hand 1 -> draw: tenpai: none; penalty: {A}" in out
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -158,3 +158,20 @@ def test_the_command_line_starts_a_session_under_a_house_rule(rules, tmp_path, c
     assert "ours.toml: missing key 'name_ja'" in capsys.readouterr().err
     assert main(["--db", db, "export", sid]) == 0
     assert json.loads(capsys.readouterr().out)["session"]["rule"]["data"]["items"]["dealer"] == 2
+
+
+def test_a_session_from_before_rules_were_stored_replays_as_it_was_played(led, tmp_path):
+    """An export made before sessions stored their rule counts under its built-in by name. chinton's
+    dealer kept the deal after every draw then (table.draw_dealer came later): its log still adds
+    up, though the built-in now passes a noten dealer's deal."""
+    s = led.start("chinton", PLAYERS, table={"draw_dealer": "stays"}).id     # played as then
+    led.add_draw(s, [B])                                                       # Aki, the dealer, noten
+    led.add_win(s, [hand("chinton", "south", "ron", "west", honba=1)])        # Aki still dealing
+    data = json.loads(export.dumps(led, s))
+    del data["session"]["rule"]                                               # as such an export was
+    data["session"]["table_overrides"] = {}
+    other = Ledger(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    cfg = export.from_json(other, data)
+    assert cfg.rule_digest is None and cfg.table.draw_dealer == "stays"
+    assert other.state(s).balances == led.state(s).balances and not other.state(s).warnings
+    other.close()

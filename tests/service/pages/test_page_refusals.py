@@ -90,6 +90,9 @@ def test_two_tablets_correcting_one_hand_cannot_overwrite_each_other_unseen(clie
     assert first.status_code == 204
     second = client.post(f"/s/{sid}/draw", data={"correct": "1", "seen": seen, "tenpai": "Ben"}, headers=HTMX)
     assert second.status_code == 409 and "hand 1 was corrected meanwhile" in second.text
+    # the second tablet's editor, tapped on after the first's correction, keeps the hand as it saw it
+    edited = client.post(f"/s/{sid}/edit", data={"correct": "1", "seen": seen, "op": "add:1p"}, headers=HTMX)
+    assert re.search(r'name="seen" value="(\d+)"', edited.text).group(1) == seen
     hand = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
     assert hand["tenpai"] == ["Aki"]
     again = client.post(f"/api/sessions/{sid}/hands/1/correct",

@@ -3,6 +3,9 @@ pool and the winner of that hand takes it ("罰符は 1 本支払って、供託
 
 from __future__ import annotations
 
+import re
+
+from service.settings import DEMO_FRAMES
 from table_fixtures import CHUN, PLAYERS
 
 HTMX = {"HX-Request": "true"}
@@ -18,3 +21,14 @@ def test_a_penalty_ticked_beside_a_win_is_taken_by_its_winner(client):
     assert hand["penalties"] == ["Chie"] and hand["pool_after"] == 0
     assert hand["deltas"]["Chie"] == hand["deltas"]["Ben"] - 1                  # her stick, to Aki
     assert sum(hand["deltas"].values()) == 0
+
+
+def test_a_reading_that_arrives_keeps_the_penalties_ticked(client):
+    """Count, an upload or the watcher's offer replaces the hand with what was read; the 罰符
+    ticked meanwhile (like others' riichi sticks) stays."""
+    sid = client.post("/api/sessions", json={"rules": "isshokai", "players": PLAYERS}).json()["id"]
+    frame = (DEMO_FRAMES / "frame-01.jpg").read_bytes()
+    r = client.post(f"/s/{sid}/upload", data={"penalty": "Ben", "riichi_others": "Chie", "hand": "1"},
+                    files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
+    assert r.status_code == 200
+    assert re.search(r'name="penalty" value="Ben" checked', r.text)

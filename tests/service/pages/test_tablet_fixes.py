@@ -111,6 +111,14 @@ def test_a_second_tablet_shows_the_hand_another_logged(page, server):
     expect(page.locator("#honba")).to_have_text("1")
     expect(other.locator("#honba")).to_have_text("1")                   # read anew by itself
     expect(other.locator("#undo")).to_contain_text("Undo hand 1")
+    expect(other.locator('[data-player="Aki"] .balance')).to_have_text("6")
+    # a correction (here by another writer, the API) changes no hand count: still news
+    expect(other.locator("#watch")).to_have_attribute("data-listening", "1")
+    fixed = httpx.post(f"{server}/api/sessions/{sid}/hands/1/correct", headers={"X-Table-PIN": PIN},
+                       json={"kind": "draw", "tenpai": ["Ben"]})
+    assert fixed.status_code == 201, fixed.text
+    expect(other.locator('[data-player="Ben"] .balance')).to_have_text("6")
+    expect(page.locator('[data-player="Ben"] .balance')).to_have_text("6")
 
     expect(other.locator("#watch")).to_have_attribute("data-listening", "1")
     other.click('#palette button[value="add:1p"]')                       # a hand being entered there
