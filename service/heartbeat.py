@@ -25,7 +25,9 @@ from typing import Any
 
 from sqlalchemy import Engine, select, update
 
+import scoring
 from calibration.store import TableFile
+from scoring.house import house_rule_files
 
 from .ledger import db
 
@@ -80,6 +82,8 @@ class Heartbeat:
                 "calibration": self.settings.calibration, "reader": getattr(reader, "name", ""),
                 "reader_message": getattr(reader, "message", ""), "session": state.offers.session,
                 "default_rule": self.settings.default_rule,
+                # the house rules this table finds (its rules folder): the counter chooses among them
+                "house_rules": [p.stem for p in house_rule_files(self.settings.house_rules_dir)],
                 "watcher": state.watcher is not None and bool(state.watcher.status().get("enabled")),
                 "heartbeat_s": self.settings.heartbeat_s, "stopped": False,
                 "instance": self.instance, "twin": self.twin, "reads": state.read_tally.summary()}
@@ -169,6 +173,16 @@ def default_rule(engine: Engine, name: str) -> str | None:
     """The rule the counter chose for table ``name`` (None: not chosen, or no row)."""
     with engine.connect() as conn:
         return conn.execute(select(db.tables.c.default_rule).where(db.tables.c.name == name)).scalar()
+
+
+def rule_missing(status: dict[str, Any], rule: str) -> bool:
+    """Whether a table whose last beat said ``status`` lacks house rule ``rule``: its service does not
+    find that file in its own rules folder. Each service reads its own folder: a rule made at the
+    counter reaches a table only through one folder for all. Unknown (a service from before) is
+    not missing. The counter shows it among the table's warnings (its beat may be a few seconds old:
+    a rule just made is not refused for it)."""
+    found = status.get("house_rules")
+    return found is not None and rule not in found and rule not in scoring.preset_ids()
 
 
 def set_default_rule(engine: Engine, name: str, rule: str | None) -> bool:

@@ -27,6 +27,9 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
     (r"a session has three players", "3人の別々のプレイヤーを入れてください"),
     (r"the game is over", "半荘は終了しています"),
     (r"has no 罰符", "このルールに罰符はありません"),
+    (r"must be a number of yen", "金額を数字で入れてください(なしは 0)"),
+    (r"member code .* is taken", "その会員番号は使われています"),
+    (r"players are named .*: choose one by member code", "同じ名前のプレイヤーがいます。会員番号で選んでください"),
 ))
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 

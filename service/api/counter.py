@@ -100,6 +100,9 @@ def tables_view(parlour: Ledger, settings: Settings, now: datetime | None = None
             warnings.append(poorly)
         if online and s.get("twin"):
             warnings.append("two services beat as this table: give each its own TABLE_TABLE_NAME")
+        if row.default_rule and heartbeat.rule_missing(s, row.default_rule):
+            warnings.append(f"its default rule {row.default_rule!r} is not in its rules folder: give every table "
+                            "one rules folder (TABLE_RULES_DIR)")
         state = "offline" if not online else ("in session" if session and session["active"] else "idle")
         out.append({"name": row.name, "online": online, "stopped": bool(s.get("stopped")), "state": state,
                     "seen_at": row.seen_at.isoformat(), "seen_ago_s": round((now - row.seen_at).total_seconds()),
@@ -160,7 +163,7 @@ def settlement_view(parlour: Ledger, session_id: str) -> dict:
     cfg = parlour.config(session_id)
     state, slots = parlour.state_and_slots(session_id)
     lines = settle(cfg, state)
-    price = money.price(parlour.engine, cfg.rules)
+    price = money.price_at(parlour.engine, cfg.rules, cfg.created_at)      # in force when it started
     last = _last_hand(parlour, session_id, slots)
     last_at = last["at_time"] if last else None
     people = parlour.players_by_id(cfg.player_ids) if cfg.player_ids else {}

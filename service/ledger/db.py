@@ -81,6 +81,15 @@ prices = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 
+price_history = Table(
+    "ledger_price_history", metadata,                                # every price set, from when
+    Column("rule", String(64), primary_key=True),
+    Column("since", DateTime(timezone=True), primary_key=True),
+    Column("rate", Float, nullable=False),
+    Column("fee", Float, nullable=False),
+    Column("fee_per", String(8), nullable=False),
+)
+
 rules = Table(
     "ledger_rules", metadata,
     Column("digest", String(20), primary_key=True),     # scoring's Preset.digest: what counts

@@ -12,6 +12,11 @@ hand (when that was logged): ``ceil(minutes / 60)``, at least one, so a session
 of exactly 60 minutes pays one hour and one of 61 pays two. A session with no
 hand yet pays one hour. The arithmetic (``settle_money``, ``hours``) is pure;
 ``price``/``prices``/``set_price`` read and write ``ledger_prices``.
+
+A session is settled at the price in force when it started (``price_at``: every price set is kept
+in ``ledger_price_history`` from when it was set), so a price changed later, for the next nights,
+leaves the settlements and receipts of sessions already played as they were. A session started
+before its rule had any price is settled at the first price the rule was given.
 """
 
 from __future__ import annotations
@@ -67,6 +72,8 @@ def checked(rule: str, rate: object, fee: object, fee_per: object) -> Price:
     """A price as given, checked: rate and fee finite numbers from 0, fee_per game or hour."""
     values = {}
     for key, value in (("rate", rate), ("fee", fee)):
+        if isinstance(value, str):          # "1,000", "¥500" as staff write money
+            value = value.replace(",", "").replace("¥", "").replace("￥", "").strip()
         try:
             number = float(value)           # type: ignore[arg-type]
         except (TypeError, ValueError):
@@ -126,19 +133,43 @@ def prices(engine: Engine) -> dict[str, Price]:
         return {r.rule: _price(r) for r in conn.execute(select(db.prices).order_by(db.prices.c.rule))}
 
 
+def price_at(engine: Engine, rule: str, when: datetime | None) -> Price:
+    """The price of ``rule`` in force at ``when`` (a session's start): the last set at or before it,
+    else the first the rule was given, else the defaults; ``when`` None: the price now."""
+    if when is None:
+        return price(engine, rule)
+    h = db.price_history
+    mine = select(h).where(h.c.rule == rule)
+    with engine.connect() as conn:
+        row = (conn.execute(mine.where(h.c.since <= when).order_by(h.c.since.desc()).limit(1)).first()
+               or conn.execute(mine.order_by(h.c.since).limit(1)).first())
+    if row is None:
+        return price(engine, rule)
+    return Price(row.rule, float(row.rate), float(row.fee), row.fee_per, db.aware(row.since), True)
+
+
 def set_price(engine: Engine, rule: str, rate: object, fee: object, fee_per: object = "game") -> Price:
-    """Set (or replace) the price of ``rule``; LedgerError (422) for a bad value."""
+    """Set (or replace) the price of ``rule`` from now on; LedgerError (422) for a bad value."""
     p = checked(rule, rate, fee, fee_per)
     now = db.clock(engine)
-    values = {"rate": p.rate, "fee": p.fee, "fee_per": p.fee_per, "updated_at": now}
+    values = {"rate": p.rate, "fee": p.fee, "fee_per": p.fee_per}
     try:
         with engine.begin() as conn:
-            if not conn.execute(update(db.prices).where(db.prices.c.rule == rule).values(**values)).rowcount:
-                conn.execute(db.prices.insert().values(rule=rule, **values))
+            _keep(conn, rule, now, values)
+            if not conn.execute(update(db.prices).where(db.prices.c.rule == rule)
+                                .values(updated_at=now, **values)).rowcount:
+                conn.execute(db.prices.insert().values(rule=rule, updated_at=now, **values))
     except IntegrityError:       # two counters saved it at once: the other's insert won, update it
         with engine.begin() as conn:
-            conn.execute(update(db.prices).where(db.prices.c.rule == rule).values(**values))
+            conn.execute(update(db.prices).where(db.prices.c.rule == rule).values(updated_at=now, **values))
     return Price(p.rule, p.rate, p.fee, p.fee_per, now, True)
+
+
+def _keep(conn, rule: str, since: datetime, values: dict) -> None:
+    """The price from ``since`` on, in the history (set twice in one instant: the second stands)."""
+    h = db.price_history
+    if not conn.execute(update(h).where((h.c.rule == rule) & (h.c.since == since)).values(**values)).rowcount:
+        conn.execute(h.insert().values(rule=rule, since=since, **values))
 
 
 def _price(row) -> Price:

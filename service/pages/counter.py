@@ -177,7 +177,8 @@ def prices_page(request: Request, parlour: ParlourDep, settings: SettingsDep) ->
 
 @router.post("/prices")
 def set_price(request: Request, form: FormDep, parlour: ParlourDep, settings: SettingsDep) -> Response:
-    save_price(parlour, settings, text(form, "rule"), text(form, "rate") or "0", text(form, "fee") or "0",
+    # a box left empty is refused, not read as 0: one slip would take a rule's fee off the nights to come
+    save_price(parlour, settings, text(form, "rule"), text(form, "rate"), text(form, "fee"),
                text(form, "fee_per") or "game")
     return _done(request, "/counter/prices")
 

@@ -143,6 +143,12 @@ def test_the_settlement_in_yen_follows_the_price(client):
     assert [(p["name"], p["code"]) for p in got["players"]] == [(n, f"{i:04d}") for i, n in enumerate(PLAYERS, 1)]
     assert got["session"]["table"] == "table 1" and got["fee_units"] == 1
     assert client.get("/api/counter/sessions/nope/settlement", headers=STAFF_H).status_code == 404
+    # a price changed afterwards (for the next nights) leaves this session's settlement as it was
+    client.put("/api/counter/prices", json={"rule": "dunhill", "rate": 100, "fee": 1000}, headers=STAFF_H)
+    again = client.get(f"/api/counter/sessions/{sid}/settlement", headers=STAFF_H).json()
+    assert [p["total"] for p in again["players"]] == [b * 50 - 300 for b in balances]
+    newer = played(client)
+    assert client.get(f"/api/counter/sessions/{newer}/settlement", headers=STAFF_H).json()["price"]["rate"] == 100
 
 
 @pytest.mark.parametrize("body, said", [
@@ -164,6 +170,14 @@ def test_prices_page_form_sets_the_price(staff):
     assert (got["rate"], got["fee"], got["fee_per"]) == (1000.0, 500.0, "hour")
     r = staff.post("/counter/prices", data={"rule": "isshokai", "rate": "lots"}, headers={"HX-Request": "true"})
     assert r.status_code == 422 and "rate must be a number" in said(r) and r.headers["HX-Retarget"] == "#flash"
+    # a fee box left empty is refused (before, it saved 0: the fee gone from the nights to come)
+    r = staff.post("/counter/prices", data={"rule": "isshokai", "rate": "1000", "fee": ""}, headers={"HX-Request": "true"})
+    assert r.status_code == 422 and "fee must be a number" in said(r)
+    assert {p["rule"]: p for p in staff.get("/api/counter/prices").json()}["isshokai"]["fee"] == 500.0
+    # as staff write money: "1,000", "¥500"
+    r = staff.post("/counter/prices", data={"rule": "isshokai", "rate": "1,000", "fee": "¥500", "fee_per": "hour"},
+                   follow_redirects=False)
+    assert r.status_code == 303
 
 
 def test_the_settlement_and_receipt_pages(staff):
@@ -332,3 +346,18 @@ def test_a_table_whose_camera_counts_are_fixed_too_often_is_asked_to_be_taught_a
     assert any(f"read 0 of its last {LOW_AFTER} counts" in w and "teach" in w for w in t["warnings"])
     page = staff.get("/counter/table", params={"name": "table 1"}).text
     assert f"0 / {LOW_AFTER} confirmed as read" in page and "fixed most:" in page and f"6p ×{LOW_AFTER}" in page
+
+
+def test_a_tables_default_rule_its_own_rules_folder_lacks_is_flagged_at_the_counter(staff, settings, tmp_path):
+    """Each service reads its own rules folder: a rule made at the counter reached no other table,
+    and the counter showed it as that table's default without a word."""
+    write_rule(settings.house_rules_dir, "ours", house_rule())
+    assert staff.post("/counter/table/rule", data={"name": "table 1", "rule": "ours"},
+                      follow_redirects=False).status_code == 303
+    beat = Heartbeat(staff.app, staff.app.state.parlour.engine)
+    assert beat.beat()
+    assert not [w for w in staff.get("/api/counter/tables").json()[0]["warnings"] if "rules folder" in w]
+    (settings.house_rules_dir / "ours.toml").rename(tmp_path / "elsewhere.toml")
+    assert beat.beat()
+    warnings = staff.get("/api/counter/tables").json()[0]["warnings"]
+    assert any("'ours' is not in its rules folder" in w and "TABLE_RULES_DIR" in w for w in warnings)

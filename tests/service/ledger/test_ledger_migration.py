@@ -18,7 +18,7 @@ from service.ledger.hands import build_draw, build_win
 
 A, B, C = PLAYERS
 OLD_ID = "00000000-0000-4000-8000-000000000001"
-HEAD = "0004"              # the newest revision: opening a database brings it there
+HEAD = "0005"              # the newest revision: opening a database brings it there
 
 
 def _alembic(engine: sa.Engine, action: str, revision: str) -> None:
@@ -125,4 +125,18 @@ def test_on_postgresql_the_session_names_its_stored_rule_by_a_foreign_key(db_url
             c.execute(sa.insert(db.sessions).values(
                 id="x", created_at=datetime.now(timezone.utc), rules="ours", players=list(PLAYERS),
                 first_dealer=0, table_overrides={}, label="", rule_digest="0" * 20))
+    engine.dispose()
+
+
+def test_the_prices_set_before_0005_become_the_first_of_their_history(db_url):
+    from service.ledger.money import price_at, set_price
+    engine = _old_database(db_url)
+    ledger = Ledger(db_url)
+    set_price(ledger.engine, "dunhill", 50, 300)
+    ledger.close()
+    _alembic(engine, "downgrade", "0004")
+    assert "ledger_price_history" not in sa.inspect(engine).get_table_names()
+    ledger = Ledger(db_url)                                          # up again: seeded from the prices
+    assert (price_at(ledger.engine, "dunhill", ledger.config(OLD_ID).created_at).rate) == 50.0
+    ledger.close()
     engine.dispose()

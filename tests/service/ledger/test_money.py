@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from service.ledger import LedgerError, settle
-from service.ledger.money import Price, hours, price, prices, set_price, settle_money, yen
+from service.ledger.money import Price, hours, price, price_at, prices, set_price, settle_money, yen
 from service.ledger.settle import Line
 
 from ledger_play import hand
@@ -104,3 +104,18 @@ def test_prices_are_kept_per_rule_with_defaults_where_unset(ledger):
     assert {r: (p.rate, p.fee, p.fee_per) for r, p in prices(ledger.engine).items()} == {
         "dunhill": (30.0, 0.0, "game"), "isshokai": (1000.0, 0.0, "game")}
     assert price(ledger.engine, "dunhill").updated_at.tzinfo is not None
+
+
+def test_a_session_is_settled_at_the_price_in_force_when_it_started(ledger):
+    """A price changed for the next nights leaves the settlements of sessions played as they were."""
+    set_price(ledger.engine, "dunhill", 30, 400)
+    played = ledger.start("dunhill", ["Aki", "Ben", "Chie"])
+    set_price(ledger.engine, "dunhill", 100, 1000)                           # from now on
+    later = ledger.start("dunhill", ["Aki", "Ben", "Chie"])
+    then, now = price_at(ledger.engine, "dunhill", played.created_at), price_at(ledger.engine, "dunhill",
+                                                                                  later.created_at)
+    assert (then.rate, then.fee) == (30.0, 400.0) and (now.rate, now.fee) == (100.0, 1000.0)
+    assert (price(ledger.engine, "dunhill").rate, price_at(ledger.engine, "dunhill", None).rate) == (100.0, 100.0)
+    before_any = played.created_at - timedelta(days=1)          # before the rule had a price: its first
+    assert price_at(ledger.engine, "dunhill", before_any).rate == 30.0
+    assert not price_at(ledger.engine, "isshokai", played.created_at).stored     # none set: the defaults
