@@ -168,7 +168,7 @@ def settlement_view(parlour: Ledger, session_id: str) -> dict:
     last_at = last["at_time"] if last else None
     people = parlour.players_by_id(cfg.player_ids) if cfg.player_ids else {}
     players = []
-    for m, line in zip(money.settle_money(lines, price, cfg.created_at, last_at), lines):
+    for m, line in zip(money.settle_money(lines, price, cfg.created_at, last_at, played=state.hands > 0), lines):
         p = people.get(cfg.player_ids[m.seat]) if cfg.player_ids else None
         players.append({**m.to_dict(), "name": p.name if p else m.player, "code": p.code if p else "",
                         "held": line.held, "top": line.top})

@@ -10,7 +10,7 @@ minus the fee. Per hour the fee is charged for every started hour from the
 session's start (when the tablet started it: the players sat down) to its last
 hand (when that was logged): ``ceil(minutes / 60)``, at least one, so a session
 of exactly 60 minutes pays one hour and one of 61 pays two. A session with no
-hand yet pays one hour. The arithmetic (``settle_money``, ``hours``) is pure;
+hand pays no fee (it was started by mistake, or nothing was played). The arithmetic (``settle_money``, ``hours``) is pure;
 ``price``/``prices``/``set_price`` read and write ``ledger_prices``.
 
 A session is settled at the price in force when it started (``price_at``: every price set is kept
@@ -107,10 +107,11 @@ def fee_units(price: Price, start: datetime | None, last_hand: datetime | None) 
 
 
 def settle_money(lines: Sequence[Line], price: Price, start: datetime | None = None,
-                 last_hand: datetime | None = None) -> list[Money]:
-    """Each player's money from the settlement's lines (settle.py), seat by seat in their order."""
+                 last_hand: datetime | None = None, played: bool = True) -> list[Money]:
+    """Each player's money from the settlement's lines (settle.py), seat by seat in their order.
+    ``played`` False: a session with no hand (started by mistake) charges no fee."""
     rate = Decimal(str(price.rate))
-    fee = yen(Decimal(str(price.fee)) * fee_units(price, start, last_hand))
+    fee = yen(Decimal(str(price.fee)) * fee_units(price, start, last_hand)) if played else 0
     out = []
     for seat, line in enumerate(lines):
         won = yen(Decimal(line.result) * rate)

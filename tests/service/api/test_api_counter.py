@@ -361,3 +361,11 @@ def test_a_tables_default_rule_its_own_rules_folder_lacks_is_flagged_at_the_coun
     assert beat.beat()
     warnings = staff.get("/api/counter/tables").json()[0]["warnings"]
     assert any("'ours' is not in its rules folder" in w and "TABLE_RULES_DIR" in w for w in warnings)
+
+
+def test_a_session_with_no_hand_charges_no_fee(client):
+    """A session started by mistake (no hand logged) asked each player for the table fee."""
+    client.put("/api/counter/prices", json={"rule": "dunhill", "rate": 50, "fee": 500}, headers=STAFF_H)
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}, headers=TABLE_H).json()["id"]
+    got = client.get(f"/api/counter/sessions/{sid}/settlement", headers=STAFF_H).json()
+    assert [p["total"] for p in got["players"]] == [0, 0, 0] and [p["fee"] for p in got["players"]] == [0, 0, 0]
