@@ -191,6 +191,13 @@ def players_page(request: Request, parlour: ParlourDep, q: str = "") -> Response
     return _page(request, "counter_players.html", players=found, q=q)
 
 
+@router.post("/players")
+def add_player(request: Request, form: FormDep, parlour: ParlourDep) -> Response:
+    """A player added to the register by the staff (a member's card: name, reading, code)."""
+    parlour.add_player(text(form, "name"), text(form, "kana"), text(form, "code") or None)
+    return _done(request, "/counter/players")
+
+
 @router.post("/players/{player_id}")
 def rename_player(request: Request, player_id: int, form: FormDep, parlour: ParlourDep) -> Response:
     # every field as given: an empty name or code is refused by the register, an empty reading clears it

@@ -369,3 +369,15 @@ def test_a_session_with_no_hand_charges_no_fee(client):
     sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}, headers=TABLE_H).json()["id"]
     got = client.get(f"/api/counter/sessions/{sid}/settlement", headers=STAFF_H).json()
     assert [p["total"] for p in got["players"]] == [0, 0, 0] and [p["fee"] for p in got["players"]] == [0, 0, 0]
+
+
+def test_staff_add_a_player_with_a_member_code_on_the_counter_page(staff):
+    """Before, a member's own code could be given only through the API."""
+    r = staff.post("/counter/players", data={"name": "山田太郎", "kana": "やまだたろう", "code": "101"},
+                   follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/counter/players"
+    page = staff.get("/counter/players?q=101").text
+    assert "山田太郎" in page and 'value="101"' in page
+    r = staff.post("/counter/players", data={"name": "山田花子", "code": "101"}, headers={"HX-Request": "true"})
+    assert r.status_code == 422 and "その会員番号は使われています" in r.text          # taken: said in Japanese too
+    assert 'id="add-player"' in staff.get("/counter/players").text
