@@ -29,6 +29,7 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
     (r"has no 罰符", "このルールに罰符はありません"),
     (r"must be a number of yen", "金額を数字で入れてください(なしは 0)"),
     (r"member code .* is taken", "その会員番号は使われています"),
+    (r"no member code \d+", "その会員番号の会員はいません。名前で入れてください"),
     (r"players are named .*: choose one by member code", "同じ名前のプレイヤーがいます。会員番号で選んでください"),
 ))
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")

@@ -198,6 +198,8 @@ def resolve(conn: Connection, given: str | int, *, create: bool = True) -> Playe
         raise LedgerError(f"{len(named)} players are named {text!r}: choose one by member code ({codes})")
     if not create:
         raise LedgerError(f"no player named {text!r}")
+    if text.isascii() and text.isdigit():        # a member code no one has (changed, or mistyped): no name
+        raise LedgerError(f"no member code {text}: type the player's name (a new player is added by name)")
     return add(conn, text)
 
 

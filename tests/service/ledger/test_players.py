@@ -55,6 +55,12 @@ def test_renaming_changes_the_register_not_the_log(ledger):
     assert (renamed.id, renamed.name, renamed.code) == (aki.id, "Akiko", "VIP1")
     assert ledger.config(s.id).players == ("Aki", "Ben", "Chie")
     assert ledger.start("dunhill", ["Akiko", "Ben", "Chie"]).player_ids == s.player_ids
+    # the old code, typed out of habit, is no one's now: refused, not made a new player named "101"
+    ledger.rename_player(aki.id, code="101")
+    ledger.rename_player(aki.id, code="201")
+    with pytest.raises(LedgerError, match="no member code 101: type the player's name"):
+        ledger.start("dunhill", ["101", "Ben", "Chie"])
+    assert [p.name for p in ledger.players()].count("101") == 0
 
 
 def test_search_as_you_type_by_name_reading_or_code():
