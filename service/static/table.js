@@ -70,6 +70,13 @@
   });
   window.addEventListener("pagehide", function () { events.close(); });
 
+  // -- a tile picked on the snapshot: the picker where the next tap goes in view (on a phone it lies
+  // far below the snapshot) --
+  document.body.addEventListener("htmx:afterSettle", function (e) {
+    var picked = document.getElementById("picked");
+    if (picked && e.detail.target && e.detail.target.id === "work") picked.scrollIntoView({block: "nearest"});
+  });
+
   // -- taps on the snapshot --
   document.addEventListener("click", function (e) {
     var t = e.target;

@@ -40,3 +40,16 @@ def test_no_page_is_wider_than_a_phone(phone, server):
     assert box is not None and box["x"] + box["width"] <= PHONE["width"]   # reached by scrolling its table
     correct.click()
     expect(phone).to_have_url(re.compile(r"correct=1"))
+
+
+def test_a_tile_picked_on_the_snapshot_brings_the_picker_into_view_on_a_phone(phone, reading_server):
+    """On a phone the picker lies far below the snapshot: a tile tapped there to fix it left the
+    player to scroll for the tile to put in its place."""
+    start_session(phone, reading_server)
+    phone.click("#count")
+    box = phone.locator('#strip .det[data-op^="pick:concealed"]').first
+    expect(box).to_be_visible()
+    box.click()
+    picked = phone.locator("#picked")
+    expect(picked).to_be_visible()
+    expect(picked).to_be_in_viewport()
