@@ -82,11 +82,18 @@ class Heartbeat:
                 "calibration": self.settings.calibration, "reader": getattr(reader, "name", ""),
                 "reader_message": getattr(reader, "message", ""), "session": state.offers.session,
                 "default_rule": self.settings.default_rule,
-                # the house rules this table finds (its rules folder): the counter chooses among them
-                "house_rules": [p.stem for p in house_rule_files(self.settings.house_rules_dir)],
+                "house_rules": self.house_rules(),
                 "watcher": state.watcher is not None and bool(state.watcher.status().get("enabled")),
                 "heartbeat_s": self.settings.heartbeat_s, "stopped": False,
                 "instance": self.instance, "twin": self.twin, "reads": state.read_tally.summary()}
+
+    def house_rules(self) -> list[str] | None:
+        """The house rules this table finds (its rules folder), for the counter's warnings; None when
+        the folder cannot be read now (a share gone): unknown, and the beat goes out all the same."""
+        try:
+            return [p.stem for p in house_rule_files(self.settings.house_rules_dir)]
+        except OSError:
+            return None
 
     # -- writing -----------------------------------------------------------------------------------
     def beat(self, stopped: bool = False) -> bool:

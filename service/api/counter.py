@@ -176,7 +176,8 @@ def settlement_view(parlour: Ledger, session_id: str) -> dict:
                         "unit": cfg.table.unit, "hands": state.hands, "over": state.over, "pool": state.pool,
                         "started_at": cfg.created_at.isoformat() if cfg.created_at else None,
                         "last_hand_at": last_at.isoformat() if last_at else None},
-            "price": price.to_dict(), "fee_units": money.fee_units(price, cfg.created_at, last_at),
+            "price": price.to_dict(),
+            "fee_units": money.fee_units(price, cfg.created_at, last_at) if state.hands else 0,
             "players": players}
 
 

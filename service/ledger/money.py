@@ -162,6 +162,7 @@ def set_price(engine: Engine, rule: str, rate: object, fee: object, fee_per: obj
                 conn.execute(db.prices.insert().values(rule=rule, updated_at=now, **values))
     except IntegrityError:       # two counters saved it at once: the other's insert won, update it
         with engine.begin() as conn:
+            _keep(conn, rule, now, values)       # rolled back with the insert: written again
             conn.execute(update(db.prices).where(db.prices.c.rule == rule).values(updated_at=now, **values))
     return Price(p.rule, p.rate, p.fee, p.fee_per, now, True)
 

@@ -168,9 +168,19 @@ def rename(conn: Connection, player_id: int, name: str | None = None, kana: str 
     return _player(conn.execute(select(db.players).where(db.players.c.id == player_id)).one())
 
 
-def resolve(conn: Connection, given: str | int, *, create: bool = True) -> Player:
+def looks_like_code(text: str) -> bool:
+    """Whether ``text`` is digits alone (full-width too, as a Japanese keyboard types them): what a
+    member code looks like, and no player's name."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    return text.isascii() and text.isdigit()
+
+
+def resolve(conn: Connection, given: str | int, *, create: bool = True, digits_are_codes: bool = False) -> Player:
     """The player ``given`` names: an id (int), ``Name (CODE)`` as a choice shows it, a member
-    code, or a name only one player has; a new name adds a player when ``create``."""
+    code (full-width digits as typed on a Japanese keyboard too), or a name only one player has;
+    a new name adds a player when ``create``. ``digits_are_codes`` (a session being started):
+    digits no one's member code are refused, not made a new player named by them (a code since
+    changed, or mistyped); a log being imported keeps its names whatever they are."""
     if isinstance(given, int):
         found = by_ids(conn, [given]).get(given)
         if found is None:
@@ -184,7 +194,7 @@ def resolve(conn: Connection, given: str | int, *, create: bool = True) -> Playe
         row = _with_code(conn, m.group(2))
         if row is not None and row.name == m.group(1):
             return _player(row)
-    row = _with_code(conn, text)
+    row = _with_code(conn, unicodedata.normalize("NFKC", text))
     if row is not None:
         return _player(row)
     named = [_player(r) for r in conn.execute(select(db.players).where(db.players.c.name == text)
@@ -198,7 +208,7 @@ def resolve(conn: Connection, given: str | int, *, create: bool = True) -> Playe
         raise LedgerError(f"{len(named)} players are named {text!r}: choose one by member code ({codes})")
     if not create:
         raise LedgerError(f"no player named {text!r}")
-    if text.isascii() and text.isdigit():        # a member code no one has (changed, or mistyped): no name
+    if digits_are_codes and looks_like_code(text):
         raise LedgerError(f"no member code {text}: type the player's name (a new player is added by name)")
     return add(conn, text)
 

@@ -112,7 +112,7 @@ class Ledger:
         stored = self._stored_preset(body)
         where = self.table_name if table_name is None else table_name
         with self.engine.begin() as conn:
-            chosen = [register.resolve(conn, p) for p in given]
+            chosen = [register.resolve(conn, p, digits_are_codes=True) for p in given]
             if len({p.id for p in chosen}) != 3:
                 twice = next(p for p in chosen if [q.id for q in chosen].count(p.id) > 1)
                 raise LedgerError(f"a session has three players, all different: {twice.label} is given twice")

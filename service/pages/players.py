@@ -20,7 +20,7 @@ from fastapi.responses import Response
 from ..deps import LedgerDep
 from ..errors import ServiceError
 from ..ledger import Ledger, LedgerError
-from ..ledger.players import Player, same_name
+from ..ledger.players import Player, looks_like_code, same_name
 from .render import render
 
 router = APIRouter()
@@ -30,7 +30,8 @@ SEATS = (1, 2, 3)
 
 def typed(ledger: Ledger, text: str) -> tuple[str, Player | None, list[Player]]:
     """What ``text`` names: ("known", the player, []), ("shared", None, the players sharing the
-    name), ("new", None, []), or ("", None, []) for nothing typed."""
+    name), ("new", None, []), ("no code", None, []) for digits no member has, or ("", None, []) for
+    nothing typed."""
     text = " ".join(text.split())
     if not text:
         return "", None, []
@@ -38,7 +39,9 @@ def typed(ledger: Ledger, text: str) -> tuple[str, Player | None, list[Player]]:
         return "known", ledger.player(text), []
     except LedgerError:          # nobody, or more than one: the register says which
         same = same_name(ledger.players(), text)
-        return ("shared", None, same) if len(same) > 1 else ("new", None, [])
+        if len(same) > 1:
+            return "shared", None, same
+        return ("no code", None, []) if looks_like_code(text) else ("new", None, [])
 
 
 @router.get("/players/suggest")

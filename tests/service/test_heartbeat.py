@@ -202,3 +202,16 @@ def test_two_services_set_to_one_table_name_are_told_at_the_counter(tmp_path, db
         # the second stopped (its row says so): the next beat is alone again
         assert beat_one.beat() and not beat_one.twin
         assert not any("two services" in w for w in counter_tables(c1)["table 1"]["warnings"])
+
+
+def test_a_rules_folder_that_cannot_be_read_leaves_the_beat_going(tmp_path):
+    """The beat says which house rules the table finds; a folder that cannot be read now (a share
+    gone: here a name past the system's length, which no stat takes) leaves that unknown, and the
+    table beats on. Before, every beat failed and the counter showed a working table offline."""
+    unreadable = tmp_path / ("x" * 300) / "rules"
+    settings = table(tmp_path, f"sqlite:///{tmp_path / 'p.sqlite3'}", "table 1", rules_dir=str(unreadable))
+    with TestClient(create_app(settings)) as client:
+        beat = heartbeat.Heartbeat(client.app, client.app.state.parlour.engine)
+        assert beat.house_rules() is None and beat.beat()
+        row = counter_tables(client)["table 1"]
+        assert row["online"]

@@ -369,6 +369,7 @@ def test_a_session_with_no_hand_charges_no_fee(client):
     sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}, headers=TABLE_H).json()["id"]
     got = client.get(f"/api/counter/sessions/{sid}/settlement", headers=STAFF_H).json()
     assert [p["total"] for p in got["players"]] == [0, 0, 0] and [p["fee"] for p in got["players"]] == [0, 0, 0]
+    assert got["fee_units"] == 0                                    # nor says it charges one
 
 
 def test_staff_add_a_player_with_a_member_code_on_the_counter_page(staff):

@@ -87,6 +87,8 @@ def test_suggestions_say_what_the_typed_text_is(client):
     assert 'data-value="Ben (B1)"' in shared and 'data-value="Ben (B2)"' in shared
     new = client.get("/players/suggest", params={"seat": 3, "q": "Dora"}).text
     assert "new player" in new and 'name="kana3"' in new
+    nocode = client.get("/players/suggest", params={"seat": 3, "q": "101"}).text   # a code no one has
+    assert "no member has code 101" in nocode and "new player" not in nocode
     empty = client.get("/players/suggest", params={"seat": 1, "q": " "}).text
     assert "player-note" not in empty and "pick" not in empty
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.ledger import LedgerError
+from service.ledger import Ledger, LedgerError, export
 from service.ledger.players import Player, fold_text, search
 
 
@@ -84,3 +84,18 @@ def test_a_name_typed_in_another_case_or_width_finds_the_regular(ledger):
     with pytest.raises(LedgerError, match="2 players are named 'aKi'"):
         ledger.player("aKi")
     assert ledger.player("Aki") == aki                           # the exact name still finds its one
+
+
+def test_digits_are_a_member_code_when_a_session_starts_and_a_name_when_a_log_is_imported(ledger, tmp_path):
+    """At a session's start digits name a member by code, full-width as a Japanese keyboard types
+    them too; digits no one's code are refused. An imported log keeps its seats' names as logged."""
+    aki = ledger.add_player("Aki", code="0001")
+    assert ledger.start("dunhill", ["０００１", "Ben", "Chie"]).player_ids[0] == aki.id
+    with pytest.raises(LedgerError, match="no member code 777"):
+        ledger.start("dunhill", ["777", "Ben", "Chie"])
+    named = ledger.add_player("777", code="X7")                   # a player whose name is digits
+    s = ledger.start("dunhill", ["777", "Ben", "Chie"])          # found by name first
+    assert s.player_ids[0] == named.id
+    elsewhere = Ledger(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
+    assert export.from_json(elsewhere, export.to_json(ledger, s.id)).players[0] == "777"
+    elsewhere.close()
