@@ -13,6 +13,9 @@ from service.refusal_ja import bilingual
     ("hand record: melds[0].from is the winner's own seat", "鳴いた相手が和了者自身"),
     ("hand record: discarder is the winner's own seat", "放銃者が和了者自身"),
     ("the game is over (a player started a hand at or below 0)", "半荘は終了"),
+    ("new rule: a house rule's name is its file's name: use letters, digits, '-' or '_' (at most 64), got 'あ'",
+     "ルール名は半角英数字"),
+    ("/rules/ours.toml exists already: edit it, or choose another name", "同じ名前のルールがあります"),
 ])
 def test_a_known_refusal_reads_japanese_first(line, ja):
     assert bilingual(line).startswith(ja) and bilingual(line).endswith(line)
