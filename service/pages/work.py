@@ -74,6 +74,9 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
         except ValueError as e:
             scores, error = [], bilingual(str(e))
     clean = clean or not (draft.concealed or draft.melds or draft.gari or draft.dora_indicators)
+    # what a player ticked or held is theirs, whatever the tiles: a double ron's first winner, others'
+    # riichi sticks, a 罰符 (a reading or a reload would drop it)
+    clean = clean and not (draft.first or draft.riichi_others or draft.penalties)
     return dict(session_id=session_id, cfg=cfg, at=at, draft=draft, seats=seat_names(at["seats"]),
                 scores=scores, error=error, correct=correct, snapshot=snapshot, reading=reading,
                 reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS,

@@ -65,7 +65,7 @@
     var w = work();
     if (w && w.dataset.clean === "1" && !root.dataset.correct) { location.reload(); return; }
     document.getElementById("flash").innerHTML = '<p class="flash warn" id="logged-banner">' +
-      '別のタブレットで記録されました · another tablet changed the session (hand ' + d.hands + ') ' +
+      '別のタブレットで記録されました · another tablet changed the session (now ' + d.hands + ' hands) ' +
       '<button type="button" class="btn small" onclick="location.reload()">再読み込み reload</button></p>';
   });
   window.addEventListener("pagehide", function () { events.close(); });

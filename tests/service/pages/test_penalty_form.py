@@ -32,3 +32,25 @@ def test_a_reading_that_arrives_keeps_the_penalties_ticked(client):
                     files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
     assert r.status_code == 200
     assert re.search(r'name="penalty" value="Ben" checked', r.text)
+
+
+def test_what_a_player_ticked_or_held_is_work_a_reload_must_not_drop(client):
+    """The page reads the table anew by itself, or takes the watcher's next reading, only while it
+    holds nothing of the players' own ("clean"). A 罰符 or others' riichi ticked, or a double ron's
+    first winner held with the second's hand still empty, counted as nothing: another tablet's
+    hand reloaded the page and they were gone."""
+    sid = client.post("/api/sessions", json={"rules": "isshokai", "players": PLAYERS}).json()["id"]
+    frame = (DEMO_FRAMES / "frame-01.jpg").read_bytes()
+
+    def clean_after_reading(**ticked) -> str:
+        r = client.post(f"/s/{sid}/upload", data={"hand": "1", **ticked},
+                        files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
+        return re.search(r'data-clean="(\d)"', r.text).group(1)
+
+    assert clean_after_reading() == "1"                                  # as read: the watcher may replace it
+    assert clean_after_reading(penalty="Ben") == "0"
+    assert clean_after_reading(riichi_others="Chie") == "0"
+    ron = {"seat": "south", "win": "ron", "discarder": "east", "concealed": CHUN["concealed"],
+           "win_tile": CHUN["win_tile"], "gari": "5m", "melds": "[]", "hand": "1"}
+    held = client.post(f"/s/{sid}/edit", data={**ron, "op": "double"}, headers=HTMX)
+    assert 'name="first"' in held.text and re.search(r'data-clean="(\d)"', held.text).group(1) == "0"
