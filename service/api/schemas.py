@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 # Riichi declarers: ["Aki", "Ben:open"] or {"Aki": "riichi", "Ben": "open"}.
 Riichi = list[str] | dict[str, Literal["riichi", "open"]]
+# Players who paid a 罰符 into the pool in the hand, a name a stick (isshokai: a false call).
+Penalties = Annotated[list[str], Field(max_length=12, description="players who paid a 罰符 into the pool this "
+                                       "hand, a name a stick (isshokai: a false call of pon, kan or riichi)")]
 
 
 class _Body(BaseModel):
@@ -27,9 +30,7 @@ class WinIn(_Body):
     records: list[dict[str, Any]] = Field(min_length=1, max_length=2,
                                           description="one hand record, two for a double ron (docs/hand-record.md)")
     riichi: Riichi = Field(default_factory=list, description="riichi declarers besides what the records say")
-    penalties: list[str] = Field(default_factory=list, max_length=12,
-                                 description="players who paid a 罰符 into the pool this hand, a name a stick "
-                                             "(isshokai: a false call of pon, kan or riichi)")
+    penalties: Penalties = Field(default_factory=list)
     hand: int | None = Field(None, ge=1, description="the hand number the tablet believes this is (stale guard)")
     snapshot: str | None = Field(None, description="a snapshot name from /api/read or /api/camera/read")
     confirmed_by: str | None = Field(None, max_length=100)
@@ -38,9 +39,7 @@ class WinIn(_Body):
 class DrawIn(_Body):
     tenpai: list[str] = Field(default_factory=list, description="the players who were tenpai")
     riichi: Riichi = Field(default_factory=list)
-    penalties: list[str] = Field(default_factory=list, max_length=12,
-                                 description="players who paid a 罰符 into the pool this hand, a name a stick "
-                                             "(isshokai: a false call of pon, kan or riichi)")
+    penalties: Penalties = Field(default_factory=list)
     hand: int | None = Field(None, ge=1)
     confirmed_by: str | None = Field(None, max_length=100)
 
@@ -48,9 +47,7 @@ class DrawIn(_Body):
 class ChomboIn(_Body):
     offender: str
     riichi: Riichi = Field(default_factory=list)
-    penalties: list[str] = Field(default_factory=list, max_length=12,
-                                 description="players who paid a 罰符 into the pool this hand, a name a stick "
-                                             "(isshokai: a false call of pon, kan or riichi)")
+    penalties: Penalties = Field(default_factory=list)
     hand: int | None = Field(None, ge=1)
     confirmed_by: str | None = Field(None, max_length=100)
 
@@ -63,9 +60,7 @@ class CorrectIn(_Body):
     tenpai: list[str] = Field(default_factory=list)
     offender: str | None = None
     riichi: Riichi = Field(default_factory=list)
-    penalties: list[str] = Field(default_factory=list, max_length=12,
-                                 description="players who paid a 罰符 into the pool this hand, a name a stick "
-                                             "(isshokai: a false call of pon, kan or riichi)")
+    penalties: Penalties = Field(default_factory=list)
     snapshot: str | None = None
     confirmed_by: str | None = Field(None, max_length=100)
 

@@ -10,8 +10,9 @@ minus the fee. Per hour the fee is charged for every started hour from the
 session's start (when the tablet started it: the players sat down) to its last
 hand (when that was logged): ``ceil(minutes / 60)``, at least one, so a session
 of exactly 60 minutes pays one hour and one of 61 pays two. A session with no
-hand pays no fee (it was started by mistake, or nothing was played). The arithmetic (``settle_money``, ``hours``) is pure;
-``price``/``prices``/``set_price`` read and write ``ledger_prices``.
+hand pays no fee (it was started by mistake, or nothing was played). The
+arithmetic (``settle_money``, ``hours``) is pure; ``price``/``prices``/``set_price``
+read and write ``ledger_prices``.
 
 A session is settled at the price in force when it started (``price_at``: every price set is kept
 in ``ledger_price_history`` from when it was set), so a price changed later, for the next nights,

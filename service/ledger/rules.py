@@ -13,19 +13,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 import scoring
-from scoring.house_check import LARGEST, SIGNED
+from scoring.house_check import LARGEST, SIGNED, WORDS
 
 from .errors import LedgerError
 
-_CHOICES = {
-    "noten_to": ("players", "pool"),
-    "chombo_honba": ("same", "add"),
-    "chombo_riichi": ("return", "pool"),
-    "double_ron_dealer": ("head", "dealer_keeps"),
-    "double_ron_honba": ("both", "head"),
-    "end_pool": ("top", "table"),
-    "draw_dealer": ("stays", "tenpai"),
-}
+# the words a [table] key takes: the ones a house rule file is checked against (one list for both)
+_CHOICES = {key.removeprefix("table."): words for key, words in WORDS.items() if key.startswith("table.")}
 
 
 @dataclass(frozen=True)
