@@ -33,6 +33,11 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
     (r"exists already: edit it, or choose another name", "同じ名前のルールがあります"),
     (r"member code .* is taken", "その会員番号は使われています"),
     (r"no member code \d+", "その会員番号の会員はいません。名前で入れてください"),
+    (r"played in one session .*: they are two players", "同じ半荘に座った二人は統合できません"),
+    (r"cannot be merged into themselves", "同じ会員どうしは統合できません"),
+    (r"is merged into", "統合済みの会員です(統合先で直してください)"),
+    (r"is not merged into anyone", "統合されていない会員です"),
+    (r"no player named", "その名前の会員はいません"),
     (r"players are named .*: choose one by member code", "同じ名前のプレイヤーがいます。会員番号で選んでください"),
 ))
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")

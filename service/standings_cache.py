@@ -63,6 +63,10 @@ class StandingsCache:
         """The register now, by id: standings show each player's current name."""
         return {p.id: p for p in self.ledger.players()}
 
+    def merged(self) -> dict[int, int]:
+        """The register's merges now (read each time: the counter may merge in another process)."""
+        return self.ledger.merged_ids()
+
     # -- refreshing ---------------------------------------------------------
     def _refresh(self) -> None:
         count, max_id, stale = self._look()

@@ -38,7 +38,7 @@ def read(cache: StandingsCache, settings: Settings, period: str = "month", date:
     rule = None if rule in (None, "", "all") else rule
     if rule is not None and rule not in played and rule not in _known_rules(settings):
         raise LedgerError(f"rule: unknown rule {rule!r} (rules with sessions: {', '.join(played) or 'none'})")
-    return standings(summaries, chosen, rule), played
+    return standings(summaries, chosen, rule, cache.merged()), played
 
 
 def _known_rules(settings: Settings) -> set[str]:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import heartbeat, house_rules
 from ..deps import ParlourDep, SettingsDep
 from ..errors import ServiceError
-from ..ledger import Ledger, UnknownSession, db, money, settle
+from ..ledger import Ledger, SessionConfig, UnknownSession, db, money, settle
 from ..ledger.events import HAND_KINDS
 from ..read_tally import reads_poorly
 from ..settings import Settings
@@ -55,6 +55,28 @@ def prices(parlour: ParlourDep, settings: SettingsDep) -> list[dict]:
 @router.put("/prices", summary="set one rule's price")
 def put_price(body: PriceIn, parlour: ParlourDep, settings: SettingsDep) -> dict:
     return save_price(parlour, settings, body.rule, body.rate, body.fee, body.fee_per).to_dict()
+
+
+@router.delete("/sessions/{session_id}", status_code=204, summary="take away a session started by mistake "
+               "(only one with nothing logged)")
+def discard_session(session_id: str, parlour: ParlourDep) -> None:
+    parlour.discard(session_id)
+
+
+class MergeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    gone: str | int = Field(description="the player entered twice: id, member code or a name only one player has")
+    kept: str | int = Field(description="the player they are: id, member code or a name only one player has")
+
+
+@router.post("/players/merge", summary="merge a player entered twice into the one kept")
+def merge_players(body: MergeIn, parlour: ParlourDep) -> dict:
+    return parlour.merge_players(body.gone, body.kept).to_dict()
+
+
+@router.post("/players/{player_id}/unmerge", summary="undo a merge: the player stands alone again")
+def unmerge_player(player_id: int, parlour: ParlourDep) -> dict:
+    return parlour.unmerge_player(player_id).to_dict()
 
 
 # -- what the counter shows ------------------------------------------------------------------------
@@ -157,6 +179,13 @@ def _last_hand(parlour: Ledger, session_id: str, slots=None) -> dict | None:
             "at": at.isoformat() if at else None, "at_time": at}
 
 
+def rule_title(cfg: SessionConfig) -> str:
+    """The rule as the players know it (its names as stored with the session: 東天紅 Toutenkou),
+    else its file name."""
+    data = cfg.preset.data if cfg.preset is not None else {}
+    return " ".join(n for n in (data.get("name_ja"), data.get("name_en")) if n) or cfg.rules
+
+
 def settlement_view(parlour: Ledger, session_id: str) -> dict:
     """A session's settlement: each player's result, the rule's price, the fee, the yen to pay or
     receive, with the register's current name and code."""
@@ -172,8 +201,11 @@ def settlement_view(parlour: Ledger, session_id: str) -> dict:
         p = people.get(cfg.player_ids[m.seat]) if cfg.player_ids else None
         players.append({**m.to_dict(), "name": p.name if p else m.player, "code": p.code if p else "",
                         "held": line.held, "top": line.top})
-    return {"session": {"id": cfg.id, "table": cfg.table_name, "rule": cfg.rules, "label": cfg.label,
+    return {"session": {"id": cfg.id, "table": cfg.table_name, "rule": cfg.rules, "rule_title": rule_title(cfg),
+                        "label": cfg.label,
                         "unit": cfg.table.unit, "hands": state.hands, "over": state.over, "pool": state.pool,
+                        # anything in its log (a hand undone too): a session with a log is kept
+                        "logged": state.hands > 0 or bool(parlour.events(session_id)),
                         "started_at": cfg.created_at.isoformat() if cfg.created_at else None,
                         "last_hand_at": last_at.isoformat() if last_at else None},
             "price": price.to_dict(),

@@ -62,6 +62,7 @@ players = Table(
     Column("kana", String(100), nullable=False, server_default=""),   # the name's reading, for search
     Column("code", String(16), nullable=False, unique=True),         # the member code (会員番号)
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("merged_into", Integer),         # entered twice: the kept player's id (players.merge)
 )
 
 tables = Table(
@@ -144,6 +145,13 @@ def aware(at: datetime | None) -> datetime | None:
     """A time read back from the database, in UTC: SQLite hands times back without their zone
     (every time is written in UTC)."""
     return at.replace(tzinfo=timezone.utc) if at is not None and at.tzinfo is None else at
+
+
+def utc(at: datetime | None) -> datetime | None:
+    """A time to write: in UTC, as every time is stored (SQLite keeps a time's digits and drops its
+    zone, so 23:00+09:00 written as it is would read back as 23:00 UTC); a time without a zone
+    is taken as UTC already."""
+    return None if at is None else aware(at).astimezone(timezone.utc)
 
 
 def default_url() -> str:

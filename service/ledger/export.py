@@ -30,6 +30,10 @@ FORMAT = "toutenkou-ledger/1"
 def to_json(ledger: Ledger, session_id: str) -> dict[str, Any]:
     cfg = ledger.config(session_id)
     session = _session(cfg)
+    if cfg.player_ids:       # who sat, as the register knows them now: an import finds them by code
+        people = ledger.players_by_id(cfg.player_ids)
+        session["seats"] = [{"name": p.name, "kana": p.kana, "code": p.code} if p else None
+                            for p in (people.get(i) for i in cfg.player_ids)]
     rule = ledger.stored_rule(session_id)
     if rule is not None:
         session["rule"] = rule
@@ -95,6 +99,8 @@ def to_csv(ledger: Ledger, session_id: str) -> str:
 
 
 def _session(cfg: SessionConfig) -> dict[str, Any]:
+    # its start: the business day, the price in force and the hours of the fee follow it
     return {"id": cfg.id, "rules": cfg.rules, "players": list(cfg.players),
             "first_dealer": cfg.first_dealer, "table_overrides": dict(cfg.overrides),
-            "label": cfg.label, "table_name": cfg.table_name}
+            "label": cfg.label, "table_name": cfg.table_name,
+            "created_at": cfg.created_at.isoformat() if cfg.created_at else None}

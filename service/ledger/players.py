@@ -9,6 +9,12 @@ every session stays as it was logged, and standings follow the id.
 member code, or a name that only one player has (exactly, else as search
 compares names: "aki" finds Aki), finds that player; a name
 nobody has adds a new player; a name two players share asks for the code.
+
+``merge`` mends a player entered twice (a regular typed by an old name became a
+second player): the second is merged into the one kept. The register lists the
+kept one only; the second's member code and id find the kept one; standings add
+both up as one player. No session's log changes, and ``unmerge`` undoes it.
+Two players who sat at one session are two people: merging them is refused.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -84,17 +90,41 @@ def _player(row) -> Player:
     return Player(row.id, row.name, row.kana or "", row.code)
 
 
+LIVE = db.players.c.merged_into.is_(None)       # the register's own rows: no player merged into another
+
+
 def all_players(conn: Connection) -> list[Player]:
-    return [_player(r) for r in conn.execute(select(db.players).order_by(db.players.c.id))]
+    """The register, in order of joining (a player merged into another is that other)."""
+    return [_player(r) for r in conn.execute(select(db.players).where(LIVE).order_by(db.players.c.id))]
 
 
 MAX_ID = 2**63 - 1        # the widest integer either database stores: no player's id is past it
 
 
 def by_ids(conn: Connection, ids: Sequence[int]) -> dict[int, Player]:
+    """The players these ids name; an id merged into another player names that player."""
     ids = [i for i in ids if 0 < i <= MAX_ID]             # past it, the driver refuses the query itself
-    rows = conn.execute(select(db.players).where(db.players.c.id.in_(ids)))
-    return {r.id: _player(r) for r in rows}
+    rows = conn.execute(select(db.players).where(db.players.c.id.in_(ids))).all()
+    kept = {r.merged_into for r in rows if r.merged_into is not None}
+    found = {r.id: _player(r) for r in rows if r.merged_into is None}
+    if kept:                                              # merges are flat: one step finds the kept one
+        found |= {r.id: _player(r) for r in conn.execute(select(db.players).where(db.players.c.id.in_(kept)))}
+    return {r.id: found[r.merged_into if r.merged_into is not None else r.id] for r in rows
+            if (r.merged_into if r.merged_into is not None else r.id) in found}
+
+
+def merged_ids(conn: Connection) -> dict[int, int]:
+    """Each merged player's id -> the kept player's id (what standings add up as one)."""
+    rows = conn.execute(select(db.players.c.id, db.players.c.merged_into).where(db.players.c.merged_into.is_not(None)))
+    return {r.id: r.merged_into for r in rows}
+
+
+def merges(conn: Connection) -> list[tuple[Player, Player]]:
+    """(the merged player as they were, the kept player) for every merge, latest first."""
+    gone = conn.execute(select(db.players).where(db.players.c.merged_into.is_not(None))
+                        .order_by(db.players.c.id.desc())).all()
+    kept = by_ids(conn, [r.merged_into for r in gone])
+    return [(_player(r), kept[r.merged_into]) for r in gone if r.merged_into in kept]
 
 
 def same_name(players: Sequence[Player], name: str) -> list[Player]:
@@ -151,6 +181,8 @@ def rename(conn: Connection, player_id: int, name: str | None = None, kana: str 
     row = conn.execute(select(db.players).where(db.players.c.id == player_id)).first()
     if row is None:
         raise LedgerError(f"no player {player_id}")
+    if row.merged_into is not None:
+        raise LedgerError(f"{_player(row).label} is merged into another player: change that player")
     values = {}
     if name is not None:
         values["name"] = clean_name(name)
@@ -193,12 +225,14 @@ def resolve(conn: Connection, given: str | int, *, create: bool = True, digits_a
     if m:
         row = _with_code(conn, m.group(2))
         if row is not None and row.name == m.group(1):
-            return _player(row)
-    row = _with_code(conn, unicodedata.normalize("NFKC", text))
-    if row is not None:
-        return _player(row)
-    named = [_player(r) for r in conn.execute(select(db.players).where(db.players.c.name == text)
+            return _kept(conn, row)
+    named = [_player(r) for r in conn.execute(select(db.players).where(db.players.c.name == text, LIVE)
                                               .order_by(db.players.c.id))]
+    typed = unicodedata.normalize("NFKC", text)
+    row = _with_code(conn, typed)
+    # a code wins as typed; "Dan" is the player named Dan, not the one whose code is DAN
+    if row is not None and (row.code == typed or not named):
+        return _kept(conn, row)           # a merged player's old code finds the one kept
     if not named:      # "aki" for Aki, "ｱｷ" for アキ: the same name typed another way
         named = same_name(all_players(conn), text)
     if len(named) == 1:
@@ -211,6 +245,92 @@ def resolve(conn: Connection, given: str | int, *, create: bool = True, digits_a
     if digits_are_codes and looks_like_code(text):
         raise LedgerError(f"no member code {text}: type the player's name (a new player is added by name)")
     return add(conn, text)
+
+
+def seated(conn: Connection, logged: str, entry: Any = None) -> Player:
+    """The player an imported session's seat names in this register. ``entry`` is the seat's
+    player as the exporting register knew them (name, kana, code): the holder of that code here
+    if they have that name (the same person, however the seat was logged: before a rename, or
+    ``Aki (0003)`` beside another Aki), a new player with that code where no one holds it; else
+    the player found by that name as ``resolve`` finds one. Without it (an older export), by the
+    seat's logged name."""
+    if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
+        return resolve(conn, logged)
+    name, code, kana = entry["name"], entry.get("code"), entry.get("kana")
+    if isinstance(code, str) and CODE.fullmatch(code.strip()):
+        row = _with_code(conn, code.strip())
+        if row is None:
+            return add(conn, name, kana if isinstance(kana, str) else "", code.strip())
+        here = _kept(conn, row)
+        if fold_text(name) in (fold_text(row.name), fold_text(here.name)):
+            return here
+    return resolve(conn, name)
+
+
+def _kept(conn: Connection, row) -> Player:
+    """The player a register row stands for: itself, or the player it was merged into."""
+    return _player(row) if row.merged_into is None else by_ids(conn, [row.id])[row.id]
+
+
+def own_id(conn: Connection, given: str | int) -> int:
+    """The register id ``given`` names as ``resolve`` finds it, but a merged player's own id (not
+    the kept one's): what a merge is asked about."""
+    if isinstance(given, str):
+        row = _with_code(conn, unicodedata.normalize("NFKC", " ".join(given.split())))
+        if row is not None:
+            return row.id
+    if isinstance(given, int):
+        return given
+    try:
+        return resolve(conn, given, create=False).id
+    except LedgerError:               # no one of that name now: a merged player's name says it was merged
+        merged = conn.execute(select(db.players.c.id).where(db.players.c.name == " ".join(given.split()),
+                                                            db.players.c.merged_into.is_not(None))).scalars().all()
+        if len(merged) == 1:
+            return merged[0]
+        raise
+
+
+def merge(conn: Connection, gone_id: int, kept_id: int) -> Player:
+    """Player ``gone_id`` (entered twice) becomes ``kept_id``: standings add them up, the old
+    code finds the kept player, the register lists the kept one only. Players merged into
+    ``gone_id`` before follow it. Refused when the two (or any merged into either) sat at one
+    session: two people, not one entered twice."""
+    players = by_ids(conn, [gone_id, kept_id])
+    for pid in (gone_id, kept_id):
+        row = conn.execute(select(db.players).where(db.players.c.id == pid)).first() if 0 < pid <= MAX_ID else None
+        if row is None:
+            raise LedgerError(f"no player {pid}")
+        if row.merged_into is not None:
+            raise LedgerError(f"{_player(row).label} is merged into {players[pid].label} already")
+    gone, kept = players[gone_id], players[kept_id]
+    if gone.id == kept.id:
+        raise LedgerError(f"{gone.label} cannot be merged into themselves")
+    merged = merged_ids(conn)
+    sides = ({gone.id} | {i for i, k in merged.items() if k == gone.id},
+             {kept.id} | {i for i, k in merged.items() if k == kept.id})
+    for row in conn.execute(select(db.sessions.c.id, db.sessions.c.created_at, db.sessions.c.table_name,
+                                   db.sessions.c.player_ids).where(db.sessions.c.player_ids.is_not(None))):
+        ids = set(row.player_ids or ())
+        if ids & sides[0] and ids & sides[1]:
+            where = f" at {row.table_name}" if row.table_name else ""
+            raise LedgerError(f"{gone.label} and {kept.label} played in one session ({row.id}{where}, "
+                              f"{row.created_at:%Y-%m-%d}): they are two players, not one entered twice")
+    conn.execute(update(db.players).where(db.players.c.merged_into == gone.id).values(merged_into=kept.id))
+    conn.execute(update(db.players).where(db.players.c.id == gone.id).values(merged_into=kept.id))
+    return kept
+
+
+def unmerge(conn: Connection, player_id: int) -> Player:
+    """Undo ``merge``: the player stands alone again (as they were, name and code)."""
+    row = conn.execute(select(db.players).where(db.players.c.id == player_id)).first() \
+        if 0 < player_id <= MAX_ID else None
+    if row is None:
+        raise LedgerError(f"no player {player_id}")
+    if row.merged_into is None:
+        raise LedgerError(f"{_player(row).label} is not merged into anyone")
+    conn.execute(update(db.players).where(db.players.c.id == player_id).values(merged_into=None))
+    return _player(row)
 
 
 def seat_names(chosen: Sequence[Player]) -> tuple[str, ...]:

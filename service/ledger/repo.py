@@ -30,7 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy import Connection, Engine, and_, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scoring import Preset
@@ -165,6 +165,27 @@ class Ledger:
         with self.engine.begin() as conn:
             return register.rename(conn, player_id, name, kana, code)
 
+    def merge_players(self, gone: str | int, kept: str | int) -> register.Player:
+        """Player ``gone`` (entered twice) merged into ``kept`` (each an id, a member code or a
+        unique name); the kept player. players.merge says what follows and what is refused."""
+        with self.engine.begin() as conn:
+            return register.merge(conn, register.own_id(conn, gone), register.own_id(conn, kept))
+
+    def unmerge_player(self, player_id: int) -> register.Player:
+        """Undo a merge: the player stands alone again."""
+        with self.engine.begin() as conn:
+            return register.unmerge(conn, player_id)
+
+    def merges(self) -> list[tuple[register.Player, register.Player]]:
+        """(merged player, kept player) for every merge, latest first."""
+        with self.engine.connect() as conn:
+            return register.merges(conn)
+
+    def merged_ids(self) -> dict[int, int]:
+        """Each merged player's id -> the kept player's id."""
+        with self.engine.connect() as conn:
+            return register.merged_ids(conn)
+
     def adopt_unassigned(self, table_name: str) -> int:
         """Sessions from before tables were named ('' from migration 0003) become ``table_name``'s;
         how many. A one-table service does it at start, so its old nights stay on its tablet."""
@@ -201,6 +222,24 @@ class Ledger:
         query = select(db.sessions.c.table_name, func.count()).group_by(db.sessions.c.table_name)
         with self.engine.connect() as conn:
             return {name: n for name, n in conn.execute(query)}
+
+    def discard(self, session_id: str) -> SessionConfig:
+        """Take away a session started by mistake: only one with nothing logged (no hand, and no
+        hand undone: a log, once written, is the parlour's record and stays). A tablet still on
+        it is refused its next press as an unknown session; nothing is written anywhere else."""
+        with self.engine.begin() as conn:
+            cfg = self.config(session_id, conn)
+            self._lock(conn, session_id)           # a first hand being logged now waits, then is seen
+            logged = conn.execute(select(func.count()).select_from(db.events)
+                                  .where(db.events.c.session_id == session_id)).scalar_one()
+            if logged:
+                raise LedgerError(f"session {session_id} has {logged} logged "
+                                  f"{'entry' if logged == 1 else 'entries'}: a session with hands is kept "
+                                  "(its log is the parlour's record)")
+            conn.execute(delete(db.sessions).where(db.sessions.c.id == session_id))
+        self._configs.pop(session_id, None)
+        self._cache.pop(session_id, None)
+        return cfg
 
     def rules_played(self) -> set[str]:
         """Every rule a stored session was played under."""
@@ -377,13 +416,15 @@ class Ledger:
                 raise LedgerError(f"session {cfg.id} already exists in this database")
             if body is not None:
                 save(conn, body)
-            # the seats' players, found in this register by name (a new name adds a player)
-            ids = [register.resolve(conn, name).id for name in players]
+            # the seats' players, found in this register by the code each carried, else by name
+            entries = config.get("seats") if isinstance(config.get("seats"), list) else []
+            entries = (entries + [None] * 3)[:3]
+            ids = [register.seated(conn, name, entry).id for name, entry in zip(players, entries)]
             if len(set(ids)) != 3:
                 raise LedgerError("not a ledger export: its three players are not three different players here")
             now = db.now(conn)
             conn.execute(insert(db.sessions).values(
-                id=cfg.id, created_at=created_at or now, rules=cfg.rules,
+                id=cfg.id, created_at=db.utc(created_at) or now, rules=cfg.rules,
                 players=list(players), first_dealer=cfg.first_dealer,
                 table_overrides=dict(cfg.overrides), label=cfg.label, rule_digest=cfg.rule_digest,
                 table_name=cfg.table_name, player_ids=ids))
@@ -392,7 +433,7 @@ class Ledger:
                 conn.execute(insert(db.events), [
                     {"session_id": cfg.id, "seq": e.seq, "kind": e.kind, "body": dict(e.body),
                      "confirmed_by": checked(e.confirmed_by, f"hand {e.seq}'s confirmer", MAX_CONFIRMER),
-                     "created_at": e.created_at or now,
+                     "created_at": db.utc(e.created_at) or now,
                      "snapshot": checked(e.snapshot, f"hand {e.seq}'s snapshot", MAX_SNAPSHOT)} for e in events])
         return cfg
 

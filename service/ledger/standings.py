@@ -3,7 +3,8 @@
 Pure functions, no I/O. ``summarise(config, steps)`` reads one session's hands that
 count (``history(config, effective(events))``: corrections applied, undone hands
 gone) into one line per seat; ``standings(summaries, period, rule)`` adds those lines
-up per player id (the register's id: a renamed player keeps their standings).
+up per player id (the register's id: a renamed player keeps their standings, and a
+player entered twice and merged, ``players.merge``, is added up as the one kept).
 
 The figures, and the rule each follows:
 
@@ -273,9 +274,12 @@ class Standings:
     rows: list[Row]           # by total, highest first
 
 
-def standings(summaries: Iterable[SessionSummary], period: Period, rule: str | None = None) -> Standings:
+def standings(summaries: Iterable[SessionSummary], period: Period, rule: str | None = None,
+              merged: Mapping[int, int] | None = None) -> Standings:
     """Each player's figures over the sessions of ``period`` under ``rule`` (None: every rule,
-    totals in stick value), in the order the sessions started."""
+    totals in stick value), in the order the sessions started; a player ``merged`` into another
+    (entered twice: players.merge) is counted as that other."""
+    merged = merged or {}
     rows: dict[int, Row] = {}
     ruled = [s for s in summaries if s.steps and (rule is None or s.rule == rule)]
     units = {s.unit for s in ruled}      # a rule's unit, whatever the period holds
@@ -292,6 +296,7 @@ def standings(summaries: Iterable[SessionSummary], period: Period, rule: str | N
             pid = line.player_id
             if pid is None:
                 continue
+            pid = merged.get(pid, pid)
             row = rows.get(pid)
             if row is None:
                 row = rows[pid] = Row(pid)

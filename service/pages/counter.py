@@ -136,6 +136,13 @@ def table_page(request: Request, name: str, parlour: ParlourDep, settings: Setti
                  shared=shared)
 
 
+@router.post("/s/{session_id}/discard")
+def discard_session(request: Request, session_id: str, parlour: ParlourDep) -> Response:
+    """A session started by mistake, nothing logged in it: taken away, back to its table's page."""
+    cfg = parlour.discard(session_id)
+    return _done(request, f"/counter/table?name={quote(cfg.table_name)}")
+
+
 @router.post("/table/rule")
 def choose_rule(request: Request, form: FormDep, parlour: ParlourDep, settings: SettingsDep) -> Response:
     """A table's default rule (the new-session page offers it first); empty: the service's own."""
@@ -188,13 +195,26 @@ def set_price(request: Request, form: FormDep, parlour: ParlourDep, settings: Se
 @router.get("/players")
 def players_page(request: Request, parlour: ParlourDep, q: str = "") -> Response:
     found = parlour.find_players(q, 100) if q.strip() else parlour.players()
-    return _page(request, "counter_players.html", players=found, q=q)
+    return _page(request, "counter_players.html", players=found, q=q, merges=parlour.merges())
 
 
 @router.post("/players")
 def add_player(request: Request, form: FormDep, parlour: ParlourDep) -> Response:
     """A player added to the register by the staff (a member's card: name, reading, code)."""
     parlour.add_player(text(form, "name"), text(form, "kana"), text(form, "code") or None)
+    return _done(request, "/counter/players")
+
+
+@router.post("/players/merge")
+def merge_players(request: Request, form: FormDep, parlour: ParlourDep) -> Response:
+    """A regular typed by an old name became a second player: staff merge that one into the first."""
+    parlour.merge_players(text(form, "gone"), text(form, "kept"))
+    return _done(request, "/counter/players")
+
+
+@router.post("/players/{player_id}/unmerge")
+def unmerge_player(request: Request, player_id: int, parlour: ParlourDep) -> Response:
+    parlour.unmerge_player(player_id)
     return _done(request, "/counter/players")
 
 

@@ -382,3 +382,67 @@ def test_staff_add_a_player_with_a_member_code_on_the_counter_page(staff):
     r = staff.post("/counter/players", data={"name": "山田花子", "code": "101"}, headers={"HX-Request": "true"})
     assert r.status_code == 422 and "その会員番号は使われています" in r.text          # taken: said in Japanese too
     assert 'id="add-player"' in staff.get("/counter/players").text
+
+
+def test_staff_merge_a_player_entered_twice_and_undo_it(staff):
+    """Ben came back as "Benny" at another session and became a second player: merged on the
+    players page, the standings count one Ben, his settlement names him, and Undo parts them."""
+    played(staff)
+    sid = staff.post("/api/sessions", json={"rules": "dunhill", "players": ["Benny", "Dai", "Eri"]},
+                     headers=TABLE_H).json()["id"]
+    assert staff.post(f"/api/sessions/{sid}/wins", json={"records": [record("east", "tsumo")]},
+                      headers=TABLE_H).status_code == 201                      # Benny (east) tsumo
+    ben, benny = (staff.get("/api/players", params={"q": q}, headers=TABLE_H).json()[0] for q in ("Ben", "Benny"))
+    r = staff.post("/counter/players/merge", data={"gone": benny["code"], "kept": ben["code"]},
+                   follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/counter/players"
+    page = staff.get("/counter/players").text
+    assert f'data-merged="{benny["id"]}"' in page and f'data-player="{benny["id"]}"' not in page
+    rows = {row["name"]: row for row in staff.get("/api/standings", params={"period": "all"},
+                                                  headers=TABLE_H).json()["rows"]}
+    assert "Benny" not in rows and (rows["Ben"]["sessions"], rows["Ben"]["wins"]) == (2, 1)
+    got = staff.get(f"/api/counter/sessions/{sid}/settlement").json()["players"][0]
+    assert (got["player"], got["name"], got["code"]) == ("Benny", "Ben", ben["code"])   # the log says Benny
+    r = staff.post("/counter/players/merge", data={"gone": "Chie", "kept": "Ben"})
+    assert r.status_code == 422 and "同じ半荘に座った二人は統合できません" in said(r) and "two players" in said(r)
+    r = staff.post("/api/counter/players/merge", json={"gone": "Dai", "kept": ben["code"]})
+    assert r.status_code == 422 and "played in one session" in r.json()["detail"]   # Dai sat with Benny
+    assert staff.post(f"/counter/players/{benny['id']}/unmerge", follow_redirects=False).status_code == 303
+    assert f'data-player="{benny["id"]}"' in staff.get("/counter/players").text
+    r = staff.post(f"/api/counter/players/{benny['id']}/unmerge")
+    assert r.status_code == 422 and "not merged into anyone" in r.json()["detail"]
+
+
+def test_the_receipt_names_the_rule_as_the_players_know_it(staff, settings):
+    write_rule(settings.house_rules_dir, "ours", house_rule())
+    sid = played(staff)
+    assert "だんひるルール Dunhill" in staff.get(f"/counter/s/{sid}/receipt/0").text
+    ours = staff.post("/api/sessions", json={"rules": "ours", "players": PLAYERS}, headers=TABLE_H).json()["id"]
+    view = staff.get(f"/api/counter/sessions/{ours}/settlement").json()["session"]
+    assert (view["rule"], view["rule_title"]) == ("ours", "うちのルール Ours")
+    assert view["rule_title"] in staff.get(f"/counter/s/{ours}/receipt/0").text
+
+
+def test_a_session_started_by_mistake_is_taken_away_and_one_with_a_log_is_kept(staff):
+    """Only a session with nothing logged goes: a hand, even one undone, keeps it (the log is the
+    parlour's record). A tablet still on it is refused its next hand as an unknown session."""
+    kept = played(staff)
+    undone = staff.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}, headers=TABLE_H).json()["id"]
+    staff.post(f"/api/sessions/{undone}/wins", json={"records": [record("east", "tsumo")]}, headers=TABLE_H)
+    assert staff.post(f"/api/sessions/{undone}/undo", json={}, headers=TABLE_H).status_code in (200, 201)
+    mistake = staff.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}, headers=TABLE_H).json()["id"]
+    assert Heartbeat(staff.app, staff.app.state.parlour.engine).beat()
+    page = staff.get("/counter/table", params={"name": "table 1"}).text
+    assert f'data-discard="{mistake}"' in page
+    assert f'data-discard="{kept}"' not in page and f'data-discard="{undone}"' not in page
+
+    r = staff.post(f"/counter/s/{mistake}/discard", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/counter/table?name=table%201"
+    assert mistake not in staff.get("/counter/table", params={"name": "table 1"}).text
+    assert mistake not in [s["id"] for s in staff.get("/api/sessions", headers=TABLE_H).json()]
+    r = staff.post(f"/api/sessions/{mistake}/wins", json={"records": [record("east", "tsumo")]}, headers=TABLE_H)
+    assert r.status_code == 404 and "unknown session" in r.json()["detail"]
+    for sid, entries in ((kept, "1 logged entry"), (undone, "2 logged entries")):
+        r = staff.delete(f"/api/counter/sessions/{sid}")
+        assert r.status_code == 422 and entries in r.json()["detail"] and "is kept" in r.json()["detail"]
+    assert staff.delete(f"/api/counter/sessions/{mistake}").status_code == 404

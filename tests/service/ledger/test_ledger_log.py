@@ -187,6 +187,45 @@ def test_json_export_imports_back_the_same(ledger, tmp_path):
     other.close()
 
 
+def test_an_import_keeps_when_the_session_started_and_who_sat(ledger, tmp_path):
+    """The export dates its session and names each seat's player by member code: an import puts
+    the night on its own business day (its price, its hours) and keeps one player one player,
+    across a rename and beside another player of the same name, whatever zone its times are in."""
+    from datetime import datetime, timedelta, timezone
+    from service.ledger.standings import business_day
+
+    s1 = ledger.start("dunhill", PLAYERS).id
+    ledger.add_win(s1, [hand("dunhill", "east", "tsumo", honba=0)])
+    ben = ledger.player(B)
+    ledger.rename_player(ben.id, name="Benji")
+    s2 = ledger.start("dunhill", ["Tanaka", "Benji", C]).id
+    ledger.add_player("Tanaka", code="T2")
+    s3 = ledger.start("dunhill", ["T2", ledger.player("Tanaka (0004)").code, A]).id    # two Tanakas
+    started = datetime(2026, 3, 31, 14, 0, tzinfo=timezone.utc)       # 23:00 in Tokyo
+    with ledger.engine.begin() as conn:
+        conn.execute(sa.update(db.sessions).values(created_at=started))
+        conn.execute(sa.update(db.events).values(created_at=started + timedelta(hours=2)))
+    ledger._configs.clear()
+    exports = {s: json.loads(export.dumps(ledger, s)) for s in (s1, s2, s3)}
+    assert exports[s1]["session"]["seats"][1] == {"name": "Benji", "kana": "", "code": ben.code}
+
+    other = Ledger(f"sqlite:///{tmp_path / 'other.sqlite3'}")
+    tokyo = timezone(timedelta(hours=9))
+    exports[s3]["session"]["created_at"] = started.astimezone(tokyo).isoformat()    # the same instant
+    for s, data in exports.items():
+        export.from_json(other, data)
+    for s in (s1, s2, s3):
+        here, there = ledger.config(s), other.config(s)
+        assert there.created_at == started and business_day(there.created_at) == business_day(started)
+        assert there.players == here.players                          # the log's names as logged
+        assert [other.players_by_id([i])[i].code for i in there.player_ids] == \
+            [ledger.players_by_id([i])[i].code for i in here.player_ids]
+    assert other.config(s1).player_ids[1] == other.config(s2).player_ids[1]   # Ben is Benji
+    assert sorted(p.label for p in other.players()) == sorted(p.label for p in ledger.players())
+    assert [e.created_at for e in other.events(s1)] == [started + timedelta(hours=2)]
+    other.close()
+
+
 def _edited(data, change):
     data = json.loads(json.dumps(data))
     change(data)

@@ -99,3 +99,78 @@ def test_digits_are_a_member_code_when_a_session_starts_and_a_name_when_a_log_is
     elsewhere = Ledger(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
     assert export.from_json(elsewhere, export.to_json(ledger, s.id)).players[0] == "777"
     elsewhere.close()
+
+
+# -- one player entered twice: merged into the one kept -----------------------------------------
+
+def test_a_regular_entered_twice_is_merged_and_standings_add_both_up(ledger):
+    """Akiko was Aki; staff typed "Aki" at a second table and made a second player. Merged, the
+    register lists Akiko alone, Aki's code finds her, standings count both sessions as hers, and
+    no session's log changes."""
+    from ledger_play import hand
+    from service.ledger.standings import Period, standings
+    from service.standings_cache import StandingsCache
+
+    first = ledger.start("dunhill", ["Akiko", "Ben", "Chie"])
+    ledger.add_win(first.id, [hand("dunhill", "east", "tsumo", honba=0)])
+    second = ledger.start("dunhill", ["Aki", "Dai", "Eri"])
+    ledger.add_win(second.id, [hand("dunhill", "east", "tsumo", honba=0)])
+    akiko, aki = ledger.player("Akiko"), ledger.player("Aki")
+    cache = StandingsCache(ledger)
+    before = standings(cache.summaries(), Period("all"), merged=cache.merged())
+    assert {r.player_id for r in before.rows} >= {akiko.id, aki.id}
+
+    assert ledger.merge_players(aki.code, akiko.code) == akiko
+    assert [p.name for p in ledger.players()] == ["Akiko", "Ben", "Chie", "Dai", "Eri"]
+    assert ledger.player(aki.code) == akiko and ledger.players_by_id([aki.id]) == {aki.id: akiko}
+    after = standings(cache.summaries(), Period("all"), merged=cache.merged())
+    row = next(r for r in after.rows if r.player_id == akiko.id)
+    assert aki.id not in {r.player_id for r in after.rows}
+    assert (row.sessions, row.wins) == (2, 2)
+    assert row.total == sum(r.total for r in before.rows if r.player_id in (akiko.id, aki.id))
+    assert ledger.config(second.id).players == ("Aki", "Dai", "Eri")         # the log as logged
+    # a new session typed by the old code seats the kept player
+    assert ledger.start("dunhill", [aki.code, "Ben", "Chie"]).player_ids[0] == akiko.id
+
+    assert ledger.unmerge_player(aki.id) == aki                               # undone: two players again
+    assert "Aki" in [p.name for p in ledger.players()]
+    undone = standings(cache.summaries(), Period("all"), merged=cache.merged())
+    assert {r.player_id: r.sessions for r in undone.rows}[aki.id] == 1
+
+
+def test_two_players_who_sat_together_are_not_merged(ledger):
+    ledger.start("dunhill", ["Aki", "Ben", "Chie"])
+    ledger.start("dunhill", ["Aki2", "Dai", "Eri"])
+    ledger.merge_players("Aki2", "Aki")
+    cases = [(("Ben", "Aki"), r"Ben \(0002\) and Aki \(0001\) played in one session .*two players"),
+             (("Dai", "Aki"), r"Dai \(0005\) and Aki \(0001\) played in one session"),   # with Aki2, now Aki
+             (("Aki", "Aki"), "cannot be merged into themselves"),
+             (("Aki2", "Chie"), r"Aki2 \(0004\) is merged into Aki \(0001\) already"),
+             (("Nobody", "Aki"), "no player named 'Nobody'"),
+             ((999, "Aki"), "no player 999")]
+    for (gone, kept), message in cases:
+        with pytest.raises(LedgerError, match=message):
+            ledger.merge_players(gone, kept)
+    with pytest.raises(LedgerError, match="is merged into another player"):
+        ledger.rename_player(ledger.merges()[0][0].id, name="Aki again")
+    with pytest.raises(LedgerError, match=r"Aki \(0001\) is not merged into anyone"):
+        ledger.unmerge_player(ledger.player("Aki").id)
+
+
+def test_a_player_merged_into_one_since_merged_follows_it(ledger):
+    """Merges stay one step: C into B, then B into A, puts C's sessions with A too."""
+    for names in (["A", "X", "Y"], ["B", "X2", "Y2"], ["C", "X3", "Y3"]):
+        ledger.start("dunhill", names)
+    a, b, c = (ledger.player(n) for n in "ABC")
+    ledger.merge_players(c.id, b.id)
+    ledger.merge_players(b.id, a.id)
+    assert ledger.merged_ids() == {b.id: a.id, c.id: a.id}
+    assert ledger.player(c.code) == a
+
+
+def test_a_name_typed_exactly_is_that_player_not_one_whose_code_spells_it(ledger):
+    """Dan typed "Dan"; Daniel's member code is DAN. The seat is Dan's: a code wins only as typed."""
+    dan, daniel = ledger.add_player("Dan"), ledger.add_player("Daniel", code="DAN")
+    assert ledger.start("dunhill", ["Dan", "Ben", "Chie"]).player_ids[0] == dan.id
+    assert ledger.player("DAN") == daniel                          # the code as typed
+    assert ledger.player("dan") == daniel                          # no one is named "dan" exactly

@@ -1,0 +1,23 @@
+"""A player entered twice (a regular typed by an old name became a new player) is merged into
+the one kept: ``ledger_players.merged_into`` names the kept player's id. Nothing else changes:
+sessions keep the ids they were started with, and what reads the register follows the merge.
+
+Revision ID: 0006
+Revises: 0005
+"""
+from alembic import op
+import sqlalchemy as sa
+
+revision = "0006"
+down_revision = "0005"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("ledger_players", sa.Column("merged_into", sa.Integer, nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("ledger_players") as batch:
+        batch.drop_column("merged_into")
