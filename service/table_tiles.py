@@ -255,18 +255,18 @@ class TableTiles:
             by_kind.setdefault(kind, []).append(image)
         return by_kind
 
-    def enroll(self, named: Sequence[tuple[str, np.ndarray]]) -> TileSet:
-        """Upright cuts of known kinds enrolled into the set, which is saved and put in the reader.
-        ``TileSetError`` naming what is wrong (no set for this table, a kind that is none)."""
+    def enroll(self, named: Sequence[tuple[str, np.ndarray]]) -> tuple[TileSet, int]:
+        """Upright cuts of known kinds enrolled into the set, which is saved and put in the reader;
+        the set and how many cuts it took (a cut it holds already, pixel for pixel, is not taken
+        twice). ``TileSetError`` naming what is wrong (no set for this table, a kind that is none)."""
         self._require_folder()
         by_kind = self._by_kind(named)
         with self._lock:
             tileset = self._open()
-            for kind, images in by_kind.items():
-                tileset.enroll(kind, images, self.detector.classifier)
+            added = sum(len(tileset.enroll(kind, images, self.detector.classifier)) for kind, images in by_kind.items())
             tileset.save()
             self._use(tileset)
-        return tileset
+        return tileset, added
 
     def adopt(self, named: Sequence[tuple[str, np.ndarray]]) -> TileSet:
         """The table's set made anew of these upright cuts (a sister table's taught set), saved and put
@@ -292,19 +292,48 @@ class TableTiles:
         before the swap is learnt by the set in use) and in the reader. Under the lock."""
         own = self.folder
         if own.exists():
-            stamp = datetime.now(timezone.utc).strftime(STAMP)
-            aside = own.with_name(f"{own.name}{KEPT}{stamp}")
-            n = 1
-            while aside.exists():                               # two swaps within a second
-                n += 1
-                aside = own.with_name(f"{own.name}{KEPT}{stamp}-{n}")
-            old = own.rename(aside)
-            for counts in (WAITING, LEARNT):
-                if (old / counts).is_dir() and not (folder / counts).exists():
-                    (old / counts).rename(folder / counts)
+            self._counts_into(self._put_aside(own), folder)
         folder.rename(own)
         tileset.folder = own                                    # its files are named relative to it
         self._use(tileset)
+
+    @staticmethod
+    def _put_aside(own: Path) -> Path:
+        """The set folder renamed ``<set>.replaced-<UTC time>`` (listed by ``kept_aside``); where it went."""
+        stamp = datetime.now(timezone.utc).strftime(STAMP)
+        aside = own.with_name(f"{own.name}{KEPT}{stamp}")
+        n = 1
+        while aside.exists():                                   # two swaps within a second
+            n += 1
+            aside = own.with_name(f"{own.name}{KEPT}{stamp}-{n}")
+        return own.rename(aside)
+
+    @staticmethod
+    def _counts_into(old: Path, folder: Path) -> None:
+        """The counts waiting for their Confirm, and those kept for a correction, moved from a set's
+        folder to the one taking its place."""
+        for counts in (WAITING, LEARNT):
+            if (old / counts).is_dir() and not (folder / counts).exists():
+                (old / counts).rename(folder / counts)
+
+    def start_over(self) -> None:
+        """A set taught wrong, started again: the set in use kept aside (``kept_aside``: put back in a
+        tap) and none in its place, so the reader names tiles by its classifier alone until the table
+        is taught again (or learns from its counts). ``TileSetError`` with no set to start over."""
+        own = self._require_folder()
+        with self._lock:
+            if not (own / INDEX).is_file():
+                raise TileSetError("this table has no tile set yet: nothing to start over")
+            fresh = own.with_name(own.name + ".new")
+            shutil.rmtree(fresh, ignore_errors=True)            # a try that died half way
+            fresh.mkdir(parents=True)
+            self._counts_into(self._put_aside(own), fresh)
+            fresh.rename(own)
+            self._in_use = None
+            if hasattr(self.reader, "use_tileset"):
+                self.reader.use_tileset(None)
+            if self._detector is not None:
+                self._detector.use_tileset(None)
 
     def kept_aside(self) -> list[KeptSet]:
         """The sets this table put aside for another, newest first ([] with no set folder)."""

@@ -180,7 +180,8 @@ def assign(rows: Sequence[Sequence[Detection]], layout: Sequence[Sequence[str]] 
         if backs:
             warnings.append(f"row {i + 1}: the {' '.join(backs)} show(s) a back: left out (turn it face up, "
                             f"or name it)")
-        missed = [kinds[j] if j < len(kinds) else "?" for j, d in enumerate(row) if d.tile == NONE]
+        # a gap past the row's kinds is named by its place in the row: no kind was laid there
+        missed = [kinds[j] if j < len(kinds) else f"tile {j + 1}" for j, d in enumerate(row) if d.tile == NONE]
         if missed:
             warnings.append(f"row {i + 1}: the {' '.join(missed)} not found, cut where it lies between the "
                             f"tiles beside it: check it")

@@ -48,6 +48,7 @@ kept out of the prototypes: an update is checked on all kept-out cuts and refuse
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import zlib
@@ -238,6 +239,13 @@ def stored(image: np.ndarray) -> np.ndarray:
     h, w = image.shape[:2]
     s = KEEP_SIDE / max(h, w)
     return image if s >= 1 else cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+
+
+def _pixels(image: np.ndarray | None) -> bytes:
+    """A crop's pixels, as a short digest (an image that did not read: nothing any crop matches)."""
+    if image is None:
+        return b""
+    return hashlib.blake2b(repr(image.shape).encode() + np.ascontiguousarray(image).tobytes(), digest_size=16).digest()
 
 
 def views(image: np.ndarray, count: int, seed: int) -> list[np.ndarray]:
@@ -447,7 +455,9 @@ class TileSet:
 
     def enroll(self, kind: str, images: Sequence[np.ndarray], classifier, source: str = ENROLLED) -> list[Crop]:
         """Add upright crops of ``kind`` (BGR images of one tile each) and save their images; returns
-        the new crops. The set must be built on ``classifier`` (``check``)."""
+        the new crops. An image the kind holds already, pixel for pixel, is not added again: a twin
+        would name its own copy right in ``rule``'s check, and make the set trust itself more than
+        its tiles earn. The set must be built on ``classifier`` (``check``)."""
         if kind not in KINDS:
             raise TileSetError(f"{kind!r} is not a kind (mpsz: 1m-9m, 1p-9p, 1s-9s, 1z-7z, 0m 0p 0s, back)")
         self.check(classifier)
@@ -456,7 +466,14 @@ class TileSet:
         taken = {c.file for c in self.crops.get(kind, [])}
         n = len(list(folder.iterdir()))
         new = []
-        images = [stored(i) for i in images]
+        held = {_pixels(cv2.imread(str(self.folder / f), cv2.IMREAD_COLOR)) for f in taken}
+        fresh = []
+        for image in map(stored, images):
+            digest = _pixels(image)
+            if digest not in held:
+                held.add(digest)
+                fresh.append(image)
+        images = fresh
         for image in images:
             while (name := f"crops/{kind}/{n:05d}.png") in taken or (self.folder / name).exists():
                 n += 1

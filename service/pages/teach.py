@@ -17,7 +17,7 @@ from vision.classes import BACK
 from vision.teach import LAYOUT
 from vision.tileset import KINDS
 
-from .. import shared_tiles, teaching
+from .. import heartbeat, shared_tiles, teaching
 from ..deps import CameraDep, LedgerDep, ReadTallyDep, SettingsDep, TilesDep
 from ..errors import ServiceError
 from ..read_tally import CAMERA, reads_poorly
@@ -95,22 +95,26 @@ def _lesson(request: Request, tiles: TableTiles, frame) -> Response:
 @router.post("/teach/confirm")
 def confirm(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDep, ledger: LedgerDep) -> Response:
     token = text(form, "token")
-    lesson = tiles.lessons.get(token)
+    lesson = tiles.lessons.pop(token)           # taken at once: a second Confirm of it, even now, is refused
     if lesson is None:
         raise ServiceError("this reading of the tiles is gone (the service restarted, or it was confirmed "
                            "already): read the tiles again", 409)
-    named = teaching.chosen(lesson, texts(form, "kind"))
-    tileset = tiles.enroll(named)
-    tiles.lessons.pop(token)
+    try:
+        named = teaching.chosen(lesson, texts(form, "kind"))
+        tileset, added = tiles.enroll(named)
+    except BaseException:
+        tiles.lessons.put(token, lesson)        # refused (a kind that is none, a disk error): fix and confirm again
+        raise
     shared = False
     if settings.share_tiles:
         try:
             shared_tiles.publish(ledger.engine, settings.table_name, tileset)
-            shared = True
+            # said only where another table beats on this database: at a table alone, no one can take it
+            shared = any(t.name != settings.table_name for t in heartbeat.tables(ledger.engine))
         except Exception:       # the set is taught here whatever the database does
             log.exception("table %r's tile set could not be kept for the parlour", settings.table_name)
-    return render(request, "_taught.html", enrolled=len(named), kinds=len({k for k, _ in named}),
-                  tileset=_set_view(tiles), shared=shared)
+    return render(request, "_taught.html", enrolled=added, kinds=len({k for k, _ in named}),
+                  held=len(named) - added, tileset=_set_view(tiles), shared=shared)
 
 
 @router.post("/teach/adopt")
@@ -147,6 +151,16 @@ def restore(request: Request, form: FormDep, tiles: TilesDep, settings: Settings
     tiles.restore(kept)
     return render(request, "_taught.html", enrolled=kept.crops, kinds=kept.kinds, tileset=_set_view(tiles),
                   restored=local_time(kept.at.isoformat(), settings.timezone, SECONDS), **_kept_view(tiles, settings))
+
+
+@router.post("/teach/start-over")
+def start_over(request: Request, tiles: TilesDep, settings: SettingsDep) -> Response:
+    """A set taught wrong (a cut confirmed as another kind): the set in use kept aside, listed to be
+    put back, and the table taught again from nothing."""
+    _need_table(tiles)
+    tiles.start_over()
+    return render(request, "_taught.html", enrolled=0, kinds=0, started_over=True, tileset=_set_view(tiles),
+                  **_kept_view(tiles, settings))
 
 
 @router.post("/teach/discard")

@@ -77,6 +77,17 @@
     if (picked && e.detail.target && e.detail.target.id === "work") picked.scrollIntoView({block: "nearest"});
   });
 
+  // -- a link away (Teach tiles, History, home) with a hand entered and not logged: it would be lost
+  // (the draft lives in this page alone, and the tiles may be swept by then) --
+  var LEAVE = "入力中の手はまだ記録されていません。移動すると消えます。移動しますか? · " +
+              "This hand is not logged yet: leaving the page loses it. Leave anyway?";
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest && e.target.closest("a[href]");
+    var w = work();
+    if (!link || link.closest("#work") || link.target === "_blank" || !w || w.dataset.clean === "1") return;
+    if (!window.confirm(LEAVE)) e.preventDefault();
+  });
+
   // -- taps on the snapshot --
   document.addEventListener("click", function (e) {
     var t = e.target;

@@ -102,13 +102,16 @@ def test_a_photo_of_the_rows_is_read_and_confirm_enrols_the_kinds(client, settin
 
 def test_teaching_again_with_other_tiles_adds_to_the_set(client, photo):
     """A second round of the rows (other tiles of each kind, as the page suggests) joins the first:
-    two crops a kind, the kinds as before."""
-    for round_ in (1, 2):
-        lesson = _Lesson(_upload(client, photo).text)
+    two crops a kind, the kinds as before. The same picture taught again adds nothing: a crop's twin
+    would make the set trust itself more than its tiles earn."""
+    other = jpeg(rows_photo(tile_art(), seed=5))
+    for round_, picture in ((1, photo), (2, other), (2, photo)):
+        lesson = _Lesson(_upload(client, picture).text)
         done = client.post("/teach/confirm", data={"token": lesson.token, "kind": lesson.kinds}, headers=HTMX)
         assert done.status_code == 200, done.text
         assert re.search(rf'id="crops-count">{round_ * len(LAID)}<', done.text)
         assert re.search(r'id="kinds-count">31<', done.text)
+    assert f"{len(LAID)} already held (the same picture)" in done.text
     assert "Laid again with other tiles of each kind" in client.get("/teach").text
 
 
@@ -272,3 +275,52 @@ def test_room_left_between_two_laid_tiles_is_no_missed_tile():
     lesson = read_lesson(Detector.for_view("overhead"), rows_photo(tile_art(), layout=spaced, seed=6))
     assert [c.kind for c in lesson.cuts] == LAID
     assert not any("not found" in w for w in lesson.warnings)
+
+
+def test_one_reading_confirmed_twice_at_once_is_taught_once(client, photo):
+    """Two presses of Confirm (or two tablets) with one reading: the one lesson is taken by the
+    first; the second is told to read again, and the set holds each tile once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    lesson = _Lesson(_upload(client, photo).text)
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda _: client.post("/teach/confirm", headers=HTMX,
+                                                      data={"token": lesson.token, "kind": lesson.kinds}), (1, 2)))
+    assert sorted(a.status_code for a in answers) == [200, 409]
+    assert client.app.state.tiles.crops() == len(LAID)
+
+
+def test_a_set_taught_wrong_is_started_over_and_can_be_put_back(client, photo):
+    """A 7z confirmed as 0p stays in the set: Start over keeps the set aside (listed, put back in a
+    tap) and the reader names tiles by its classifier alone until the table is taught again."""
+    assert 'id="start-over"' not in client.get("/teach").text          # nothing taught: nothing to start over
+    lesson = _Lesson(_upload(client, photo).text)
+    kinds = list(lesson.kinds)
+    kinds[LAID.index("7z")] = "0p"
+    assert client.post("/teach/confirm", data={"token": lesson.token, "kind": kinds}, headers=HTMX).status_code == 200
+    assert 'id="start-over"' in client.get("/teach").text
+    over = client.post("/teach/start-over", headers=HTMX)
+    assert over.status_code == 200, over.text
+    assert re.search(r'id="crops-count">0<', over.text) and "put back" in over.text.lower()
+    assert client.app.state.reader.detector.tileset is None
+    stamp = re.search(r'name="kept" value="([^"]+)"', over.text).group(1)
+    again = client.post("/teach/start-over", headers=HTMX)
+    assert again.status_code == 422 and "nothing to start over" in again.text
+    back = client.post("/teach/restore", data={"kept": stamp}, headers=HTMX)
+    assert back.status_code == 200 and re.search(rf'id="crops-count">{len(LAID)}<', back.text)
+    assert "0p" in client.app.state.reader.detector.tileset.kinds()
+
+
+def test_confirm_says_how_many_tiles_it_will_teach(client):
+    """The demo camera's frame is no rows of tiles: most cuts are left out, and the button says so."""
+    r = client.post("/teach/read", headers=HTMX)
+    named = sum(1 for k in _Lesson(r.text).kinds if k)
+    assert named < len(_Lesson(r.text).kinds)
+    assert re.search(rf'id="teach-count">{named}<', r.text)
+
+
+def test_a_table_alone_is_not_told_other_tables_can_take_its_set(client, photo):
+    lesson = _Lesson(_upload(client, photo).text)
+    done = client.post("/teach/confirm", data={"token": lesson.token, "kind": lesson.kinds}, headers=HTMX)
+    assert done.status_code == 200 and "learnt 34" in done.text
+    assert "Other tables of the parlour" not in done.text

@@ -250,3 +250,14 @@ def test_tiles_laid_apart_evenly_are_not_taken_for_missed_ones():
              for i, k in enumerate(LAYOUT[0])]
     rows, strays = rows_and_strays(found)
     assert rows == [found] and strays == []
+
+
+def test_a_gap_cut_past_the_rows_layout_is_named_by_its_place():
+    """The players read which tile to check: "tile 10" of a nine-tile row, never "the ?"."""
+    laid_tiles = [d for d in laid() if d.tile in LAYOUT[0]]
+    last = max(laid_tiles, key=lambda d: d.box[0])
+    step = last.box[2] - last.box[0] + 4
+    gap = Detection("none", (last.box[0] + step, last.box[1], last.box[2] + step, last.box[3]), 0, 0.0)
+    _, warnings = assign([laid_tiles + [gap]], LAYOUT[:1])
+    assert any("the tile 10 not found" in w for w in warnings), warnings
+    assert not any("the ?" in w for w in warnings)

@@ -160,3 +160,23 @@ def test_an_isshokai_penalty_is_logged_from_the_tablet(page, server):
     page.click("#start")
     expect(page.locator("#count")).to_be_visible()
     assert page.locator("input[name=penalty]").count() == 0
+
+
+def test_leaving_for_the_teach_page_with_a_hand_entered_asks_first(page, server):
+    """A hand counted and not logged lives in the page alone: Teach tiles (or History) asks before
+    it is thrown away; a page with nothing entered leaves at once."""
+    start_session(page, server)
+    page.click("#teach-link")                                  # nothing entered: no question
+    expect(page).to_have_url(re.compile(r"/teach$"))
+    page.go_back()
+    page.click('#palette button[data-tile="1m"]')              # a tile entered by hand
+    expect(page.locator("#work")).not_to_have_attribute("data-clean", "1")
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("#teach-link")
+    assert asked and "not logged yet" in asked[0]
+    expect(page).not_to_have_url(re.compile(r"/teach$"))
+    expect(page.locator("#work")).not_to_have_attribute("data-clean", "1")     # the hand is still there
+    page.once("dialog", lambda d: d.accept())
+    page.click("#history-link")
+    expect(page).to_have_url(re.compile(r"/history$"))
