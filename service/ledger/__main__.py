@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from pathlib import Path
 from typing import Any, Sequence
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..csv_cells import for_spreadsheets
 from . import backup, export
@@ -283,14 +285,25 @@ def _print_state(cfg: SessionConfig, state: State, full: bool = False) -> None:
         print(f"  warning: {w}")
 
 
+def _zone() -> ZoneInfo:
+    """The parlour's time zone, as the service reads it (``TABLE_TIMEZONE``, default Asia/Tokyo):
+    the history's times are the clock on the parlour's wall, as the counter's pages show them."""
+    name = os.environ.get("TABLE_TIMEZONE", "").strip() or "Asia/Tokyo"
+    try:
+        return ZoneInfo(name)
+    except (ValueError, ZoneInfoNotFoundError):
+        raise LedgerError(f"TABLE_TIMEZONE: {name!r} is not a time zone (say Asia/Tokyo)") from None
+
+
 def _history(args: argparse.Namespace) -> int:
+    zone = _zone()
     with _ledger(args) as ledger:
         cfg = ledger.config(args.session)
         live = {s.event.seq for s in ledger.slots(args.session)}
         for e in ledger.events(args.session):
             mark = "" if e.seq in live or e.kind in ("undo",) else "  (superseded)"
             what = _describe(e.kind, e.body)
-            print(f"#{e.seq:<4} {e.created_at:%Y-%m-%d %H:%M:%S} {e.kind:<7} {what}"
+            print(f"#{e.seq:<4} {e.created_at.astimezone(zone):%Y-%m-%d %H:%M:%S %Z} {e.kind:<7} {what}"
                   f"{' by ' + e.confirmed_by if e.confirmed_by else ''}{mark}")
         _print_state(cfg, ledger.state(args.session), full=True)
     return 0

@@ -113,11 +113,22 @@ def settle_money(lines: Sequence[Line], price: Price, start: datetime | None = N
     ``played`` False: a session with no hand (started by mistake) charges no fee."""
     rate = Decimal(str(price.rate))
     fee = yen(Decimal(str(price.fee)) * fee_units(price, start, last_hand)) if played else 0
-    out = []
-    for seat, line in enumerate(lines):
-        won = yen(Decimal(line.result) * rate)
-        out.append(Money(seat, line.player, line.result, won, fee, won - fee))
-    return out
+    return [Money(seat, line.player, line.result, won, fee, won - fee)
+            for seat, (line, won) in enumerate(zip(lines, whole_yen([Decimal(l.result) * rate for l in lines])))]
+
+
+def whole_yen(amounts: Sequence[Decimal]) -> list[int]:
+    """Each amount in whole yen (half away from zero), so that they add up to their sum in whole
+    yen: where rounding each alone would not (results 3, 3, -6 at ¥0.5 a point round to 2, 2, -3,
+    and the parlour would pay out a yen it never took), the yen too many or too few comes off the
+    amounts rounding moved furthest that way, the first seat first on a tie."""
+    rounded = [yen(a) for a in amounts]
+    off = sum(rounded) - yen(sum(amounts, Decimal(0)))
+    step = 1 if off > 0 else -1
+    moved = sorted(range(len(amounts)), key=lambda i: (-(rounded[i] - amounts[i]) * step, i))
+    for i in moved[:abs(off)]:
+        rounded[i] -= step
+    return rounded
 
 
 # -- the prices table --------------------------------------------------------------------------

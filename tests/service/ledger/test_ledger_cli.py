@@ -135,3 +135,25 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+def test_history_gives_the_parlours_clock_not_utc(db_url, capsys, monkeypatch):
+    """A hand logged at 20:35 in Tokyo reads 20:35 JST, as the counter's pages show it; a zone
+    that is none is exit 2 and one line."""
+    import sqlalchemy as sa
+    from datetime import datetime, timezone
+    from service.ledger import db
+
+    sid = run(capsys, "start", "--rules", "isshokai", "--players", *PLAYERS)[1].strip()
+    assert run(capsys, "draw", sid, "--tenpai", B)[0] == 0
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(sa.update(db.events).values(created_at=datetime(2026, 3, 10, 11, 35, tzinfo=timezone.utc)))
+    engine.dispose()
+    monkeypatch.delenv("TABLE_TIMEZONE", raising=False)
+    assert "#1    2026-03-10 20:35:00 JST draw" in run(capsys, "history", sid)[1]
+    monkeypatch.setenv("TABLE_TIMEZONE", "Europe/London")
+    assert "2026-03-10 11:35:00 GMT" in run(capsys, "history", sid)[1]
+    monkeypatch.setenv("TABLE_TIMEZONE", "Mars/Olympus")
+    code, out, err = run(capsys, "history", sid)
+    assert code == 2 and "TABLE_TIMEZONE: 'Mars/Olympus' is not a time zone" in err and err.count("\n") == 1

@@ -119,3 +119,18 @@ def test_a_session_is_settled_at_the_price_in_force_when_it_started(ledger):
     before_any = played.created_at - timedelta(days=1)          # before the rule had a price: its first
     assert price_at(ledger.engine, "dunhill", before_any).rate == 30.0
     assert not price_at(ledger.engine, "isshokai", played.created_at).stored     # none set: the defaults
+
+
+def test_yen_rounded_still_add_up_to_what_the_results_add_up_to():
+    """At ¥0.5 a point, results 3, 3, -6 each rounded alone pay out 2 + 2 and take in 3: the parlour
+    would give a yen it never took. The yen too many comes off an amount rounded up, the first seat's."""
+    from decimal import Decimal
+    from service.ledger.money import whole_yen
+
+    assert whole_yen([Decimal("1.5"), Decimal("1.5"), Decimal("-3")]) == [1, 2, -3]
+    assert whole_yen([Decimal("-1.5"), Decimal("-1.5"), Decimal("3")]) == [-1, -2, 3]
+    assert whole_yen([Decimal("2.5"), Decimal("-1.25"), Decimal("-1.25")]) == [2, -1, -1]   # 2.5 moved most
+    assert whole_yen([Decimal("700"), Decimal("-300"), Decimal("-400")]) == [700, -300, -400]
+    for cents in range(-300, 301, 7):           # any three that add up to 0 still do in whole yen
+        amounts = [Decimal(cents) / 100, Decimal(-cents) / 200, Decimal(-cents) / 200]
+        assert sum(whole_yen(amounts)) == 0, amounts
