@@ -291,8 +291,11 @@ class TableTiles:
         waiting for their Confirm and those kept for a correction moved over: a count read or confirmed
         before the swap is learnt by the set in use) and in the reader. Under the lock."""
         own = self.folder
-        if own.exists():
+        if (own / INDEX).is_file():
             self._counts_into(self._put_aside(own), folder)
+        elif own.exists():              # no set in it (started over): nothing to keep aside but its counts
+            self._counts_into(own, folder)
+            shutil.rmtree(own)
         folder.rename(own)
         tileset.folder = own                                    # its files are named relative to it
         self._use(tileset)

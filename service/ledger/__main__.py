@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from dotenv import dotenv_values
+
 from ..csv_cells import for_spreadsheets
 from . import backup, export
 from .db import database_error, default_url
@@ -286,9 +288,13 @@ def _print_state(cfg: SessionConfig, state: State, full: bool = False) -> None:
 
 
 def _zone() -> ZoneInfo:
-    """The parlour's time zone, as the service reads it (``TABLE_TIMEZONE``, default Asia/Tokyo):
+    """The parlour's time zone, as the service reads it (``TABLE_TIMEZONE``, in the environment or
+    the working folder's ``.env``; default Asia/Tokyo):
     the history's times are the clock on the parlour's wall, as the counter's pages show them."""
-    name = os.environ.get("TABLE_TIMEZONE", "").strip() or "Asia/Tokyo"
+    name = os.environ.get("TABLE_TIMEZONE")
+    if name is None and Path(".env").is_file():          # the service's settings file, as it reads it
+        name = dotenv_values(".env").get("TABLE_TIMEZONE")
+    name = (name or "").strip() or "Asia/Tokyo"
     try:
         return ZoneInfo(name)
     except (ValueError, ZoneInfoNotFoundError):

@@ -29,6 +29,7 @@ from sqlalchemy.exc import ArgumentError
 
 ENV_URL = "LEDGER_DB_URL"
 MIGRATION_LOCK = 0x746F7574656E6B6F   # PostgreSQL advisory lock key of the ledger's migrations ("toutenko")
+REGISTER_LOCK = 0x706C6179657273     # ... and of the player register's merges and seatings ("players")
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 metadata = MetaData()
@@ -145,6 +146,15 @@ def aware(at: datetime | None) -> datetime | None:
     """A time read back from the database, in UTC: SQLite hands times back without their zone
     (every time is written in UTC)."""
     return at.replace(tzinfo=timezone.utc) if at is not None and at.tzinfo is None else at
+
+
+def lock_register(conn: Connection) -> None:
+    """Hold the player register until the transaction ends: a merge, its undo, and the seating of
+    a session's players run one at a time (else two merges crossing each other loop, or a session
+    seats both players of a merge being checked). SQLite's BEGIN IMMEDIATE serialises them already;
+    PostgreSQL, at read committed, needs the lock."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(select(func.pg_advisory_xact_lock(REGISTER_LOCK)))
 
 
 def utc(at: datetime | None) -> datetime | None:

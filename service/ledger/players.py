@@ -212,7 +212,8 @@ def resolve(conn: Connection, given: str | int, *, create: bool = True, digits_a
     code (full-width digits as typed on a Japanese keyboard too), or a name only one player has;
     a new name adds a player when ``create``. ``digits_are_codes`` (a session being started):
     digits no one's member code are refused, not made a new player named by them (a code since
-    changed, or mistyped); a log being imported keeps its names whatever they are."""
+    changed, or mistyped); a log being imported keeps its names whatever they are. A player
+    merged into another (by code, id or old name) is that other."""
     if isinstance(given, int):
         found = by_ids(conn, [given]).get(given)
         if found is None:
@@ -221,30 +222,50 @@ def resolve(conn: Connection, given: str | int, *, create: bool = True, digits_a
     text = " ".join(str(given).split())
     if not text:
         raise LedgerError("a player's name is empty")
-    m = re.fullmatch(r"(.+?) \(([^()]+)\)", text)
-    if m:
-        row = _with_code(conn, m.group(2))
-        if row is not None and row.name == m.group(1):
-            return _kept(conn, row)
-    named = [_player(r) for r in conn.execute(select(db.players).where(db.players.c.name == text, LIVE)
-                                              .order_by(db.players.c.id))]
-    typed = unicodedata.normalize("NFKC", text)
-    row = _with_code(conn, typed)
-    # a code wins as typed; "Dan" is the player named Dan, not the one whose code is DAN
-    if row is not None and (row.code == typed or not named):
-        return _kept(conn, row)           # a merged player's old code finds the one kept
-    if not named:      # "aki" for Aki, "ｱｷ" for アキ: the same name typed another way
-        named = same_name(all_players(conn), text)
-    if len(named) == 1:
-        return named[0]
-    if len(named) > 1:
-        codes = ", ".join(p.code for p in named)
-        raise LedgerError(f"{len(named)} players are named {text!r}: choose one by member code ({codes})")
+    row = _find(conn, text)
+    if row is not None:
+        return _kept(conn, row)
     if not create:
         raise LedgerError(f"no player named {text!r}")
     if digits_are_codes and looks_like_code(text):
         raise LedgerError(f"no member code {text}: type the player's name (a new player is added by name)")
     return add(conn, text)
+
+
+def _find(conn: Connection, text: str):
+    """The register row ``text`` names (a merged player's own row too), or None; LedgerError when
+    it names several. In order: ``Name (CODE)``; a member code exactly as typed; the one player of
+    that exact name; a code in another case ("Dan" is the player named Dan, not the one whose code
+    is DAN); the name typed another way ("aki" for Aki, "ｱｷ" for アキ); a merged player's old name
+    (the regular typed by it again is the one kept, not a third entry)."""
+    m = re.fullmatch(r"(.+?) \(([^()]+)\)", text)
+    if m:
+        row = _with_code(conn, m.group(2))
+        if row is not None and row.name == m.group(1):
+            return row
+    typed = unicodedata.normalize("NFKC", text)
+    coded = _with_code(conn, typed)
+    if coded is not None and coded.code == typed:
+        return coded
+    rows = conn.execute(select(db.players).where(LIVE).order_by(db.players.c.id)).all()
+    named = [r for r in rows if r.name == text]
+    if not named and coded is not None:
+        return coded
+    if not named:
+        named = [r for r in rows if fold_text(r.name) == fold_text(text)]
+    if not named:
+        merged = conn.execute(select(db.players).where(db.players.c.merged_into.is_not(None))
+                              .order_by(db.players.c.id)).all()
+        named = [r for r in merged if fold_text(r.name) == fold_text(text)]
+        if len({r.merged_into for r in named}) == 1:
+            return named[0]
+        named = [r for r in rows if r.id in {m.merged_into for m in named}]
+    if len(named) == 1:
+        return named[0]
+    if len(named) > 1:
+        codes = ", ".join(r.code for r in named)
+        raise LedgerError(f"{len(named)} players are named {text!r}: choose one by member code ({codes})")
+    return None
 
 
 def seated(conn: Connection, logged: str, entry: Any = None) -> Player:
@@ -275,20 +296,13 @@ def _kept(conn: Connection, row) -> Player:
 def own_id(conn: Connection, given: str | int) -> int:
     """The register id ``given`` names as ``resolve`` finds it, but a merged player's own id (not
     the kept one's): what a merge is asked about."""
-    if isinstance(given, str):
-        row = _with_code(conn, unicodedata.normalize("NFKC", " ".join(given.split())))
-        if row is not None:
-            return row.id
     if isinstance(given, int):
         return given
-    try:
-        return resolve(conn, given, create=False).id
-    except LedgerError:               # no one of that name now: a merged player's name says it was merged
-        merged = conn.execute(select(db.players.c.id).where(db.players.c.name == " ".join(given.split()),
-                                                            db.players.c.merged_into.is_not(None))).scalars().all()
-        if len(merged) == 1:
-            return merged[0]
-        raise
+    text = " ".join(given.split())
+    row = _find(conn, text) if text else None
+    if row is None:
+        raise LedgerError(f"no player named {text!r}")
+    return row.id
 
 
 def merge(conn: Connection, gone_id: int, kept_id: int) -> Player:
@@ -296,6 +310,7 @@ def merge(conn: Connection, gone_id: int, kept_id: int) -> Player:
     code finds the kept player, the register lists the kept one only. Players merged into
     ``gone_id`` before follow it. Refused when the two (or any merged into either) sat at one
     session: two people, not one entered twice."""
+    db.lock_register(conn)
     players = by_ids(conn, [gone_id, kept_id])
     for pid in (gone_id, kept_id):
         row = conn.execute(select(db.players).where(db.players.c.id == pid)).first() if 0 < pid <= MAX_ID else None
@@ -323,6 +338,7 @@ def merge(conn: Connection, gone_id: int, kept_id: int) -> Player:
 
 def unmerge(conn: Connection, player_id: int) -> Player:
     """Undo ``merge``: the player stands alone again (as they were, name and code)."""
+    db.lock_register(conn)
     row = conn.execute(select(db.players).where(db.players.c.id == player_id)).first() \
         if 0 < player_id <= MAX_ID else None
     if row is None:

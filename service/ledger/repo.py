@@ -112,6 +112,7 @@ class Ledger:
         stored = self._stored_preset(body)
         where = self.table_name if table_name is None else table_name
         with self.engine.begin() as conn:
+            db.lock_register(conn)          # no merge of two of them checked meanwhile
             chosen = [register.resolve(conn, p, digits_are_codes=True) for p in given]
             if len({p.id for p in chosen}) != 3:
                 twice = next(p for p in chosen if [q.id for q in chosen].count(p.id) > 1)
@@ -169,6 +170,7 @@ class Ledger:
         """Player ``gone`` (entered twice) merged into ``kept`` (each an id, a member code or a
         unique name); the kept player. players.merge says what follows and what is refused."""
         with self.engine.begin() as conn:
+            db.lock_register(conn)          # before the players are looked up: a merge meanwhile is seen
             return register.merge(conn, register.own_id(conn, gone), register.own_id(conn, kept))
 
     def unmerge_player(self, player_id: int) -> register.Player:
@@ -417,6 +419,7 @@ class Ledger:
             if body is not None:
                 save(conn, body)
             # the seats' players, found in this register by the code each carried, else by name
+            db.lock_register(conn)
             entries = config.get("seats") if isinstance(config.get("seats"), list) else []
             entries = (entries + [None] * 3)[:3]
             ids = [register.seated(conn, name, entry).id for name, entry in zip(players, entries)]

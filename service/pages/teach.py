@@ -127,8 +127,8 @@ def adopt(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDe
         raise ServiceError(f"table {source} is this table: its set is the one in use", 409)
     _need_table(tiles)
     named = shared_tiles.crops_of(ledger.engine, source)
-    tiles.adopt(named)
-    return render(request, "_taught.html", enrolled=len(named), kinds=len({k for k, _ in named}),
+    taken = tiles.adopt(named)
+    return render(request, "_taught.html", enrolled=sum(map(len, taken.crops.values())), kinds=len(taken.crops),
                   tileset=_set_view(tiles), source=source, **_kept_view(tiles, settings))
 
 
@@ -154,11 +154,16 @@ def restore(request: Request, form: FormDep, tiles: TilesDep, settings: Settings
 
 
 @router.post("/teach/start-over")
-def start_over(request: Request, tiles: TilesDep, settings: SettingsDep) -> Response:
+def start_over(request: Request, tiles: TilesDep, settings: SettingsDep, ledger: LedgerDep) -> Response:
     """A set taught wrong (a cut confirmed as another kind): the set in use kept aside, listed to be
-    put back, and the table taught again from nothing."""
+    put back, and the table taught again from nothing. The set it offered the other tables is
+    withdrawn with it (the one taught wrong is no set to take)."""
     _need_table(tiles)
     tiles.start_over()
+    try:
+        shared_tiles.withdraw(ledger.engine, settings.table_name)
+    except Exception:           # the table starts over whatever the database does
+        log.exception("table %r's offered tile set could not be withdrawn", settings.table_name)
     return render(request, "_taught.html", enrolled=0, kinds=0, started_over=True, tileset=_set_view(tiles),
                   **_kept_view(tiles, settings))
 

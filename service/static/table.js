@@ -79,12 +79,22 @@
 
   // -- a link away (Teach tiles, History, home) with a hand entered and not logged: it would be lost
   // (the draft lives in this page alone, and the tiles may be swept by then) --
-  var LEAVE = "入力中の手はまだ記録されていません。移動すると消えます。移動しますか? · " +
-              "This hand is not logged yet: leaving the page loses it. Leave anyway?";
+  var LEAVE = root.dataset.correct ?
+    "この訂正はまだ記録されていません。移動すると消えます。移動しますか? · This correction is not logged yet: leaving the page loses it. Leave anyway?" :
+    "入力中の手はまだ記録されていません。移動すると消えます。移動しますか? · This hand is not logged yet: leaving the page loses it. Leave anyway?";
+  // A correction starts from the hand as logged: only what the players changed since is at stake.
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail.target && e.detail.target.id === "work") root.dataset.edited = "1";
+  });
+  function unsaved(w) {
+    var typed = Array.prototype.some.call(w.querySelectorAll("input:not([type]), input[type=text], textarea"),
+                                          function (i) { return i.value !== i.defaultValue; });   // not applied yet
+    return typed || (root.dataset.correct ? root.dataset.edited === "1" : w.dataset.clean !== "1");
+  }
   document.addEventListener("click", function (e) {
     var link = e.target.closest && e.target.closest("a[href]");
     var w = work();
-    if (!link || link.closest("#work") || link.target === "_blank" || !w || w.dataset.clean === "1") return;
+    if (!link || link.closest("#work") || link.target === "_blank" || !w || !unsaved(w)) return;
     if (!window.confirm(LEAVE)) e.preventDefault();
   });
 

@@ -299,6 +299,9 @@ def test_a_set_taught_wrong_is_started_over_and_can_be_put_back(client, photo):
     kinds[LAID.index("7z")] = "0p"
     assert client.post("/teach/confirm", data={"token": lesson.token, "kind": kinds}, headers=HTMX).status_code == 200
     assert 'id="start-over"' in client.get("/teach").text
+    from service import shared_tiles
+    engine = client.app.state.ledger.engine
+    assert [s.crops for s in shared_tiles.listing(engine)] == [len(LAID)]      # offered to the other tables
     over = client.post("/teach/start-over", headers=HTMX)
     assert over.status_code == 200, over.text
     assert re.search(r'id="crops-count">0<', over.text) and "put back" in over.text.lower()
@@ -309,6 +312,9 @@ def test_a_set_taught_wrong_is_started_over_and_can_be_put_back(client, photo):
     back = client.post("/teach/restore", data={"kept": stamp}, headers=HTMX)
     assert back.status_code == 200 and re.search(rf'id="crops-count">{len(LAID)}<', back.text)
     assert "0p" in client.app.state.reader.detector.tileset.kinds()
+    assert shared_tiles.listing(engine) == []                   # the set taught wrong is no longer offered
+    folder = client.app.state.tiles.folder                      # the empty set of the start over left nothing
+    assert sorted(p.name for p in folder.parent.iterdir() if p.name.startswith(folder.name)) == [folder.name]
 
 
 def test_confirm_says_how_many_tiles_it_will_teach(client):

@@ -137,7 +137,7 @@ class _nothing:
         return False
 
 
-def test_history_gives_the_parlours_clock_not_utc(db_url, capsys, monkeypatch):
+def test_history_gives_the_parlours_clock_not_utc(db_url, capsys, monkeypatch, tmp_path):
     """A hand logged at 20:35 in Tokyo reads 20:35 JST, as the counter's pages show it; a zone
     that is none is exit 2 and one line."""
     import sqlalchemy as sa
@@ -154,6 +154,10 @@ def test_history_gives_the_parlours_clock_not_utc(db_url, capsys, monkeypatch):
     assert "#1    2026-03-10 20:35:00 JST draw" in run(capsys, "history", sid)[1]
     monkeypatch.setenv("TABLE_TIMEZONE", "Europe/London")
     assert "2026-03-10 11:35:00 GMT" in run(capsys, "history", sid)[1]
+    monkeypatch.delenv("TABLE_TIMEZONE")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text("TABLE_TIMEZONE=America/New_York\n")      # as the service reads it
+    assert "2026-03-10 07:35:00 EDT" in run(capsys, "history", sid)[1]
     monkeypatch.setenv("TABLE_TIMEZONE", "Mars/Olympus")
     code, out, err = run(capsys, "history", sid)
     assert code == 2 and "TABLE_TIMEZONE: 'Mars/Olympus' is not a time zone" in err and err.count("\n") == 1

@@ -174,3 +174,64 @@ def test_a_name_typed_exactly_is_that_player_not_one_whose_code_spells_it(ledger
     assert ledger.start("dunhill", ["Dan", "Ben", "Chie"]).player_ids[0] == dan.id
     assert ledger.player("DAN") == daniel                          # the code as typed
     assert ledger.player("dan") == daniel                          # no one is named "dan" exactly
+
+
+def test_two_counters_merging_the_same_pair_at_once_merge_it_once(ledger, db_url, monkeypatch):
+    """Staff at two counters merge X into Y and Y into X in the same instant. Each checks, then
+    writes: without the register's lock on PostgreSQL both were accepted, and X and Y, each merged
+    into the other, left the register. One merge stands; the other is refused."""
+    import threading
+    from service.ledger import players as register
+
+    ledger.start("dunhill", ["X", "A1", "B1"])
+    ledger.start("dunhill", ["Y", "A2", "B2"])
+    x, y = ledger.player("X").id, ledger.player("Y").id
+    checked = threading.Barrier(2, timeout=1.5)
+    real = register.merged_ids
+
+    def after_the_checks(conn):          # both merges meet here, past their checks, where they can
+        try:
+            checked.wait()
+        except threading.BrokenBarrierError:
+            pass                         # the other waits on the register's lock: this one goes on alone
+        return real(conn)
+
+    monkeypatch.setattr(register, "merged_ids", after_the_checks)
+    other = Ledger(db_url)
+    outcomes = []
+
+    def merge(handle, gone, kept):
+        try:
+            handle.merge_players(gone, kept)
+            outcomes.append("merged")
+        except LedgerError as e:
+            outcomes.append(str(e))
+    threads = [threading.Thread(target=merge, args=(ledger, x, y)), threading.Thread(target=merge, args=(other, y, x))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    other.close()
+    assert outcomes.count("merged") == 1, outcomes
+    assert any("already" in o for o in outcomes), outcomes
+    assert len(ledger.merged_ids()) == 1 and len(ledger.players()) == 5
+
+
+def test_the_old_name_typed_again_finds_the_player_kept(ledger):
+    """Aki was merged into Akiko because staff typed "Aki" at a second table: typed again, it seats
+    Akiko, not a third entry."""
+    akiko = ledger.start("dunhill", ["Akiko", "Ben", "Chie"]).player_ids[0]
+    ledger.start("dunhill", ["Aki", "Dai", "Eri"])
+    ledger.merge_players("Aki", "Akiko")
+    assert ledger.start("dunhill", ["Aki", "Ben", "Chie"]).player_ids[0] == akiko
+    assert ledger.start("dunhill", ["aki", "Ben", "Chie"]).player_ids[0] == akiko
+    assert [p.name for p in ledger.players()].count("Aki") == 0
+
+
+def test_the_merge_form_finds_players_as_the_session_start_does(ledger):
+    """"Dan" is the player named Dan, not the one whose member code is DAN."""
+    ledger.start("dunhill", ["Dan", "A1", "B1"])
+    ledger.add_player("Daniel", code="DAN")
+    ledger.start("dunhill", ["Eve", "A2", "B2"])
+    ledger.merge_players("Dan", "Eve")
+    assert ledger.merges()[0][0].name == "Dan"

@@ -180,3 +180,27 @@ def test_leaving_for_the_teach_page_with_a_hand_entered_asks_first(page, server)
     page.once("dialog", lambda d: d.accept())
     page.click("#history-link")
     expect(page).to_have_url(re.compile(r"/history$"))
+
+
+def test_a_correction_left_unchanged_leaves_without_asking_and_a_typed_hand_asks(page, server):
+    """History is how players give up a correction: with nothing changed, nothing is lost, so no
+    question; a hand typed in the text box and not applied yet is asked about like any other."""
+    sid = start_session(page, server)
+    page.click("#draw summary")
+    page.click("#draw label.toggle:has(input[name=tenpai][value=Aki])")
+    page.click("#draw-confirm")
+    expect(page.locator("#honba")).to_have_text("1")
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.goto(f"{server}/s/{sid}/history")
+    page.click('#hands tr[data-hand="1"] a:has-text("Correct")')
+    expect(page.locator("#correcting-other")).to_contain_text("a draw")
+    page.click("#history-link")
+    expect(page).to_have_url(re.compile(r"/history$"))
+    assert asked == []
+    page.goto(f"{server}/s/{sid}")
+    page.click("details.typed summary")
+    page.fill("#concealed", "123456789p")                       # typed, not applied
+    page.click("#history-link")
+    assert asked and "not logged yet" in asked[-1]
+    expect(page).not_to_have_url(re.compile(r"/history$"))
