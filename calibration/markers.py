@@ -14,6 +14,8 @@ turns it clockwise in steps of 90 degrees.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 
 import cv2
@@ -24,6 +26,10 @@ from .errors import CalibrationError
 # 4x4 bits: the biggest cells for a given marker size, so the markers still
 # decode at ~1 px/mm from a camera 1.3 m up. 50 ids are plenty for one rim.
 DEFAULT_DICTIONARY = "DICT_4X4_50"
+
+
+MAX_SIDE_MM = 5000.0        # no mahjong table is 5 m a side: a larger number is a typo
+MIN_MARKERS = 4             # a homography needs four points
 
 
 @dataclass(frozen=True)
@@ -95,7 +101,27 @@ class MarkerLayout:
         return layout
 
     def validate(self) -> None:
+        """A layout that can fit a table, else CalibrationError naming what cannot: a size typed
+        wrong in a table file by hand (a rim of 750 for 75, a side of 0) divided by zero at every
+        frame, or fitted nothing, where it should be refused at load."""
         dictionary(self.dictionary)       # raises for an unknown name
+        w, h = self.table_mm
+        if not all(math.isfinite(x) and 0 < x <= MAX_SIDE_MM for x in (w, h)):
+            raise CalibrationError(f"markers: table_mm must be two sides of 1-{MAX_SIDE_MM:.0f} mm, not {[w, h]}")
+        if not (math.isfinite(self.rim_mm) and 0 < self.rim_mm < min(w, h) / 2):
+            raise CalibrationError(f"markers: rim_mm must be more than 0 and less than half the table's "
+                                   f"shorter side ({min(w, h) / 2:g} mm), not {self.rim_mm:g}")
+        if not (math.isfinite(self.size_mm) and 0 < self.size_mm <= self.rim_mm * 2):
+            raise CalibrationError(f"markers: size_mm must be more than 0 and fit the rim, not {self.size_mm:g}")
+        if not (math.isfinite(self.quiet_mm) and 0 <= self.quiet_mm <= self.size_mm):
+            raise CalibrationError(f"markers: quiet_mm must be 0 to the marker's size, not {self.quiet_mm:g}")
+        if len(self.markers) < MIN_MARKERS:
+            raise CalibrationError(f"markers: a table needs at least {MIN_MARKERS} markers to be fitted, "
+                                   f"not {len(self.markers)}")
+        off = [m.id for m in self.markers
+               if not all(math.isfinite(c) and 0 <= c <= side for c, side in zip(m.center, (w, h)))]
+        if off:
+            raise CalibrationError(f"markers: marker(s) {off} lie off the table ({w:g} x {h:g} mm)")
         ids = self.ids
         if len(set(ids)) != len(ids):
             raise CalibrationError("markers: an id is used twice")

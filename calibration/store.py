@@ -22,6 +22,7 @@ from .errors import CalibrationError
 from .homography import Fit
 from .lens import Lens
 from .markers import MarkerLayout, default_layout
+from .whitebalance import MAX_GAIN
 from .zones import Zone, default_zones, zones_from_list, zones_to_list
 
 ENV_DIR = "CALIBRATION_DIR"
@@ -158,7 +159,10 @@ def _fit_from(d) -> Fit | None:
         if H.shape != (3, 3) or not np.isfinite(H).all() or abs(np.linalg.det(H)) < 1e-15:
             raise ValueError("H must be an invertible 3x3 matrix")
         made = datetime.fromisoformat(d["last_good"]).timestamp() if d.get("last_good") else time.time()
-        return Fit(H=H, image_size=(int(d["image_size"][0]), int(d["image_size"][1])),
+        size = (int(d["image_size"][0]), int(d["image_size"][1]))
+        if min(size) < 1:
+            raise ValueError(f"image_size must be two sizes of 1 px or more, not {list(size)}")
+        return Fit(H=H, image_size=size,
                    source=str(d.get("source", "markers")), error_mm=float(d.get("error_mm", 0.0)),
                    marker_ids=tuple(int(i) for i in d.get("marker_ids", ())), inliers=0,
                    made_at=made, fresh=False)
@@ -177,8 +181,9 @@ def _gains_from(d):
         return None
     try:
         g = tuple(float(x) for x in d["gains_bgr"])
-        if len(g) != 3 or min(g) <= 0:
+        if len(g) != 3 or not all(1 / MAX_GAIN <= x <= MAX_GAIN for x in g):    # as a fit refuses them
             raise ValueError
         return g
     except (KeyError, TypeError, ValueError):
-        raise CalibrationError("table file: white_balance.gains_bgr must be three positive numbers") from None
+        raise CalibrationError(f"table file: white_balance.gains_bgr must be three numbers from "
+                               f"{1 / MAX_GAIN:g} to {MAX_GAIN:g}") from None

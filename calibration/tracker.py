@@ -83,8 +83,9 @@ class Tracker:
     def _fallback(self, size: tuple[int, int]) -> Fit:
         last = self.last_good
         if last is None:
-            raise NoHomography(f"no homography: {self.last_error}; no last good fit either "
-                               f"(tap the felt corners: {', '.join(TAP_ORDER)})")
+            raise NoHomography(f"no homography: {self.last_error}; no last good fit either (clear the "
+                               f"markers, or fit the table giving the felt corners: python -m calibration fit "
+                               f"FRAME --table NAME --corners X,Y X,Y X,Y X,Y, {', '.join(TAP_ORDER)})")
         if tuple(last.image_size) != size:
             raise NoHomography(f"no homography: {self.last_error}; the last good fit is for "
                                f"{_wh(last.image_size)} frames, this one is {_wh(size)}")

@@ -12,6 +12,7 @@ as it was, the hand before, and a Count must not score it as this one.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -27,6 +28,7 @@ from .shown import shown_url
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 BOUNDARY = "frame"
+KEEPALIVE_S = 2.0        # seconds: the preview sends a part at least this often (mjpeg)
 STALE_MIN_S = 5.0       # no new frame for this long (or three of a slow slideshow's): the camera is lost
 log = logging.getLogger(__name__)
 
@@ -242,22 +244,40 @@ class Camera:
         """multipart/x-mixed-replace parts, one per new frame (``limit`` frames, or until stopped), at
         most ``fps`` a second and ``width`` pixels wide: a tablet's preview, not the camera's every
         frame (a live 1080p camera sent whole took megabytes a second of the parlour's Wi-Fi, each
-        open tablet)."""
-        seen, sent, next_at = 0, 0, 0.0
+        open tablet). With no new frame for ``KEEPALIVE_S`` (a still camera, or a lost one: then a
+        "no picture" frame) a part is sent all the same: the server hears a tablet gone only when
+        a part cannot be sent, and a stream that sends nothing held its worker for good (at a
+        camera lost for the night, 40 page loads took every worker and the service answered no one)."""
+        seen, sent, next_at, last = 0, 0, 0.0, float("-inf")      # a lost camera is said at once
+        data = b""
         while not self._stop.is_set() and (limit is None or sent < limit):
             if fps and self._stop.wait(max(0.0, next_at - time.monotonic())):
                 break
             try:
-                n, data = self.jpeg(after=seen, timeout=5.0, width=width)
+                n, data = self.jpeg(after=seen, timeout=KEEPALIVE_S, width=width)
             except CameraError:
-                time.sleep(0.5)
-                continue
+                n, data = seen, lost_picture()
+                if self._stop.wait(0.5):
+                    break
             if n == seen:
-                continue
-            seen, sent = n, sent + 1
-            next_at = time.monotonic() + 1.0 / fps if fps else 0.0
+                if time.monotonic() - last < KEEPALIVE_S or not data:
+                    continue
+            else:
+                seen, sent = n, sent + 1
+            next_at = last = time.monotonic()
+            next_at += 1.0 / fps if fps else 0.0
             yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n"
                    .encode() + data + b"\r\n")
+
+
+@functools.cache
+def lost_picture() -> bytes:
+    """What the preview shows while the camera gives no frame (lost, or not started yet): a dark
+    frame saying so (the tablet's status line says it in Japanese, and what to do)."""
+    frame = np.full((180, 320, 3), 40, np.uint8)
+    cv2.putText(frame, "no picture", (70, 85), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (200, 200, 200), 2, cv2.LINE_AA)
+    cv2.putText(frame, "from the camera", (52, 120), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (200, 200, 200), 2, cv2.LINE_AA)
+    return encode_jpeg(frame, 80)
 
 
 def _narrowed(frame: np.ndarray, width: int | None) -> np.ndarray:

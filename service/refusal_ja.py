@@ -38,6 +38,15 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
     (r"is merged into", "統合済みの会員です(統合先で直してください)"),
     (r"is not merged into anyone", "統合されていない会員です"),
     (r"no player named", "その名前の会員はいません"),
+    # the camera and the reading: what is wrong at the table, and what the players can do
+    (r"cannot open camera|holds no images|gave no frame|has no frame yet|no new frame for|camera folder .* cannot be read",
+     "カメラの映像がありません。カメラの電源とケーブルを確かめてください(手で入力するか、手牌の写真でも記録できます)"),
+    (r"no homography", "卓の位置がわかりません。縁のマーカーが手や物で隠れていないか確かめてください"),
+    (r"too few of the table's markers seen", "マーカーが隠れています(前回の卓の位置で読みました)"),
+    (r"no revealed hand", "和了者の手牌が見つかりません。表向きに並べてください"),
+    (r"tsumo or ron cannot be seen", "ツモかロンか読めません。選んでください"),
+    (r"frames disagree", "読みが揃いません。確かめてください"),
+    (r"back\(s\) in .* hand row", "手牌に裏向きの牌があります"),
     (r"players are named .*: choose one by member code", "同じ名前のプレイヤーがいます。会員番号で選んでください"),
 ))
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")

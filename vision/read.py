@@ -350,8 +350,9 @@ class TableReader:
             again = self._read_top(top, None, debug)
             if again.record:
                 reading = again
-        if not fit.fresh:
-            reading.warnings.append("no markers seen in this frame: used the last good homography")
+        if not fit.fresh:        # too few markers seen, or all in a row: the table placed as last seen
+            reading.warnings.append("too few of the table's markers seen in this frame (covered?): used the "
+                                    "last good fit")
         return reading
 
     def _read_top(self, top: np.ndarray, seats: set[str] | None, debug=None) -> Reading:

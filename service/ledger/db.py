@@ -122,6 +122,7 @@ events = Table(
     Column("snapshot", String(500)),
     UniqueConstraint("session_id", "seq", name="uq_ledger_events_session_seq"),
 )
+Index("ix_ledger_events_snapshot", events.c.snapshot)       # which hand a picture was logged as
 
 
 def now(conn: Connection) -> datetime:

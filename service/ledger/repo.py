@@ -307,6 +307,22 @@ class Ledger:
         with self.engine.connect() as conn:
             return list(self._derive(conn, session_id)[1].slots)
 
+    def hand_of_snapshot(self, snapshot: str) -> tuple[SessionConfig, int] | None:
+        """The session and number of the hand that stands (not undone, not corrected away) naming
+        ``snapshot``, in the sessions this handle sees; None where none does. A picture is one hand."""
+        with self.engine.connect() as conn:
+            sids = conn.execute(select(db.events.c.session_id).where(db.events.c.snapshot == snapshot)
+                                .distinct()).scalars().all()
+        for sid in sids:
+            try:
+                slots = self.slots(sid)
+            except UnknownSession:           # another table's session: not this handle's to see
+                continue
+            found = next((s.number for s in slots if s.event.snapshot == snapshot), None)
+            if found is not None:
+                return self.config(sid), found
+        return None
+
     def state_and_slots(self, session_id: str) -> tuple[State, list[Slot]]:
         """The state and the hands that count, read together (one look at the log, not two)."""
         with self.engine.connect() as conn:

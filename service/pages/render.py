@@ -11,6 +11,8 @@ from starlette.responses import Response
 
 from scoring.tiles import HONOR_NAMES_JA, parse_mpsz, tile_name
 
+from ..refusal_ja import bilingual
+
 templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 
 _NUM_JA = "一二三四五六七八九"
@@ -36,6 +38,7 @@ def tile_names(mpsz: str) -> list[str]:
 
 templates.env.globals["tile_face"] = tile_face
 templates.env.filters["tiles"] = tile_names
+templates.env.filters["ja"] = bilingual          # a reading's warning in Japanese first, where a gloss is known
 
 
 def render(request: Request, template: str, status: int = 200, /, **context: Any) -> Response:

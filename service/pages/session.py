@@ -115,7 +115,11 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
             shown = counted(hand.event.snapshot, store, offers)
     else:                                   # a win the watcher read and nobody logged yet: open with it
         last = last_hand(ledger, session_id)
-        pending = offers.pending(last and last.created_at, last and last.snapshot)
+        # read after this session's last hand, or after its start: a reading from before it started
+        # is the last session's hand, and a picture logged as a hand anywhere is that hand
+        pending = offers.pending(last.created_at if last else cfg.created_at, last and last.snapshot)
+        if pending is not None and ledger.hand_of_snapshot(pending.snapshot) is not None:
+            pending = None
         if pending is not None and pending.reading.record is not None:
             draft = Draft.from_record(pending.reading.record)
             shown = dict(snapshot=pending.snapshot, reading=pending.reading, size=pending.size, offer=pending.id)

@@ -27,6 +27,7 @@ from calibration.errors import CalibrationError
 from calibration.homography import Fit, scale_px_per_mm, table_to_image
 from calibration.store import TableFile
 from calibration.tracker import Tracker
+from calibration.whitebalance import apply_gains
 
 LOOK_PX_PER_MM = 0.6      # the frame is halved while it holds more than twice this many pixels per mm
 FELT_PX_PER_MM = 0.2      # the felt image motion is measured on (850 mm felt: 170 px)
@@ -81,6 +82,8 @@ class Looker:
         for _ in range(int(round(-np.log2(scale)))):      # halvings: INTER_AREA's fast path
             small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
         scale = small.shape[1] / frame.shape[1]
+        if self.table.white_balance is not None:      # as the reader sees it: under a warm light the faces
+            small = apply_gains(small, self.table.white_balance)   # were orange, not ivory, and none was seen
         x0, y0, x1, y1 = self.table.layout.felt
         size = (int(round((x1 - x0) * FELT_PX_PER_MM)), int(round((y1 - y0) * FELT_PX_PER_MM)))
         felt = cv2.warpPerspective(small, felt_m, size, flags=cv2.INTER_LINEAR)
@@ -97,12 +100,17 @@ class Looker:
         self._last = None
 
     def _fit(self, frame: np.ndarray, t: float) -> Fit:
-        if self._fit_at is None or t - self._fit_at >= self.refit_s or self.tracker.last_good is None:
+        size = (frame.shape[1], frame.shape[0])
+        last = self.tracker.last_good
+        if self._fit_at is None or t - self._fit_at >= self.refit_s or last is None or tuple(last.image_size) != size:
             self._fit_at = t
             try:
                 return self.tracker.update(frame)
             except CalibrationError:
-                if self.tracker.last_good is None:
+                # no markers now: the last fit, if it is for frames of this size (one for another size
+                # placed the hand zones anywhere, and the watcher said "watching" for good)
+                last = self.tracker.last_good
+                if last is None or tuple(last.image_size) != size:
                     raise
         return self.tracker.last_good
 

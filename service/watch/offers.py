@@ -86,7 +86,7 @@ class Offers:
     def pending(self, last_hand_at: datetime | None, last_snapshot: str | None = None,
                 now: datetime | None = None) -> Offer | None:
         """The newest offer if it is news for a session whose last hand was logged at ``last_hand_at``
-        (by the ledger's clock) naming ``last_snapshot``."""
+        (by the ledger's clock; a session with no hand yet: when it started) naming ``last_snapshot``."""
         offer = self.latest
         if offer is None or ((now or self._now()) - offer.at) > timedelta(seconds=self.keep_s):
             return None

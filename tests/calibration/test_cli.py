@@ -113,7 +113,7 @@ def test_fit_on_a_non_image_exits_2_in_one_line(tmp_path, capsys, make, message)
 def test_fit_without_markers_or_stored_fit_exits_2(tmp_path, capsys, blank_file):
     rc, _, err = run(capsys, "--dir", tmp_path, "fit", blank_file, "--table", "t")
     assert rc == 2 and err.count("\n") == 1
-    assert "0 of the table's markers found" in err and "tap the felt corners" in err
+    assert "0 of the table's markers found" in err and "--corners X,Y" in err
     assert not (tmp_path / "t.json").exists()
 
 

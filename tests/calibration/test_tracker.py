@@ -62,7 +62,7 @@ def test_hidden_markers_fall_back_to_the_last_good_fit(top):
 
 def test_no_markers_and_no_last_good_asks_for_taps():
     blank = np.full((SIZE[1], SIZE[0], 3), 60, np.uint8)
-    with pytest.raises(NoHomography, match="tap the felt corners"):
+    with pytest.raises(NoHomography, match="giving the felt corners"):
         Tracker(LAYOUT).update(blank)
 
 

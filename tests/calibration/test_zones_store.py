@@ -129,6 +129,17 @@ def test_bad_table_files_are_rejected(tmp_path):
     (lambda d: d.__setitem__("camera", 7), "camera must be an object"),
     (lambda d: d.__setitem__("camera", [["resolution", 1]]), "camera must be an object"),
     (lambda d: d["homography"].__setitem__("H", [[1, 0], [0, 1]]), "bad homography"),
+    # sizes typed wrong by hand: before, they loaded, and every Count was a 500 (a division by zero)
+    (lambda d: d["markers"].__setitem__("rim_mm", 750), "rim_mm must be more than 0 and less than half"),
+    (lambda d: d["markers"].__setitem__("rim_mm", 0), "rim_mm must be more than 0"),
+    (lambda d: d["markers"].__setitem__("table_mm", [1000, 0]), "table_mm must be two sides"),
+    (lambda d: d["markers"].__setitem__("table_mm", [1000, 1e9]), "table_mm must be two sides"),
+    (lambda d: d["markers"].__setitem__("size_mm", 0), "size_mm must be more than 0"),
+    (lambda d: d["markers"].__setitem__("quiet_mm", -1), "quiet_mm must be 0 to"),
+    (lambda d: d["markers"].__setitem__("markers", []), "at least 4 markers"),
+    (lambda d: d["markers"]["markers"][0].__setitem__("center", [-500, 37.5]), "marker(s) [0] lie off the table"),
+    (lambda d: d["homography"].__setitem__("image_size", [0, 0]), "image_size must be two sizes"),
+    (lambda d: d.__setitem__("white_balance", {"gains_bgr": [1e9, 1, 1]}), "gains_bgr must be three numbers from 0.25 to 4"),
 ])
 def test_a_table_file_edited_into_something_else_names_itself_and_what_is_off(tmp_path, edit, words):
     table = TableFile("t", fit=Fit(H=np.eye(3), image_size=(1920, 1080), source="markers", error_mm=0.5,

@@ -183,3 +183,56 @@ def test_a_live_camera_giving_smaller_frames_than_asked_is_said_once(ip_camera, 
     finally:
         cam.stop()
     assert [r for r in caplog.records if r.name == "service.camera"] == []
+
+
+def test_the_preview_of_a_lost_camera_keeps_sending_so_a_closed_tablet_frees_its_worker(tmp_path):
+    """A stream that sent nothing while the camera was lost never learnt its tablet had gone, and
+    held a server worker for good: 40 page loads and the service answered no one. It now sends a
+    "no picture" frame at once and every KEEPALIVE_S, and a still camera's frame again."""
+    from service.camera import KEEPALIVE_S, lost_picture
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0.png"), _frames(1)[0])
+    cam = Camera(str(folder), fps=20).start()
+    try:
+        stream = cam.mjpeg(fps=5)
+        started = time.monotonic()
+        first, again = next(stream), next(stream)           # a still folder: one frame, sent again
+        assert time.monotonic() - started < KEEPALIVE_S + 2
+        assert first.split(b"\r\n\r\n", 1)[1] == again.split(b"\r\n\r\n", 1)[1]
+        folder.rename(tmp_path / "away")
+        assert _lost_within(cam, 3)
+        started = time.monotonic()
+        part = next(stream)
+        while lost_picture() not in part:                    # the frame before, then the camera lost
+            part = next(stream)
+        assert time.monotonic() - started < KEEPALIVE_S * 2 + 2
+        stream.close()
+    finally:
+        cam.stop()
+    (tmp_path / "empty").mkdir()
+    lost = Camera(str(tmp_path / "empty"), fps=5).start()
+    try:
+        started = time.monotonic()
+        assert lost_picture() in next(lost.mjpeg())          # a camera lost from the start: said at once
+        assert time.monotonic() - started < KEEPALIVE_S + 2
+    finally:
+        lost.stop()
+
+
+def test_count_with_the_camera_lost_tells_the_players_in_japanese_what_to_do(tmp_path):
+    """Before, the tablet said "camera folder ... holds no images" in English alone."""
+    from fastapi.testclient import TestClient
+    from service.app import create_app
+    from service.settings import Settings
+    from table_fixtures import PIN, PLAYERS
+
+    (tmp_path / "cam").mkdir()
+    settings = Settings(_env_file=None, data_dir=tmp_path / "data", pin=PIN, camera=str(tmp_path / "cam"),
+                        watch=False)
+    with TestClient(create_app(settings), headers={"X-Table-PIN": PIN}) as client:
+        sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+        r = client.post(f"/s/{sid}/count", headers={"HX-Request": "true"})
+        assert r.status_code == 503
+        assert "カメラの映像がありません" in r.text and "手で入力" in r.text and "holds no images" in r.text

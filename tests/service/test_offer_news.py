@@ -69,3 +69,27 @@ def test_whether_an_offer_is_news_does_not_hang_on_the_table_machine_s_clock(tab
     # the next win offered, after that hand: news for a page opened now
     offer_a_count(client, sid)
     assert OFFERED in page(client, sid)
+
+
+def test_a_new_session_does_not_open_with_the_last_sessions_win(table):
+    """The watcher's reading of session 1's last win was opened, drafted for its first dealer, by a
+    session started within half an hour, and one Confirm logged that hand a second time, for
+    another player. A reading from before a session started is not its news, nor is one whose
+    picture a hand that stands was logged with. (A Confirm of a picture logged before is not
+    refused: the demo camera's frames come round again, and name the same snapshot.)"""
+    client, first = table
+    snap = offer_a_count(client, first)
+    assert client.post(f"/api/sessions/{first}/wins", json={"records": [record()], "snapshot": snap,
+                                                            "hand": 1}).status_code == 201
+    second = client.post("/api/sessions", json={"rules": "dunhill", "players": ["Dai", "Eri", "Fumi"]}).json()["id"]
+    assert OFFERED not in page(client, second)
+    # offered after the session started, but its picture is a hand logged already: not news either
+    client.app.state.offers.offer(snap, *client.app.state.offers.reading(snap))
+    assert OFFERED not in page(client, second)
+    # offered, not confirmed, and a new session started: it was the last session's hand
+    offer_a_count(client, second)
+    third = client.post("/api/sessions", json={"rules": "dunhill", "players": ["Gen", "Hana", "Ichi"]}).json()["id"]
+    assert OFFERED not in page(client, third)
+    # a win read after the third session started, of a picture no hand names, is its news
+    client.app.state.offers.offer("f" * 20 + ".jpg", *client.app.state.offers.reading(snap))
+    assert OFFERED in page(client, third)

@@ -16,6 +16,15 @@ from service.refusal_ja import bilingual
     ("new rule: a house rule's name is its file's name: use letters, digits, '-' or '_' (at most 64), got 'あ'",
      "ルール名は半角英数字"),
     ("/rules/ours.toml exists already: edit it, or choose another name", "同じ名前のルールがあります"),
+    # the camera and the reading, at the table: what is wrong and what to do
+    ("cannot open camera 'rtsp://staff:***@10.0.0.5/stream1'", "カメラの映像がありません。カメラの電源とケーブル"),
+    ("camera folder /srv/cam holds no images", "カメラの映像がありません"),
+    ("no new frame for 12 s from camera '0'", "カメラの映像がありません"),
+    ("no homography: markers [4, 5, 3] are bunched on one side of the table; the last good fit is for "
+     "1280x720 frames, this one is 1920x1080", "卓の位置がわかりません"),
+    ("no revealed hand: no hand zone holds two face-up tiles", "和了者の手牌が見つかりません"),
+    ("tsumo or ron cannot be seen on the table: check it", "ツモかロンか読めません"),
+    ("too few of the table's markers seen in this frame (covered?): used the last good fit", "マーカーが隠れています"),
 ])
 def test_a_known_refusal_reads_japanese_first(line, ja):
     assert bilingual(line).startswith(ja) and bilingual(line).endswith(line)

@@ -159,3 +159,25 @@ def test_a_win_read_on_a_full_disk_says_so_and_is_offered_once_there_is_room(vis
            if (o := watcher.step(win.frame(i), later + i, (later + i) / win.fps))]
     assert len(got) == 1 and record_diff(win.record, dict(got[0].reading.record)) == []
     assert "disk is full" not in watcher.status()["message"]
+
+
+def test_under_a_warm_light_the_look_sees_the_hand_with_the_tables_white_balance(vision_reader, win):
+    """Under a parlour's warm light the faces are orange, not ivory: the watcher's look saw no tile of
+    the hand laid down and never read it, though the table was fitted under that light and the
+    reader, balancing the colours, read it right. The look balances them too."""
+    from dataclasses import replace as replaced
+    import numpy as np
+    from calibration.whitebalance import gains_from_frame
+    from calibration.homography import detect_markers
+    from service.watch.look import Looker
+
+    still = win.frame(win.settled + 2)
+    warm = np.clip(still * np.array([0.5, 0.72, 0.9]), 0, 255).astype(np.uint8)      # a tungsten cast
+    table = vision_reader.table
+    gains = gains_from_frame(warm, detect_markers(warm, table.layout), table.layout)   # a fit under that light
+    seat = win.record["seat"]
+    plain = Looker(table).look(still, 0.0).shown[seat]
+    blind = Looker(table).look(warm, 0.0).shown[seat]
+    balanced = Looker(replaced(table, white_balance=gains)).look(warm, 0.0).shown[seat]
+    assert plain >= 10 and blind < 1.5                       # before: the hand was not there
+    assert balanced >= 0.8 * plain
