@@ -136,7 +136,8 @@ class Draft:
     def apply(self, op: str) -> "Draft":
         """``add:5p`` (to the target; with a tile picked, in its place), ``pick:FIELD:TILE`` or
         ``pick:meld:I`` (a tile tapped on the snapshot; again, or ``pick:``, lets go), ``del:FIELD:I``,
-        ``delmeld:I``, ``double``, ``single``, ``clear``."""
+        ``win:I`` (the hand's tile I is the winning tile: it stays in the hand), ``delmeld:I``,
+        ``double``, ``single``, ``clear``."""
         verb, _, arg = op.partition(":")
         if verb == "add":
             return self._swap(_tile(arg)) if self.pick else self._add(_tile(arg))
@@ -145,6 +146,12 @@ class Draft:
         if verb == "del":
             name, _, index = arg.partition(":")
             return replace(self._remove(name, _index(index)), pick="")
+        if verb == "win":           # with the winning-tile target: a tile of the hand tapped is the one won on
+            tiles = sorted(parse_mpsz(self.concealed), key=_order)
+            i = _index(arg)
+            if i >= len(tiles):
+                raise EditError(f"the hand has no tile {i + 1}")
+            return replace(self, win_tile=tile_name(tiles[i]), pick="")
         if verb == "delmeld":
             i = _index(arg)
             if i >= len(self.melds):

@@ -73,6 +73,9 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                       for i, rec in enumerate(records)]
         except ValueError as e:
             scores, error = [], bilingual(str(e))
+    # anything in the hand, read or entered: not logged yet, so a link away asks first (table.js)
+    entered = bool(draft.concealed or draft.melds or draft.gari or draft.dora_indicators or draft.first
+                   or draft.riichi_others or draft.penalties)
     clean = clean or not (draft.concealed or draft.melds or draft.gari or draft.dora_indicators)
     # what a player ticked or held is theirs, whatever the tiles: a double ron's first winner, others'
     # riichi sticks, a 罰符 (a reading or a reload would drop it)
@@ -81,7 +84,7 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                 scores=scores, error=error, correct=correct, snapshot=snapshot, reading=reading,
                 reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS,
                 rare_flags=RARE_FLAGS, records=records, view=views(reading, size, draft, unsure_score),
-                clean=clean and not correct, offer=offer, unsure_score=unsure_score,
+                clean=clean and not correct, entered=entered, offer=offer, unsure_score=unsure_score,
                 # the hand being corrected as the page first showed it: kept through every edit, so a
                 # correction made meanwhile on another tablet is refused at Confirm (Ledger.correct)
                 seen=seen if seen is not None else at.get("seen"))
@@ -114,7 +117,14 @@ def count(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, c
 @router.post("/s/{session_id}/upload")
 def upload(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, reader: ReaderDep,
            store: SnapshotsDep, settings: SettingsDep, tiles: TilesDep, offers: OffersDep) -> Response:
-    return _read(request, session_id, form, ledger, reader, store, tiles, offers, image(form, settings))
+    """An image of the table as its camera sees it, read by the table's reader."""
+    return _read(request, session_id, form, ledger, reader, store, tiles, offers, image(form, settings),
+                 hint=SEAT_PHOTO_HINT)
+
+
+# a photo from the seat sent as the table camera's: its reader finds no markers in it
+SEAT_PHOTO_HINT = ("席から撮った手牌の写真なら「手牌の写真を読む」で読んでください · a photo of the hand taken "
+                   "from the seat? Send it with 手牌の写真を読む Read a photo of the hand")
 
 
 @router.post("/s/{session_id}/hand-photo")
@@ -124,12 +134,15 @@ def hand_photo(request: Request, session_id: str, form: FormDep, ledger: LedgerD
     photo = image(form, settings, "hand_image")
     cfg = ledger.config(session_id)
     snap, reading = table.read_hand_photo(photos, store, offers, photo, draft_of(form).record(cfg.rules), cfg.preset)
-    return _show(request, session_id, form, ledger, snap.name, reading, (snap.width, snap.height))
+    return _show(request, session_id, form, ledger, snap.name, reading, (snap.width, snap.height), offers=offers)
 
 
-def _read(request, session_id, form, ledger, reader, store, tiles: TableTiles, offers: Offers, frame) -> Response:
+def _read(request, session_id, form, ledger, reader, store, tiles: TableTiles, offers: Offers, frame,
+          hint: str = "") -> Response:
     snap, reading = table.read_frame(reader, store, frame, table.context_of(ledger, session_id), tiles, offers)
-    return _show(request, session_id, form, ledger, snap.name, reading, (snap.width, snap.height))
+    if hint and reading.record is None and any(w.startswith("no homography") for w in reading.warnings):
+        reading = replace(reading, warnings=(hint,) + tuple(reading.warnings))
+    return _show(request, session_id, form, ledger, snap.name, reading, (snap.width, snap.height), offers=offers)
 
 
 @router.post("/s/{session_id}/offer")
@@ -142,10 +155,24 @@ def offer(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, o
     return _show(request, session_id, form, ledger, found.snapshot, found.reading, found.size, offer=found.id)
 
 
-def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, size, offer: int = 0) -> Response:
+KEPT_JA = "この写真からは手牌が読めません。前の写真と読みのままです"
+
+
+def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, size, offer: int = 0,
+          offers: Offers | None = None) -> Response:
     draft = draft_of(form)
     if reading.record is not None:      # what the reader saw replaces the draft; players fix it
         draft = replace(Draft.from_record(reading.record, draft.riichi_others), penalties=draft.penalties)
+    else:
+        # nothing read (felt, a blur): a picture that read the hand stays the count's, or Confirm
+        # would log the hand with a photo of the felt, and what it taught would be lost
+        earlier = text(form, "snapshot")
+        kept = offers.reading(earlier) if offers is not None and earlier and earlier != snapshot else None
+        if kept is not None and kept[0].record is not None:
+            why = "; ".join(reading.warnings) or "nothing read"
+            snapshot, (reading, size) = earlier, kept
+            reading = replace(reading, warnings=(f"{KEPT_JA} · the new picture read no hand ({why}): the "
+                                                 "earlier one and its reading are kept",) + tuple(reading.warnings))
     return work(request, ledger, session_id, draft, correct=number(form, "correct"), seen=number(form, "seen"),
                 snapshot=snapshot, reading=reading, size=size, oob_snapshot=True, offer=offer)
 

@@ -89,7 +89,7 @@
   function unsaved(w) {
     var typed = Array.prototype.some.call(w.querySelectorAll("input:not([type]), input[type=text], textarea"),
                                           function (i) { return i.value !== i.defaultValue; });   // not applied yet
-    return typed || (root.dataset.correct ? root.dataset.edited === "1" : w.dataset.clean !== "1");
+    return typed || (root.dataset.correct ? root.dataset.edited === "1" : w.dataset.entered === "1");
   }
   document.addEventListener("click", function (e) {
     var link = e.target.closest && e.target.closest("a[href]");

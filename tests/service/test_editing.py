@@ -31,6 +31,17 @@ def test_changing_the_winning_tile_replaces_it_in_the_hand():
     assert d.win_tile == "0s" and d.tiles("concealed").count("6s") == 1 and "0s" in d.tiles("concealed")
 
 
+def test_with_the_winning_tile_chosen_a_tile_of_the_hand_tapped_is_the_one_won_on():
+    """The reader took the line's last tile as the winning one; it was the 8s. Before, moving the mark
+    took five taps through "not a winning hand" and "15 tiles"; now one (the hand stays as it is)."""
+    d = Draft(concealed="446688s22336677z", win_tile="4s", target="win_tile")
+    tiles = d.tiles("concealed")
+    d = d.apply(f"win:{tiles.index('8s')}")
+    assert d.win_tile == "8s" and d.tiles("concealed") == tiles
+    with pytest.raises(EditError, match="no tile 15"):
+        d.apply("win:14")
+
+
 def test_removing_the_last_copy_of_the_winning_tile_clears_it():
     d = Draft(concealed="123p", win_tile="1p").apply("del:concealed:0")
     assert d.win_tile == "" and d.concealed == "23p"

@@ -25,6 +25,10 @@ from service.refusal_ja import bilingual
     ("no revealed hand: no hand zone holds two face-up tiles", "和了者の手牌が見つかりません"),
     ("tsumo or ron cannot be seen on the table: check it", "ツモかロンか読めません"),
     ("too few of the table's markers seen in this frame (covered?): used the last good fit", "マーカーが隠れています"),
+    ("no revealed hand: no 5 face-up tiles lie side by side", "手牌が見つかりません。写真が横向きなら"),
+    ("the upload is 18,312,000 bytes, the limit is 12,000,000", "画像が大きすぎます"),
+    ("the image is 9000x6000, larger than 8192 pixels on a side", "画像が大きすぎます"),
+    ("the upload is not an image this service reads (send a JPEG, PNG, WebP or BMP image)", "画像として読めません"),
 ])
 def test_a_known_refusal_reads_japanese_first(line, ja):
     assert bilingual(line).startswith(ja) and bilingual(line).endswith(line)

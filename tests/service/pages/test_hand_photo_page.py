@@ -106,3 +106,34 @@ def test_a_file_that_is_no_image_is_refused(client):
     r = client.post(f"/s/{sid}/hand-photo", data=DRAFT, headers=HTMX,
                     files={"hand_image": ("hand.jpg", b"not a picture", "image/jpeg")})
     assert 400 <= r.status_code < 500 and "Traceback" not in r.text
+
+
+def test_a_second_photo_with_no_hand_keeps_the_first_one_the_count(client):
+    """A photo that read the hand, then one of the felt: before, the felt became the count's picture,
+    and Confirm logged the hand with it (and kept no labels). The picture that read the hand stays."""
+    if not PHOTO.is_file():
+        pytest.skip(f"{PHOTO} is not here (../shared/photos)")
+    sid = _session(client)
+    first = client.post(f"/s/{sid}/hand-photo", data=DRAFT, headers=HTMX,
+                        files={"hand_image": (PHOTO.name, PHOTO.read_bytes(), "image/jpeg")})
+    snapshot, read = _field(first.text, "snapshot"), _field(first.text, "concealed")
+    felt = cv2.imencode(".jpg", np.full((600, 800, 3), (60, 120, 40), np.uint8))[1].tobytes()
+    form = {**DRAFT, "snapshot": snapshot, "concealed": read, "win_tile": _field(first.text, "win_tile")}
+    second = client.post(f"/s/{sid}/hand-photo", data=form, headers=HTMX,
+                         files={"hand_image": ("felt.jpg", felt, "image/jpeg")})
+    assert second.status_code == 200, second.text
+    assert _field(second.text, "snapshot") == snapshot and _field(second.text, "concealed") == read
+    assert "前の写真と読みのままです" in second.text and "no revealed hand" in second.text
+
+
+def test_a_seat_photo_sent_as_the_table_cameras_points_to_the_hand_photo_button(client):
+    """Before, the answer was the calibration's "no homography", and nothing said which button reads it."""
+    if not PHOTO.is_file():
+        pytest.skip(f"{PHOTO} is not here (../shared/photos)")
+    if client.app.state.reader.name != "vision":
+        pytest.skip("no table reader: nothing reads the image, so nothing is said of it")
+    sid = _session(client)
+    r = client.post(f"/s/{sid}/upload", data=DRAFT, headers=HTMX,
+                    files={"image": (PHOTO.name, PHOTO.read_bytes(), "image/jpeg")})
+    assert r.status_code == 200, r.text
+    assert "手牌の写真を読む」で読んでください" in html.unescape(r.text) and "no homography" in r.text
