@@ -6,11 +6,15 @@ it); confirming logs the hand and reloads the page.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import Response
+
+from scoring import ScoringError
+from scoring.tiles import parse_mpsz, tile_name
 
 from .. import table
 from ..deps import (AfterConfirmDep, CameraDep, HandPhotosDep, LedgerDep, OffersDep, ReaderDep, SettingsDep,
@@ -65,7 +69,9 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     if not error and not draft.concealed:
         error = "手牌を入力 enter the hand: tap tiles below, or type it"
     if not error and not draft.win_tile:
-        error = "和了牌を選ぶ choose the winning tile: tap 和了牌 winning tile above, then the tile"
+        error = ("和了牌を選ぶ choose the winning tile: tap 和了牌 winning tile above, then the tile (in the hand, "
+                 "or in the picker)")
+        error = _tiles_refused(records, at, cfg) or error
     if not error:
         try:
             scores = [table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])}, at["seats"],
@@ -88,6 +94,29 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                 # the hand being corrected as the page first showed it: kept through every edit, so a
                 # correction made meanwhile on another tablet is refused at Confirm (Ledger.correct)
                 seen=seen if seen is not None else at.get("seen"))
+
+
+# what the engine refuses of the tiles themselves, whichever the winning tile: said before the
+# players are asked for one (a 13-tile photo's 6m under dunhill is no tile of its wall)
+TILES_REFUSED = re.compile(r"not in (the|this hand's) .*wall|is a gari under|too many copies|too many red fives")
+
+
+def _tiles_refused(records, at, cfg) -> str:
+    """The engine's refusal of the last record's tiles, tried with each tile as the winning one in
+    turn, where it is one of ``TILES_REFUSED`` (else '')."""
+    rec = records[-1]
+    try:
+        tiles = [tile_name(t) for t in parse_mpsz(rec.get("concealed", ""))]
+    except ScoringError:
+        return ""
+    for tile in dict.fromkeys(tiles):
+        try:
+            table.score_record({**rec, "win_tile": tile, "honba": at["honba"]}, at["seats"], cfg.preset)
+            return ""                       # some winning tile scores: the tiles themselves are fine
+        except ValueError as e:
+            if TILES_REFUSED.search(str(e)):
+                return bilingual(str(e))
+    return ""
 
 
 def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, status: int = 200,

@@ -115,3 +115,17 @@ def test_a_double_ron_keeps_the_hands_penalties_and_riichi_sticks():
               riichi_others=frozenset({"Aki"}), penalties=frozenset({"Aki"}))
     both = d.apply("double")
     assert both.penalties == {"Aki"} and both.riichi_others == {"Aki"}
+
+
+def test_a_tile_the_rule_refuses_is_said_before_the_winning_tile_is_asked_for(client):
+    """A 13-tile photo of a four-player hand: the page asked for the winning tile first, and said
+    only then that 6m is no tile of the dunhill wall. The tiles' own refusal comes first now."""
+    from table_fixtures import PLAYERS
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+    form = {"seat": "south", "win": "tsumo", "concealed": "06788m23406s567p", "melds": "[]", "op": ""}
+    r = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"})
+    assert r.status_code == 200
+    assert "6m is not in" in r.text and "choose the winning tile" not in r.text
+    fine = client.post(f"/s/{sid}/edit", headers={"HX-Request": "true"},
+                       data={**form, "concealed": "234567p23466s777z"})
+    assert "choose the winning tile" in fine.text
