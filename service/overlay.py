@@ -38,11 +38,12 @@ class Box:
     pick: str = ""          # the editor op's argument (``concealed:3p``, ``meld:0``); empty: not pickable
     picked: bool = False
     score: float = 1.0
+    changed: bool = False   # read as ``tile``, and the hand no longer holds it: the players (or a mend) fixed it
 
     @property
     def label(self) -> str:
-        """The name drawn above the box (none for a back)."""
-        return "" if self.tile == BACK else self.tile + ("?" if self.unsure else "")
+        """The name drawn above the box (none for a back); a fixed tile's, struck through by the page."""
+        return "" if self.tile == BACK else self.tile + ("?" if self.unsure and not self.changed else "")
 
 
 @dataclass(frozen=True)
@@ -92,9 +93,11 @@ def views(reading: Reading | None, size: tuple[int, int], draft: Draft, threshol
         picks[win] = f"win_tile:{draft.win_tile}"
     boxes = []
     for i, (d, p) in enumerate(zip(reading.detections, picks)):
+        # a row's tile the draft no longer holds was fixed: marked so, lest it be "fixed" again
+        changed = not p and d.tile != BACK and d.zone in ROW_ZONES
         p = f"{p}:{i}" if p else ""
         boxes.append(Box(d.x, d.y, d.w, d.h, d.tile, unsure(d, threshold) and d.tile != BACK, p,
-                         bool(p) and p == draft.pick, d.score))
+                         bool(p) and p == draft.pick, d.score, changed))
     side = median([max(d.w, d.h) for d in reading.detections])
     out = {"full": View(w, h, w, h, "", tuple(boxes), font=max(14.0, side * 0.45))}
     row = [(b, d) for b, d in zip(boxes, reading.detections) if d.zone in ROW_ZONES]

@@ -42,3 +42,19 @@ def test_the_set_apart_winning_tile_tapped_and_fixed_changes_the_winning_tile(cl
     fixed = client.post(f"/s/{sid}/edit", data={**EditorForm(picked.text).values, "op": "add:5z"}, headers=HTMX)
     after = EditorForm(fixed.text).values
     assert (after["win_tile"], after["concealed"], after["pick"]) == ("5z", "1233334566789s5z", "")
+
+
+def test_a_tile_fixed_on_the_snapshot_is_marked_fixed_there(client):
+    """Its box kept the name it was read as, unmarked, over a tile the hand now counts as another: a
+    player "fixed" it again, and broke the hand. The box is now marked fixed (and not tapped again)."""
+    sid = client.post("/api/sessions", json={"rules": "balance", "players": ["Aki", "Ben", "Chie"]}).json()["id"]
+    frame = (DEMO_FRAMES / "frame-05.jpg").read_bytes()
+    read = client.post(f"/s/{sid}/upload", files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
+    assert 'changed"' not in read.text                        # as read: nothing fixed yet
+    one = sorted(op for op in set(re.findall(r'data-op="pick:([^"]+)"', read.text)) if op.startswith("concealed:1s:"))
+    form = EditorForm(read.text).values
+    picked = client.post(f"/s/{sid}/edit", data={**form, "op": f"pick:{one[0]}"}, headers=HTMX)
+    fixed = client.post(f"/s/{sid}/edit", data={**EditorForm(picked.text).values, "op": "add:9s"}, headers=HTMX)
+    marked = re.findall(r'<g class="det[^"]*changed"\s+data-tile="(\w+)"', fixed.text)
+    assert marked and set(marked) == {"1s"}
+    assert "fixed already" in fixed.text
