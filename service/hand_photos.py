@@ -60,4 +60,7 @@ class HandPhotoReader:
         detections = tuple(Detection(t.tile, int(t.box[0]), int(t.box[1]), int(t.width), int(t.height),
                                      score=t.score, zone="hand", rotation=t.rotation) for t in tiles)
         record, said = last["mended"] if last and last["line"] is hand.line else as_mended(hand)
-        return Reading(NAME, record, detections, hand.warnings + said, from_seat=True)
+        warnings = hand.warnings
+        if record and record.get("win_tile"):     # found where the hand waits on one tile: not the players' to pick
+            warnings = tuple(w for w in warnings if not w.startswith("13 tiles in the line"))
+        return Reading(NAME, record, detections, warnings + said, from_seat=True)

@@ -396,7 +396,8 @@ def read_photo(image: np.ndarray, detector=None, accept: Callable[[HandRead], bo
     for size, turn in AGAIN_AT:
         again = _read_at(small, scale, detector, size, turn)
         if accept(again):
-            how = f"at {size:g} times the size" + (f", turned {turn:g} degrees" if turn else "")
+            how = ((f"at {size:g} times the size" if size != 1 else "at its own size")
+                   + (f", turned {turn:g} degrees" if turn else ""))
             return replace(again, warnings=again.warnings + (f"read again {how}: the first reading made no "
                                                              "winning hand",))
     return first

@@ -63,3 +63,19 @@ def test_a_hand_no_reading_makes_a_win_of_stays_as_first_read(readers):
     again, once = (r.read(image, draft) for r in readers)
     assert [d.tile for d in again.detections] == [d.tile for d in once.detections]
     assert again.warnings == once.warnings
+
+
+def test_a_winning_tile_found_where_the_hand_waits_on_one_tile_is_not_asked_for_too(readers):
+    """hand-92345ff1 with its last tile (the second 4s) covered by felt: 13 tiles waiting on 4s alone.
+    The page said both "13 tiles in the line: ... pick it" and "... taken as the winning tile"."""
+    labels, image = _photo("hand-92345ff1")
+    line = [t for t in labels["tiles"] if t.get("group") == "hand"]
+    x0, y0, x1, y1 = max(line, key=lambda t: t["box"][0])["box"]
+    felt = image[980:1000, 900:1000].reshape(-1, 3).mean(axis=0)
+    image = image.copy()
+    image[y0 - 4:y1 + 4, x0 - 4:x1 + 4] = felt
+    reading = readers[0].read(image, {"rules": "dunhill", "seat": "east", "win": "tsumo"})
+    if reading.record is None or reading.record.get("win_tile") != "4s":
+        pytest.skip("the covered photo did not read as 13 tiles waiting on 4s")
+    assert any("taken as the winning tile" in w for w in reading.warnings)
+    assert not any(w.startswith("13 tiles in the line") for w in reading.warnings), reading.warnings
