@@ -206,27 +206,6 @@ def test_a_correction_left_unchanged_leaves_without_asking_and_a_typed_hand_asks
     expect(page).not_to_have_url(re.compile(r"/history$"))
 
 
-def test_a_photo_being_read_says_so_and_cannot_be_sent_twice(page, server):
-    """A read takes a second or four: before, nothing showed it was running, and a second tap queued
-    a second whole read."""
-    from test_hand_photo_page import PHOTO
-    if not PHOTO.is_file():
-        import pytest
-        pytest.skip(f"{PHOTO} is not here (../shared/photos)")
-    start_session(page, server)
-    page.set_input_files("#hand-image", str(PHOTO))
-    page.click("#hand-photo-read")
-    expect(page.locator("#reading")).to_be_visible()
-    expect(page.locator("#hand-photo-read")).to_be_disabled()
-    expect(page.locator("#hand-photo-read")).to_be_enabled(timeout=20_000)
-    expect(page.locator("#reading")).to_be_hidden()
-    expect(page.locator("#work")).to_have_attribute("data-entered", "1")        # the hand read is there
-    asked = []                                                  # not logged: leaving asks (a read draft too)
-    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
-    page.click("#teach-link")
-    assert asked and "not logged yet" in asked[0]
-
-
 def test_the_winning_tile_is_moved_with_one_tap_on_the_hand(page, server):
     """With 和了牌 chosen, a tile of the hand tapped is the winning tile, and stays in the hand."""
     start_session(page, server)

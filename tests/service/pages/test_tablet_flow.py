@@ -185,7 +185,14 @@ def test_a_photo_of_the_hand_taken_at_the_seat_fills_the_hand(page, server):
     start_session(page, server)
     page.set_input_files("#hand-image", str(photo))
     page.click("#hand-photo button[type=submit]")
+    # a read takes a second or four: said while it runs, and not sent twice (before, a second tap queued
+    # a second whole read)
+    expect(page.locator("#reading")).to_be_visible()
+    expect(page.locator("#hand-photo-read")).to_be_disabled()
     expect(page.locator("#snapshot-img")).to_be_visible()
+    expect(page.locator("#hand-photo-read")).to_be_enabled()
+    expect(page.locator("#reading")).to_be_hidden()
+    expect(page.locator("#work")).to_have_attribute("data-entered", "1")     # read, not logged: leaving asks
     expect(page.locator("#hand button.tile")).to_have_count(len(labels["hand_line"]))
     read = page.locator("#hand button.tile").evaluate_all("bs => bs.map(b => b.dataset.tile)")
     assert sorted(read) == sorted(tile_name(t) for t in parse_mpsz(" ".join(labels["hand_line"])))
