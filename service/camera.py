@@ -248,7 +248,7 @@ class Camera:
         "no picture" frame) a part is sent all the same: the server hears a tablet gone only when
         a part cannot be sent, and a stream that sends nothing held its worker for good (at a
         camera lost for the night, 40 page loads took every worker and the service answered no one)."""
-        seen, sent, next_at, last = 0, 0, 0.0, float("-inf")      # a lost camera is said at once
+        seen, sent, next_at, last = 0, 0, 0.0, float("-inf")      # a lost camera: said at its first look (the first part after KEEPALIVE_S)
         data = b""
         while not self._stop.is_set() and (limit is None or sent < limit):
             if fps and self._stop.wait(max(0.0, next_at - time.monotonic())):

@@ -54,6 +54,7 @@ class Draft:
     meld_from: str = ""
     first: Mapping[str, Any] | None = None         # the first record of a double ron
     pick: str = ""                                 # a tile picked on the snapshot to fix: FIELD:TILE or meld:I
+    fixed: frozenset[int] = frozenset()            # the snapshot's boxes fixed so (shown as fixed, not picked again)
 
     # -- in and out -----------------------------------------------------------
     @classmethod
@@ -83,7 +84,7 @@ class Draft:
                    melds=melds, flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if text(f)),
                    riichi_others=frozenset(getlist("riichi_others")), penalties=frozenset(getlist("penalty")),
                    target=text("target") or "concealed",
-                   meld_from=text("meld_from"), first=first, pick=text("pick"))
+                   meld_from=text("meld_from"), first=first, pick=text("pick"), fixed=_boxes(text("fixed")))
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any], riichi_others: frozenset[str] = frozenset(),
@@ -118,6 +119,13 @@ class Draft:
         except ScoringError:
             return []
 
+    def whole(self) -> bool:
+        """Whether the hand holds its winning tile: 14 tiles, a meld counting three."""
+        try:
+            return len(parse_mpsz(self.concealed)) + 3 * len(self.melds) == 14
+        except ScoringError:
+            return False
+
     def win_index(self) -> int:
         """Where the winning tile sits among the concealed tiles (its last copy), or -1."""
         tiles = self.tiles("concealed")
@@ -151,6 +159,8 @@ class Draft:
             i = _index(arg)
             if i >= len(tiles):
                 raise EditError(f"the hand has no tile {i + 1}")
+            if not self.whole():    # 13 tiles: the winning tile is not among them (the picker adds it)
+                raise EditError("the hand does not hold its winning tile yet (13 tiles): tap it in the picker")
             return replace(self, win_tile=tile_name(tiles[i]), pick="")
         if verb == "delmeld":
             i = _index(arg)
@@ -219,7 +229,13 @@ class Draft:
         return replace(self, pick=f"{name}:{what}" + (f":{box}" if box else ""))
 
     def _swap(self, tile: str) -> "Draft":
-        """The picked tile becomes ``tile`` (a meld: every tile of it, a red five kept as one)."""
+        """The picked tile becomes ``tile`` (a meld: every tile of it, a red five kept as one); the
+        snapshot's box it was picked on is marked fixed."""
+        box = self.pick.split(":")[2] if self.pick.count(":") >= 2 else ""
+        new = self._swapped(tile)
+        return replace(new, fixed=new.fixed | {int(box)}) if box.isdigit() and new is not self else new
+
+    def _swapped(self, tile: str) -> "Draft":
         name, what = self.picked()
         if name == "meld":
             i = _index(what)
@@ -286,6 +302,11 @@ def _tile(text: str) -> str:
     if len(tiles) != 1:
         raise EditError(f"{text!r} is not one tile")
     return tile_name(tiles[0])
+
+
+def _boxes(text: str) -> frozenset[int]:
+    """The fixed boxes as the page keeps them: ``3,7`` (what is no box number is dropped)."""
+    return frozenset(int(b) for b in text.split(",") if b.isascii() and b.isdigit() and len(b) <= 6)
 
 
 def _index(text: str) -> int:

@@ -15,6 +15,7 @@ draft (``editing.Draft.pick``): tap a wrong tile on the snapshot, then the right
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from statistics import median
 from typing import Sequence
@@ -83,6 +84,27 @@ def pick_of(d: Detection, draft: Draft) -> str:
     return ""
 
 
+def _mended(reading: Reading, draft: Draft) -> set[int]:
+    """The row boxes whose tile the draft does not hold, counted copy by copy (two 6s read, one
+    fixed to 5s: one box), where the draft is this reading's hand: the reading's winner, no double
+    ron's other hand, most of its row's tiles still held. Else none (a draft of another hand would
+    mark every box)."""
+    if not reading.record or reading.record.get("seat", draft.seat) != draft.seat:
+        return set()
+    held = {"hand": Counter(draft.tiles("concealed")), "gari": Counter(draft.tiles("gari")),
+            "melds": Counter("5" + t[1] if t[0] == "0" else t for m in draft.melds for t in _names(m.get("tiles", "")))}
+    row = [(i, d) for i, d in enumerate(reading.detections)
+           if d.zone in ROW_ZONES and d.tile != BACK and i not in draft.fixed]       # those are marked already
+    missing = set()
+    for i, d in row:
+        tile = "5" + d.tile[1] if d.zone == "melds" and d.tile[0] == "0" else d.tile
+        if held[d.zone][tile] > 0:
+            held[d.zone][tile] -= 1
+        else:
+            missing.add(i)
+    return missing if len(missing) * 2 < len(row) else set()
+
+
 def views(reading: Reading | None, size: tuple[int, int], draft: Draft, threshold: float) -> dict[str, View] | None:
     """The ``full`` and ``strip`` views of a reading's snapshot (None: nothing was read)."""
     if reading is None or not reading.detections or not all(size):
@@ -92,10 +114,12 @@ def views(reading: Reading | None, size: tuple[int, int], draft: Draft, threshol
     if (win := _win_box(reading, draft, size, picks)) is not None:
         picks[win] = f"win_tile:{draft.win_tile}"
     boxes = []
+    mended = _mended(reading, draft)
     for i, (d, p) in enumerate(zip(reading.detections, picks)):
-        # a row's tile the draft no longer holds was fixed: marked so, lest it be "fixed" again
-        changed = not p and d.tile != BACK and d.zone in ROW_ZONES
-        p = f"{p}:{i}" if p else ""
+        # a box fixed on the snapshot, or a tile the reader's mend counted as another: marked so, and
+        # not picked again (fixed twice, the hand broke)
+        changed = i in draft.fixed or i in mended
+        p = f"{p}:{i}" if p and not changed else ""
         boxes.append(Box(d.x, d.y, d.w, d.h, d.tile, unsure(d, threshold) and d.tile != BACK, p,
                          bool(p) and p == draft.pick, d.score, changed))
     side = median([max(d.w, d.h) for d in reading.detections])

@@ -71,7 +71,7 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     if not error and not draft.win_tile:
         error = ("和了牌を選ぶ choose the winning tile: tap 和了牌 winning tile above, then the tile (in the hand, "
                  "or in the picker)")
-        error = _tiles_refused(records, at, cfg) or error
+        error = _tiles_refused(draft.record(cfg.rules), at, cfg) or error      # the hand being drafted
     if not error:
         try:
             scores = [table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])}, at["seats"],
@@ -101,10 +101,9 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
 TILES_REFUSED = re.compile(r"not in (the|this hand's) .*wall|is a gari under|too many copies|too many red fives")
 
 
-def _tiles_refused(records, at, cfg) -> str:
-    """The engine's refusal of the last record's tiles, tried with each tile as the winning one in
-    turn, where it is one of ``TILES_REFUSED`` (else '')."""
-    rec = records[-1]
+def _tiles_refused(rec, at, cfg) -> str:
+    """The engine's refusal of ``rec``'s tiles, tried with each tile as the winning one in turn,
+    where it is one of ``TILES_REFUSED`` (else '')."""
     try:
         tiles = [tile_name(t) for t in parse_mpsz(rec.get("concealed", ""))]
     except ScoringError:
@@ -191,7 +190,9 @@ def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, si
           offers: Offers | None = None) -> Response:
     draft = draft_of(form)
     if reading.record is not None:      # what the reader saw replaces the draft; players fix it
-        draft = replace(Draft.from_record(reading.record, draft.riichi_others), penalties=draft.penalties)
+        # a double ron's first hand, held, stays: the reading is the second winner's
+        draft = replace(Draft.from_record(reading.record, draft.riichi_others, draft.first),
+                        penalties=draft.penalties)
     else:
         # nothing read (felt, a blur): a picture that read the hand stays the count's, or Confirm
         # would log the hand with a photo of the felt, and what it taught would be lost

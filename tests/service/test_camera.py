@@ -188,7 +188,7 @@ def test_a_live_camera_giving_smaller_frames_than_asked_is_said_once(ip_camera, 
 def test_the_preview_of_a_lost_camera_keeps_sending_so_a_closed_tablet_frees_its_worker(tmp_path):
     """A stream that sent nothing while the camera was lost never learnt its tablet had gone, and
     held a server worker for good: 40 page loads and the service answered no one. It now sends a
-    "no picture" frame at once and every KEEPALIVE_S, and a still camera's frame again."""
+    "no picture" frame after its first look and every few seconds, and a still camera's frame again."""
     from service.camera import KEEPALIVE_S, lost_picture
 
     folder = tmp_path / "frames"
@@ -215,7 +215,7 @@ def test_the_preview_of_a_lost_camera_keeps_sending_so_a_closed_tablet_frees_its
     lost = Camera(str(tmp_path / "empty"), fps=5).start()
     try:
         started = time.monotonic()
-        assert lost_picture() in next(lost.mjpeg())          # a camera lost from the start: said at once
+        assert lost_picture() in next(lost.mjpeg())          # a camera lost from the start: said at its first look
         assert time.monotonic() - started < KEEPALIVE_S + 2
     finally:
         lost.stop()

@@ -40,6 +40,11 @@ def test_with_the_winning_tile_chosen_a_tile_of_the_hand_tapped_is_the_one_won_o
     assert d.win_tile == "8s" and d.tiles("concealed") == tiles
     with pytest.raises(EditError, match="no tile 15"):
         d.apply("win:14")
+    # 13 tiles: the winning tile is not among them; marking one would make the picker's tile replace
+    # a real one of the hand
+    thirteen = Draft(concealed="234567p2346s777z", target="win_tile")
+    with pytest.raises(EditError, match="13 tiles"):
+        thirteen.apply("win:0")
 
 
 def test_removing_the_last_copy_of_the_winning_tile_clears_it():
@@ -129,3 +134,17 @@ def test_a_tile_the_rule_refuses_is_said_before_the_winning_tile_is_asked_for(cl
     fine = client.post(f"/s/{sid}/edit", headers={"HX-Request": "true"},
                        data={**form, "concealed": "234567p23466s777z"})
     assert "choose the winning tile" in fine.text
+
+
+def test_in_a_double_ron_the_hand_being_drafted_is_the_one_checked_for_refused_tiles(client):
+    """The first winner's hand, held, came first after the double ron's reordering, and its tiles
+    were checked in place of the draft's: 6m went unsaid."""
+    import json
+    from table_fixtures import PLAYERS
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+    first = {"rules": "dunhill", "seat": "south", "win": "ron", "discarder": "west",
+             "concealed": "234567p23466s777z", "win_tile": "6s"}
+    form = {"seat": "east", "win": "ron", "discarder": "west", "concealed": "06788m23406s567p", "melds": "[]",
+            "first": json.dumps(first), "op": ""}
+    r = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"})
+    assert r.status_code == 200 and "6m is not in" in r.text

@@ -58,3 +58,40 @@ def test_a_tile_fixed_on_the_snapshot_is_marked_fixed_there(client):
     marked = re.findall(r'<g class="det[^"]*changed"\s+data-tile="(\w+)"', fixed.text)
     assert marked and set(marked) == {"1s"}
     assert "fixed already" in fixed.text
+
+
+def test_of_two_tiles_alike_the_one_fixed_is_marked_and_the_other_still_picked(client):
+    """Frame 05's hand holds two 6s besides the winning one: one fixed to 5s, both boxes stayed
+    unmarked and pickable, and a second "fix" replaced the real 6s left. Now the box fixed is marked,
+    the other picked as before; and after a double ron's second hand is begun, no box of the first
+    winner's row is marked (the draft is another hand)."""
+    sid = client.post("/api/sessions", json={"rules": "balance", "players": ["Aki", "Ben", "Chie"]}).json()["id"]
+    frame = (DEMO_FRAMES / "frame-05.jpg").read_bytes()
+    read = client.post(f"/s/{sid}/upload", files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
+    sixes = sorted(op for op in set(re.findall(r'data-op="pick:([^"]+)"', read.text)) if op.startswith("concealed:6s:"))
+    assert len(sixes) == 2
+    form = EditorForm(read.text).values
+    picked = client.post(f"/s/{sid}/edit", data={**form, "op": f"pick:{sixes[0]}"}, headers=HTMX)
+    fixed = client.post(f"/s/{sid}/edit", data={**EditorForm(picked.text).values, "op": "add:5s"}, headers=HTMX)
+    box = sixes[0].rsplit(":", 1)[1]
+    assert EditorForm(fixed.text).values["fixed"] == box
+    ops = set(re.findall(r'data-op="pick:([^"]+)"', fixed.text))
+    assert sixes[1] in ops and sixes[0] not in ops                   # the other 6s is still picked
+    assert len(re.findall(r'<g class="det[^"]*changed"', fixed.text)) == 1
+    ron = {**EditorForm(fixed.text).values, "win": "ron", "discarder": "west", "op": "double"}
+    doubled = client.post(f"/s/{sid}/edit", data=ron, headers=HTMX)
+    assert doubled.status_code == 200 and 'changed"' not in doubled.text
+
+
+def test_a_double_rons_second_hand_read_keeps_the_first_held(client):
+    """Reading the second winner's hand (a Count, a photo) turned a double ron back into one ron:
+    the first winner's hand, held, was dropped."""
+    import json
+    sid = client.post("/api/sessions", json={"rules": "balance", "players": ["Aki", "Ben", "Chie"]}).json()["id"]
+    first = {"rules": "balance", "seat": "south", "win": "ron", "discarder": "west",
+             "concealed": "234567p23466s777z", "win_tile": "6s"}
+    frame = (DEMO_FRAMES / "frame-05.jpg").read_bytes()
+    read = client.post(f"/s/{sid}/upload", data={"first": json.dumps(first), "melds": "[]"},
+                       files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
+    assert read.status_code == 200
+    assert json.loads(EditorForm(read.text).values["first"]) == first
