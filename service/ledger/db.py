@@ -63,7 +63,8 @@ players = Table(
     Column("kana", String(100), nullable=False, server_default=""),   # the name's reading, for search
     Column("code", String(16), nullable=False, unique=True),         # the member code (会員番号)
     Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("merged_into", Integer),         # entered twice: the kept player's id (players.merge)
+    Column("merged_into", Integer),         # entered twice: the id of the player merged into (players.merge)
+    Column("merged_at", DateTime(timezone=True)),
 )
 
 tables = Table(

@@ -102,35 +102,59 @@ MAX_ID = 2**63 - 1        # the widest integer either database stores: no player
 
 
 def by_ids(conn: Connection, ids: Sequence[int]) -> dict[int, Player]:
-    """The players these ids name; an id merged into another player names that player."""
+    """The players these ids name; an id merged into another player names the one kept at the end
+    of its merges (C into B, B into A: A)."""
     ids = [i for i in ids if 0 < i <= MAX_ID]             # past it, the driver refuses the query itself
     rows = conn.execute(select(db.players).where(db.players.c.id.in_(ids))).all()
-    kept = {r.merged_into for r in rows if r.merged_into is not None}
-    found = {r.id: _player(r) for r in rows if r.merged_into is None}
-    if kept:                                              # merges are flat: one step finds the kept one
-        found |= {r.id: _player(r) for r in conn.execute(select(db.players).where(db.players.c.id.in_(kept)))}
-    return {r.id: found[r.merged_into if r.merged_into is not None else r.id] for r in rows
-            if (r.merged_into if r.merged_into is not None else r.id) in found}
+    roots = merged_ids(conn) if any(r.merged_into is not None for r in rows) else {}
+    wanted = {roots.get(r.id, r.id) for r in rows}
+    found = {r.id: _player(r) for r in rows if r.id in wanted}
+    if wanted - set(found):
+        found |= {r.id: _player(r) for r in conn.execute(select(db.players).where(db.players.c.id.in_(wanted - set(found))))}
+    return {r.id: found[roots.get(r.id, r.id)] for r in rows if roots.get(r.id, r.id) in found}
 
 
 def merged_ids(conn: Connection) -> dict[int, int]:
-    """Each merged player's id -> the kept player's id (what standings add up as one)."""
-    rows = conn.execute(select(db.players.c.id, db.players.c.merged_into).where(db.players.c.merged_into.is_not(None)))
-    return {r.id: r.merged_into for r in rows}
+    """Each merged player's id -> the kept player's id at the end of its merges (what standings add
+    up as one). Each merge is kept as it was made (C into B, then B into A: C's row still says B),
+    so undoing B's puts C back under B."""
+    direct = {r.id: r.merged_into for r in conn.execute(
+        select(db.players.c.id, db.players.c.merged_into).where(db.players.c.merged_into.is_not(None)))}
+    roots = {}
+    for pid in direct:
+        seen, at = {pid}, direct[pid]
+        while at in direct and at not in seen:            # a loop (none is made, under the lock) ends it
+            seen.add(at)
+            at = direct[at]
+        roots[pid] = at
+    return roots
 
 
 def merges(conn: Connection) -> list[tuple[Player, Player]]:
-    """(the merged player as they were, the kept player) for every merge, latest first."""
+    """(the merged player as they were, the player they were merged into) for every merge, the
+    latest first."""
     gone = conn.execute(select(db.players).where(db.players.c.merged_into.is_not(None))
-                        .order_by(db.players.c.id.desc())).all()
-    kept = by_ids(conn, [r.merged_into for r in gone])
-    return [(_player(r), kept[r.merged_into]) for r in gone if r.merged_into in kept]
+                        .order_by(db.players.c.merged_at.desc(), db.players.c.id.desc())).all()
+    into = {r.id: _player(r) for r in conn.execute(select(db.players).where(
+        db.players.c.id.in_({r.merged_into for r in gone})))}
+    return [(_player(r), into[r.merged_into]) for r in gone if r.merged_into in into]
 
 
 def same_name(players: Sequence[Player], name: str) -> list[Player]:
     """The players whose name is ``name`` as search compares it (case, width, kana)."""
     folded = fold_text(name)
     return [p for p in players if fold_text(p.name) == folded]
+
+
+def find(conn: Connection, query: str, limit: int = 10) -> list[Player]:
+    """``search`` over the whole register, a merged player's code or old name finding the player
+    kept (once, where that player is found too)."""
+    every = [_player(r) for r in conn.execute(select(db.players).order_by(db.players.c.id))]
+    kept = by_ids(conn, [p.id for p in every])
+    out: dict[int, Player] = {}
+    for p in search(every, query, len(every)):
+        out.setdefault(kept[p.id].id, kept[p.id])
+    return list(out.values())[:limit]
 
 
 def search(players: Sequence[Player], query: str, limit: int = 10) -> list[Player]:
@@ -257,9 +281,10 @@ def _find(conn: Connection, text: str):
         merged = conn.execute(select(db.players).where(db.players.c.merged_into.is_not(None))
                               .order_by(db.players.c.id)).all()
         named = [r for r in merged if fold_text(r.name) == fold_text(text)]
-        if len({r.merged_into for r in named}) == 1:
+        roots = merged_ids(conn)
+        if len({roots.get(r.id) for r in named}) == 1:
             return named[0]
-        named = [r for r in rows if r.id in {m.merged_into for m in named}]
+        named = [r for r in rows if r.id in {roots.get(m.id) for m in named}]
     if len(named) == 1:
         return named[0]
     if len(named) > 1:
@@ -308,8 +333,9 @@ def own_id(conn: Connection, given: str | int) -> int:
 def merge(conn: Connection, gone_id: int, kept_id: int) -> Player:
     """Player ``gone_id`` (entered twice) becomes ``kept_id``: standings add them up, the old
     code finds the kept player, the register lists the kept one only. Players merged into
-    ``gone_id`` before follow it. Refused when the two (or any merged into either) sat at one
-    session: two people, not one entered twice."""
+    ``gone_id`` before follow it (their own merges kept as made: ``unmerge`` of this one puts them
+    back under ``gone_id``). Refused when the two (or any merged into either) sat at one session:
+    two people, not one entered twice."""
     db.lock_register(conn)
     players = by_ids(conn, [gone_id, kept_id])
     for pid in (gone_id, kept_id):
@@ -321,9 +347,9 @@ def merge(conn: Connection, gone_id: int, kept_id: int) -> Player:
     gone, kept = players[gone_id], players[kept_id]
     if gone.id == kept.id:
         raise LedgerError(f"{gone.label} cannot be merged into themselves")
-    merged = merged_ids(conn)
-    sides = ({gone.id} | {i for i, k in merged.items() if k == gone.id},
-             {kept.id} | {i for i, k in merged.items() if k == kept.id})
+    roots = merged_ids(conn)
+    sides = ({gone.id} | {i for i, k in roots.items() if k == gone.id},
+             {kept.id} | {i for i, k in roots.items() if k == kept.id})
     for row in conn.execute(select(db.sessions.c.id, db.sessions.c.created_at, db.sessions.c.table_name,
                                    db.sessions.c.player_ids).where(db.sessions.c.player_ids.is_not(None))):
         ids = set(row.player_ids or ())
@@ -331,8 +357,8 @@ def merge(conn: Connection, gone_id: int, kept_id: int) -> Player:
             where = f" at {row.table_name}" if row.table_name else ""
             raise LedgerError(f"{gone.label} and {kept.label} played in one session ({row.id}{where}, "
                               f"{row.created_at:%Y-%m-%d}): they are two players, not one entered twice")
-    conn.execute(update(db.players).where(db.players.c.merged_into == gone.id).values(merged_into=kept.id))
-    conn.execute(update(db.players).where(db.players.c.id == gone.id).values(merged_into=kept.id))
+    conn.execute(update(db.players).where(db.players.c.id == gone.id).values(merged_into=kept.id,
+                                                                              merged_at=db.now(conn)))
     return kept
 
 
@@ -345,7 +371,7 @@ def unmerge(conn: Connection, player_id: int) -> Player:
         raise LedgerError(f"no player {player_id}")
     if row.merged_into is None:
         raise LedgerError(f"{_player(row).label} is not merged into anyone")
-    conn.execute(update(db.players).where(db.players.c.id == player_id).values(merged_into=None))
+    conn.execute(update(db.players).where(db.players.c.id == player_id).values(merged_into=None, merged_at=None))
     return _player(row)
 
 

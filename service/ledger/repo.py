@@ -149,7 +149,8 @@ class Ledger:
 
     def find_players(self, query: str, limit: int = 10) -> list[register.Player]:
         """Search as you type: name, reading or member code (players.search)."""
-        return register.search(self.players(), query, limit)
+        with self.engine.connect() as conn:
+            return register.find(conn, query, limit)
 
     def player(self, given: str | int) -> register.Player:
         """The player an id, a member code, ``Name (CODE)`` or a unique name names (LedgerError if none)."""
@@ -287,7 +288,18 @@ class Ledger:
     def events(self, session_id: str) -> list[Event]:
         with self.engine.connect() as conn:
             self.config(session_id, conn)
-            return _events(conn, session_id)
+            events = _events(conn, session_id)
+            if not events:
+                self._still_there(conn, session_id)
+            return events
+
+    def _still_there(self, conn: Connection, session_id: str) -> None:
+        """UnknownSession where a session with nothing logged was taken away (``discard``, maybe by
+        the counter's service: this one's caches still held it)."""
+        if conn.execute(select(db.sessions.c.id).where(db.sessions.c.id == session_id)).first() is None:
+            self._configs.pop(session_id, None)
+            self._cache.pop(session_id, None)
+            raise UnknownSession(f"unknown session {session_id!r}: taken away at the counter, or never started")
 
     def state(self, session_id: str) -> State:
         with self.engine.connect() as conn:
@@ -483,6 +495,8 @@ class Ledger:
         cfg = self.config(session_id, conn)
         last = conn.execute(select(func.coalesce(func.max(db.events.c.seq), 0))
                             .where(db.events.c.session_id == session_id)).scalar_one()
+        if not last:                 # nothing logged: one that could have been taken away since
+            self._still_there(conn, session_id)
         cached = self._cache.get(session_id)
         if cached is None or cached.last_seq != last:
             slots = tuple(effective(_events(conn, session_id)))

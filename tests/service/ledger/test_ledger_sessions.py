@@ -320,3 +320,18 @@ def test_isshokai_tie_for_top_goes_to_the_last_winner_and_chombo_adds_a_honba(le
     st = expect(ledger, s, (37, 38, -1), A, 1, pool=1)
     assert st.over
     assert [(l.player, l.result) for l in settle(ledger.config(s), st)] == [(A, 7), (B, 24), (C, -31)]
+
+
+def test_a_session_taken_away_elsewhere_is_unknown_to_a_table_that_had_it(ledger, db_url):
+    """The counter's service took it away; the table's service, its config cached, still showed it
+    as a live game, and its export could be imported back."""
+    from service.ledger import Ledger, UnknownSession
+
+    sid = ledger.start("dunhill", ["Aki", "Ben", "Chie"]).id
+    counter = Ledger(db_url)
+    assert ledger.state(sid).hands == 0 and ledger.config(sid).id == sid        # the table has it cached
+    counter.discard(sid)
+    counter.close()
+    for read in (ledger.state, ledger.events, ledger.slots):
+        with pytest.raises(UnknownSession, match="unknown session"):
+            read(sid)

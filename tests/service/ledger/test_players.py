@@ -157,15 +157,31 @@ def test_two_players_who_sat_together_are_not_merged(ledger):
         ledger.unmerge_player(ledger.player("Aki").id)
 
 
-def test_a_player_merged_into_one_since_merged_follows_it(ledger):
-    """Merges stay one step: C into B, then B into A, puts C's sessions with A too."""
+def test_a_player_merged_into_one_since_merged_follows_it_and_undo_puts_back_what_was(ledger):
+    """C into B, then B into A, puts C's sessions with A too. Undoing B's merge puts C back under B:
+    before, merges were flattened, and the undo left C with A, a merge nobody made."""
     for names in (["A", "X", "Y"], ["B", "X2", "Y2"], ["C", "X3", "Y3"]):
         ledger.start("dunhill", names)
     a, b, c = (ledger.player(n) for n in "ABC")
     ledger.merge_players(c.id, b.id)
     ledger.merge_players(b.id, a.id)
     assert ledger.merged_ids() == {b.id: a.id, c.id: a.id}
-    assert ledger.player(c.code) == a
+    assert ledger.player(c.code) == a and ledger.players_by_id([c.id]) == {c.id: a}
+    assert [(g.name, k.name) for g, k in ledger.merges()] == [("B", "A"), ("C", "B")]     # the latest first
+    ledger.unmerge_player(b.id)
+    assert ledger.merged_ids() == {c.id: b.id} and ledger.player(c.code) == b
+
+
+def test_search_finds_a_merged_players_code_and_old_name_as_the_player_kept(ledger):
+    """The register's search was blind to them, though the code counted as taken."""
+    ledger.start("dunhill", ["Aki", "Ben", "Chie"])
+    ledger.start("dunhill", ["Akiko", "Dai", "Eri"])
+    akiko = ledger.player("Akiko")
+    ledger.merge_players(akiko.code, "Aki")
+    aki = ledger.player("Aki")
+    assert ledger.find_players(akiko.code) == [aki]
+    assert ledger.find_players("akiko") == [aki]
+    assert ledger.find_players("aki") == [aki]                      # found twice over, listed once
 
 
 def test_a_name_typed_exactly_is_that_player_not_one_whose_code_spells_it(ledger):

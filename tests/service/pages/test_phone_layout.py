@@ -53,3 +53,19 @@ def test_a_tile_picked_on_the_snapshot_brings_the_picker_into_view_on_a_phone(ph
     picked = phone.locator("#picked")
     expect(picked).to_be_visible()
     expect(picked).to_be_in_viewport()
+
+
+def test_the_counters_pages_fit_a_phone_too(phone, sister_servers):
+    """Staff check a table from a phone: the table's page at the counter was 498 px wide (its
+    default-rule select 482), and its Settle and 取消 buttons were off-screen."""
+    from table_fixtures import STAFF_PIN
+    a, b = sister_servers
+    start_session(phone, a)                      # table A has a session, and has beaten
+    phone.goto(b + "/counter/login")
+    phone.fill("#pin", STAFF_PIN)
+    phone.click("button[type=submit]")
+    expect(phone).to_have_url(re.compile(r"/counter$"))
+    for path in ("/counter", "/counter/table?name=A", "/counter/players", "/counter/prices", "/counter/rules"):
+        phone.goto(b + path)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{path}: {width} px wide"

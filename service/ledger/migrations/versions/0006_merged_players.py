@@ -18,10 +18,12 @@ depends_on = None
 
 def upgrade() -> None:
     op.add_column("ledger_players", sa.Column("merged_into", sa.Integer, nullable=True))
+    op.add_column("ledger_players", sa.Column("merged_at", sa.DateTime(timezone=True), nullable=True))
     op.create_index("ix_ledger_events_snapshot", "ledger_events", ["snapshot"])
 
 
 def downgrade() -> None:
     op.drop_index("ix_ledger_events_snapshot", table_name="ledger_events")
     with op.batch_alter_table("ledger_players") as batch:
+        batch.drop_column("merged_at")
         batch.drop_column("merged_into")
