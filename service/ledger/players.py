@@ -150,10 +150,12 @@ def find(conn: Connection, query: str, limit: int = 10) -> list[Player]:
     """``search`` over the whole register, a merged player's code or old name finding the player
     kept (once, where that player is found too)."""
     every = [_player(r) for r in conn.execute(select(db.players).order_by(db.players.c.id))]
-    kept = by_ids(conn, [p.id for p in every])
+    hits = search(every, query, len(every))
+    kept = by_ids(conn, [p.id for p in hits[:limit * 4]])     # the hits alone (a register holds thousands)
     out: dict[int, Player] = {}
-    for p in search(every, query, len(every)):
-        out.setdefault(kept[p.id].id, kept[p.id])
+    for p in hits[:limit * 4]:
+        if p.id in kept:
+            out.setdefault(kept[p.id].id, kept[p.id])
     return list(out.values())[:limit]
 
 
