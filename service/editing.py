@@ -233,7 +233,9 @@ class Draft:
         snapshot's box it was picked on is marked fixed."""
         box = self.pick.split(":")[2] if self.pick.count(":") >= 2 else ""
         new = self._swapped(tile)
-        return replace(new, fixed=new.fixed | {int(box)}) if box.isdigit() and new is not self else new
+        fields = ("concealed", "win_tile", "gari", "dora_indicators", "ura_indicators", "melds")
+        changed = any(getattr(new, f) != getattr(self, f) for f in fields)     # the same tile again: not fixed
+        return replace(new, fixed=new.fixed | {int(box)}) if box.isdigit() and changed else new
 
     def _swapped(self, tile: str) -> "Draft":
         name, what = self.picked()

@@ -16,7 +16,7 @@ draft (``editing.Draft.pick``): tap a wrong tile on the snapshot, then the right
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import median
 from typing import Sequence
 
@@ -110,7 +110,9 @@ def views(reading: Reading | None, size: tuple[int, int], draft: Draft, threshol
     if reading is None or not reading.detections or not all(size):
         return None
     w, h = size
-    picks = [pick_of(d, draft) for d in reading.detections]
+    # a row of another hand than the draft's (a double ron's first winner) fixes nothing of it
+    own = not reading.record or reading.record.get("seat", draft.seat) == draft.seat
+    picks = [pick_of(d, draft) if own or d.zone not in ROW_ZONES else "" for d in reading.detections]
     if (win := _win_box(reading, draft, size, picks)) is not None:
         picks[win] = f"win_tile:{draft.win_tile}"
     boxes = []
@@ -163,8 +165,7 @@ def strip(boxes: Sequence[Box], hand: Sequence[Detection], size: tuple[int, int]
     moved = []
     for b in boxes:
         (ax, ay), (bx, by) = place(b.x, b.y), place(b.x + b.w, b.y + b.h)
-        moved.append(Box(min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay), b.tile, b.unsure, b.pick, b.picked,
-                         b.score))
+        moved.append(replace(b, x=min(ax, bx), y=min(ay, by), w=abs(bx - ax), h=abs(by - ay)))
     transform = {0: f"translate({-x0:.1f} {-y0:.1f})",
                  90: f"translate({ch:.1f} 0) rotate(90) translate({-x0:.1f} {-y0:.1f})",
                  180: f"translate({cw:.1f} {ch:.1f}) rotate(180) translate({-x0:.1f} {-y0:.1f})",

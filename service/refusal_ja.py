@@ -51,6 +51,7 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
     (r"tsumo or ron cannot be seen", "ツモかロンか読めません。選んでください"),
     (r"frames disagree", "読みが揃いません。確かめてください"),
     (r"back\(s\) in .* hand row", "手牌に裏向きの牌があります"),
+    (r"a double ron is two rons by the two other players", "ダブロンは放銃者以外の二人のロンです"),
     (r"unknown session", "この半荘はありません(カウンターで取り消されたか、別の卓の半荘です)。はじめの画面に戻ってください"),
     (r"logged entr(y|ies): a session with hands is kept", "記録のある半荘は取り消せません"),
     (r"players are named .*: choose one by member code", "同じ名前のプレイヤーがいます。会員番号で選んでください"),

@@ -110,7 +110,10 @@ def tables_view(parlour: Ledger, settings: Settings, now: datetime | None = None
         s = row.status
         online = row.online(now, settings.heartbeat_s)
         shown = _shown(parlour, row.name, s.get("session")) or newest.get(row.name)
-        session = _session_glance(parlour, shown, now, settings.idle_minutes) if shown is not None else None
+        try:
+            session = _session_glance(parlour, shown, now, settings.idle_minutes) if shown is not None else None
+        except UnknownSession:          # taken away meanwhile (the counter's 取消): the table shows none
+            session = None
         warnings = []
         if online and s.get("camera") == "lost":
             warnings.append(f"camera lost: {s.get('camera_error') or 'no frame'}")

@@ -37,10 +37,12 @@ def typed(ledger: Ledger, text: str) -> tuple[str, Player | None, list[Player]]:
         return "", None, []
     try:
         return "known", ledger.player(text), []
-    except LedgerError:          # nobody, or more than one: the register says which
+    except LedgerError as e:     # nobody, or more than one: the register says which
         same = same_name(ledger.players(), text)
         if len(same) > 1:
             return "shared", None, same
+        if "players are named" in str(e):     # old names of players merged into two others
+            return "shared", None, ledger.find_players(text)
         return ("no code", None, []) if looks_like_code(text) else ("new", None, [])
 
 

@@ -14,6 +14,7 @@ from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import Response
 
 from scoring import ScoringError
+from scoring.record import SEATS
 from scoring.tiles import parse_mpsz, tile_name
 
 from .. import table
@@ -186,13 +187,21 @@ def offer(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, o
 KEPT_JA = "この写真からは手牌が読めません。前の写真と読みのままです"
 
 
+def _second_ron(read: Draft, first) -> Draft:
+    """A double ron's second hand as read: a ron off the first's discarder by the seat that is
+    neither (a reading names whichever seat its row lay at, and as a tsumo where it cannot tell)."""
+    discarder = first.get("discarder") or ""
+    seat = next((s for s in SEATS if s not in (first.get("seat"), discarder)), read.seat)
+    return replace(read, seat=seat, win="ron", discarder=discarder)
+
+
 def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, size, offer: int = 0,
           offers: Offers | None = None) -> Response:
     draft = draft_of(form)
     if reading.record is not None:      # what the reader saw replaces the draft; players fix it
         # a double ron's first hand, held, stays: the reading is the second winner's
-        draft = replace(Draft.from_record(reading.record, draft.riichi_others, draft.first),
-                        penalties=draft.penalties)
+        read = Draft.from_record(reading.record, draft.riichi_others, draft.first)
+        draft = replace(_second_ron(read, draft.first) if draft.first else read, penalties=draft.penalties)
     else:
         # nothing read (felt, a blur): a picture that read the hand stays the count's, or Confirm
         # would log the hand with a photo of the felt, and what it taught would be lost
@@ -203,6 +212,8 @@ def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, si
             snapshot, (reading, size) = earlier, kept
             reading = replace(reading, warnings=(f"{KEPT_JA} · the new picture read no hand ({why}): the "
                                                  "earlier one and its reading are kept",) + tuple(reading.warnings))
+        else:                           # a new picture: the boxes fixed on the one before are not its own
+            draft = replace(draft, fixed=frozenset(), pick="")
     return work(request, ledger, session_id, draft, correct=number(form, "correct"), seen=number(form, "seen"),
                 snapshot=snapshot, reading=reading, size=size, oob_snapshot=True, offer=offer)
 

@@ -148,3 +148,13 @@ def test_in_a_double_ron_the_hand_being_drafted_is_the_one_checked_for_refused_t
             "first": json.dumps(first), "op": ""}
     r = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"})
     assert r.status_code == 200 and "6m is not in" in r.text
+
+
+def test_with_thirteen_tiles_and_the_winning_tile_target_a_hand_tile_tapped_is_not_removed(client):
+    """The hint says to tap the winning tile "in the hand, or in the picker": on 13 tiles a hand tile
+    tapped was deleted."""
+    from table_fixtures import PLAYERS
+    sid = client.post("/api/sessions", json={"rules": "balance", "players": PLAYERS}).json()["id"]
+    form = {"concealed": "1233334566789s", "target": "win_tile", "melds": "[]", "op": ""}
+    page = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"}).text
+    assert "del:concealed:" not in page and "tap the winning tile in the picker" in page

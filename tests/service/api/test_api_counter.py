@@ -446,3 +446,18 @@ def test_a_session_started_by_mistake_is_taken_away_and_one_with_a_log_is_kept(s
         r = staff.delete(f"/api/counter/sessions/{sid}")
         assert r.status_code == 422 and entries in r.json()["detail"] and "is kept" in r.json()["detail"]
     assert staff.delete(f"/api/counter/sessions/{mistake}").status_code == 404
+
+
+def test_the_tables_view_survives_a_session_taken_away_by_another_service(staff, settings):
+    """The counter had the table's session cached; another service took it away: the next look at
+    the tables was a 404 for every counter page."""
+    from service.ledger import Ledger
+    sid = staff.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}, headers=TABLE_H).json()["id"]
+    assert staff.get(f"/s/{sid}", headers=TABLE_H).status_code == 200      # the tablet shows it: its beat says so
+    assert Heartbeat(staff.app, staff.app.state.parlour.engine).beat()
+    assert staff.get("/api/counter/tables").json()[0]["session"]["id"] == sid       # cached now
+    other = Ledger(str(staff.app.state.parlour.engine.url))
+    other.discard(sid)
+    other.close()
+    r = staff.get("/api/counter/tables")
+    assert r.status_code == 200 and r.json()[0]["session"] is None

@@ -74,3 +74,17 @@ def test_players_are_picked_from_the_register_and_a_new_name_joins_it(page, serv
     page.goto(f"{server}/s/{sid}/history")
     for name in ("Akiko", "Dora", "Ben"):
         expect(page.locator("main")).to_contain_text(name)
+
+
+def test_an_old_name_of_players_merged_into_two_others_asks_for_the_code(client):
+    """Two Sams, each merged into another player: typed "Sam", the note said "new player", and the
+    session was then refused as two players of that name."""
+    from service.pages.players import typed
+    ledger = client.app.state.ledger
+    ledger.start("dunhill", ["Sam", "A1", "B1"])
+    ledger.add_player("Sam", code="S2")
+    ledger.start("dunhill", ["S2", "A2", "B2"])
+    ledger.merge_players(ledger.player("Sam (0001)").id, "A2")
+    ledger.merge_players(ledger.player("S2").id, "A1")
+    status, _, shared = typed(ledger, "Sam")
+    assert status == "shared" and sorted(p.name for p in shared) == ["A1", "A2"]
