@@ -27,6 +27,10 @@ FLAGS = (("riichi", "立直", "riichi"), ("double_riichi", "W立直", "double ri
          ("houtei", "河底", "houtei"))
 RARE_FLAGS = (("tenhou", "天和", "tenhou"), ("chiihou", "地和", "chiihou"),
          ("renhou", "人和", "renhou"), ("nagashi", "流し", "nagashi"))
+# Facts of one hand the tiles do not show, as a rule that needs them declares them (a record's
+# ``options``, docs/hand-record.md): offered where the session's rule has them.
+HAND_OPTIONS = (("discarded_five", "5筒・5索を捨てた", "a 5p/5s among the winner's discards (no karasu)"),
+                ("open_riichi_deal_in", "オープン立直に放銃", "a deal-in to an open riichi the rule counts as yakuman"))
 # 三人花: 1m 5m 9m, all pinzu and souzu, all honours, red fives.
 PALETTE = (("1m", "5m", "0m", "9m"), tuple(f"{n}p" for n in "1234567890"),
            tuple(f"{n}s" for n in "1234567890"), tuple(f"{n}z" for n in "1234567"))
@@ -55,6 +59,7 @@ class Draft:
     first: Mapping[str, Any] | None = None         # the first record of a double ron
     pick: str = ""                                 # a tile picked on the snapshot to fix: FIELD:TILE or meld:I
     fixed: frozenset[int] = frozenset()            # the snapshot's boxes fixed so (shown as fixed, not picked again)
+    options: frozenset[str] = frozenset()          # HAND_OPTIONS set for this hand
 
     # -- in and out -----------------------------------------------------------
     @classmethod
@@ -84,7 +89,8 @@ class Draft:
                    melds=melds, flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if text(f)),
                    riichi_others=frozenset(getlist("riichi_others")), penalties=frozenset(getlist("penalty")),
                    target=text("target") or "concealed",
-                   meld_from=text("meld_from"), first=first, pick=text("pick"), fixed=_boxes(text("fixed")))
+                   meld_from=text("meld_from"), first=first, pick=text("pick"), fixed=_boxes(text("fixed")),
+                   options=frozenset(k for k, _, _ in HAND_OPTIONS if text(f"option_{k}")))
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any], riichi_others: frozenset[str] = frozenset(),
@@ -96,7 +102,8 @@ class Draft:
                    ura_indicators=_sorted(record.get("ura_indicators", "")),
                    melds=tuple(dict(m) for m in record.get("melds", [])),
                    flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if record.get(f)), riichi_others=riichi_others,
-                   first=first)
+                   first=first, options=frozenset(k for k, _, _ in HAND_OPTIONS
+                                                  if (record.get("options") or {}).get(k) is True))
 
     def record(self, rules: str) -> dict[str, Any]:
         """The hand record this draft says (honba is the ledger's to fill)."""
@@ -110,6 +117,8 @@ class Draft:
             if getattr(self, f):
                 rec[f] = getattr(self, f)
         rec.update({f: True for f, _, _ in FLAGS + RARE_FLAGS if f in self.flags})
+        if self.options:
+            rec["options"] = {k: True for k in sorted(self.options)}
         return rec
 
     def tiles(self, name: str) -> list[str]:
@@ -179,6 +188,12 @@ class Draft:
 
     def _add(self, tile: str) -> "Draft":
         t = self.target
+        if t == "kakan":            # the pon it adds to becomes the kan (it was a second meld beside it)
+            plain = "5" + tile[1] if tile[0] == "0" else tile
+            for i, m in enumerate(self.melds):
+                if m.get("kind") == "pon" and {"5" + x[1] if x[0] == "0" else x for x in _names(m["tiles"])} == {plain}:
+                    kan = {**m, "kind": "kakan", "tiles": format_mpsz(parse_mpsz(m["tiles"] + tile))}
+                    return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:])
         if t in MELD_KINDS:
             source = None if t == "ankan" else (self.meld_from or _other_seat(self.seat))
             base = "5" + tile[1] if tile[0] == "0" else tile     # a meld of fives may hold the red one
@@ -304,6 +319,13 @@ def _tile(text: str) -> str:
     if len(tiles) != 1:
         raise EditError(f"{text!r} is not one tile")
     return tile_name(tiles[0])
+
+
+def _names(mpsz: str) -> list[str]:
+    try:
+        return [tile_name(t) for t in parse_mpsz(mpsz)]
+    except ScoringError:
+        return []
 
 
 def _boxes(text: str) -> frozenset[int]:

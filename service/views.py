@@ -69,6 +69,8 @@ def score_view(result: Mapping[str, Any], seats: Mapping[str, str]) -> dict[str,
     for item in result["items"]:
         if "factor" in item:
             running *= item["factor"]
+        elif item.get("group") == "fixed":     # a fixed count (karasu's 30, nagashi's) is the count so far
+            running = item["points"]
         else:
             running += item["points"]
         lines.append({**item, "running": running})

@@ -20,7 +20,7 @@ from scoring.tiles import parse_mpsz, tile_name
 from .. import table
 from ..deps import (AfterConfirmDep, CameraDep, HandPhotosDep, LedgerDep, OffersDep, ReaderDep, SettingsDep,
                     SnapshotsDep, TilesDep)
-from ..editing import FLAGS, PALETTE, RARE_FLAGS, TARGETS, Draft
+from ..editing import FLAGS, HAND_OPTIONS, PALETTE, RARE_FLAGS, TARGETS, Draft
 from ..errors import ServiceError
 from ..refusal_ja import bilingual
 from ..ledger import Ledger
@@ -91,6 +91,7 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                 scores=scores, error=error, correct=correct, snapshot=snapshot, reading=reading,
                 reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS,
                 rare_flags=RARE_FLAGS, records=records, view=views(reading, size, draft, unsure_score),
+                hand_options=[o for o in HAND_OPTIONS if o[0] in (cfg.preset.options if cfg.preset else {})],
                 clean=clean and not correct, entered=entered, offer=offer, unsure_score=unsure_score,
                 # the hand being corrected as the page first showed it: kept through every edit, so a
                 # correction made meanwhile on another tablet is refused at Confirm (Ledger.correct)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 import scoring
+from dataclasses import replace
+
 from service.editing import Draft, EditError
 
 
@@ -158,3 +160,50 @@ def test_with_thirteen_tiles_and_the_winning_tile_target_a_hand_tile_tapped_is_n
     form = {"concealed": "1233334566789s", "target": "win_tile", "melds": "[]", "op": ""}
     page = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"}).text
     assert "del:concealed:" not in page and "tap the winning tile in the picker" in page
+
+
+def test_a_fact_of_the_hand_the_rule_needs_is_one_toggle(client):
+    """Balance's karasu (30 fixed) holds only when no 5p/5s was discarded, and the tablet could not
+    say one was: the discarder paid 30 for a hand of 4. The rule's per-hand facts are toggles now,
+    offered only where the session's rule has them."""
+    import json
+    from table_fixtures import PLAYERS
+    hx = {"HX-Request": "true"}
+    sid = client.post("/api/sessions", json={"rules": "balance", "players": PLAYERS}).json()["id"]
+    form = {"seat": "south", "win": "ron", "discarder": "west", "concealed": "123789p234s11s", "win_tile": "1s",
+            "melds": json.dumps([{"kind": "pon", "tiles": "555z", "from": "west"}]), "hand": "1"}
+    page = client.post(f"/s/{sid}/edit", data={**form, "op": ""}, headers=hx).text
+    assert 'name="option_discarded_five"' in page and 'name="option_open_riichi_deal_in"' in page
+    assert client.post(f"/s/{sid}/confirm", data={**form, "option_discarded_five": "1"}).status_code == 204
+    hand = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
+    assert hand["records"][0]["options"] == {"discarded_five": True}
+    assert hand["totals"] == [4] and hand["deltas"]["Chie"] == -4               # not karasu's 30
+    other = client.post("/api/sessions", json={"rules": "isshokai", "players": PLAYERS}).json()["id"]
+    assert 'id="hand-options"' not in client.post(f"/s/{other}/edit", data={**form, "op": ""}, headers=hx).text
+
+
+@pytest.mark.parametrize("rules, concealed, win_tile, honba, running", [
+    # balance: karasu is 30 at any honba, the bounty (from 4 honba) added on top
+    ("balance", "123789p234s11s", "1s", 5, [5, 7, 8, 30, 35]),
+    # isshokai: a count of exactly 3 becomes 15
+    ("isshokai", "234p678s33s678s", "8s", 0, [2, 3, 15]),
+])
+def test_a_fixed_count_is_the_running_total_where_it_stands(rules, concealed, win_tile, honba, running):
+    """The column read 34 (or 18) down to a 合計 of 30 (or 15): a fixed count was added as points."""
+    from service.views import score_view
+    meld = {"kind": "pon", "tiles": "555z" if rules == "balance" else "777z", "from": "west"}
+    result = scoring.score({"rules": rules, "seat": "south", "win": "ron", "discarder": "west", "melds": [meld],
+                            "concealed": concealed, "win_tile": win_tile, "honba": honba}).to_dict()
+    lines = score_view(result, {"east": "Aki", "south": "Ben", "west": "Chie"})["lines"]
+    assert [line["running"] for line in lines] == running and running[-1] == result["total"]
+
+
+def test_an_added_kan_tapped_on_a_pon_makes_that_pon_the_kan():
+    """It made a second, four-tile meld beside the pon, and the count refused "7 seen"."""
+    d = Draft(seat="south", target="pon", meld_from="east").apply("add:8s")
+    d = replace(d, target="kakan").apply("add:8s")
+    assert d.melds == ({"kind": "kakan", "tiles": "8888s", "from": "east"},)
+    red = replace(Draft(seat="south", target="pon", meld_from="west").apply("add:5p"), target="kakan").apply("add:0p")
+    assert red.melds == ({"kind": "kakan", "tiles": "5550p", "from": "west"},)        # the red one added
+    alone = Draft(seat="south", target="kakan").apply("add:3p")                          # no pon: a kakan as before
+    assert len(alone.melds) == 1 and alone.melds[0]["kind"] == "kakan"
