@@ -153,7 +153,8 @@ class Draft:
     def apply(self, op: str) -> "Draft":
         """``add:5p`` (to the target; with a tile picked, in its place), ``pick:FIELD:TILE`` or
         ``pick:meld:I`` (a tile tapped on the snapshot; again, or ``pick:``, lets go), ``del:FIELD:I``,
-        ``win:I`` (the hand's tile I is the winning tile: it stays in the hand), ``delmeld:I``,
+        ``win:I`` (the hand's tile I is the winning tile: it stays in the hand), ``red:I:J`` (meld I's
+        five J red or plain), ``delmeld:I``,
         ``double``, ``single``, ``clear``."""
         verb, _, arg = op.partition(":")
         if verb == "add":
@@ -171,6 +172,17 @@ class Draft:
             if not self.whole():    # 13 tiles: the winning tile is not among them (the picker adds it)
                 raise EditError("the hand does not hold its winning tile yet (13 tiles): tap it in the picker")
             return replace(self, win_tile=tile_name(tiles[i]), pick="")
+        if verb == "red":           # a five of a meld tapped: red <-> plain (a kan may hold both reds)
+            i, _, j = arg.partition(":")
+            i, j = _index(i), _index(j)
+            if i >= len(self.melds):
+                raise EditError(f"no meld {i + 1}")
+            tiles = _names(self.melds[i]["tiles"])
+            if j >= len(tiles) or tiles[j][0] not in "05" or tiles[j][1] == "z":
+                raise EditError(f"tile {j + 1} of meld {i + 1} is no five")
+            tiles[j] = ("5" if tiles[j][0] == "0" else "0") + tiles[j][1]
+            meld = {**self.melds[i], "tiles": format_mpsz(parse_mpsz("".join(tiles)))}
+            return replace(self, melds=self.melds[:i] + (meld,) + self.melds[i + 1:], pick="")
         if verb == "delmeld":
             i = _index(arg)
             if i >= len(self.melds):

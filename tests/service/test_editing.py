@@ -207,3 +207,25 @@ def test_an_added_kan_tapped_on_a_pon_makes_that_pon_the_kan():
     assert red.melds == ({"kind": "kakan", "tiles": "5550p", "from": "west"},)        # the red one added
     alone = Draft(seat="south", target="kakan").apply("add:3p")                          # no pon: a kakan as before
     assert len(alone.melds) == 1 and alone.melds[0]["kind"] == "kakan"
+
+
+def test_a_five_of_a_meld_tapped_turns_red_or_plain_so_a_kan_holds_both_reds():
+    """A meld took one red five at most: a kan of 5p holding both red ones counted 4 points short."""
+    d = Draft(seat="south", target="ankan").apply("add:0p")
+    assert d.melds[0]["tiles"] == "5550p"
+    plain = _names_of(d.melds[0]["tiles"]).index("5p")
+    d = d.apply(f"red:0:{plain}")
+    assert d.melds[0]["tiles"] == "5500p"
+    rec = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "234p567s11s789s", "win_tile": "9s",
+           "gari": "1m", "melds": [dict(d.melds[0])]}
+    one_red = {**rec, "melds": [{"kind": "ankan", "tiles": "5550p"}]}
+    assert scoring.score(rec).total == scoring.score(one_red).total + 4        # dunhill: a red 5p is 4
+    red = _names_of(d.melds[0]["tiles"]).index("0p")
+    assert d.apply(f"red:0:{red}").melds[0]["tiles"] == "5550p"                     # and back
+    with pytest.raises(EditError, match="no five"):
+        Draft(melds=({"kind": "pon", "tiles": "777z"},)).apply("red:0:0")
+
+
+def _names_of(mpsz: str) -> list[str]:
+    from scoring.tiles import parse_mpsz, tile_name
+    return [tile_name(t) for t in parse_mpsz(mpsz)]

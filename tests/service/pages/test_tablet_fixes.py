@@ -217,3 +217,13 @@ def test_the_winning_tile_is_moved_with_one_tap_on_the_hand(page, server):
     page.click('#hand button.tile[data-tile="3p"]')
     expect(page.locator("#hand button.tile.win")).to_have_attribute("data-tile", "3p")
     expect(page.locator("#hand button.tile")).to_have_count(4)
+
+
+def test_a_kan_of_fives_takes_both_red_ones_by_a_tap_on_its_tile(page, server):
+    start_session(page, server)
+    page.click("text=暗槓 closed kan")
+    page.click('#palette button[data-tile="0p"]')
+    meld = page.locator(".meld").first
+    expect(meld.locator('button.five[data-tile="0p"]')).to_have_count(1)
+    meld.locator('button.five[data-tile="5p"]').first.click()
+    expect(page.locator(".meld").first.locator('button.five[data-tile="0p"]')).to_have_count(2)
