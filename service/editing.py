@@ -8,7 +8,7 @@ Tile fields are mpsz text (typed, or built by taps); they are kept sorted.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from scoring import ScoringError
@@ -60,6 +60,9 @@ class Draft:
     pick: str = ""                                 # a tile picked on the snapshot to fix: FIELD:TILE or meld:I
     fixed: frozenset[int] = frozenset()            # the snapshot's boxes fixed so (shown as fixed, not picked again)
     options: frozenset[str] = frozenset()          # HAND_OPTIONS set for this hand
+    # what a record held that the editor does not show (the camera's ``discards``, other options):
+    # carried through, so a hand confirmed or corrected untouched counts as it was read or logged
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     # -- in and out -----------------------------------------------------------
     @classmethod
@@ -90,7 +93,8 @@ class Draft:
                    riichi_others=frozenset(getlist("riichi_others")), penalties=frozenset(getlist("penalty")),
                    target=text("target") or "concealed",
                    meld_from=text("meld_from"), first=first, pick=text("pick"), fixed=_boxes(text("fixed")),
-                   options=frozenset(k for k, _, _ in HAND_OPTIONS if text(f"option_{k}")))
+                   options=frozenset(k for k, _, _ in HAND_OPTIONS if text(f"option_{k}")),
+                   extra=_extra(text("extra")))
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any], riichi_others: frozenset[str] = frozenset(),
@@ -103,7 +107,8 @@ class Draft:
                    melds=tuple(dict(m) for m in record.get("melds", [])),
                    flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if record.get(f)), riichi_others=riichi_others,
                    first=first, options=frozenset(k for k, _, _ in HAND_OPTIONS
-                                                  if (record.get("options") or {}).get(k) is True))
+                                                  if (record.get("options") or {}).get(k) is True),
+                   extra=_kept_extra(record))
 
     def record(self, rules: str) -> dict[str, Any]:
         """The hand record this draft says (honba is the ledger's to fill)."""
@@ -117,8 +122,10 @@ class Draft:
             if getattr(self, f):
                 rec[f] = getattr(self, f)
         rec.update({f: True for f, _, _ in FLAGS + RARE_FLAGS if f in self.flags})
-        if self.options:
-            rec["options"] = {k: True for k in sorted(self.options)}
+        rec.update({k: v for k, v in self.extra.items() if k != "options"})
+        options = {**self.extra.get("options", {}), **{k: True for k in sorted(self.options)}}
+        if options:
+            rec["options"] = options
         return rec
 
     def tiles(self, name: str) -> list[str]:
@@ -338,6 +345,35 @@ def _names(mpsz: str) -> list[str]:
         return [tile_name(t) for t in parse_mpsz(mpsz)]
     except ScoringError:
         return []
+
+
+EXTRA = ("discards", "options")      # record fields the editor carries without showing them
+
+
+def _kept_extra(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The record's ``discards`` and its options other than the toggles (``HAND_OPTIONS``)."""
+    out: dict[str, Any] = {}
+    if isinstance(record.get("discards"), str) and record["discards"]:
+        out["discards"] = record["discards"]
+    toggles = {k for k, _, _ in HAND_OPTIONS}
+    options = {k: v for k, v in (record.get("options") or {}).items() if k not in toggles}
+    if options:
+        out["options"] = options
+    return out
+
+
+def _extra(text: str) -> dict[str, Any]:
+    """The page's hidden ``extra`` (JSON): what ``_kept_extra`` keeps, checked as the page wrote it."""
+    if not text:
+        return {}
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise EditError("the editor's extra record fields are not JSON") from None
+    if not isinstance(data, dict) or set(data) - set(EXTRA) or not isinstance(data.get("options", {}), dict) \
+            or not isinstance(data.get("discards", ""), str):
+        raise EditError("the editor's extra record fields must be {discards: mpsz, options: {...}}")
+    return _kept_extra(data)
 
 
 def _boxes(text: str) -> frozenset[int]:

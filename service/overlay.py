@@ -84,12 +84,16 @@ def pick_of(d: Detection, draft: Draft) -> str:
     return ""
 
 
+def _first_winners(reading: Reading, draft: Draft) -> bool:
+    """Whether the reading is of a double ron's first winner, whose hand the draft holds apart."""
+    return bool(draft.first and reading.record and reading.record.get("seat") == draft.first.get("seat"))
+
+
 def _mended(reading: Reading, draft: Draft) -> set[int]:
     """The row boxes whose tile the draft does not hold, counted copy by copy (two 6s read, one
-    fixed to 5s: one box), where the draft is this reading's hand: the reading's winner, no double
-    ron's other hand, most of its row's tiles still held. Else none (a draft of another hand would
-    mark every box)."""
-    if not reading.record or reading.record.get("seat", draft.seat) != draft.seat:
+    fixed to 5s: one box), where the draft is this reading's hand: not a double ron's first winner's,
+    most of its row's tiles still held. Else none (a draft of another hand would mark every box)."""
+    if not reading.record or _first_winners(reading, draft):
         return set()
     held = {"hand": Counter(draft.tiles("concealed")), "gari": Counter(draft.tiles("gari")),
             "melds": Counter("5" + t[1] if t[0] == "0" else t for m in draft.melds for t in _names(m.get("tiles", "")))}
@@ -110,8 +114,9 @@ def views(reading: Reading | None, size: tuple[int, int], draft: Draft, threshol
     if reading is None or not reading.detections or not all(size):
         return None
     w, h = size
-    # a row of another hand than the draft's (a double ron's first winner) fixes nothing of it
-    own = not reading.record or reading.record.get("seat", draft.seat) == draft.seat
+    # the row of a double ron's first winner, held, fixes nothing of the second's hand (a seat the
+    # players changed on a single hand is still that hand's)
+    own = not _first_winners(reading, draft)
     picks = [pick_of(d, draft) if own or d.zone not in ROW_ZONES else "" for d in reading.detections]
     if (win := _win_box(reading, draft, size, picks)) is not None:
         picks[win] = f"win_tile:{draft.win_tile}"

@@ -146,6 +146,16 @@ def same_name(players: Sequence[Player], name: str) -> list[Player]:
     return [p for p in players if fold_text(p.name) == folded]
 
 
+def kept_for_name(conn: Connection, name: str) -> list[Player]:
+    """The players kept for merged players of ``name`` (as search compares names), by id."""
+    folded = fold_text(name)
+    merged = [r.id for r in conn.execute(select(db.players.c.id, db.players.c.name)
+                                         .where(db.players.c.merged_into.is_not(None)))
+              if fold_text(r.name) == folded]
+    kept = by_ids(conn, merged)
+    return sorted({p.id: p for p in kept.values()}.values(), key=lambda p: p.id)
+
+
 def find(conn: Connection, query: str, limit: int = 10) -> list[Player]:
     """``search`` over the whole register, a merged player's code or old name finding the player
     kept (once, where that player is found too)."""

@@ -152,6 +152,11 @@ class Ledger:
         with self.engine.connect() as conn:
             return register.find(conn, query, limit)
 
+    def kept_for_name(self, name: str) -> list[register.Player]:
+        """The players kept for merged players of that name (an old name typed again)."""
+        with self.engine.connect() as conn:
+            return register.kept_for_name(conn, name)
+
     def player(self, given: str | int) -> register.Player:
         """The player an id, a member code, ``Name (CODE)`` or a unique name names (LedgerError if none)."""
         with self.engine.connect() as conn:

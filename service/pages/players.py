@@ -42,7 +42,7 @@ def typed(ledger: Ledger, text: str) -> tuple[str, Player | None, list[Player]]:
         if len(same) > 1:
             return "shared", None, same
         if "players are named" in str(e):     # old names of players merged into two others
-            return "shared", None, ledger.find_players(text)
+            return "shared", None, ledger.kept_for_name(text)
         return ("no code", None, []) if looks_like_code(text) else ("new", None, [])
 
 

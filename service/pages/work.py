@@ -186,6 +186,8 @@ def offer(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, o
 
 
 KEPT_JA = "この写真からは手牌が読めません。前の写真と読みのままです"
+FIRST_AGAIN = ("読んだのは一人目の和了者の手牌です。二人目の手牌を撮ってください · the hand read is the double ron's "
+               "first winner's, held already: read the second winner's hand (a photo of it, or enter it)")
 
 
 def _second_ron(read: Draft, first) -> Draft:
@@ -199,7 +201,10 @@ def _second_ron(read: Draft, first) -> Draft:
 def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, size, offer: int = 0,
           offers: Offers | None = None) -> Response:
     draft = draft_of(form)
-    if reading.record is not None:      # what the reader saw replaces the draft; players fix it
+    if reading.record is not None and draft.first and reading.record.get("seat") == draft.first.get("seat"):
+        # both winners' hands lie revealed, and the reader took the first one's again: it is no second hand
+        reading = replace(reading, warnings=(FIRST_AGAIN,) + tuple(reading.warnings))
+    elif reading.record is not None:    # what the reader saw replaces the draft; players fix it
         # a double ron's first hand, held, stays: the reading is the second winner's
         read = Draft.from_record(reading.record, draft.riichi_others, draft.first)
         draft = replace(_second_ron(read, draft.first) if draft.first else read, penalties=draft.penalties)

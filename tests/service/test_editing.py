@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import scoring
@@ -229,3 +231,32 @@ def test_a_five_of_a_meld_tapped_turns_red_or_plain_so_a_kan_holds_both_reds():
 def _names_of(mpsz: str) -> list[str]:
     from scoring.tiles import parse_mpsz, tile_name
     return [tile_name(t) for t in parse_mpsz(mpsz)]
+
+
+@pytest.mark.parametrize("rules, logged, total", [
+    ("balance", {"discards": "5p"}, 4),                 # a 5p discarded: no karasu
+    ("isshokai", {"options": {"round_wind": "2z"}}, None),
+])
+def test_a_hand_corrected_untouched_counts_as_it_was_logged(client, rules, logged, total):
+    """What the editor does not show (the camera's discards, a rule's other per-hand options) was
+    dropped: a correction confirmed untouched changed the count (balance 4 -> 30)."""
+    import json
+    from table_fixtures import PLAYERS
+    sid = client.post("/api/sessions", json={"rules": rules, "players": PLAYERS}).json()["id"]
+    meld = {"kind": "pon", "tiles": "555z" if rules == "balance" else "777z", "from": "west"}
+    record = {"rules": rules, "seat": "south", "win": "ron", "discarder": "west", "melds": [meld],
+              "concealed": "123789p234s11s" if rules == "balance" else "234p678s33s678s",
+              "win_tile": "1s" if rules == "balance" else "8s", **logged}
+    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [record]}).status_code == 201
+    before = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
+    page = client.get(f"/s/{sid}?correct=1").text
+    from test_snapshot_fix import EditorForm
+    form = EditorForm(page).values
+    form.update({"seat": "south", "win": "ron", "discarder": "west", "concealed": record["concealed"],
+                 "win_tile": record["win_tile"], "melds": json.dumps([meld]), "correct": "1"})
+    assert client.post(f"/s/{sid}/confirm", data=form).status_code == 204
+    after = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
+    assert after["corrected"] and after["totals"] == before["totals"]
+    assert total is None or after["totals"] == [total]
+    for key, value in logged.items():
+        assert after["records"][0][key] == value

@@ -117,3 +117,30 @@ def test_a_new_picture_clears_the_boxes_fixed_on_the_one_before(client):
     assert read.status_code == 200
     values = EditorForm(read.text).values
     assert values["fixed"] == "" and values["pick"] == ""
+
+
+def test_a_double_rons_second_reading_of_the_first_winners_row_replaces_nothing(client):
+    """Both winners' hands lie revealed; the reader took the first one's row again, and it was logged
+    as the second winner's hand under the other seat. It is said so, and the draft stays."""
+    import json
+    sid = client.post("/api/sessions", json={"rules": "balance", "players": ["Aki", "Ben", "Chie"]}).json()["id"]
+    frame = (DEMO_FRAMES / "frame-05.jpg").read_bytes()
+    first_read = client.post(f"/s/{sid}/upload", files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
+    seat = EditorForm(first_read.text).values["seat"]
+    discarder = next(s for s in ("east", "south", "west") if s != seat)
+    first = {"rules": "balance", "seat": seat, "win": "ron", "discarder": discarder,
+             "concealed": EditorForm(first_read.text).values["concealed"], "win_tile": "6s"}
+    form = {"first": json.dumps(first), "melds": "[]", "concealed": "", "seat": "", "win": "ron"}
+    again = client.post(f"/s/{sid}/upload", data=form, files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
+    assert again.status_code == 200 and "一人目の和了者の手牌です" in again.text
+    assert EditorForm(again.text).values["concealed"] == ""
+
+
+def test_a_seat_the_players_change_leaves_the_snapshot_tappable(client):
+    sid = client.post("/api/sessions", json={"rules": "balance", "players": ["Aki", "Ben", "Chie"]}).json()["id"]
+    frame = (DEMO_FRAMES / "frame-05.jpg").read_bytes()
+    read = client.post(f"/s/{sid}/upload", files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
+    form = EditorForm(read.text).values
+    other = next(s for s in ("east", "south", "west") if s != form["seat"])
+    moved = client.post(f"/s/{sid}/edit", data={**form, "seat": other, "op": ""}, headers=HTMX)
+    assert re.findall(r'data-op="pick:concealed:', moved.text)

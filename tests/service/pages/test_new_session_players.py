@@ -86,5 +86,6 @@ def test_an_old_name_of_players_merged_into_two_others_asks_for_the_code(client)
     ledger.start("dunhill", ["S2", "A2", "B2"])
     ledger.merge_players(ledger.player("Sam (0001)").id, "A2")
     ledger.merge_players(ledger.player("S2").id, "A1")
+    ledger.add_player("Samantha")                               # a name that starts alike is no Sam
     status, _, shared = typed(ledger, "Sam")
     assert status == "shared" and sorted(p.name for p in shared) == ["A1", "A2"]
