@@ -302,9 +302,12 @@ class Ledger:
         """UnknownSession where a session with nothing logged was taken away (``discard``, maybe by
         the counter's service: this one's caches still held it)."""
         if conn.execute(select(db.sessions.c.id).where(db.sessions.c.id == session_id)).first() is None:
-            self._configs.pop(session_id, None)
-            self._cache.pop(session_id, None)
-            raise UnknownSession(f"unknown session {session_id!r}: taken away at the counter, or never started")
+            self._gone(session_id)
+
+    def _gone(self, session_id: str) -> None:
+        self._configs.pop(session_id, None)
+        self._cache.pop(session_id, None)
+        raise UnknownSession(f"unknown session {session_id!r}: taken away at the counter, or never started")
 
     def state(self, session_id: str) -> State:
         with self.engine.connect() as conn:
@@ -497,11 +500,15 @@ class Ledger:
                              tuple(row.player_ids) if row.player_ids else None, db.aware(row.created_at))
 
     def _derive(self, conn: Connection, session_id: str) -> tuple[SessionConfig, _Cached]:
+        """The session's config and its state from the log."""
         cfg = self.config(session_id, conn)
-        last = conn.execute(select(func.coalesce(func.max(db.events.c.seq), 0))
-                            .where(db.events.c.session_id == session_id)).scalar_one()
-        if not last:                 # nothing logged: one that could have been taken away since
-            self._still_there(conn, session_id)
+        # the log's last seq, and (in the same statement) whether the session is still there: one
+        # with nothing logged may have been taken away by another service (``discard``)
+        there = select(func.count()).where(db.sessions.c.id == session_id).scalar_subquery()
+        last, found = conn.execute(select(func.coalesce(func.max(db.events.c.seq), 0), there)
+                                   .where(db.events.c.session_id == session_id)).one()
+        if not found:
+            self._gone(session_id)
         cached = self._cache.get(session_id)
         if cached is None or cached.last_seq != last:
             slots = tuple(effective(_events(conn, session_id)))

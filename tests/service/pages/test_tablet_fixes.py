@@ -209,14 +209,14 @@ def test_a_correction_left_unchanged_leaves_without_asking_and_a_typed_hand_asks
 def test_the_winning_tile_is_moved_with_one_tap_on_the_hand(page, server):
     """With 和了牌 chosen, a tile of the hand tapped is the winning tile, and stays in the hand."""
     start_session(page, server)
-    for t in ("2p", "3p", "4p", "8s"):
+    for t in ("1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s", "2s", "3s", "5s", "5s"):
         page.click(f'#palette button[data-tile="{t}"]')
-    expect(page.locator("#hand button.tile")).to_have_count(4)
+    expect(page.locator("#hand button.tile")).to_have_count(14)
     page.click('label:has(input[name=target][value=win_tile])')
     expect(page.locator('#hand button.tile[data-tile="3p"]')).to_have_attribute("value", re.compile("^win:"))
     page.click('#hand button.tile[data-tile="3p"]')
     expect(page.locator("#hand button.tile.win")).to_have_attribute("data-tile", "3p")
-    expect(page.locator("#hand button.tile")).to_have_count(4)
+    expect(page.locator("#hand button.tile")).to_have_count(14)
 
 
 def test_a_kan_of_fives_takes_both_red_ones_by_a_tap_on_its_tile(page, server):
