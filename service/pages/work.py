@@ -70,8 +70,10 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     if not error and not draft.concealed:
         error = "手牌を入力 enter the hand: tap tiles below, or type it"
     if not error and not draft.win_tile:
-        error = ("和了牌を選ぶ choose the winning tile: tap 和了牌 winning tile above, then the tile (in the hand, "
-                 "or in the picker)")
+        error = ("和了牌を選ぶ choose the winning tile: tap 和了牌 winning tile above, then the tile in the hand"
+                 if draft.whole() else
+                 "和了牌を下の牌から選ぶ choose the winning tile: 13 tiles, so it is not among them: tap 和了牌 "
+                 "winning tile above, then the tile in the picker below")
         error = _tiles_refused(draft.record(cfg.rules), at, cfg) or error      # the hand being drafted
     if not error:
         try:
@@ -83,6 +85,9 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     # anything in the hand, read or entered: not logged yet, so a link away asks first (table.js)
     entered = bool(draft.concealed or draft.melds or draft.gari or draft.dora_indicators or draft.first
                    or draft.riichi_others or draft.penalties)
+    if correct:                         # a correction: at stake is only what differs from the hand as logged
+        logged = _as_logged(ledger, session_id, correct, cfg)     # (a draw's or chombo's: in its own form)
+        entered = logged is not None and logged != _comparable(draft, cfg)
     clean = clean or not (draft.concealed or draft.melds or draft.gari or draft.dora_indicators)
     # what a player ticked or held is theirs, whatever the tiles: a double ron's first winner, others'
     # riichi sticks, a 罰符 (a reading or a reload would drop it)
@@ -101,6 +106,26 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
 # what the engine refuses of the tiles themselves, whichever the winning tile: said before the
 # players are asked for one (a 13-tile photo's 6m under dunhill is no tile of its wall)
 TILES_REFUSED = re.compile(r"not in (the|this hand's) .*wall|is a gari under|too many copies|too many red fives")
+
+
+def _comparable(draft: Draft, cfg) -> tuple:
+    """What a correction's Confirm would log of ``draft``: its records, others' riichi, penalties."""
+    return (draft.first, draft.record(cfg.rules), draft.riichi_others, draft.penalties)
+
+
+def _as_logged(ledger: Ledger, session_id: str, correct: int, cfg) -> tuple | None:
+    """The hand ``correct`` as the editor opens it (session.table_page's draft), comparable; None
+    where it is no win (a draw or chombo is corrected in its own form)."""
+    slots = ledger.slots(session_id)
+    if not 0 < correct <= len(slots) or slots[correct - 1].kind != "win":
+        return None
+    body = slots[correct - 1].body
+    wins = body["wins"]
+    first = wins[0]["record"] if len(wins) == 2 else None
+    others = frozenset(body.get("riichi", {})) - {w["winner"] for w in wins}
+    logged = replace(Draft.from_record(wins[-1]["record"], others, first),
+                     penalties=frozenset(body.get("penalties", ())))
+    return _comparable(logged, cfg)
 
 
 def _tiles_refused(rec, at, cfg) -> str:
@@ -186,6 +211,8 @@ def offer(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, o
 
 
 KEPT_JA = "この写真からは手牌が読めません。前の写真と読みのままです"
+DISCARDER_READ = ("読んだのは放銃者の手牌です。二人目の和了者の手牌を撮ってください · the hand read lies at the "
+                  "discarder's seat, no winner's: read the second winner's hand (a photo of it, or enter it)")
 FIRST_AGAIN = ("読んだのは一人目の和了者の手牌です。二人目の手牌を撮ってください · the hand read is the double ron's "
                "first winner's, held already: read the second winner's hand (a photo of it, or enter it)")
 
@@ -204,6 +231,8 @@ def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, si
     if reading.record is not None and draft.first and reading.record.get("seat") == draft.first.get("seat"):
         # both winners' hands lie revealed, and the reader took the first one's again: it is no second hand
         reading = replace(reading, warnings=(FIRST_AGAIN,) + tuple(reading.warnings))
+    elif reading.record is not None and draft.first and reading.record.get("seat") == draft.first.get("discarder"):
+        reading = replace(reading, warnings=(DISCARDER_READ,) + tuple(reading.warnings))
     elif reading.record is not None:    # what the reader saw replaces the draft; players fix it
         # a double ron's first hand, held, stays: the reading is the second winner's
         read = Draft.from_record(reading.record, draft.riichi_others, draft.first)

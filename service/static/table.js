@@ -82,14 +82,13 @@
   var LEAVE = root.dataset.correct ?
     "この訂正はまだ記録されていません。移動すると消えます。移動しますか? · This correction is not logged yet: leaving the page loses it. Leave anyway?" :
     "入力中の手はまだ記録されていません。移動すると消えます。移動しますか? · This hand is not logged yet: leaving the page loses it. Leave anyway?";
-  // A correction starts from the hand as logged: only what the players changed since is at stake.
-  document.body.addEventListener("htmx:afterSwap", function (e) {
-    if (e.detail.target && e.detail.target.id === "work") root.dataset.edited = "1";
-  });
   function unsaved(w) {
     var typed = Array.prototype.some.call(w.querySelectorAll("input:not([type]), input[type=text], textarea"),
                                           function (i) { return i.value !== i.defaultValue; });   // not applied yet
-    return typed || (root.dataset.correct ? root.dataset.edited === "1" : w.dataset.entered === "1");
+    // the draw and chombo forms: a box ticked or a choice made and not logged
+    var ticked = Array.prototype.some.call(document.querySelectorAll("#draw input, #chombo input"),
+                                           function (i) { return i.checked !== i.defaultChecked; });
+    return typed || ticked || w.dataset.entered === "1";   // a correction's: differs from the hand as logged
   }
   document.addEventListener("click", function (e) {
     var link = e.target.closest && e.target.closest("a[href]");

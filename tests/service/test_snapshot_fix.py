@@ -94,9 +94,9 @@ def test_a_double_rons_second_hand_read_keeps_the_first_held(client):
     the first winner's hand, held, was dropped."""
     import json
     sid = client.post("/api/sessions", json={"rules": "balance", "players": ["Aki", "Ben", "Chie"]}).json()["id"]
-    first = {"rules": "balance", "seat": "south", "win": "ron", "discarder": "west",
+    first = {"rules": "balance", "seat": "south", "win": "ron", "discarder": "east",
              "concealed": "234567p23466s777z", "win_tile": "6s"}
-    frame = (DEMO_FRAMES / "frame-05.jpg").read_bytes()
+    frame = (DEMO_FRAMES / "frame-05.jpg").read_bytes()                 # west's hand, read as a tsumo
     read = client.post(f"/s/{sid}/upload", data={"first": json.dumps(first), "melds": "[]"},
                        files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
     assert read.status_code == 200
@@ -104,7 +104,7 @@ def test_a_double_rons_second_hand_read_keeps_the_first_held(client):
     # the second hand is a ron off the first's discarder by the seat that is neither (a reading names
     # its row's seat, and tsumo where it cannot tell): before, Confirm was refused after a clean preview
     values = EditorForm(read.text).values
-    assert (values.get("seat"), values.get("win"), values.get("discarder")) == ("east", "ron", "west")
+    assert (values.get("seat"), values.get("win"), values.get("discarder")) == ("west", "ron", "east")
 
 
 def test_a_new_picture_clears_the_boxes_fixed_on_the_one_before(client):
@@ -144,3 +144,33 @@ def test_a_seat_the_players_change_leaves_the_snapshot_tappable(client):
     other = next(s for s in ("east", "south", "west") if s != form["seat"])
     moved = client.post(f"/s/{sid}/edit", data={**form, "seat": other, "op": ""}, headers=HTMX)
     assert re.findall(r'data-op="pick:concealed:', moved.text)
+
+
+def test_a_double_rons_second_reading_of_the_discarders_row_says_so(client):
+    import json
+    sid = client.post("/api/sessions", json={"rules": "balance", "players": ["Aki", "Ben", "Chie"]}).json()["id"]
+    frame = (DEMO_FRAMES / "frame-05.jpg").read_bytes()
+    seat = EditorForm(client.post(f"/s/{sid}/upload", files={"image": ("f.jpg", frame, "image/jpeg")},
+                                  headers=HTMX).text).values["seat"]
+    winner = next(s for s in ("east", "south", "west") if s != seat)
+    first = {"rules": "balance", "seat": winner, "win": "ron", "discarder": seat,
+             "concealed": "234567p23466s777z", "win_tile": "6s"}
+    form = {"first": json.dumps(first), "melds": "[]", "concealed": "", "win": "ron"}
+    again = client.post(f"/s/{sid}/upload", data=form, files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
+    assert "読んだのは放銃者の手牌です" in again.text
+
+
+def test_a_correction_counts_as_unlogged_only_where_it_differs_from_the_hand_logged(client):
+    """A correction whose target or a toggle ticked and unticked asked "not logged yet" on leaving."""
+    sid = client.post("/api/sessions", json={"rules": "balance", "players": ["Aki", "Ben", "Chie"]}).json()["id"]
+    frame = (DEMO_FRAMES / "frame-05.jpg").read_bytes()
+    read = client.post(f"/s/{sid}/upload", files={"image": ("f.jpg", frame, "image/jpeg")}, headers=HTMX)
+    form = EditorForm(read.text).values
+    assert client.post(f"/s/{sid}/confirm", data=form).status_code == 204
+    page = client.get(f"/s/{sid}?correct=1").text
+    assert 'data-entered="0"' in page
+    values = EditorForm(page).values
+    moved = client.post(f"/s/{sid}/edit", data={**values, "target": "gari", "op": ""}, headers=HTMX)
+    assert 'data-entered="0"' in moved.text
+    changed = client.post(f"/s/{sid}/edit", data={**values, "op": "del:concealed:0"}, headers=HTMX)
+    assert 'data-entered="1"' in changed.text

@@ -227,3 +227,14 @@ def test_a_kan_of_fives_takes_both_red_ones_by_a_tap_on_its_tile(page, server):
     expect(meld.locator('button.five[data-tile="0p"]')).to_have_count(1)
     meld.locator('button.five[data-tile="5p"]').first.click()
     expect(page.locator(".meld").first.locator('button.five[data-tile="0p"]')).to_have_count(2)
+
+
+def test_a_draw_ticked_and_not_logged_asks_before_leaving(page, server):
+    start_session(page, server)
+    page.click("#draw summary")
+    page.click("#draw label.toggle:has(input[name=tenpai][value=Aki])")
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("#teach-link")
+    assert asked and "not logged yet" in asked[0]
+    expect(page).not_to_have_url(re.compile(r"/teach$"))
