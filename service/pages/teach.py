@@ -18,8 +18,9 @@ from vision.teach import LAYOUT
 from vision.tileset import KINDS
 
 from .. import heartbeat, shared_tiles, teaching
-from ..deps import CameraDep, LedgerDep, ReadTallyDep, SettingsDep, TilesDep
+from ..deps import CameraDep, LedgerDep, OffersDep, ReadTallyDep, SettingsDep, TilesDep
 from ..errors import ServiceError
+from ..ledger import UnknownSession
 from ..read_tally import CAMERA, reads_poorly
 from ..table_tiles import NO_TABLE, TableTiles
 from .counter import local_time
@@ -55,9 +56,10 @@ def _kept_view(tiles: TableTiles, settings) -> dict:
 
 @router.get("/teach")
 def teach_page(request: Request, settings: SettingsDep, tiles: TilesDep, ledger: LedgerDep,
-               tally: ReadTallyDep) -> Response:
+               tally: ReadTallyDep, offers: OffersDep) -> Response:
     reads = tally.summary().get(CAMERA)         # how the camera reads this table so far
     return render(request, "teach.html", table_name=settings.table_name, layout=LAYOUT, tileset=_set_view(tiles),
+                  back=_back(ledger, offers),
                   camera=request.app.state.camera is not None, sisters=_sisters(ledger, settings),
                   reads=reads, reads_poorly=reads_poorly({CAMERA: reads} if reads else None),
                   **_kept_view(tiles, settings))
@@ -78,6 +80,15 @@ def read_camera(request: Request, camera: CameraDep, tiles: TilesDep) -> Respons
 @router.post("/teach/upload")
 def read_upload(request: Request, form: FormDep, settings: SettingsDep, tiles: TilesDep) -> Response:
     return _lesson(request, tiles, image(form, settings))
+
+
+def _back(ledger, offers) -> str:
+    """Where 戻る Back goes: the session the table's tablet showed last (the teach page is opened
+    from it), else the table's first page."""
+    try:
+        return f"/s/{ledger.config(offers.session).id}" if offers.session else "/"
+    except UnknownSession:
+        return "/"
 
 
 def _need_table(tiles: TableTiles) -> None:

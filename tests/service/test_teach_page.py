@@ -330,3 +330,11 @@ def test_a_table_alone_is_not_told_other_tables_can_take_its_set(client, photo):
     done = client.post("/teach/confirm", data={"token": lesson.token, "kind": lesson.kinds}, headers=HTMX)
     assert done.status_code == 200 and "learnt 34" in done.text
     assert "Other tables of the parlour" not in done.text
+
+
+def test_back_from_the_teach_page_goes_to_the_session_it_was_opened_from(client):
+    """It went to the new-session page: the players had to find their session in the list."""
+    assert 'href="/" id="home-link"' in client.get("/teach").text             # no session yet
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": ["Aki", "Ben", "Chie"]}).json()["id"]
+    assert client.get(f"/s/{sid}").status_code == 200
+    assert f'href="/s/{sid}" id="home-link"' in client.get("/teach").text
