@@ -110,6 +110,16 @@ class Draft:
                                                   if (record.get("options") or {}).get(k) is True),
                    extra=_kept_extra(record))
 
+    @classmethod
+    def from_logged(cls, body: Mapping[str, Any]) -> "Draft":
+        """A logged win's hand as the editor opens it to correct it: the last winner's record, a
+        double ron's first held apart, others' riichi sticks and the hand's penalties."""
+        wins = body["wins"]
+        first = wins[0]["record"] if len(wins) == 2 else None
+        others = frozenset(body.get("riichi", {})) - {w["winner"] for w in wins}
+        return replace(cls.from_record(wins[-1]["record"], others, first),
+                       penalties=frozenset(body.get("penalties", ())))
+
     def record(self, rules: str) -> dict[str, Any]:
         """The hand record this draft says (honba is the ledger's to fill)."""
         rec: dict[str, Any] = {"rules": rules, "seat": self.seat, "win": self.win,

@@ -209,14 +209,19 @@ def _free_code(conn: Connection, pid: int) -> str:
     return f"{n:04d}"
 
 
+def _row(conn: Connection, player_id: int):
+    """The register's row of ``player_id`` (a merged player's own); LedgerError where there is none."""
+    row = conn.execute(select(db.players).where(db.players.c.id == player_id)).first() \
+        if 0 < player_id <= MAX_ID else None           # past it, the driver refuses the query itself
+    if row is None:
+        raise LedgerError(f"no player {player_id}")
+    return row
+
+
 def rename(conn: Connection, player_id: int, name: str | None = None, kana: str | None = None,
            code: str | None = None) -> Player:
     """Change a player's name, reading or code; no session's log changes."""
-    if not 0 < player_id <= MAX_ID:
-        raise LedgerError(f"no player {player_id}")
-    row = conn.execute(select(db.players).where(db.players.c.id == player_id)).first()
-    if row is None:
-        raise LedgerError(f"no player {player_id}")
+    row = _row(conn, player_id)
     if row.merged_into is not None:
         raise LedgerError(f"{_player(row).label} is merged into another player: change that player")
     values = {}
@@ -351,9 +356,7 @@ def merge(conn: Connection, gone_id: int, kept_id: int) -> Player:
     db.lock_register(conn)
     players = by_ids(conn, [gone_id, kept_id])
     for pid in (gone_id, kept_id):
-        row = conn.execute(select(db.players).where(db.players.c.id == pid)).first() if 0 < pid <= MAX_ID else None
-        if row is None:
-            raise LedgerError(f"no player {pid}")
+        row = _row(conn, pid)
         if row.merged_into is not None:
             raise LedgerError(f"{_player(row).label} is merged into {players[pid].label} already")
     gone, kept = players[gone_id], players[kept_id]
@@ -377,10 +380,7 @@ def merge(conn: Connection, gone_id: int, kept_id: int) -> Player:
 def unmerge(conn: Connection, player_id: int) -> Player:
     """Undo ``merge``: the player stands alone again (as they were, name and code)."""
     db.lock_register(conn)
-    row = conn.execute(select(db.players).where(db.players.c.id == player_id)).first() \
-        if 0 < player_id <= MAX_ID else None
-    if row is None:
-        raise LedgerError(f"no player {player_id}")
+    row = _row(conn, player_id)
     if row.merged_into is None:
         raise LedgerError(f"{_player(row).label} is not merged into anyone")
     conn.execute(update(db.players).where(db.players.c.id == player_id).values(merged_into=None, merged_at=None))

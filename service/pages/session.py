@@ -3,8 +3,6 @@ undo, and the history with its chart and exports."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
@@ -107,11 +105,7 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
         hand = ledger.slots(session_id)[correct - 1]
         corrected = hand
         if hand.kind == "win":
-            wins = hand.body["wins"]
-            first = wins[0]["record"] if len(wins) == 2 else None
-            others = frozenset(hand.body.get("riichi", {})) - {w["winner"] for w in wins}
-            draft = replace(Draft.from_record(wins[-1]["record"], others, first),
-                            penalties=frozenset(hand.body.get("penalties", ())))
+            draft = Draft.from_logged(hand.body)
             shown = counted(hand.event.snapshot, store, offers)
     else:                                   # a win the watcher read and nobody logged yet: open with it
         last = last_hand(ledger, session_id)

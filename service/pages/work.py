@@ -114,18 +114,12 @@ def _comparable(draft: Draft, cfg) -> tuple:
 
 
 def _as_logged(ledger: Ledger, session_id: str, correct: int, cfg) -> tuple | None:
-    """The hand ``correct`` as the editor opens it (session.table_page's draft), comparable; None
+    """The hand ``correct`` as the editor opens it (``Draft.from_logged``), comparable; None
     where it is no win (a draw or chombo is corrected in its own form)."""
     slots = ledger.slots(session_id)
     if not 0 < correct <= len(slots) or slots[correct - 1].kind != "win":
         return None
-    body = slots[correct - 1].body
-    wins = body["wins"]
-    first = wins[0]["record"] if len(wins) == 2 else None
-    others = frozenset(body.get("riichi", {})) - {w["winner"] for w in wins}
-    logged = replace(Draft.from_record(wins[-1]["record"], others, first),
-                     penalties=frozenset(body.get("penalties", ())))
-    return _comparable(logged, cfg)
+    return _comparable(Draft.from_logged(slots[correct - 1].body), cfg)
 
 
 def _tiles_refused(rec, at, cfg) -> str:
