@@ -194,7 +194,7 @@ class Draft:
             i, j = _index(i), _index(j)
             if i >= len(self.melds):
                 raise EditError(f"no meld {i + 1}")
-            tiles = _names(self.melds[i]["tiles"])
+            tiles = tile_names(self.melds[i]["tiles"])
             if j >= len(tiles) or tiles[j][0] not in "05" or tiles[j][1] == "z":
                 raise EditError(f"tile {j + 1} of meld {i + 1} is no five")
             tiles[j] = ("5" if tiles[j][0] == "0" else "0") + tiles[j][1]
@@ -218,14 +218,14 @@ class Draft:
     def _add(self, tile: str) -> "Draft":
         t = self.target
         if t == "kakan":            # the pon it adds to becomes the kan (it was a second meld beside it)
-            plain = "5" + tile[1] if tile[0] == "0" else tile
+            plain = plain_five(tile)
             for i, m in enumerate(self.melds):
-                if m.get("kind") == "pon" and {"5" + x[1] if x[0] == "0" else x for x in _names(m["tiles"])} == {plain}:
+                if m.get("kind") == "pon" and set(map(plain_five, tile_names(m["tiles"]))) == {plain}:
                     kan = {**m, "kind": "kakan", "tiles": format_mpsz(parse_mpsz(m["tiles"] + tile))}
                     return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:])
         if t in MELD_KINDS:
             source = None if t == "ankan" else (self.meld_from or _other_seat(self.seat))
-            base = "5" + tile[1] if tile[0] == "0" else tile     # a meld of fives may hold the red one
+            base = plain_five(tile)     # a meld of fives may hold the red one
             tiles = [base] * MELD_KINDS[t]
             if tile[0] == "0":
                 tiles[0] = tile
@@ -289,7 +289,7 @@ class Draft:
                 raise EditError(f"no meld {i + 1}")
             meld = dict(self.melds[i])
             n = len(parse_mpsz(meld["tiles"]))
-            tiles = ["5" + tile[1] if tile[0] == "0" else tile] * n
+            tiles = [plain_five(tile)] * n
             if tile[0] == "0":
                 tiles[0] = tile
             meld["tiles"] = format_mpsz(parse_mpsz("".join(tiles)))
@@ -350,11 +350,17 @@ def _tile(text: str) -> str:
     return tile_name(tiles[0])
 
 
-def _names(mpsz: str) -> list[str]:
+def tile_names(mpsz: str) -> list[str]:
+    """The tiles of ``mpsz`` as names ([] where it does not parse: a form typed half way)."""
     try:
         return [tile_name(t) for t in parse_mpsz(mpsz)]
     except ScoringError:
         return []
+
+
+def plain_five(tile: str) -> str:
+    """A red five's plain kind (``0p`` -> ``5p``); any other tile as it is: a meld is of one kind."""
+    return "5" + tile[1] if tile[0] == "0" else tile
 
 
 EXTRA = ("discards", "options")      # record fields the editor carries without showing them

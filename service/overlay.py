@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from statistics import median
 from typing import Sequence
 
-from .editing import Draft
+from .editing import Draft, plain_five, tile_names
 from .reader import Detection, Reading
 
 ROW_ZONES = ("hand", "melds", "gari")
@@ -76,9 +76,9 @@ def pick_of(d: Detection, draft: Draft) -> str:
     if name is not None:
         return f"{name}:{d.tile}" if d.tile in draft.tiles(name) else ""
     if d.zone == "melds":
-        plain = "5" + d.tile[1] if d.tile[0] == "0" else d.tile
+        plain = plain_five(d.tile)
         for i, m in enumerate(draft.melds):
-            tiles = ["5" + t[1] if t[0] == "0" else t for t in _names(m.get("tiles", ""))]
+            tiles = [plain_five(t) for t in tile_names(m.get("tiles", ""))]
             if plain in tiles:
                 return f"meld:{i}"
     return ""
@@ -96,12 +96,12 @@ def _mended(reading: Reading, draft: Draft) -> set[int]:
     if not reading.record or _first_winners(reading, draft):
         return set()
     held = {"hand": Counter(draft.tiles("concealed")), "gari": Counter(draft.tiles("gari")),
-            "melds": Counter("5" + t[1] if t[0] == "0" else t for m in draft.melds for t in _names(m.get("tiles", "")))}
+            "melds": Counter(plain_five(t) for m in draft.melds for t in tile_names(m.get("tiles", "")))}
     row = [(i, d) for i, d in enumerate(reading.detections)
            if d.zone in ROW_ZONES and d.tile != BACK and i not in draft.fixed]       # those are marked already
     missing = set()
     for i, d in row:
-        tile = "5" + d.tile[1] if d.zone == "melds" and d.tile[0] == "0" else d.tile
+        tile = plain_five(d.tile) if d.zone == "melds" else d.tile
         if held[d.zone][tile] > 0:
             held[d.zone][tile] -= 1
         else:
@@ -195,11 +195,3 @@ def _placer(turn: int, x0: float, y0: float, cw: float, ch: float):
         u, v = x - x0, y - y0
         return {0: (u, v), 90: (ch - v, u), 180: (cw - u, ch - v), 270: (v, cw - u)}[turn]
     return place
-
-
-def _names(mpsz: str) -> list[str]:
-    from scoring.tiles import parse_mpsz, tile_name
-    try:
-        return [tile_name(t) for t in parse_mpsz(mpsz)]
-    except ValueError:
-        return []
