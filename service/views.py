@@ -58,8 +58,10 @@ def _outcome(kind: str, body: Mapping[str, Any]) -> str:
         wins = ", ".join(f"{w['winner']} {'ロン ron' if w['record']['win'] == 'ron' else 'ツモ tsumo'} "
                          f"{w['score']['total']}" for w in body["wins"])
         return wins + (f" ← {body['discarder']}" if body.get("discarder") else "")
-    if kind == "draw":
-        return "流局 draw; 聴牌 tenpai: " + (", ".join(body.get("tenpai", [])) or "—")
+    if kind == "draw":   # a draw's riichi sticks go to the pool: the line says whose they were
+        riichi = ", ".join(p + (" (open)" if k == "open" else "") for p, k in dict(body.get("riichi", {})).items())
+        return ("流局 draw; 聴牌 tenpai: " + (", ".join(body.get("tenpai", [])) or "—")
+                + (f"; 立直 riichi: {riichi}" if riichi else ""))
     return f"チョンボ chombo: {body.get('offender')}"
 
 

@@ -73,6 +73,15 @@ def test_draw_and_chombo(client, session):
     assert r.status_code == 422 and "'Zed' is not a player" in r.json()["detail"]
 
 
+def test_a_draws_history_line_names_its_riichi(client, session):
+    """A draw's riichi sticks stay in the pool: the history says whose they were."""
+    sid = session["id"]
+    r = client.post(f"/api/sessions/{sid}/draws", json={"tenpai": ["Ben", "Chie"], "riichi": ["Ben", "Chie:open"]})
+    assert r.status_code == 201, r.text
+    hand = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
+    assert hand["summary"] == "流局 draw; 聴牌 tenpai: Ben, Chie; 立直 riichi: Ben, Chie (open)"
+
+
 def test_double_ron_pays_both_winners(client, session):
     sid = session["id"]
     recs = [record("south", "ron", "east"), record("west", "ron", "east", shape=HATSU)]
