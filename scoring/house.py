@@ -219,7 +219,29 @@ def _parse(path: Path, label: str) -> tuple[dict[str, Any], tuple[str, int, int]
         raise ScoringError(f"{label}: not valid TOML: {e}") from None
     except UnicodeDecodeError:
         raise ScoringError(f"{label}: not UTF-8 text") from None
+    except RecursionError:       # the TOML reader recurses: a file nested thousands deep
+        raise ScoringError(f"{label}: nested deeper than {MAX_DEPTH} levels of [ ] or {{ }}") from None
+    if _depth(raw) > MAX_DEPTH:  # every check after this recurses too
+        raise ScoringError(f"{label}: nested deeper than {MAX_DEPTH} levels of [ ] or {{ }}")
     return raw, (str(path.absolute()), st.st_mtime_ns, st.st_size)
+
+
+MAX_DEPTH = 8         # the deepest a preset goes is 4 ([options] choice patches)
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and tables nest in ``value`` (a scalar: 0), without recursing."""
+    deepest, todo = 0, [(value, 0)]
+    while todo:
+        v, d = todo.pop()
+        if isinstance(v, dict):
+            v = list(v.values())
+        if isinstance(v, list):
+            if d + 1 > MAX_DEPTH:
+                return d + 1
+            deepest = max(deepest, d + 1)
+            todo.extend((x, d + 1) for x in v)
+    return deepest
 
 
 def _fresh(stamps: tuple[tuple[str, int, int], ...]) -> bool:

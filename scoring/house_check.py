@@ -22,6 +22,8 @@ from .yaku import YAKU, YAKUMAN
 TOP_KEYS = ("extends", "name_ja", "name_en")
 NAMES = ("id", "name_ja", "name_en")          # top-level data that names a rule (not in its digest)
 SIGNED = ("table.end_at_or_below",)           # the only numbers that may be negative
+# Multipliers and the unit's worth: 0 would make every hand, or every settlement, worth nothing.
+AT_LEAST_ONE = ("karasu.factor", "gari_set.factor", "table.unit_value")
 LARGEST = 1_000_000       # no count, stick, price or multiplier a table plays comes near: a bigger one is a typo
 
 # String values the engine or the ledger reads as words (others are free text or tiles).
@@ -90,6 +92,7 @@ def merge(raw: Mapping[str, Any], base: Preset, base_raw: Mapping[str, Any],
                     notes.append(f"option {opt} no longer changes {where} (the value set here wins)")
     check_tiles(label, merged.get("tiles", {}))
     table = merged.get("table", {})
+    check_table_sums(label, table)
     for key, value in table.items():
         choices = table.get(f"{key}_choices")
         if isinstance(choices, list) and value not in choices:
@@ -194,6 +197,8 @@ def _check_value(label: str, where: str, value: Any, examples: list[Any], base_i
     if problem:
         like = f" like {base_id}'s {toml_value(examples[0])}" if examples else ""
         raise ScoringError(f"{label}: {where}{problem[0]} must be {problem[1]}{like}, got {problem[2]}")
+    if where in AT_LEAST_ONE and _kind(value) in ("int", "float") and value < 1:
+        raise ScoringError(f"{label}: {where} must be at least 1 (0 would make it worth nothing), got {toml_value(value)}")
     if where not in SIGNED and _negative(value):
         raise ScoringError(f"{label}: {where} must not be negative, got {toml_value(value)}")
     if _out_of_range(value):
@@ -207,6 +212,21 @@ def _check_value(label: str, where: str, value: Any, examples: list[Any], base_i
         bad = [x for x in value if x not in known]
         if bad:
             raise ScoringError(f"{label}: {where} lists {bad[0]!r}, not a yaku (known: {', '.join(sorted(known))})")
+
+
+def check_table_sums(label: str, table: Mapping[str, Any]) -> None:
+    """The [table] numbers as a whole: a noten payment splits evenly between the two noten players
+    (or the two tenpai), and a stick game pays out what it takes in (three players' start less the
+    return, plus the top's bonus, is nothing): otherwise money appears or vanishes at settlement."""
+    noten = table.get("noten_total")
+    if _kind(noten) == "int" and noten % 2:
+        raise ScoringError(f"{label}: table.noten_total must be even (one tenpai takes half from each of "
+                           f"two noten players; one noten pays half to each of two tenpai), got {noten}")
+    start, back, top = table.get("start_sticks"), table.get("return_sticks", 0), table.get("top_bonus", 0)
+    if start is not None and all(_kind(v) == "int" for v in (start, back, top)) and 3 * (start - back) + top:
+        raise ScoringError(f"{label}: a stick game must settle to nothing: 3 x (table.start_sticks {start} - "
+                           f"table.return_sticks {back}) + table.top_bonus {top} = {3 * (start - back) + top}, "
+                           f"not 0 (isshokai: 3 x (25 - 30) + 15)")
 
 
 def check_tiles(label: str, tiles: Mapping[str, Any]) -> None:

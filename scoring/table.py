@@ -76,6 +76,7 @@ class Table:
         self.gari_in_hand = frozenset(_kind(x) for x in gih.get("kinds", []))
         self.gari_in_hand_for = tuple(gih.get("for", []))
         self.gari_in_hand_not_for = frozenset(gih.get("not_for", []))   # yaku that may not use one
+        self.gari_in_hand_concealed = bool(gih.get("concealed", False))  # never called, never a kan
         self.gari_not_in_hand = tuple(k for k in self.gari if k not in self.gari_in_hand)
         self.round_winds = tuple(_kind(x) for x in tiles.get("round_winds", ["1z"]))
         self.dora_next = {_kind(a): _kind(b) for a, b in tiles.get("dora_next", {}).items()}

@@ -157,8 +157,18 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
         if kans > t.max_kans:
             raise ScoringError(f"{kans} kans: {rec.rules} allows at most {t.max_kans}")
         for m in rec.melds:
+            called = [k for k in map(KIND_OF.__getitem__, m.tiles) if k in t.gari] if t.gari_in_hand_concealed else ()
+            if called:
+                raise ScoringError(f"{tile_name(called[0])} is a gari under {rec.rules}: held in a hand "
+                                   "only concealed, never called or made a kan")
             if len(m.tiles) > 4 and not t.allows_added_kan:
                 raise ScoringError(f"a kan of {len(m.tiles)} tiles: {rec.rules} has no added kan of a fifth tile")
+    if len(rec.dora_indicators) > 1 + t.max_kans:     # one, and one more for each kan the table may make
+        raise ScoringError(f"{len(rec.dora_indicators)} dora indicators: a table shows at most "
+                           f"{1 + t.max_kans} under {rec.rules} (one, and one per kan)")
+    if rec.dora_indicators and len(rec.ura_indicators) > len(rec.dora_indicators):
+        raise ScoringError(f"{len(rec.ura_indicators)} ura indicators under {len(rec.dora_indicators)} dora "
+                           "indicator(s): one ura lies under each dora indicator")
     # Every flag check below is about a flag that is set (or ura indicators): most hands have none.
     if rec.true_flags or rec.ura_indicators:
         _check_flags(rec, t.rinshan_on_gari)
@@ -209,5 +219,8 @@ def _check_flags(rec: HandRecord, rinshan_on_gari: bool = True) -> None:
         raise ScoringError("chiihou is a non-dealer's closed tsumo")
     if rec.renhou and (rec.is_dealer or tsumo or rec.melds):
         raise ScoringError("renhou is a non-dealer's closed ron")
+    if (rec.tenhou or rec.chiihou or rec.renhou) and (riichi or rec.ippatsu):
+        raise ScoringError("tenhou, chiihou and renhou come before the winner's first discard: "
+                           "no riichi, double riichi or ippatsu can be with them")
     if rec.ura_indicators and not riichi:
         raise ScoringError("ura_indicators are only turned for a riichi")

@@ -494,7 +494,8 @@ class Ledger:
         else:
             preset = self.rule(row.rules)    # a session from before rules were stored: its built-in
         return SessionConfig(row.id, row.rules, tuple(row.players), row.first_dealer,
-                             table_rules(preset, overrides, stored=row.rule_digest is not None), overrides,
+                             table_rules(preset, overrides, stored=row.rule_digest is not None, logged=True),
+                             overrides,
                              row.label or "", preset,
                              row.rule_digest, row.table_name or "",
                              tuple(row.player_ids) if row.player_ids else None, db.aware(row.created_at))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 import scoring
-from scoring.house_check import LARGEST, SIGNED, WORDS
+from scoring.house_check import AT_LEAST_ONE, LARGEST, SIGNED, WORDS, check_table_sums
 
 from .errors import LedgerError
 
@@ -68,10 +68,11 @@ BEFORE_STORED = {"draw_dealer": "stays"}
 
 
 def table_rules(rules: str | scoring.Preset, overrides: Mapping[str, Any] | None = None, *,
-                stored: bool = True) -> TableRules:
+                stored: bool = True, logged: bool = False) -> TableRules:
     """The table rules of preset ``rules`` (a name, or a resolved rule such as a session's
     stored one) with a session's ``overrides`` applied. ``stored=False``: a session from before
-    rules were stored, read with ``BEFORE_STORED``."""
+    rules were stored, read with ``BEFORE_STORED``. ``logged``: a session read back from the log,
+    whose overrides stand as they were started even where a later check would refuse them."""
     if isinstance(rules, scoring.Preset):
         preset, rules = rules, rules.id
     else:
@@ -81,7 +82,12 @@ def table_rules(rules: str | scoring.Preset, overrides: Mapping[str, Any] | None
             raise LedgerError(str(e)) from None
     table = dict(preset.table) if stored else {**preset.table, **BEFORE_STORED}
     for key, value in (overrides or {}).items():
-        table[key] = _checked(rules, table, key, value)
+        table[key] = _checked(rules, table, key, value, logged)
+    if overrides and not logged:
+        try:
+            check_table_sums(f"{rules} with this session's table rules", table)
+        except scoring.ScoringError as e:
+            raise LedgerError(str(e)) from None
     bounty = preset.section("bounty")
     try:
         return TableRules(
@@ -103,7 +109,7 @@ def table_rules(rules: str | scoring.Preset, overrides: Mapping[str, Any] | None
         raise LedgerError(f"preset {rules}: [table] lacks {e.args[0]!r}") from None
 
 
-def _checked(rules: str, table: Mapping[str, Any], key: str, value: Any) -> Any:
+def _checked(rules: str, table: Mapping[str, Any], key: str, value: Any, logged: bool = False) -> Any:
     if key not in table or key.endswith("_choices"):
         known = ", ".join(k for k in sorted(table) if not k.endswith("_choices"))
         raise LedgerError(f"unknown table rule {key!r} for {rules} (known: {known})")
@@ -116,6 +122,8 @@ def _checked(rules: str, table: Mapping[str, Any], key: str, value: Any) -> Any:
     if isinstance(value, int) and not isinstance(value, bool):
         if value < 0 and f"table.{key}" not in SIGNED:
             raise LedgerError(f"table rule {key} must not be negative, got {value}")
+        if value < 1 and f"table.{key}" in AT_LEAST_ONE and not logged:
+            raise LedgerError(f"table rule {key} must be at least 1, got {value}")
         if abs(value) > LARGEST:
             raise LedgerError(f"table rule {key} must be within {LARGEST:,}, got {value:,}")
     allowed = table.get(f"{key}_choices") or _CHOICES.get(key)

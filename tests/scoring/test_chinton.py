@@ -192,6 +192,13 @@ def test_chuuren_adds_no_chinitsu():
     assert got["chuuren"] == 50 and "chinitsu" not in got
 
 
+def test_chinroutou_adds_no_chinitsu():
+    """One suit a hand and 1m 9m only as gari: a chinroutou is always a chinitsu, so "必ず複合してしまう
+    手役は計算しない" leaves chinitsu out (it added 6 from each payer)."""
+    got = yaku_lines(win(R, "11111111p999999p", "9p", win="tsumo", **G))
+    assert got["chinroutou"] == 50 and "chinitsu" not in got
+
+
 def test_yakuman_stack():
     """Daisangen (double) and tsuuiisou: 150."""
     r = win(R, "666777z111z22z", "2z", melds=[pon("555z")], **G)

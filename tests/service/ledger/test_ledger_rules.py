@@ -48,3 +48,18 @@ def test_an_override_out_of_reason_is_refused():
     with pytest.raises(LedgerError, match="riichi_stick must be within 1,000,000"):
         table_rules("dunhill", {"riichi_stick": 10**23})
     assert table_rules("isshokai", {"end_at_or_below": -5}).end_at_or_below == -5   # a debt game may go on
+
+
+def test_an_override_that_makes_money_appear_or_vanish_is_refused():
+    """場に7 cannot be split between two players (6 was paid); a stick game starting at 30 each paid
+    out 15 sticks more than it took in; a point worth 0 settled every night at nothing."""
+    with pytest.raises(LedgerError, match="noten_total must be even"):
+        table_rules("dunhill", {"noten_total": 7})
+    with pytest.raises(LedgerError, match=r"stick game must settle to nothing.*= 15, not 0"):
+        table_rules("isshokai", {"start_sticks": 30})
+    with pytest.raises(LedgerError, match="unit_value must be at least 1"):
+        table_rules("dunhill", {"unit_value": 0})
+    both = table_rules("isshokai", {"start_sticks": 30, "return_sticks": 35})     # changed together: sums to 0
+    assert (both.start_sticks, both.return_sticks, both.top_bonus) == (30, 35, 15)
+    # a session logged before these checks reads back as it was played
+    assert table_rules("dunhill", {"noten_total": 7, "unit_value": 0}, logged=True).noten_total == 7
