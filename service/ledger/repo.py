@@ -478,8 +478,8 @@ class Ledger:
 
     # -- internals --------------------------------------------------------
     def _stored_preset(self, body: Mapping[str, Any]) -> Preset:
-        """The rule of a stored body, built once per (digest, name) in this handle."""
-        key = (str(body.get("digest")), str(body.get("name")))
+        """The rule of a stored body, built once per (digest, name, names) in this handle."""
+        key = (str(body.get("digest")), str(body.get("name")), str(body.get("name_ja")), str(body.get("name_en")))
         preset = self._stored.get(key)
         if preset is None:
             preset = self._stored[key] = from_body(body)

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, insert, select, update
 
 import scoring
 from scoring.presets import Preset
@@ -83,9 +83,12 @@ def from_body(body: Any) -> Preset:
 
 def save(conn: Connection, body: Mapping[str, Any]) -> None:
     """Store ``body`` unless a rule of that digest and name is stored already (two sessions started
-    at once under a new rule: both keep one row)."""
+    at once under a new rule: both keep one row). The digest leaves the names out (they count
+    nothing), so a rule renamed and nothing else keeps its row with the names it has now: every
+    session of it, earlier ones too, shows the name the parlour gave it last."""
     row = {"digest": body["digest"], "name": body["name"], "extends": body.get("extends"),
            "body": dict(body), "created_at": db.now(conn)}
+    same = (db.rules.c.digest == row["digest"], db.rules.c.name == row["name"])
     dialect = conn.dialect.name
     if dialect in ("postgresql", "sqlite"):
         if dialect == "postgresql":
@@ -93,11 +96,16 @@ def save(conn: Connection, body: Mapping[str, Any]) -> None:
         else:
             from sqlalchemy.dialects.sqlite import insert as upsert
         conn.execute(upsert(db.rules).values(**row).on_conflict_do_nothing(index_elements=["digest", "name"]))
-        return
-    found = conn.execute(select(db.rules.c.digest).where(db.rules.c.digest == row["digest"],
-                                                         db.rules.c.name == row["name"])).first()
-    if found is None:
+    elif conn.execute(select(db.rules.c.digest).where(*same)).first() is None:
         conn.execute(insert(db.rules).values(**row))
+    stored = conn.execute(select(db.rules.c.body).where(*same)).scalar_one()
+    if any(stored.get(k) != body.get(k) for k in NAME_KEYS):
+        conn.execute(update(db.rules).where(*same).values(body={**stored, **{k: body.get(k) for k in NAME_KEYS},
+                                                                "data": {**stored["data"], **{
+                                                                    k: body["data"].get(k) for k in NAME_KEYS}}}))
+
+
+NAME_KEYS = ("name_ja", "name_en")
 
 
 def _plain(v: Any) -> Any:

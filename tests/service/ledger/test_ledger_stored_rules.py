@@ -175,3 +175,17 @@ def test_a_session_from_before_rules_were_stored_replays_as_it_was_played(led, t
     assert cfg.rule_digest is None and cfg.table.draw_dealer == "stays"
     assert other.state(s).balances == led.state(s).balances and not other.state(s).warnings
     other.close()
+
+
+def test_a_rule_renamed_and_nothing_else_is_shown_by_its_new_name(led, rules, db_url):
+    """The names count nothing (the digest leaves them out): a rename alone kept the first names
+    stored, and every later session's receipt said the old name."""
+    before = led.start("ours", PLAYERS).id
+    write_rule(rules, 2, 10, house_rule(2, 10).replace("うちのルール", "新しい名前").replace("Ours", "New name"))
+    after = led.start("ours", PLAYERS).id
+    assert led.config(before).rule_digest == led.config(after).rule_digest
+    fresh = Ledger(db_url, rules_dir=rules)
+    for sid in (before, after):
+        data = fresh.config(sid).preset.data
+        assert (data["name_ja"], data["name_en"]) == ("新しい名前", "New name")
+    assert led.config(after).preset.data["name_en"] == "New name"
