@@ -94,7 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("session")
     k.add_argument("number", type=int)
     g = k.add_mutually_exclusive_group(required=True)
-    g.add_argument("--hand", nargs="+", metavar="FILE")
+    g.add_argument("--hand", dest="hand_files", nargs="+", metavar="FILE")   # not --hand-number's ``hand``
     g.add_argument("--draw", action="store_true")
     g.add_argument("--chombo", metavar="NAME")
     k.add_argument("--tenpai", nargs="*", default=[], metavar="NAME")
@@ -231,8 +231,8 @@ def _chombo(args: argparse.Namespace) -> int:
 
 def _correct(args: argparse.Namespace) -> int:
     with _ledger(args) as ledger:
-        if args.hand:
-            kw = {"records": [_read_json(f) for f in args.hand]}
+        if args.hand_files:
+            kw = {"records": [_read_json(f) for f in args.hand_files]}
             kind = "win"
         elif args.draw:
             kind, kw = "draw", {"tenpai": args.tenpai}

@@ -53,6 +53,14 @@ def test_a_session_from_the_command_line(db_url, tmp_path, capsys):
     other = f"sqlite:///{tmp_path / 'other.sqlite3'}"
     code, out, _ = run(capsys, "--db", other, "import", str(exported))
     assert (code, out.strip()) == (0, sid)
+    # hand 1 was Ben's tsumo, not a ron on Chie (Ben deals next either way); --hand's files were
+    # taken for --hand-number's cross-check and every correction of a win ended in a traceback
+    g = tmp_path / "h1-fixed.json"
+    g.write_text(json.dumps(hand("dunhill", "south", "tsumo", honba=0)))
+    code, out, err = run(capsys, "correct", sid, "1", "--hand", str(g), "--by", A)
+    assert code == 0, err
+    code, out, _ = run(capsys, "history", sid)
+    assert "hand 1 -> win" in out
     assert run(capsys, "undo", sid)[0] == 0
     code, out, _ = run(capsys, "history", sid)
     assert "undo" in out and "draw" in out
