@@ -203,7 +203,7 @@ def database_error(error: BaseException) -> str | None:
     """One line saying why the database could not be opened or used (a URL no dialect reads, a server that
     does not answer, a file that is no database, a driver not installed); None for any other error."""
     from sqlalchemy.exc import SQLAlchemyError
-    if isinstance(error, (SQLAlchemyError, ImportError)):
+    if isinstance(error, (SQLAlchemyError, ImportError, SchemaError)):
         text = str(error).strip()
         return text.splitlines()[0] if text else type(error).__name__
     return None
@@ -226,6 +226,8 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the schema to ``revision`` with Alembic (a no-op when it is there)."""
     from alembic import command
     from alembic.config import Config
+    from alembic.script import ScriptDirectory
+    from alembic.util import CommandError
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     # configparser reads '%' as interpolation: a URL's %-escapes must be doubled.
@@ -238,4 +240,15 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             # SQLite's BEGIN IMMEDIATE serialises them already.
             conn.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, revision)
+        try:
+            command.upgrade(cfg, revision)
+        except CommandError as e:       # a revision this program does not know: a newer program wrote it
+            known = ScriptDirectory.from_config(cfg).get_current_head()
+            found = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all()
+            raise SchemaError(f"the ledger's schema is {', '.join(found) or '?'}, which this program does not "
+                              f"know (it knows up to {known}): a newer version wrote it; run that version, "
+                              f"or restore a backup made by this one ({e})") from None
+
+
+class SchemaError(Exception):
+    """A ledger this program cannot migrate (a schema from a newer version)."""

@@ -164,6 +164,7 @@ class Ledger:
 
     def add_player(self, name: str, kana: str = "", code: str | None = None) -> register.Player:
         with self.engine.begin() as conn:
+            db.lock_register(conn)          # two tables adding at once would pick the same free code
             return register.add(conn, name, kana, code)
 
     def rename_player(self, player_id: int, *, name: str | None = None, kana: str | None = None,

@@ -123,6 +123,25 @@ def test_a_file_that_is_no_database_is_named_and_left_as_it_was(tmp_path):
     assert ledger.read_bytes() == before
 
 
+def test_a_ledger_from_a_newer_version_is_one_line_and_left_as_it_was(tmp_path):
+    """A newer program's schema (a parlour that went back a version): two Alembic tracebacks and exit 1."""
+    import sqlite3
+
+    from service.ledger import Ledger
+    ledger = tmp_path / "ledger.sqlite3"
+    Ledger(f"sqlite:///{ledger}").close()
+    with sqlite3.connect(ledger) as c:
+        c.execute("UPDATE alembic_version SET version_num = '0099'")
+    out = _start(tmp_path, TABLE_DB_URL=f"sqlite:///{ledger}")
+    assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1, out.stderr
+    assert "schema is 0099, which this program does not know" in out.stderr and "Traceback" not in out.stderr
+    with sqlite3.connect(ledger) as c:
+        assert c.execute("SELECT version_num FROM alembic_version").fetchall() == [("0099",)]
+    cli = subprocess.run([sys.executable, "-m", "service.ledger", "--db", f"sqlite:///{ledger}", "list"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert cli.returncode == 2 and cli.stderr.count("\n") == 1 and "schema is 0099" in cli.stderr, cli.stderr
+
+
 def test_a_database_url_that_cannot_be_used_is_one_line_without_its_password(tmp_path):
     for url, words in (("nosuchdb://x", "Can't load plugin"), ("not a url", "Could not parse"),
                        ("postgresql://staff:hunter2@127.0.0.1:1/parlour", "Connection refused"),

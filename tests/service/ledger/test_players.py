@@ -251,3 +251,41 @@ def test_the_merge_form_finds_players_as_the_session_start_does(ledger):
     ledger.start("dunhill", ["Eve", "A2", "B2"])
     ledger.merge_players("Dan", "Eve")
     assert ledger.merges()[0][0].name == "Dan"
+
+
+def test_two_tables_adding_players_at_once_give_each_its_own_code(ledger, db_url, monkeypatch):
+    """Member cards typed in ahead of the register's ids: two tables adding a player at the same
+    instant both found the same next free code, and on PostgreSQL one got a 500 (unique code)."""
+    import threading
+    from service.ledger import players as register
+
+    card = ledger.add_player("Card holder", code="0000")
+    ledger.rename_player(card.id, code=f"{card.id + 1:04d}")   # the next id's code: it skips to the one after
+    chosen = threading.Barrier(2, timeout=1.5)
+    real = register._free_code
+
+    def after_choosing(conn, pid):        # both adds meet here, each past choosing, where they can
+        code = real(conn, pid)
+        try:
+            chosen.wait()
+        except threading.BrokenBarrierError:
+            pass                          # the other waits on the register's lock: this one goes on alone
+        return code
+
+    monkeypatch.setattr(register, "_free_code", after_choosing)
+    other = Ledger(db_url)
+    added, failed = [], []
+
+    def add(handle, name):
+        try:
+            added.append(handle.add_player(name))
+        except Exception as e:            # a unique-code clash from the database
+            failed.append(repr(e))
+    threads = [threading.Thread(target=add, args=(ledger, "Dai")), threading.Thread(target=add, args=(other, "Emi"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    other.close()
+    assert not failed, failed
+    assert len({p.code for p in added}) == 2 and card.code not in {p.code for p in added}
