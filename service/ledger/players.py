@@ -192,6 +192,7 @@ def add(conn: Connection, name: str, kana: str = "", code: str | None = None) ->
         code = clean_code(code)
         if _with_code(conn, code):
             raise LedgerError(f"member code {code!r} is taken")
+        _code_no_name(conn, code)
     now = db.now(conn)
     pid = conn.execute(insert(db.players).values(name=name, kana=kana, code=code or "~" + secrets.token_hex(7),
                                                  created_at=now)).inserted_primary_key[0]
@@ -233,12 +234,22 @@ def rename(conn: Connection, player_id: int, name: str | None = None, kana: str 
         values["code"] = clean_code(code)
         if _with_code(conn, values["code"], other_than=player_id):
             raise LedgerError(f"member code {values['code']!r} is taken")
+        _code_no_name(conn, values["code"], other_than=player_id)
     if values:
         try:
             conn.execute(update(db.players).where(db.players.c.id == player_id).values(**values))
         except IntegrityError:
             raise LedgerError(f"member code {values.get('code')!r} is taken") from None
     return _player(conn.execute(select(db.players).where(db.players.c.id == player_id)).one())
+
+
+def _code_no_name(conn: Connection, code: str, other_than: int | None = None) -> None:
+    """Refuse a member code that is another player's name: typed at a session's start, it would seat
+    the code's holder where the named player sat down (a code is found before a name)."""
+    named = conn.execute(select(db.players.c.id).where(LIVE, db.players.c.name == code)).scalars().all()
+    if any(pid != other_than for pid in named):
+        raise LedgerError(f"member code {code!r} is another player's name: typed at a session's start it would "
+                          f"seat the wrong player; choose a code no one is called")
 
 
 def looks_like_code(text: str) -> bool:
@@ -287,6 +298,11 @@ def _find(conn: Connection, text: str):
     typed = unicodedata.normalize("NFKC", text)
     coded = _with_code(conn, typed)
     if coded is not None and coded.code == typed:
+        also = conn.execute(select(db.players).where(LIVE, db.players.c.name == text,   # a code given before
+                                                     db.players.c.id != coded.id)).first()   # the name came
+        if also is not None:
+            raise LedgerError(f"{text!r} is {coded.name}'s member code and {also.name}'s name: choose by "
+                              f"member code ({coded.code} for {coded.name}, {also.code} for {also.name})")
         return coded
     rows = conn.execute(select(db.players).where(LIVE).order_by(db.players.c.id)).all()
     named = [r for r in rows if r.name == text]

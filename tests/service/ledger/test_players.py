@@ -192,6 +192,23 @@ def test_a_name_typed_exactly_is_that_player_not_one_whose_code_spells_it(ledger
     assert ledger.player("dan") == daniel                          # no one is named "dan" exactly
 
 
+def test_a_member_code_that_is_another_players_name_is_refused_and_never_seats_the_wrong_player(ledger):
+    """Other's code was set to "Sam", Sam's name: typing Sam at a session's start seated Other, and
+    the night's results went to the wrong member without a word."""
+    sam = ledger.add_player("Sam")
+    with pytest.raises(LedgerError, match="'Sam' is another player's name"):
+        ledger.add_player("Other", code="Sam")
+    other = ledger.add_player("Other")
+    with pytest.raises(LedgerError, match="'Sam' is another player's name"):
+        ledger.rename_player(other.id, code="Sam")
+    ledger.rename_player(sam.id, code="Sam")                     # one's own name as one's code: no harm
+    # a code given before someone of that name came (an old register, an import): asked, not guessed
+    ledger.rename_player(other.id, code="Uma")
+    ledger.add_player("Uma")
+    with pytest.raises(LedgerError, match=r"'Uma' is Other's member code and Uma's name: choose by member code"):
+        ledger.start("dunhill", ["Uma", "Ben", "Chie"])
+
+
 def test_two_counters_merging_the_same_pair_at_once_merge_it_once(ledger, db_url, monkeypatch):
     """Staff at two counters merge X into Y and Y into X in the same instant. Each checks, then
     writes: without the register's lock on PostgreSQL both were accepted, and X and Y, each merged
