@@ -16,6 +16,7 @@ from ..editing import Draft
 from ..errors import ServiceError
 from ..ledger import Ledger, opening
 from ..ledger.events import HAND_KINDS
+from ..ledger.players import clean_kana
 from ..views import balance_series, hand_view, session_view
 from .forms import FormDep, number, text, texts
 from .render import render
@@ -68,10 +69,13 @@ def start(form: FormDep, ledger: LedgerDep, settings: SettingsDep) -> Response:
     if not rules:      # else a built-in or a house rule, resolved and stored by the ledger (422 if not)
         raise ServiceError(f"choose a house rule: {', '.join(scoring.preset_ids())}")
     players = [text(form, f"player{i}") for i in (1, 2, 3)]
+    kanas = [text(form, f"kana{i}") for i in (1, 2, 3)]
+    for kana in filter(None, kanas):    # checked before anything is written: a refusal leaves no session behind
+        clean_kana(kana)
     cfg = ledger.start(rules, players, dealer=text(form, "dealer") or None, label=text(form, "label"))
     if text(form, "table_default"):     # the rule the new-session page offers first here (as the counter sets it)
         heartbeat.set_default_rule(ledger.engine, settings.table_name, rules)
-    for pid, kana in zip(cfg.player_ids or (), (text(form, f"kana{i}") for i in (1, 2, 3))):
+    for pid, kana in zip(cfg.player_ids or (), kanas):
         # the reading fills a blank one only: a regular's reading is changed in the register, not here
         if kana and not ledger.player(pid).kana:
             ledger.rename_player(pid, kana=kana)

@@ -233,6 +233,18 @@ def test_the_tablet_makes_a_rule_its_tables_default_when_it_starts_a_session(cli
     assert client.get("/api/counter/tables", headers=STAFF_H).json()[0]["default_rule_chosen"] == "isshokai"
 
 
+def test_a_session_refused_for_a_bad_reading_writes_nothing(client):
+    """A reading with a control character was refused (422) after the session, its new players and the
+    table's default rule were written: players told "refused" pressed again and made a second session."""
+    before = client.get("/api/sessions", headers=TABLE_H).json()
+    r = client.post("/sessions", data={"rules": "isshokai", "player1": "Kai", "player2": "Lin", "player3": "Mia",
+                                       "kana1": "\x07", "table_default": "1"}, headers=TABLE_H)
+    assert r.status_code == 422 and "control character" in said(r)
+    assert client.get("/api/sessions", headers=TABLE_H).json() == before
+    assert offered(client) == scoring.preset_ids()[0]
+    assert not client.app.state.ledger.players()
+
+
 # -- the player register -------------------------------------------------------------------------
 
 def test_staff_rename_a_player_and_the_log_stays(staff):
