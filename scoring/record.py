@@ -195,7 +195,11 @@ class HandRecord:
                       melds=melds, discarder=discarder)
         for name in _TILE_FIELDS:
             if name in data:
-                values[name] = parse_mpsz(data[name] or "")
+                given = data[name]
+                if given is not None and not isinstance(given, str):   # 0, [] or {}: not "none", a mistake
+                    raise ScoringError(f"{name} must be an mpsz string such as \"1m4z\" (or \"\" for none), "
+                                       f"got {type(given).__name__} {given!r}"[:200])
+                values[name] = parse_mpsz(given or "")
         honba = data.get("honba", 0)
         if not isinstance(honba, int) or isinstance(honba, bool) or honba < 0:
             raise ScoringError(f"honba must be a whole number >= 0, got {honba!r}")

@@ -85,6 +85,10 @@ BAD = [
     ("unknown field", record("dunhill", **PLAIN, foo=1), "unknown field(s) in hand record: foo"),
     ("bad seat", record("dunhill", **PLAIN, seat="north"), "seat must be one of east, south, west"),
     ("flag not a bool", record("dunhill", **dict(PLAIN, riichi="yes")), "riichi must be true or false"),
+    # {} and 0 were read as "none" and logged as sent
+    ("gari not tile text", record("dunhill", **dict(PLAIN, gari={})), "gari must be an mpsz string"),
+    ("indicators not tile text", record("dunhill", **PLAIN, dora_indicators=0),
+     "dora_indicators must be an mpsz string such as"),
     ("discarder is the winner", record("dunhill", **PLAIN, discarder="south"), "discarder is the winner's own seat"),
     ("a pon of mixed tiles",
      record("dunhill", "234678p234s99s", "3p", gari="1m", melds=[{"kind": "pon", "tiles": "776z", "from": "west"}]),
