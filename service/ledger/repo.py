@@ -53,6 +53,9 @@ class _Cached:
     state: State
 
 
+FIELD_OF_KIND = {"records": "win", "winners": "win", "tenpai": "draw", "offender": "chombo"}  # a correction's own fields
+
+
 class Ledger:
     """A handle on one database holding any number of sessions."""
 
@@ -380,6 +383,13 @@ class Ledger:
         seq of the event the caller saw as that hand (``Slot.event.seq``), is checked inside the
         transaction: two tablets correcting one hand at once cannot overwrite each other unseen."""
         tenpai = list(tenpai)
+        # what belongs to another kind of hand is refused, not dropped: a wrong kind turned a win into a draw
+        given = {"records": bool(records), "winners": bool(winners), "tenpai": bool(tenpai),
+                 "offender": offender is not None}
+        stray = [name for name, there in given.items() if there and FIELD_OF_KIND[name] != kind]
+        if stray:
+            raise LedgerError(f"a {kind} correction has no {' or '.join(stray)}: "
+                              f"was it meant as a {FIELD_OF_KIND[stray[0]]}?")
 
         def build(cfg: SessionConfig, slots: Sequence[Slot]) -> tuple[dict[str, Any], list[Slot]]:
             if not 1 <= number <= len(slots):

@@ -102,6 +102,15 @@ def test_undo_and_correct(client, session):
     assert r.status_code == 201
     b = _balances(r.json()["session"])
     assert b["Aki"] < 0 and b["Chie"] == 0
+    before = _events(client, sid)
+    # a field of another kind of hand is refused, not dropped (a wrong kind turned a win into a draw)
+    for body, words in (({"kind": "draw", "records": [record("south", "ron", "east")]}, "a draw correction has no records"),
+                        ({"kind": "draw", "offender": "Ben"}, "has no offender: was it meant as a chombo"),
+                        ({"kind": "win", "records": [record("south", "ron", "east")], "tenpai": ["Ben"]},
+                         "a win correction has no tenpai")):
+        r = client.post(f"/api/sessions/{sid}/hands/1/correct", json=body)
+        assert r.status_code == 422 and words in r.json()["detail"], r.text
+    assert _events(client, sid) == before
     hands = client.get(f"/api/sessions/{sid}/hands").json()["hands"]
     assert len(hands) == 1 and hands[0]["corrected"]
     r = client.post(f"/api/sessions/{sid}/undo", json={"hand": 1})
