@@ -60,12 +60,13 @@ def read_hand_photo(settings: SettingsDep, ledger: LedgerDep, photos: HandPhotos
                     seat: Seat = Form("east", description="the winner's seat"),
                     win: Win = Form("tsumo"),
                     discarder: Seat | None = Form(None, description="for ron: who dealt in")) -> dict:
-    photo = _uploaded(image, settings)
     cfg = ledger.config(session) if session else None
+    preset = cfg.preset if cfg else ledger.rule(rules)      # an unknown rule: 422 naming it, before the upload is read
+    photo = _uploaded(image, settings)
     draft = {"rules": cfg.rules if cfg else rules, "seat": seat, "win": win}
     if win == "ron" and discarder:
         draft["discarder"] = discarder
-    snap, reading = table.read_hand_photo(photos, store, offers, photo, draft, cfg.preset if cfg else None)
+    snap, reading = table.read_hand_photo(photos, store, offers, photo, draft, preset)
     return _reading_out(snap, reading, ledger, session)
 
 

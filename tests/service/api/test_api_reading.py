@@ -209,6 +209,10 @@ def test_a_hand_photo_with_a_seat_that_is_no_seat_is_refused_and_nothing_is_kept
     r = manual_client.post("/api/read/hand-photo", files={"image": ("t.png", _png(), "image/png")},
                            data={"seat": "east", "session": "no-such-session"})
     assert r.status_code == 404 and _stored(settings) == []
+    for rules in ("nope", "../../etc/passwd"):        # was read under no rule at all, and kept
+        r = manual_client.post("/api/read/hand-photo", files={"image": ("t.png", _png(), "image/png")},
+                               data={"seat": "east", "rules": rules})
+        assert r.status_code == 422 and rules in r.json()["detail"] and _stored(settings) == []
 
 
 class _Gated:
