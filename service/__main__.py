@@ -71,6 +71,11 @@ def open_storage(settings: Settings) -> None:
     rules = settings.house_rules_dir
     if rules.exists() and not rules.is_dir():
         raise StorageError(f"house rules folder {rules}: a file, not a folder (TABLE_RULES_DIR)")
+    orphan = _journal_without_ledger(settings.ledger_url)
+    if orphan is not None:
+        raise StorageError(f"{orphan.with_name(orphan.name.removesuffix('-wal'))} is missing but its journal {orphan} "
+                           f"is there: the ledger was deleted; put it back (python -m service.ledger restore), or move "
+                           f"the -wal and -shm files away to start an empty one")
     try:
         Ledger(settings.ledger_url).close()
     except Exception as e:
@@ -78,6 +83,21 @@ def open_storage(settings: Settings) -> None:
         if reason is None:
             raise
         raise StorageError(f"database {shown_url(settings.ledger_url)}: {reason} (TABLE_DB_URL)") from None
+
+
+def _journal_without_ledger(url: str) -> Path | None:
+    """A SQLite ledger's ``-wal`` journal left where its file is gone (deleted while a service ran):
+    a new empty ledger would be served there as if the night had not happened."""
+    if not url.startswith("sqlite"):
+        return None
+    from .ledger.backup import sqlite_path
+    from .ledger.errors import LedgerError
+    try:
+        path = sqlite_path(url)
+    except LedgerError:
+        return None
+    wal = path.with_name(path.name + "-wal")
+    return wal if not path.exists() and wal.is_file() and wal.stat().st_size > 0 else None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,7 +10,7 @@ from vision.tileset import TileSetError
 
 from .camera import CameraError
 from .editing import EditError
-from .ledger import LedgerError, StaleState, UnknownSession
+from .ledger import LedgerError, LedgerGone, StaleState, UnknownSession
 from .pin_guard import TooManyWrongPins
 from .snapshots import ImageError
 
@@ -22,7 +22,7 @@ class ServiceError(ValueError):
 
 
 # Most specific first: a StaleState is a LedgerError too.
-STATUS = ((UnknownSession, 404), (StaleState, 409), (LedgerError, 422), (ScoringError, 422),
+STATUS = ((UnknownSession, 404), (StaleState, 409), (LedgerGone, 503), (LedgerError, 422), (ScoringError, 422),
           (EditError, 422), (CameraError, 503), (TileSetError, 422))
 REFUSALS = (ServiceError, ImageError, LedgerError, ScoringError, EditError, CameraError, TooManyWrongPins,
             TileSetError)

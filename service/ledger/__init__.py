@@ -10,12 +10,12 @@ See docs/ledger.md.
 """
 
 from .derive import SEATS, SessionConfig, State, Step, effective, fold, history, opening, play
-from .errors import LedgerError, StaleState, UnknownSession, ViewOutdated
+from .errors import LedgerError, LedgerGone, StaleState, UnknownSession, ViewOutdated
 from .events import Event, Slot
 from .repo import Ledger
 from .rules import TableRules, table_rules
 from .settle import Line, settle, top_player
 
-__all__ = ["Ledger", "LedgerError", "StaleState", "UnknownSession", "ViewOutdated", "Event", "Slot", "SessionConfig",
+__all__ = ["Ledger", "LedgerError", "LedgerGone", "StaleState", "UnknownSession", "ViewOutdated", "Event", "Slot", "SessionConfig",
            "State", "Step", "TableRules", "table_rules", "effective", "fold", "history", "opening",
            "play", "settle", "top_player", "Line", "SEATS"]

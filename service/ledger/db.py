@@ -209,7 +209,13 @@ def database_error(error: BaseException) -> str | None:
     return None
 
 
-def _sqlite_connect(dbapi_conn, _record) -> None:
+def _sqlite_connect(dbapi_conn, record) -> None:
+    # which file this connection opened: removed or replaced later, the connection writes into a
+    # file no one opens again (``_sqlite_begin``)
+    name = dbapi_conn.execute("PRAGMA database_list").fetchone()[2]
+    if name:
+        st = os.stat(name)
+        record.info["file"] = (name, st.st_dev, st.st_ino)
     dbapi_conn.isolation_level = None          # we issue BEGIN ourselves
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
@@ -219,6 +225,19 @@ def _sqlite_connect(dbapi_conn, _record) -> None:
 
 
 def _sqlite_begin(conn) -> None:
+    opened = conn.info.get("file")
+    if opened is not None:
+        name, dev, ino = opened
+        try:
+            st = os.stat(name)
+            same = (st.st_dev, st.st_ino) == (dev, ino)
+        except OSError:
+            same = False
+        if not same:
+            from .errors import LedgerGone
+            raise LedgerGone(f"the ledger file {name} was removed or replaced while the service ran: nothing more "
+                             f"is written; stop the service, put the file back (python -m service.ledger restore) "
+                             f"and start it again")
     conn.exec_driver_sql("BEGIN IMMEDIATE")   # take the write lock before reading the state
 
 

@@ -16,3 +16,8 @@ class ViewOutdated(StaleState):
 
 class UnknownSession(LedgerError):
     """No session with that id."""
+
+
+class LedgerGone(LedgerError):
+    """The SQLite file the service opened was removed or replaced while it ran: nothing more is
+    written (it would go to a file no one can open again)."""
