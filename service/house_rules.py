@@ -115,6 +115,27 @@ def describe(name: str, folder: Path) -> dict[str, Any]:
             "changes": differences(p, b), "notes": list(rule.notes)}
 
 
+def describe_stored(preset: scoring.Preset, folder: Path) -> dict[str, Any]:
+    """A session's stored rule (``describe``'s shape) where its file has changed or gone since the
+    session started: its own values, each against its base as the base is now (``stored``: the
+    page says so)."""
+    base_name = preset.extends
+    try:
+        base = (house_rule(base_name, folder) if base_name else None)
+        base_preset = base.preset if base is not None else (scoring.load_preset(base_name) if base_name else None)
+    except (ServiceError, scoring.ScoringError):
+        base_preset = None                      # the base itself gone or broken: the values alone
+    data = preset.data
+    return {"name": preset.id, "kind": HOUSE if base_name else BUILT_IN, "stored": True,
+            "name_ja": data.get("name_ja", preset.id), "name_en": data.get("name_en", preset.id),
+            "extends": base_name, "chain": [], "file": preset.path, "digest": preset.digest,
+            "base": None if base_preset is None else {
+                "name": base_preset.id, "name_ja": base_preset.data.get("name_ja", base_preset.id),
+                "name_en": base_preset.data.get("name_en", base_preset.id), "digest": base_preset.digest,
+                "kind": BUILT_IN if base_preset.extends is None else HOUSE},
+            "changes": differences(preset, base_preset) if base_preset is not None else [], "notes": []}
+
+
 def parse_record(text: str) -> dict[str, Any]:
     """A pasted hand record: a JSON object (422 saying why not)."""
     if not text.strip():

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from .. import house_rules
-from ..deps import ReaderDep, SettingsDep, get_camera
+from ..deps import LedgerDep, ReaderDep, SettingsDep, get_camera
 from ..errors import ServiceError
 from ..reader import ReadContext
 from .forms import FormDep
@@ -26,16 +26,36 @@ def rules_page(request: Request, settings: SettingsDep) -> Response:
 
 
 @router.get("/rules/{name}")
-def rule_page(request: Request, name: str, settings: SettingsDep) -> Response:
+def rule_page(request: Request, name: str, settings: SettingsDep, ledger: LedgerDep,
+              session: str | None = None) -> Response:
+    """The rule as its file is now; with ``session`` (the table page's link), the rule that session
+    plays, stored at its start, where the file has changed or gone since."""
     folder = settings.house_rules_dir
+    played = _stored_rule(ledger, session, name)
     try:
         rule = house_rules.describe(name, folder)
-    except house_rules.BrokenRule as e:
+        if played is not None and played.digest != rule["digest"]:
+            rule = house_rules.describe_stored(played, folder)
+    except (house_rules.BrokenRule, ServiceError) as e:
+        if played is not None:
+            rule = house_rules.describe_stored(played, folder)
+            return render(request, "rule.html", table_name=settings.table_name, name=name, rule=rule, broken=None,
+                          camera=False, example=_example(rule))
+        if not isinstance(e, house_rules.BrokenRule):
+            raise
         # the file as it is, and scoring's message naming the file, the key and what is allowed
         return render(request, "rule.html", 422, table_name=settings.table_name, name=name, rule=None,
                       broken=str(e), text=e.text, file=str(e.path), camera=False)
     return render(request, "rule.html", table_name=settings.table_name, name=name, rule=rule, broken=None,
-                  camera=request.app.state.camera is not None, example=_example(rule))
+                  camera=request.app.state.camera is not None and not rule.get("stored"), example=_example(rule))
+
+
+def _stored_rule(ledger, session: str | None, name: str):
+    """The rule session ``session`` was started under, when it plays ``name`` and stored it; else None."""
+    if not session:
+        return None
+    cfg = ledger.config(session)              # an unknown session: 404
+    return cfg.preset if cfg.rules == name and cfg.rule_digest is not None else None
 
 
 @router.post("/rules/{name}/try")

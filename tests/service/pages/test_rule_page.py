@@ -96,3 +96,15 @@ def test_a_session_started_before_an_edit_counts_under_its_rule_on_the_tablet(pa
     page.click("#confirm")
     expect(page.locator("#flash")).to_contain_text("hand 1 recorded")
     expect(page.locator('#balances [data-player="Aki"] .balance')).to_have_text("14")
+    # the table page's rule link shows the rule the session plays, not the file as edited since
+    page.click("#session-rule")
+    expect(page).to_have_url(re.compile(r"/rules/ours\?session="))
+    expect(page.locator("#stored-rule")).to_contain_text("the rule this session was started under")
+    expect(page.locator('#changes tr[data-key="items.dealer"] .now')).to_have_text("2点 2 points")
+    expect(page.locator("#try-form")).to_have_count(0)             # the try box counts under the file: not here
+    (tmp_path / "data" / "rules" / "ours.toml").unlink()             # and once the file is gone (was a 404)
+    page.reload()
+    expect(page.locator("#stored-rule")).to_be_visible()
+    expect(page.locator('#changes tr[data-key="items.dealer"] .now')).to_have_text("2点 2 points")
+    page.goto(page.url.split("?")[0])
+    expect(page.locator("body")).to_contain_text("no rule 'ours'")
