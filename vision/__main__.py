@@ -257,6 +257,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ArtMissing, ModelMissing, UsageError, TileSetError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except OSError as e:      # a read-only or full disk, a path under a file: the path and why, not a traceback
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
 
 
 DRAWING_SUFFIXES = (".png", ".jpg", ".jpeg")

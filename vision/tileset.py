@@ -20,9 +20,15 @@ rule, per cut:
 - where the set is sure it names the tile, unless the classifier alone is surer
   than ``BASE_SURE`` of a kind the set has no crops of, or reads a back and the set
   holds none (a set taught from faces alone: before the teach page's back row, or
-  from a photo); elsewhere the classifier names it;
+  from a photo), or the cut lies nearer the prior of a kind the set has no crops of
+  than the set's pick (``Prototypes.rival``: a set of a few kinds pulled tiles of the
+  others onto its own); elsewhere the classifier names it;
 - a five is red or plain by the set alone only when the set holds both (``5p`` and
-  ``0p``); with one of them, the classifier says which;
+  ``0p``); with one of them, the classifier says which (plain where it sees neither);
+- a cut the set named otherwise than the players confirmed is *fixed* (``FIXED``):
+  learnt always, and a prototype of its own; a cut ``TWIN`` like a fixed one is
+  named as it was fixed, whatever the rule (the tile fixed once is read right the
+  next time);
 - a cut named 白 is a back when its colour lies nearer the set's backs than its 白, where the set
   holds both (``back_or_blank``): a pale back is a blank face to a classifier, and only its colour
   differs;
@@ -41,9 +47,10 @@ stale (``StaleTileSet``) until rebuilt from its crops (``rebuild``).
 
 Learning from confirmed counts (``learn``): the cuts of a confirmed reading, named
 as confirmed, join the set, at most ``MAX_LEARNT`` a kind (the most recent half,
-then the most unlike the kind's prototype). Every fifth cut, by its file name, is
-kept out of the prototypes: an update is checked on all kept-out cuts and refused
-(and logged) when it would name fewer of them right.
+then the most unlike the kind's prototype) and ``MAX_FIXED`` fixed ones (the
+newest). Every fifth cut the set named right, by its file name, is kept out of the
+prototypes: an update is checked on all kept-out cuts and refused (and logged) when
+it would name fewer of them right.
 """
 
 from __future__ import annotations
@@ -79,13 +86,17 @@ PRIOR_WEIGHT = 2.0              # a kind's prior (classifier.priors) counts as t
 MIN_CHECKED = 12                # crops the set must name without themselves to choose its rule; fewer: fused (``rule``)
 MAX_LEARNT = 20                 # learnt crops kept per kind (enrolled crops are always kept)
 MAX_KEPT_OUT = 6                # kept-out cuts kept per kind
+MAX_FIXED = 10                  # fixed cuts (the set named them otherwise) kept per kind, the newest
+TWIN = 0.95                     # a cut this like a fixed cut is that tile again: on camerash a cut lies 0.96 or more
+                                # from its own stored embedding (1st percentile), 0.91 or less from any other kind (99th)
 KEPT_OUT_EVERY = 5              # one learnt cut in this many is kept out, by its name's hash
 MIN_WIDTH = 12                  # px: a crop narrower than this holds no readable face
 KEEP_SIDE = 192                 # px: crops are stored no longer than this a side (the classifier reads 64)
 IMAGE_TYPES = (".png", ".jpg", ".jpeg")
+RED_SEEN = 0.01                 # the classifier's least share of a red five for a set of one colour to name it red
 COLOURS_APART = 20.0            # Lab units (8-bit): a set whose backs and 白 lie closer in colour leaves them as named
 
-ENROLLED, LEARNT, KEPT_OUT = "enrolled", "learnt", "kept-out"
+ENROLLED, LEARNT, KEPT_OUT, FIXED = "enrolled", "learnt", "kept-out", "fixed"
 # how a set weighs itself against the classifier (``TileSet.rule``): its own rule (module doc), the
 # two fused (the set's softmax times the classifier's probability, per kind), or the classifier alone
 SET, FUSED, BASE = "set", "fused", "base"
@@ -141,7 +152,7 @@ class Update:
 @dataclass
 class Crop:
     file: str                   # relative to the set's folder
-    source: str                 # enrolled, learnt or kept-out
+    source: str                 # enrolled, learnt, kept-out or fixed
     added: str                  # ISO time
     origin: str = ""            # learnt or kept out: the confirmed count it came from (``learn``)
 
@@ -175,10 +186,44 @@ class Prototypes:
     kinds: tuple[str, ...]
     up: np.ndarray
     down: np.ndarray
-    both: np.ndarray = field(init=False, repr=False)        # up over down: one product a cut
+    # the priors of the kinds the set lacks (upright over upside down, L x D each): what a tile of a
+    # kind it was never shown looks like across makers (``rival``)
+    lacking: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32), repr=False)
+    # the fixed cuts (``FIXED``), each a prototype of its kind of its own: upright and upside down (E x D
+    # each), and the index in ``kinds`` of each one's kind. A cut is as like a kind as its nearest of them
+    fixed_up: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32), repr=False)
+    fixed_down: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32), repr=False)
+    fixed_kind: np.ndarray = field(default_factory=lambda: np.zeros(0, np.intp), repr=False)
+    both: np.ndarray = field(init=False, repr=False)        # up over down (and the fixed): one product a cut
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "both", np.concatenate([self.up, self.down]).astype(np.float32))
+        rows = [self.up, self.down] + ([self.fixed_up, self.fixed_down] if len(self.fixed_kind) else [])
+        object.__setattr__(self, "both", np.concatenate(rows).astype(np.float32))
+
+    def twins(self, embedding) -> tuple[np.ndarray, np.ndarray] | None:
+        """Each of N cuts' best cosine with a fixed cut (either way up) and the index in ``kinds`` of
+        that cut's kind; None where the set holds no fixed cut."""
+        e = len(self.fixed_kind)
+        if not e:
+            return None
+        x = np.asarray(embedding, np.float32)
+        with one_blas_thread():
+            s = x @ self.both[-2 * e:].T
+        length = np.sqrt(np.einsum("...d,...d->...", x, x))[..., None]
+        s = np.maximum(s[..., :e], s[..., e:]) / np.where(length > 0, length, 1)
+        best = s.argmax(axis=-1)
+        return np.take_along_axis(s, best[..., None], axis=-1)[..., 0], self.fixed_kind[best]
+
+    def rival(self, embedding) -> np.ndarray | None:
+        """Each of N cuts' best cosine with a kind the set lacks (its prior, either way up); None
+        where the set lacks none that has a prior."""
+        if not len(self.lacking):
+            return None
+        e = np.asarray(embedding, np.float32)
+        with one_blas_thread():
+            s = e @ self.lacking.T
+        length = np.sqrt(np.einsum("...d,...d->...", e, e))
+        return s.max(axis=-1) / np.where(length > 0, length, 1)
 
     def similarities(self, embedding) -> tuple[np.ndarray, np.ndarray]:
         """A cut's cosine with each kind's upright prototype and with its upside-down one; of N cuts'
@@ -193,7 +238,14 @@ class Prototypes:
         # cuts' embeddings (3,402 values each), the same cosines
         length = np.sqrt(np.einsum("...d,...d->...", e, e))[..., None]
         s /= np.where(length > 0, length, 1)
-        return s[..., :len(self.kinds)], s[..., len(self.kinds):]
+        k, e = len(self.kinds), len(self.fixed_kind)
+        su, sd = s[..., :k], s[..., k:2 * k]
+        if e:      # a kind is as near as its mean or the nearest of its fixed cuts
+            su, sd = su.reshape(-1, k).copy(), sd.reshape(-1, k).copy()
+            np.maximum.at(su, (slice(None), self.fixed_kind), s[..., 2 * k:2 * k + e].reshape(-1, e))
+            np.maximum.at(sd, (slice(None), self.fixed_kind), s[..., 2 * k + e:].reshape(-1, e))
+            su, sd = su.reshape(s.shape[:-1] + (k,)), sd.reshape(s.shape[:-1] + (k,))
+        return su, sd
 
 
 def prior(classifier, kind: str, crops: int) -> tuple[np.ndarray | float, np.ndarray | float]:
@@ -218,14 +270,16 @@ def _base(tile: str, totals: np.ndarray, probs: np.ndarray, classifier) -> Namin
 
 
 def _red_or_plain(tile: str, kinds: Sequence[str], totals: np.ndarray, col: Mapping[str, int]) -> str:
-    """A five named by a set that holds only one of its plain and red forms: the classifier says which."""
+    """A five named by a set that holds only one of its plain and red forms: the classifier says which.
+    Where it sees no five of either colour (``RED_SEEN``), plain: a red five is paid, and the set
+    alone never says so."""
     if tile[0] not in "05" or tile[1] == "z":
         return tile
     plain, red = "5" + tile[1], "0" + tile[1]
     if plain in kinds and red in kinds:
         return tile
     share = lambda k: float(totals[col[k]]) if k in col else 0.0      # noqa: E731
-    return red if share(red) > share(plain) else plain
+    return red if share(red) > max(share(plain), RED_SEEN) else plain
 
 
 def square_cut(image: np.ndarray) -> np.ndarray:
@@ -300,13 +354,23 @@ def middle_colour(image: np.ndarray) -> np.ndarray:
 
 def read_image(path: Path) -> np.ndarray:
     """A crop from disk, BGR; ``TileSetError`` naming the file when it is no readable image or too small."""
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
-    if image is None:
-        raise TileSetError(f"{path}: not a readable image (png or jpg)")
+    try:
+        data = path.read_bytes() if path.is_file() else b""
+    except OSError as e:
+        raise TileSetError(f"{path}: cannot be read ({e.strerror or e})") from None
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    if image is None:        # decoded from memory: a file cut short is refused (imread showed its rest grey)
+        raise TileSetError(f"{path}: not a readable image (png or jpg; one cut short, copy it again)")
     if image.shape[1] < MIN_WIDTH or image.shape[0] < MIN_WIDTH:
         raise TileSetError(f"{path}: {image.shape[1]}x{image.shape[0]} px is too small for a tile "
                            f"(at least {MIN_WIDTH} px a side; about 20 px wide or more reads well)")
     return image
+
+
+def _clutter(path: Path) -> bool:
+    """What a Mac's zip or a file browser leaves beside crops: ``__MACOSX/``, hidden folders such as
+    ``.thumbnails/``, AppleDouble ``._x.jpg`` files (no image)."""
+    return path.name.startswith(".") or path.name == "__MACOSX"
 
 
 def crops_in(folder: Path) -> dict[str, list[Path]]:
@@ -315,11 +379,11 @@ def crops_in(folder: Path) -> dict[str, list[Path]]:
     if not folder.is_dir():
         raise TileSetError(f"{folder}: not a folder of crops (it should hold one folder per kind: 1m, 0p, 5z, ...)")
     out: dict[str, list[Path]] = {}
-    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir() and not _clutter(p)):
         if sub.name not in KINDS:
             raise TileSetError(f"{sub}: not named as a kind (use mpsz: 1m-9m, 1p-9p, 1s-9s, 1z-7z, "
                                f"0m 0p 0s for red fives, or back)")
-        files = sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_TYPES)
+        files = sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_TYPES and not _clutter(p))
         if not files:
             raise TileSetError(f"{sub}: no png or jpg crops in it")
         out[sub.name] = files
@@ -385,6 +449,10 @@ class TileSet:
             raise TileSetError(f"{index}: not a tile set index (nested too deeply)") from None
         out = cls(folder, base, crops, list(log))
         vec = folder / EMBEDDINGS
+        if vectors and not vec.is_file() and any(crops.values()):
+            # crops without their embeddings name nothing: said, and healed as a damaged file is (``ready``)
+            raise DamagedEmbeddings(f"{vec}: missing; rebuild it from the set's crops: "
+                                    f"python -m vision tileset rebuild {folder}")
         if vectors and vec.is_file():
             try:
                 with np.load(vec) as z:
@@ -502,17 +570,24 @@ class TileSet:
         (``prior``); cached until the set changes (a set is built on one classifier: ``check``)."""
         if self._protos is not None:
             return self._protos
-        kinds, up, down = [], [], []
+        kinds, up, down, fixed = [], [], [], []
         for kind in sorted(self.crops):
             files = [c.file for c in self.crops[kind]
                      if c.source != KEPT_OUT and c.file in self.vectors]
             if files:
+                fixed += [(len(kinds), c.file) for c in self.crops[kind] if c.source == FIXED and c.file in self.vectors]
                 kinds.append(kind)
                 prior_up, prior_down = prior(classifier, kind, len(files))
                 up.append(unit(np.sum([self.vectors[f][0] for f in files], axis=0) + prior_up))
                 down.append(unit(np.sum([self.vectors[f][1] for f in files], axis=0) + prior_down))
+        lacking = [classifier.priors[k] for k in sorted(classifier.priors) if k not in kinds]
         if kinds:
-            protos = Prototypes(tuple(kinds), np.array(up, np.float32), np.array(down, np.float32))
+            rivals = (np.array([v for pair in lacking for v in pair], np.float32) if lacking
+                      else np.zeros((0, 0), np.float32))
+            rows = lambda i: (np.array([self.vectors[f][i] for _, f in fixed], np.float32) if fixed  # noqa: E731
+                              else np.zeros((0, 0), np.float32))
+            protos = Prototypes(tuple(kinds), np.array(up, np.float32), np.array(down, np.float32), rivals,
+                                rows(0), rows(1), np.array([k for k, _ in fixed], np.intp))
         else:
             protos = Prototypes((), np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
         self._protos = protos
@@ -580,8 +655,10 @@ class TileSet:
         ``rule``: the set's, ``rule()``, by default; ``protos``: the set's prototypes, by default)."""
         protos = protos or self._prototypes(classifier)
         rule = rule or self.rule(classifier)
-        su, sd = protos.similarities(np.asarray(embedding)[None]) if protos.kinds else (None, None)
-        return self._named(np.asarray(probs)[None], su, sd, classifier, protos.kinds, rule)[0]
+        e = np.asarray(embedding)[None]
+        su, sd = protos.similarities(e) if protos.kinds else (None, None)
+        return self._named(np.asarray(probs)[None], su, sd, classifier, protos.kinds, rule, protos.rival(e),
+                           protos.twins(e))[0]
 
     def name_all(self, probs: np.ndarray, embeddings: np.ndarray, classifier, rule: str | None = None,
                  cuts: Sequence[np.ndarray] | None = None) -> list[Naming]:
@@ -592,16 +669,38 @@ class TileSet:
             return []
         protos = self._prototypes(classifier)
         su, sd = protos.similarities(embeddings) if protos.kinds else (None, None)
-        named = self._named(probs, su, sd, classifier, protos.kinds, rule or self.rule(classifier))
+        named = self._named(probs, su, sd, classifier, protos.kinds, rule or self.rule(classifier),
+                            protos.rival(embeddings), protos.twins(embeddings))
         if cuts is None or all(n.tile != BLANK for n in named) or self._back_and_blank() is None:
             return named
         totals = classifier.face_totals(probs)
         plain = totals[:, classifier.faces.index(BACK)] + totals[:, classifier.faces.index(BLANK)]
         return self.back_or_blank(named, lambda j: middle_colour(cuts[j]), plain)
 
-    def _named(self, probs: np.ndarray, su, sd, classifier, kinds: Sequence[str], rule: str) -> list[Naming]:
-        """N cuts named by ``rule`` (module doc) from the classifier's probabilities (N x outputs) and
-        their cosines with the kinds' prototypes, upright ``su`` and upside down ``sd`` (N x K each)."""
+    def _named(self, probs: np.ndarray, su, sd, classifier, kinds: Sequence[str], rule: str,
+               rival: np.ndarray | None = None, twins: tuple[np.ndarray, np.ndarray] | None = None) -> list[Naming]:
+        """N cuts named by ``rule`` (module doc) from the classifier's probabilities (N x outputs),
+        their cosines with the kinds' prototypes, upright ``su`` and upside down ``sd`` (N x K each),
+        ``rival``, their best cosines with the priors of the kinds the set lacks (``Prototypes.rival``:
+        a cut nearer a lacking kind than the set's pick is the classifier's), and ``twins``, their
+        nearest fixed cut (``Prototypes.twins``: a cut ``TWIN`` like one is named as it was fixed,
+        whatever the rule)."""
+        named = self._by_rule(probs, su, sd, classifier, kinds, rule, rival)
+        if twins is None:
+            return named
+        totals = classifier.face_totals(probs)
+        col = {f: j for j, f in enumerate(classifier.faces)}
+        for n, (near, i) in enumerate(zip(*twins)):
+            if near >= TWIN and named[n].tile != kinds[i]:
+                # a five's colour is still the classifier's (a red and a plain five of one maker look alike)
+                tile = _red_or_plain(kinds[i], (), totals[n], col)
+                named[n] = Naming(tile, float(near), bool(sd[n, i] > su[n, i]), SET,
+                                  ranked_runners_up(totals[n], classifier.faces, tile))
+        return named
+
+    def _by_rule(self, probs: np.ndarray, su, sd, classifier, kinds: Sequence[str], rule: str,
+                 rival: np.ndarray | None = None) -> list[Naming]:
+        """``_named`` before the fixed cuts have their say."""
         faces = classifier.faces
         totals = classifier.face_totals(probs)                        # N x F
         base = totals.argmax(axis=1)
@@ -609,6 +708,9 @@ class TileSet:
             return [_base(faces[b], t, p, classifier) for b, t, p in zip(base, totals, probs)]
         col = {f: j for j, f in enumerate(faces)}
         sims = np.maximum(su, sd)
+        # a cut that lies nearer a kind the set was never shown than the set's own pick: the set only
+        # knows the kinds it holds, and would pull it onto the nearest of them
+        elsewhere = (rival[:, None] > sims) if rival is not None else np.zeros(sims.shape, bool)
         q = np.exp((sims - sims.max(axis=1, keepdims=True)) / TEMPERATURE)
         q = (q / q.sum(axis=1, keepdims=True)).astype(np.float64)
         held = [i for i, k in enumerate(kinds) if k in col]             # the set's kinds the classifier names
@@ -627,7 +729,7 @@ class TileSet:
             kind_at = dict(zip(at, held))
             for n, (b, j) in enumerate(zip(base, tile_at)):
                 i = kind_at.get(int(j))
-                if lacks_backs[n]:
+                if lacks_backs[n] or (i is not None and elsewhere[n, i]):
                     out.append(_base(faces[b], totals[n], probs[n], classifier))
                 elif i is None:
                     out.append(_base(faces[j], totals[n], probs[n], classifier))
@@ -642,7 +744,8 @@ class TileSet:
         either = np.maximum(totals, shares)
         for n, (b, i) in enumerate(zip(base, best)):
             score = float(q[n, i])
-            if score < SURE or lacks_backs[n] or (faces[b] not in kinds and totals[n, b] >= BASE_SURE):
+            if (score < SURE or lacks_backs[n] or elsewhere[n, i]
+                    or (faces[b] not in kinds and totals[n, b] >= BASE_SURE)):
                 out.append(_base(faces[b], totals[n], probs[n], classifier))
             else:
                 tile = _red_or_plain(kinds[i], kinds, totals[n], col)
@@ -664,8 +767,8 @@ class TileSet:
 
     def _calibrated(self, classifier) -> str:
         protos = self._prototypes(classifier)
-        truth, probs, cos_up, cos_down = [], [], [], []   # each crop's kind, probabilities, and cosines
-                                                        # with the kinds' prototypes made without it
+        truth, probs, cos_up, cos_down, rivals = [], [], [], [], []   # each crop's kind, probabilities,
+                                            # cosines with the kinds' prototypes made without it, and rival
         for k, kind in enumerate(protos.kinds):
             files = [c.file for c in self.crops[kind] if c.source != KEPT_OUT and c.file in self.vectors]
             if len(files) < 2:
@@ -681,10 +784,13 @@ class TileSet:
             probs += [self.vectors[f][2] for f in files]
             cos_up.append(su)
             cos_down.append(sd)
+            rivals.append(protos.rival(ups))
         if len(truth) < MIN_CHECKED:
             return FUSED
         su, sd, probs = np.concatenate(cos_up), np.concatenate(cos_down), np.array(probs)
-        right = {r: sum(n.tile == kind for n, kind in zip(self._named(probs, su, sd, classifier, protos.kinds, r), truth))
+        rival = np.concatenate(rivals) if rivals[0] is not None else None
+        right = {r: sum(n.tile == kind for n, kind in
+                        zip(self._named(probs, su, sd, classifier, protos.kinds, r, rival), truth))
                  for r in RULES}
         return max(RULES, key=lambda r: (right[r], r == SET))
 
@@ -708,21 +814,24 @@ class TileSet:
         if not cuts:
             return Update(False, 0, 0, 0, 0, 0, "no cuts of a known kind")
         stamp = stamp or datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+        names = [f"crops/{kind}/l{stamp}-{j:03d}.png" for j, (kind, _) in enumerate(cuts)]
+        self._embed([(name, img) for name, (_, img) in zip(names, cuts)], classifier)
+        # a cut the set names otherwise than confirmed is a fix: learnt always (never kept out) and a
+        # prototype of its own, so the tile fixed once is read right the next time
+        named = self.name_images([img for _, img in cuts], classifier)     # as the table named them
         new: list[tuple[str, str, np.ndarray, str]] = []      # (kind, file, image, source)
-        for j, (kind, img) in enumerate(cuts):
-            name = f"crops/{kind}/l{stamp}-{j:03d}.png"
-            new.append((kind, name, img, KEPT_OUT if _kept_out(name) else LEARNT))
-        self._embed([(name, img) for _, name, img, _ in new], classifier)
+        for name, (kind, img), n in zip(names, cuts, named):
+            new.append((kind, name, img, FIXED if n.tile != kind else KEPT_OUT if _kept_out(name) else LEARNT))
         # checked on earlier confirmed cuts only: this update's own kept-out cuts carry its labels, right or wrong
         checked = [(k, c.file) for k, v in self.crops.items() for c in v if c.source == KEPT_OUT]
         candidate = TileSet(self.folder, self.base, {k: list(v) for k, v in self.crops.items()}, [], self.vectors,
                             self.colours)
         for kind, name, _, source in new:
-            if source == LEARNT:
+            if source != KEPT_OUT:
                 candidate.crops.setdefault(kind, []).append(Crop(name, source, _now()))
         before, own_before = self._right(checked, classifier)
         after, own_after = candidate._right(checked, classifier)
-        n_learnt = sum(s == LEARNT for *_, s in new)
+        n_learnt = sum(s != KEPT_OUT for *_, s in new)
         n_kept = len(new) - n_learnt
         if checked and (after < before or own_after < own_before):
             for _, name, _, _ in new:
@@ -770,7 +879,8 @@ class TileSet:
         if not protos.kinds:
             return sum(n.tile == k for n, k in zip(self._named(probs, None, None, classifier, (), BASE), kinds)), 0
         su, sd = protos.similarities(ups)
-        named = self._named(probs, su, sd, classifier, protos.kinds, self.rule(classifier))
+        named = self._named(probs, su, sd, classifier, protos.kinds, self.rule(classifier), protos.rival(ups),
+                            protos.twins(ups))
         named = self.back_or_blank(named, lambda j: self._colour(checked[j][1]))
         right = sum(n.tile == k for n, k in zip(named, kinds))
         nearest = np.maximum(su, sd).argmax(axis=1)
@@ -784,7 +894,8 @@ class TileSet:
             crops = self.crops[kind]
             learnt = [c for c in crops if c.source == LEARNT]
             kept = [c for c in crops if c.source == KEPT_OUT]
-            drop: list[Crop] = []
+            fixed = [c for c in crops if c.source == FIXED]
+            drop: list[Crop] = fixed[:-MAX_FIXED] if len(fixed) > MAX_FIXED else []
             if len(learnt) > MAX_LEARNT:
                 newest = learnt[-(MAX_LEARNT // 2):]
                 older = learnt[:-(MAX_LEARNT // 2)]
@@ -822,13 +933,16 @@ def read_crop(path: Path, margin: float = MARGIN) -> np.ndarray:
 
 
 def enroll_folder(tileset: TileSet, folder: Path, classifier, margin: float = MARGIN) -> dict[str, int]:
-    """Every crop of ``folder/<kind>/`` enrolled (``read_crop``); returns how many per kind. All files
-    are read (and refused, naming the file) before any is added."""
+    """Every crop of ``folder/<kind>/`` enrolled (``read_crop``); returns how many per kind were added
+    (a crop the set holds already, pixel for pixel, is not). All files are read (and refused, naming
+    the file) before any is added."""
     found = crops_in(folder)
-    images = {k: [read_crop(p, margin) for p in files] for k, files in found.items()}
+    # each shrunk as the set stores it once read: a folder of phone photos held at full size took gigabytes
+    images = {k: [stored(read_crop(p, margin)) for p in files] for k, files in found.items()}
+    before = {k: len(v) for k, v in tileset.crops.items()}
     for kind, imgs in images.items():
         tileset.enroll(kind, imgs, classifier)
-    return {k: len(v) for k, v in images.items()}
+    return {k: len(tileset.crops.get(k, [])) - before.get(k, 0) for k in images}
 
 
 @dataclass(frozen=True)
@@ -861,7 +975,7 @@ def evaluate_folder(tileset: TileSet, folder: Path, classifier, worst: int = 10,
     """Name every crop of ``folder/<kind>/`` (``read_crop``) with the set and count what came out right."""
     found = crops_in(folder)
     files = [(k, p) for k, ps in found.items() for p in ps]
-    named = tileset.name_images([read_crop(p, margin) for _, p in files], classifier)
+    named = tileset.name_images([stored(read_crop(p, margin)) for _, p in files], classifier)
     per_kind: dict[str, list[int]] = {}
     red_plain = {f"{a}->{b}": 0 for r in REDS for a, b in ((r, "5" + r[1]), ("5" + r[1], r))}
     wrong = []

@@ -43,7 +43,7 @@ def add_parser(sub) -> None:
     e = ts.add_parser("enroll", help="make or extend SET from DIR/<kind>/ crops")
     e.add_argument("set", type=Path, metavar="SET")
     e.add_argument("--crops", type=Path, required=True, metavar="DIR")
-    e.add_argument("--view", choices=VIEWS, default="overhead",
+    e.add_argument("--view", choices=VIEWS, default=None,
                    help="whose classifier a new set is built on: the table rig's (default) or a phone's beside it")
     e.add_argument("--margin", type=crop_margin, default=MARGIN, help=MARGIN_HELP)
     n = ts.add_parser("name", help="name single-tile crops with SET")
@@ -75,13 +75,18 @@ def run(a: argparse.Namespace) -> int:
         if a.set.exists() and not a.set.is_dir():
             raise_usage(f"{a.set}: a file, not a tile set folder")
         started = time.perf_counter()
-        view = TileSet.load(a.set).view if (a.set / "index.json").is_file() else a.view
+        a.view_given, a.view = a.view is not None, a.view or "overhead"
+        view = TileSet.load(a.set, vectors=False).view if (a.set / "index.json").is_file() else a.view
         classifier = classifier_for(view)
         tileset = open_or_create(a.set, classifier, view)
         counts = enroll_folder(tileset, a.crops, classifier, a.margin)
         tileset.save()
-        print(f"{sum(counts.values())} crop(s) of {len(counts)} kind(s) enrolled into {a.set} "
-              f"({len(tileset.kinds())} kinds in the set, {view} classifier) in {time.perf_counter() - started:.1f} s")
+        added = {k: n for k, n in counts.items() if n}
+        print(f"{sum(added.values())} crop(s) of {len(added)} kind(s) enrolled into {a.set} "
+              f"({len(tileset.kinds())} kinds in the set, {view} classifier) in {time.perf_counter() - started:.1f} s"
+              + ("; nothing new: the set holds every crop already" if not added else "")
+              + (f"; --view {a.view} ignored: the set is built on the {view} classifier (rebuild --view to change it)"
+                 if a.view != view and a.view_given else ""))
         return 0
     tileset = TileSet.load(a.set, vectors=a.action != "rebuild")     # rebuild embeds every crop anew
     classifier = classifier_for(a.view or tileset.view if a.action == "rebuild" else tileset.view)

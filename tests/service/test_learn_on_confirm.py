@@ -25,7 +25,7 @@ from service.learning import face_up_tiles
 from service.reader import Cut
 from service.settings import DEMO_HANDS
 from service.table_tiles import KEEP, LEARNT as LEARNT_CUTS, WAITING, TableTiles
-from vision.tileset import INDEX, KEPT_OUT, LEARNT, TileSet
+from vision.tileset import FIXED, INDEX, KEPT_OUT, LEARNT, TileSet
 
 from table_fixtures import PIN, PLAYERS
 
@@ -62,7 +62,7 @@ def _confirm(client, sid: str, snapshot: str, **changes) -> None:
 def _crops(folder) -> Counter:
     index = json.loads((folder / INDEX).read_text())
     sources = {c["source"] for crops in index["kinds"].values() for c in crops}
-    assert sources <= {LEARNT, KEPT_OUT}
+    assert sources <= {LEARNT, KEPT_OUT, FIXED}           # fixed: a cut the set named otherwise
     for crops in index["kinds"].values():
         assert all((folder / c["file"]).is_file() for c in crops)
     return Counter({kind: len(crops) for kind, crops in index["kinds"].items()})
@@ -93,6 +93,9 @@ def test_a_tile_the_players_fixed_is_learnt_as_fixed(still):
         _confirm(client, sid, snapshot, dora_indicators="6s")     # one fix: the indicator read 5s was a 6s
         expected = Counter(face_up_tiles([{**SHOWN, "dora_indicators": "6s"}])[0])
         assert _crops(folder) == expected and expected["6s"] == 1
+        # the cut the set named 5s is held as a fix: learnt whatever its name's hash, and its own prototype
+        index = json.loads((folder / INDEX).read_text())
+        assert [c["source"] for c in index["kinds"]["6s"]] == [FIXED]
 
 
 def _origins(folder) -> Counter:

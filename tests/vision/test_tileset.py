@@ -218,6 +218,40 @@ def test_a_five_is_red_or_plain_by_the_classifier_when_the_set_holds_only_one_of
     assert [n.tile for n in tileset.name_images(plains, classifier)] == ["5m", "5p", "5s"]
 
 
+def test_a_five_the_classifier_sees_in_neither_colour_is_plain():
+    """A set of plain 5p alone pulled a 9p onto its 5p; the classifier, asked which five, gave red
+    and plain a share of nothing each, and the tile was named a red five (a dora that is not there)."""
+    from vision.tileset import _red_or_plain
+    col = {"5p": 0, "0p": 1, "9p": 2}
+    assert _red_or_plain("5p", ["5p"], np.array([1e-6, 1e-5, 0.8]), col) == "5p"
+    assert _red_or_plain("5p", ["5p"], np.array([0.1, 0.7, 0.0]), col) == "0p"      # a red five it sees
+    assert _red_or_plain("0p", ["0p"], np.array([0.6, 0.3, 0.0]), col) == "5p"
+
+
+def test_a_set_of_a_few_kinds_leaves_the_kinds_it_lacks_to_the_classifier(classifier, tmp_path):
+    """Six kinds taught, three crops each, of real tiles: a crop of a kind the set was never shown lies
+    nearer that kind's prior than the set's pick, and is named as the classifier names it. Before, the
+    set pulled 12 of 147 such crops onto its own kinds (a 9m named 8m, a 6p named 3z) and named 132 right
+    where the classifier alone names 140."""
+    from vision.build.real_tiles import camerash, held_out, present
+    from vision.crop import MARGIN, with_margin
+    if not present():
+        pytest.skip("../shared/real-tiles/camerash is missing")
+    third = [(k, with_margin(im, MARGIN)) for n, k, im in camerash() if held_out(n)]
+    taught = ["5p", "4m", "2s", "8m", "1z", "3z"]
+    tileset = TileSet.create(tmp_path / "six", classifier)
+    for kind in taught:
+        tileset.enroll(kind, [im for k, im in third if k == kind][:3], classifier)
+    others = [(k, im) for k, im in third if k not in taught]
+    named = [n.tile for n in tileset.name_images([im for _, im in others], classifier)]
+    alone = [n.tile for n in TileSet.create(tmp_path / "none", classifier).name_images([im for _, im in others],
+                                                                                       classifier)]
+    truth = [k for k, _ in others]
+    pulled = [(k, t) for k, t in zip(truth, named) if t in taught]
+    assert len(pulled) <= 1, pulled
+    assert sum(map(str.__eq__, named, truth)) >= sum(map(str.__eq__, alone, truth)) - 1
+
+
 def test_a_set_of_faces_only_leaves_backs_to_the_classifier(art, classifier, tmp_path):
     """A set taught faces alone (from a photo, or before the teach page's back row) must not name a
     back as a face."""
@@ -377,6 +411,37 @@ def test_a_count_s_crops_are_forgotten_by_the_count_and_the_rest_stay(art, class
     assert [n.tile for n in again.name_images([tile_photo(art, "2p", 9)], classifier)] == ["2p"]
 
 
+def test_a_tile_fixed_once_is_read_right_the_next_time(classifier, tmp_path):
+    """Real tiles, three a kind taught: each crop the set misreads, fixed once (learnt as confirmed),
+    is read right at once, and so is the same tile taken again (shifted, lit otherwise). Before, 4
+    of 5 were still misread: one crop weighed little in its kind's mean, and one fix in five, by its
+    file name, was kept out and never learnt."""
+    from vision.build.real_tiles import camerash, held_out, present
+    from vision.crop import MARGIN, with_margin
+    from vision.tileset import FIXED, _kept_out
+    if not present():
+        pytest.skip("../shared/real-tiles/camerash is missing")
+    third = [(k, with_margin(im, MARGIN)) for n, k, im in camerash() if held_out(n)]
+    tileset = TileSet.create(tmp_path / "set", classifier)
+    kinds = sorted({k for k, _ in third})
+    for kind in kinds:
+        tileset.enroll(kind, [im for k, im in third if k == kind][:3], classifier)
+    rest = [(k, im) for kind in kinds for k, im in [x for x in third if x[0] == kind][3:]]
+    named = tileset.name_images([im for _, im in rest], classifier)
+    missed = [(k, im) for (k, im), n in zip(rest, named) if n.tile != k]
+    assert missed, "every crop read right: nothing to fix"
+    for j, (kind, im) in enumerate(missed):
+        # a stamp whose file name would be kept out: a fix is learnt all the same
+        stamp = next(f"s{j}x{i}" for i in range(200) if _kept_out(f"crops/{kind}/ls{j}x{i}-000.png"))
+        assert tileset.learn([(kind, im)], classifier, stamp=stamp).accepted
+        assert tileset.crops[kind][-1].source == FIXED
+    again = [cv2.convertScaleAbs(np.roll(im, 2, axis=1), alpha=1.1, beta=-8) for _, im in missed]
+    assert [n.tile for n in tileset.name_images([im for _, im in missed] + again, classifier)] == \
+        [k for k, _ in missed] * 2
+    still = tileset.name_images([im for _, im in rest], classifier)
+    assert sum(n.tile == k for n, (k, _) in zip(still, rest)) >= len(rest) - len(missed) - 1
+
+
 def test_learnt_crops_are_bounded_per_kind(art, classifier, tmp_path):
     from vision.tileset import MAX_KEPT_OUT, MAX_LEARNT
 
@@ -519,12 +584,17 @@ def test_cli_enroll_name_evaluate(art, tmp_path):
     ("unreadable", "not a readable image"),
     ("empty", "no png or jpg crops in it"),
     ("missing", "not a folder of crops"),
+    ("cut short", "not a readable image (png or jpg; one cut short"),
 ])
 def test_cli_refuses_bad_crops_with_one_line(case, expected, tmp_path):
     crops = tmp_path / "c"
     (crops / ("1x" if case == "kind" else "1m")).mkdir(parents=True)
     if case == "unreadable":
         (crops / "1m" / "a.png").write_bytes(b"not a png")
+    elif case == "cut short":          # a copy stopped two thirds in: imread showed the rest grey, as a tile
+        ok, jpg = cv2.imencode(".jpg", cv2.GaussianBlur(np.random.default_rng(0).integers(0, 255, (120, 90, 3),
+                                                                                      np.uint8), (9, 9), 3))
+        (crops / "1m" / "a.jpg").write_bytes(jpg.tobytes()[:len(jpg) * 2 // 3])
     elif case == "kind":
         cv2.imwrite(str(crops / "1x" / "a.png"), np.full((40, 30, 3), 200, np.uint8))
     done = _cli("enroll", tmp_path / "set", "--crops", crops if case != "missing" else tmp_path / "nowhere")
@@ -621,6 +691,42 @@ def test_a_table_s_set_with_damaged_embeddings_is_rebuilt_from_its_crops_by_itse
     assert [n.tile for n in again.name_images([tile_photo(art, "2p", 41)], classifier)] == ["2p"]
 
 
+def test_a_set_whose_embeddings_are_missing_says_so_and_heals_as_a_damaged_one(enrolled, art, classifier,
+                                                                               tmp_path):
+    """embeddings.npz deleted: the set named nothing by itself ("0 named by the set") and a table's
+    service kept it hollow."""
+    folder = _copy_of(enrolled, tmp_path)
+    (folder / "embeddings.npz").unlink()
+    with pytest.raises(TileSetError, match="missing") as e:
+        TileSet.load(folder)
+    assert f"python -m vision tileset rebuild {folder}" in str(e.value)
+    healed = ready(folder, classifier)
+    assert len(healed.vectors) == len(enrolled.vectors)
+    assert [n.tile for n in healed.name_images([tile_photo(art, "2p", 41)], classifier)] == ["2p"]
+
+
+def test_cli_a_set_under_a_file_is_one_line_and_enrolling_again_says_nothing_new(art, tmp_path):
+    crops = crops_folder(art, tmp_path / "c", ["1s", "2s"], seeds=(1,))
+    (tmp_path / "afile").write_text("x")
+    done = _cli("enroll", tmp_path / "afile" / "set", "--crops", crops)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert str(tmp_path / "afile") in done.stderr
+    assert _cli("enroll", tmp_path / "set", "--crops", crops).returncode == 0
+    again = _cli("enroll", tmp_path / "set", "--crops", crops, "--view", "oblique")
+    assert again.returncode == 0 and again.stdout.startswith("0 crop(s)") and "nothing new" in again.stdout
+    assert "--view oblique ignored" in again.stdout
+
+
+def test_a_macs_zip_clutter_beside_the_crops_is_passed_over(art, classifier, tmp_path):
+    """A folder unzipped from a Mac holds __MACOSX/ and ._x.png files: each stopped the whole enrolment."""
+    crops = crops_folder(art, tmp_path / "c", ["1s", "2s"], seeds=(1,))
+    (crops / "__MACOSX" / "1s").mkdir(parents=True)
+    (crops / ".thumbnails").mkdir()
+    (crops / "1s" / "._1.png").write_bytes(b"\x00\x05\x16\x07 AppleDouble")
+    tileset = TileSet.create(tmp_path / "set", classifier)
+    assert enroll_folder(tileset, crops, classifier) == {"1s": 1, "2s": 1}
+
+
 def test_cli_names_a_missing_set(tmp_path):
     done = _cli("name", tmp_path / "nothing", tmp_path / "x.png")
     assert done.returncode == 2 and "no tile set there" in done.stderr
@@ -638,10 +744,12 @@ RULE_KINDS = ["1p", "2p", "3p", "4p", "5p", "6p"]
 
 
 @pytest.fixture
-def no_priors(monkeypatch):
+def no_priors(monkeypatch, classifier):
     """The sets of made-up vectors below are of 64 values, not the classifier's embedding: the
-    classifier's kind priors, which live in that embedding, have no place among them."""
+    classifier's kind priors, which live in that embedding, have no place among them (neither in a
+    prototype nor as a kind the set lacks)."""
     monkeypatch.setattr(tileset_module, "PRIOR_WEIGHT", 0.0)
+    monkeypatch.setitem(classifier.__dict__, "priors", {})
 
 
 def set_of_vectors(classifier, tmp_path, embedding, classifier_right, per_kind=3) -> TileSet:
