@@ -53,7 +53,7 @@ def check_name(name: str, where: str) -> None:
     if not NAME_RE.match(name):
         raise ScoringError(f"{where}: a house rule's name is its file's name: use letters, digits, '-' or '_' "
                            f"(at most 64), got {name!r}")
-    if name in preset_ids():
+    if name.lower() in preset_ids():          # "Dunhill" beside dunhill: one rule to players, two to the ledger
         raise ScoringError(f"{where}: {name!r} is a built-in rule's name; built-ins are read-only, "
                            f"so name yours otherwise (e.g. {name}-house)")
 
@@ -179,7 +179,7 @@ def _read(path: Path, seen: tuple[str, ...]) -> HouseRule:
         base_path = _find_base(extends, path) if NAME_RE.match(extends) else None
         if base_path is None:
             raise ScoringError(f"{label}: extends = {extends!r}: no such rule (not a built-in, not beside "
-                               f"this file, not in the rules folder); {_known()}")
+                               f"this file, not in the rules folder); {_known(path.parent)}")
         parent = _read(base_path, (*seen, key))
         base, base_raw = parent.preset, parent.preset.source
         chain, stamps = (extends, *parent.chain), parent.stamps
@@ -276,8 +276,9 @@ def _find_base(name: str, near: Path | None) -> Path | None:
     return None
 
 
-def _known() -> str:
-    folder = rules_dir()
+def _known(folder: Path | None = None) -> str:
+    """The rules there are: the built-ins, and the house rules of ``folder`` (default: the rules folder)."""
+    folder = folder or rules_dir()
     house = [p.stem for p in house_rule_files(folder) if p.stem not in preset_ids()]
     return (f"built-ins: {', '.join(preset_ids())}; house rules in {folder}: "
             f"{', '.join(house) or 'none'}")

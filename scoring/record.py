@@ -24,6 +24,7 @@ FLAGS = (
     "riichi", "double_riichi", "open_riichi", "ippatsu", "rinshan", "chankan",
     "haitei", "houtei", "tenhou", "chiihou", "renhou", "nagashi",
 )
+MAX_HONBA = 999        # no table comes near; 1e30 gave totals past what a tablet's JavaScript holds exactly
 _TILE_FIELDS = ("gari", "dora_indicators", "ura_indicators", "discards")
 
 
@@ -201,8 +202,8 @@ class HandRecord:
                                        f"got {type(given).__name__} {given!r}"[:200])
                 values[name] = parse_mpsz(given or "")
         honba = data.get("honba", 0)
-        if not isinstance(honba, int) or isinstance(honba, bool) or honba < 0:
-            raise ScoringError(f"honba must be a whole number >= 0, got {honba!r}")
+        if not isinstance(honba, int) or isinstance(honba, bool) or not 0 <= honba <= MAX_HONBA:
+            raise ScoringError(f"honba must be a whole number from 0 to {MAX_HONBA}, got {honba!r}"[:200])
         values["honba"] = honba
         on = None
         for name in _FLAG_SET.intersection(data):

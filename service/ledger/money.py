@@ -23,6 +23,8 @@ before its rule had any price is settled at the first price the rule was given.
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
@@ -36,6 +38,7 @@ from .errors import LedgerError
 from .settle import Line
 
 FEE_PER = ("game", "hour")
+MONEY_TEXT = re.compile(r"(\d{1,3}(,\d{3})+|\d+)(\.\d+)?")
 MAX_AMOUNT = 10_000_000        # a rate or fee above this is a typo, not a price
 
 
@@ -74,7 +77,11 @@ def checked(rule: str, rate: object, fee: object, fee_per: object) -> Price:
     values = {}
     for key, value in (("rate", rate), ("fee", fee)):
         if isinstance(value, str):          # "1,000", "¥500" as staff write money
-            value = value.replace(",", "").replace("¥", "").replace("￥", "").strip()
+            typed = unicodedata.normalize("NFKC", value).replace("¥", "").strip()
+            # a comma groups thousands, nothing else ("5,0" is no price: 50? 5.0?); no exponent ("1e-9")
+            if not MONEY_TEXT.fullmatch(typed):
+                raise LedgerError(f"{key} must be a number of yen written as digits (1,000 or 0.5), got {value!r}")
+            value = typed.replace(",", "")
         try:
             number = float(value)           # type: ignore[arg-type]
         except (TypeError, ValueError):

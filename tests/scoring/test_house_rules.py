@@ -412,6 +412,17 @@ def test_a_file_named_like_a_built_in_is_refused(rules):
                                            r"built-ins are read-only"):
         read(house(rules, "dunhill", "dunhill"))
     assert load_preset("dunhill").extends is None                           # the built-in still wins
+    with pytest.raises(ScoringError, match=r"'Dunhill' is a built-in rule's name"):    # beside dunhill: a trap
+        read(house(rules, "Dunhill", "dunhill"))
+
+
+def test_a_missing_base_lists_the_house_rules_of_the_files_own_folder(rules, tmp_path):
+    """The counter's rules folder is not scoring's default one: the message listed the wrong folder's."""
+    elsewhere = tmp_path / "counter-rules"
+    elsewhere.mkdir()
+    house(elsewhere, "ours", "dunhill")
+    with pytest.raises(ScoringError, match=rf"house rules in {re.escape(str(elsewhere))}: ours"):
+        read(house(elsewhere, "typo", "ourz"))
 
 
 @pytest.mark.parametrize("text,words", [

@@ -82,6 +82,7 @@ BAD = [
      "never called or made a kan"),
     ("win tile not in the hand", record("dunhill", **dict(PLAIN, win_tile="5p")), "win_tile 5p is not in concealed"),
     ("negative honba", record("dunhill", **PLAIN, honba=-1), "honba must be a whole number"),
+    ("honba past any table", record("dunhill", **PLAIN, honba=10**30), "honba must be a whole number from 0 to 999"),
     ("unknown field", record("dunhill", **PLAIN, foo=1), "unknown field(s) in hand record: foo"),
     ("bad seat", record("dunhill", **PLAIN, seat="north"), "seat must be one of east, south, west"),
     ("flag not a bool", record("dunhill", **dict(PLAIN, riichi="yes")), "riichi must be true or false"),

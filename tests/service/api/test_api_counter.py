@@ -174,6 +174,12 @@ def test_prices_page_form_sets_the_price(staff):
     r = staff.post("/counter/prices", data={"rule": "isshokai", "rate": "1000", "fee": ""}, headers={"HX-Request": "true"})
     assert r.status_code == 422 and "fee must be a number" in said(r)
     assert {p["rule"]: p for p in staff.get("/api/counter/prices").json()}["isshokai"]["fee"] == 500.0
+    # "5,0" was saved as ¥50 and "1e-9" as a rate of a billionth: a comma groups thousands, no exponent
+    for typed in ("5,0", "1e-9", "12,34"):
+        r = staff.post("/counter/prices", data={"rule": "isshokai", "rate": typed, "fee": "500"},
+                       headers={"HX-Request": "true"})
+        assert r.status_code == 422 and "rate must be a number of yen written as digits" in said(r), typed
+    assert {p["rule"]: p for p in staff.get("/api/counter/prices").json()}["isshokai"]["rate"] == 1000.0
     # as staff write money: "1,000", "¥500"
     r = staff.post("/counter/prices", data={"rule": "isshokai", "rate": "1,000", "fee": "¥500", "fee_per": "hour"},
                    follow_redirects=False)
