@@ -18,6 +18,7 @@ IMMEDIATE``) or PostgreSQL (``postgresql+psycopg://...``) by URL.
 from __future__ import annotations
 
 import os
+from functools import partial
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -193,7 +194,9 @@ def make_engine(url: str | None = None) -> Engine:
         raise ArgumentError(f"the database URL's port is no number ({e})") from None
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_S})
-        event.listen(engine, "connect", _sqlite_connect)
+        opened: dict[str, tuple[str, int, int]] = {}       # the file the engine first opened: its identity
+        event.listen(engine, "do_connect", partial(_sqlite_before_connect, opened))
+        event.listen(engine, "connect", partial(_sqlite_connect, opened))
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(url, pool_pre_ping=True)
@@ -209,13 +212,22 @@ def database_error(error: BaseException) -> str | None:
     return None
 
 
-def _sqlite_connect(dbapi_conn, record) -> None:
-    # which file this connection opened: removed or replaced later, the connection writes into a
-    # file no one opens again (``_sqlite_begin``)
+def _sqlite_before_connect(opened: dict, _dialect, _record, _cargs, _cparams) -> None:
+    """A new connection, once the engine has opened its file: the same file, or none (SQLite would
+    make a new empty one where the ledger was, and the night would go on into it)."""
+    if "file" in opened:
+        _check_same_file(opened["file"])
+
+
+def _sqlite_connect(opened: dict, dbapi_conn, record) -> None:
+    # which file the engine opened: removed or replaced later, a connection would write into a file no
+    # one opens again (``_sqlite_begin``), or a new one would make an empty ledger there
     name = dbapi_conn.execute("PRAGMA database_list").fetchone()[2]
-    if name:
+    if name and "file" not in opened:
         st = os.stat(name)
-        record.info["file"] = (name, st.st_dev, st.st_ino)
+        opened["file"] = (name, st.st_dev, st.st_ino)
+    if "file" in opened:
+        record.info["file"] = opened["file"]
     dbapi_conn.isolation_level = None          # we issue BEGIN ourselves
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
@@ -227,18 +239,23 @@ def _sqlite_connect(dbapi_conn, record) -> None:
 def _sqlite_begin(conn) -> None:
     opened = conn.info.get("file")
     if opened is not None:
-        name, dev, ino = opened
-        try:
-            st = os.stat(name)
-            same = (st.st_dev, st.st_ino) == (dev, ino)
-        except OSError:
-            same = False
-        if not same:
-            from .errors import LedgerGone
-            raise LedgerGone(f"the ledger file {name} was removed or replaced while the service ran: nothing more "
-                             f"is written; stop the service, put the file back (python -m service.ledger restore) "
-                             f"and start it again")
+        _check_same_file(opened)
     conn.exec_driver_sql("BEGIN IMMEDIATE")   # take the write lock before reading the state
+
+
+def _check_same_file(opened: tuple[str, int, int]) -> None:
+    """LedgerGone unless the file ``opened`` (name, device, inode) is still there under its name."""
+    name, dev, ino = opened
+    try:
+        st = os.stat(name)
+        same = (st.st_dev, st.st_ino) == (dev, ino)
+    except OSError:
+        same = False
+    if not same:
+        from .errors import LedgerGone
+        raise LedgerGone(f"the ledger file {name} was removed or replaced while the service ran: nothing more "
+                         f"is written; stop the service, put the file back (python -m service.ledger restore) "
+                         f"and start it again")
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:

@@ -301,8 +301,8 @@ def _find(conn: Connection, text: str):
         also = conn.execute(select(db.players).where(LIVE, db.players.c.name == text,   # a code given before
                                                      db.players.c.id != coded.id)).first()   # the name came
         if also is not None:
-            raise LedgerError(f"{text!r} is {coded.name}'s member code and {also.name}'s name: choose by "
-                              f"member code ({coded.code} for {coded.name}, {also.code} for {also.name})")
+            raise LedgerError(f"{text!r} is {coded.name}'s member code and {also.name}'s name: type "
+                              f"{coded.name} ({coded.code}) or {also.name} ({also.code})")
         return coded
     rows = conn.execute(select(db.players).where(LIVE).order_by(db.players.c.id)).all()
     named = [r for r in rows if r.name == text]

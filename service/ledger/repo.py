@@ -448,7 +448,9 @@ class Ledger:
             overrides = dict(overrides)
             where = self.table_name if self.table_name is not None else str(config.get("table_name") or "")
             cfg = SessionConfig(str(config["id"]), config["rules"], players,
-                                int(config["first_dealer"]), table_rules(preset, overrides, stored=body is not None),
+                                int(config["first_dealer"]),
+                                # a session played: its overrides replayed as logged, as config() reads them
+                                table_rules(preset, overrides, stored=body is not None, logged=True),
                                 overrides, checked(config.get("label", ""), "a session's label", MAX_LABEL), preset,
                                 body["digest"] if body is not None else None, where)
         except LedgerError:

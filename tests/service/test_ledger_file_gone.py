@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from table_fixtures import PLAYERS, record
 from test_run_command import _start
 
@@ -40,3 +42,21 @@ def test_a_start_that_finds_the_journal_without_the_ledger_is_one_line_and_exit_
     assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1, out.stderr
     assert "ledger.sqlite3 is missing but its journal" in out.stderr
     assert not (data / "ledger.sqlite3").exists()
+
+
+def test_a_connection_opened_after_the_delete_makes_no_new_empty_ledger(tmp_path):
+    """A second request at the same moment needs a new connection: SQLite made a new empty file
+    where the ledger was, that connection took it for the ledger, and the next start served it."""
+    from service.ledger import Ledger, LedgerGone
+    path = tmp_path / "ledger.sqlite3"
+    ledger = Ledger(f"sqlite:///{path}")
+    ledger.start("dunhill", PLAYERS)
+    path.unlink()
+    busy = ledger.engine.connect()             # one request holds the pooled connection
+    try:
+        with pytest.raises(LedgerGone, match="removed or replaced"):
+            ledger.add_player("Zed")           # another needs a connection of its own
+    finally:
+        busy.close()
+        ledger.close()
+    assert not path.exists()

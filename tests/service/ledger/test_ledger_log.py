@@ -187,6 +187,17 @@ def test_json_export_imports_back_the_same(ledger, tmp_path):
     other.close()
 
 
+def test_a_session_played_under_overrides_a_later_check_refuses_imports_as_it_was_played(ledger, tmp_path):
+    """An isshokai night with a top bonus of 20 (its sticks did not settle to nothing) was exported
+    before that check; its import was refused, though the same session in its own ledger reads."""
+    s = ledger.start("isshokai", PLAYERS).id
+    data = json.loads(export.dumps(ledger, s))
+    data["session"]["table_overrides"] = {"top_bonus": 20}
+    other = Ledger(f"sqlite:///{tmp_path / 'other.sqlite3'}")
+    assert export.from_json(other, data).table.top_bonus == 20
+    other.close()
+
+
 def test_an_import_keeps_when_the_session_started_and_who_sat(ledger, tmp_path):
     """The export dates its session and names each seat's player by member code: an import puts
     the night on its own business day (its price, its hours) and keeps one player one player,

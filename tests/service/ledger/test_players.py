@@ -205,8 +205,13 @@ def test_a_member_code_that_is_another_players_name_is_refused_and_never_seats_t
     # a code given before someone of that name came (an old register, an import): asked, not guessed
     ledger.rename_player(other.id, code="Uma")
     ledger.add_player("Uma")
-    with pytest.raises(LedgerError, match=r"'Uma' is Other's member code and Uma's name: choose by member code"):
+    with pytest.raises(LedgerError, match=r"'Uma' is Other's member code and Uma's name: type Other \(Uma\) or "
+                                          r"Uma \(\d{4}\)") as asked:
         ledger.start("dunhill", ["Uma", "Ben", "Chie"])
+    # each way the message offers seats the one it names (the code alone was what it refused)
+    told = str(asked.value).split("type ")[1].split(" or ")
+    cfg = ledger.start("dunhill", [*told, "Chie"])
+    assert cfg.player_ids[:2] == (other.id, ledger.player(told[1]).id) and cfg.players[:2] == ("Other", "Uma")
 
 
 def test_two_counters_merging_the_same_pair_at_once_merge_it_once(ledger, db_url, monkeypatch):
