@@ -226,7 +226,7 @@ def _parse(path: Path, label: str) -> tuple[dict[str, Any], tuple[str, int, int]
     return raw, (str(path.absolute()), st.st_mtime_ns, st.st_size)
 
 
-MAX_DEPTH = 8         # the deepest a preset goes is 4 ([options] choice patches)
+MAX_DEPTH = 8         # the deepest a built-in goes is 7 (toutenkou's [options] choice patches)
 
 
 def _depth(value: Any) -> int:
