@@ -87,6 +87,7 @@ MIN_CHECKED = 12                # crops the set must name without themselves to 
 MAX_LEARNT = 20                 # learnt crops kept per kind (enrolled crops are always kept)
 MAX_KEPT_OUT = 6                # kept-out cuts kept per kind
 MAX_FIXED = 10                  # fixed cuts (the set named them otherwise) kept per kind, the newest
+MIDDLE_MANZU = ("2m", "3m", "4m", "6m", "7m", "8m")     # not in a 三人花 wall (1m 5m 9m only)
 TWIN = 0.95                     # a cut this like a fixed cut is that tile again: on camerash a cut lies 0.96 or more
                                 # from its own stored embedding (1st percentile), 0.91 or less from any other kind (99th)
 KEPT_OUT_EVERY = 5              # one learnt cut in this many is kept out, by its name's hash
@@ -580,7 +581,9 @@ class TileSet:
                 prior_up, prior_down = prior(classifier, kind, len(files))
                 up.append(unit(np.sum([self.vectors[f][0] for f in files], axis=0) + prior_up))
                 down.append(unit(np.sum([self.vectors[f][1] for f in files], axis=0) + prior_down))
-        lacking = [classifier.priors[k] for k in sorted(classifier.priors) if k not in kinds]
+        # a set holding none of 2m-8m is a 三人花 table's: those kinds are not in its wall, no rival
+        out_of_wall = () if any(k in kinds for k in MIDDLE_MANZU) else MIDDLE_MANZU
+        lacking = [classifier.priors[k] for k in sorted(classifier.priors) if k not in kinds and k not in out_of_wall]
         if kinds:
             rivals = (np.array([v for pair in lacking for v in pair], np.float32) if lacking
                       else np.zeros((0, 0), np.float32))

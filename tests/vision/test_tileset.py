@@ -252,6 +252,19 @@ def test_a_set_of_a_few_kinds_leaves_the_kinds_it_lacks_to_the_classifier(classi
     assert sum(map(str.__eq__, named, truth)) >= sum(map(str.__eq__, alone, truth)) - 1
 
 
+def test_a_sanninbana_set_has_no_rival_in_the_manzu_its_wall_lacks(art, classifier, tmp_path):
+    """A set holding none of 2m-4m, 6m-8m is a 三人花 table's: those kinds are not in its wall, so their priors
+    stand for no kind it lacks; a set holding one of them has all of them as rivals."""
+    three = TileSet.create(tmp_path / "three", classifier)
+    enroll_folder(three, crops_folder(art, tmp_path / "a", ["1m", "5m", "9m", "1p"], seeds=(1,)), classifier)
+    four = TileSet.create(tmp_path / "four", classifier)
+    enroll_folder(four, crops_folder(art, tmp_path / "b", ["1m", "5m", "9m", "1p", "2m"], seeds=(1,)), classifier)
+    with_prior = set(classifier.priors)
+    rows = lambda t: len(t._prototypes(classifier).lacking) // 2     # noqa: E731  (upright and upside down)
+    assert rows(three) == len(with_prior - {"1m", "5m", "9m", "1p"} - {f"{n}m" for n in range(2, 9)})
+    assert rows(four) == len(with_prior - {"1m", "5m", "9m", "1p", "2m"})
+
+
 def test_a_set_of_faces_only_leaves_backs_to_the_classifier(art, classifier, tmp_path):
     """A set taught faces alone (from a photo, or before the teach page's back row) must not name a
     back as a face."""
