@@ -70,6 +70,12 @@ class AfterConfirm:
         background.add_task(self.labels.keep, snapshot, records)
         background.add_task(self.tally.add, snapshot, records)
 
+    def undone(self, background, snapshot: str | None) -> None:
+        """A hand undone: what its count taught the tile set is taken back, so a wrong fix undone is
+        not read again at the next count."""
+        if self.tiles is not None and snapshot:
+            background.add_task(self.tiles.unlearn, snapshot)
+
 
 def context_of(ledger: Ledger, session_id: str | None) -> ReadContext:
     if not session_id:
@@ -114,9 +120,16 @@ def add_win(ledger: Ledger, store: SnapshotStore, session_id: str, records: Sequ
                           snapshot=snap, confirmed_by=confirmed_by)
 
 
-def undo(ledger: Ledger, session_id: str, hand: int | None, confirmed_by: str | None) -> tuple[Event, State]:
-    """Undo the last hand; ``hand`` (its number) guards against undoing one the tablet has not seen."""
-    return ledger.undo(session_id, hand=hand, confirmed_by=confirmed_by)
+def undo(ledger: Ledger, session_id: str, hand: int | None, confirmed_by: str | None,
+         after: AfterConfirm | None = None, background=None) -> tuple[Event, State]:
+    """Undo the last hand; ``hand`` (its number) guards against undoing one the tablet has not seen.
+    With ``after``, what the undone win's count taught the tile set is taken back."""
+    slots = ledger.slots(session_id)
+    taught = slots[-1].event.snapshot if slots and slots[-1].kind == "win" else None
+    event, state = ledger.undo(session_id, hand=hand, confirmed_by=confirmed_by)
+    if after is not None and background is not None:
+        after.undone(background, taught)
+    return event, state
 
 
 def written(ledger: Ledger, session_id: str, event: Event, state: State) -> dict[str, Any]:

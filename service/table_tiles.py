@@ -217,6 +217,26 @@ class TableTiles:
             log.exception("the tile set could not learn from the confirmed count %s", snapshot)
             return None
 
+    def unlearn(self, snapshot: str | None) -> int:
+        """What the count ``snapshot`` taught taken back (its hand undone); how many crops. Never
+        raises: the undo stands whatever happens here."""
+        if self.folder is None or not snapshot or not self._taught(snapshot):
+            return 0
+        try:
+            return self._thread.submit(self._unlearn, snapshot).result()
+        except Exception:
+            log.exception("the tile set could not take back what the undone count %s taught", snapshot)
+            return 0
+
+    def _unlearn(self, snapshot: str) -> int:
+        with self._lock:
+            tileset = self._open()
+            gone = tileset.forget(snapshot)
+            tileset.save()
+            self._use(tileset)
+        log.info("tile set %s: %d crops the undone count %s taught taken back", self.folder, gone, snapshot)
+        return gone
+
     def _cuts_of(self, snapshot: str) -> tuple[Cut, ...] | None:
         """The count's cuts, then kept in ``learnt/`` for a correction: from memory (its waiting file
         moved over as it is), else from ``waiting/`` (a count read before a restart) or ``learnt/``

@@ -283,6 +283,11 @@ def _red_or_plain(tile: str, kinds: Sequence[str], totals: np.ndarray, col: Mapp
     return red if share(red) > max(share(plain), RED_SEEN) else plain
 
 
+def _same_five(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are the red and the plain five of one suit (or the same five)."""
+    return a[1:] == b[1:] and a[0] in "05" and b[0] in "05" and a[1] != "z"
+
+
 def square_cut(image: np.ndarray) -> np.ndarray:
     """An upright tile image as the classifier's square input (the whole image, squashed, as
     ``vision.crop.cut_tile`` squashes a box)."""
@@ -412,6 +417,9 @@ class TileSet:
     _protos: Prototypes | None = field(default=None, repr=False)
     _pale: tuple[np.ndarray, np.ndarray] | None | bool = field(default=False, repr=False)
     _rule: str | None = field(default=None, repr=False)
+    # crop files taken out since the last save, deleted once the index without them is saved: a
+    # failure before that leaves the folder as its index says
+    _trash: list[str] = field(default_factory=list, repr=False)
 
     # ---- making, loading, saving -------------------------------------------------------------------
 
@@ -486,6 +494,9 @@ class TileSet:
         np.savez(vtmp, **arrays)
         vtmp.replace(self.folder / EMBEDDINGS)
         tmp.replace(self.folder / INDEX)
+        for file in self._trash:
+            (self.folder / file).unlink(missing_ok=True)
+        self._trash.clear()
 
     def check(self, classifier) -> None:
         """``StaleTileSet`` when the set was built on another classifier than ``classifier``."""
@@ -694,11 +705,12 @@ class TileSet:
         totals = classifier.face_totals(probs)
         col = {f: j for j, f in enumerate(classifier.faces)}
         for n, (near, i) in enumerate(zip(*twins)):
-            if near >= TWIN and named[n].tile != kinds[i]:
-                # a five's colour is still the classifier's (a red and a plain five of one maker look alike)
-                tile = _red_or_plain(kinds[i], (), totals[n], col)
-                named[n] = Naming(tile, float(near), bool(sd[n, i] > su[n, i]), SET,
-                                  ranked_runners_up(totals[n], classifier.faces, tile))
+            if near < TWIN or named[n].tile == kinds[i] or _same_five(named[n].tile, kinds[i]):
+                continue        # a five named already keeps the colour its rule gave: a twin says which tile,
+                                # not which colour (a red and a plain five of one maker look alike)
+            tile = _red_or_plain(kinds[i], (), totals[n], col)
+            named[n] = Naming(tile, float(near), bool(sd[n, i] > su[n, i]), SET,
+                              ranked_runners_up(totals[n], classifier.faces, tile))
         return named
 
     def _by_rule(self, probs: np.ndarray, su, sd, classifier, kinds: Sequence[str], rule: str,
@@ -824,8 +836,14 @@ class TileSet:
         # prototype of its own, so the tile fixed once is read right the next time
         named = self.name_images([img for _, img in cuts], classifier)     # as the table named them
         new: list[tuple[str, str, np.ndarray, str]] = []      # (kind, file, image, source)
+        overruled: list[Crop] = []          # earlier fixes of another kind this count's fixes contradict
         for name, (kind, img), n in zip(names, cuts, named):
-            new.append((kind, name, img, FIXED if n.tile != kind else KEPT_OUT if _kept_out(name) else LEARNT))
+            fixed = False
+            if n.tile != kind:
+                blocked, earlier = self._contradicted(name, kind, zip(names, (k for k, _ in cuts)))
+                fixed = not blocked
+                overruled += earlier if fixed else []
+            new.append((kind, name, img, FIXED if fixed else KEPT_OUT if _kept_out(name) else LEARNT))
         # checked on earlier confirmed cuts only: this update's own kept-out cuts carry its labels, right or wrong
         checked = [(k, c.file) for k, v in self.crops.items() for c in v if c.source == KEPT_OUT]
         candidate = TileSet(self.folder, self.base, {k: list(v) for k, v in self.crops.items()}, [], self.vectors,
@@ -845,16 +863,48 @@ class TileSet:
                       f"its prototypes alone would name {own_before - own_after} of {len(checked)} kept-out cuts wrong")
             update = Update(False, 0, 0, len(checked), before, after, reason, own_before, own_after)
         else:
-            for kind, name, img, source in new:
-                (self.folder / name).parent.mkdir(parents=True, exist_ok=True)
-                if not cv2.imwrite(str(self.folder / name), stored(img)):
-                    raise TileSetError(f"{self.folder / name}: could not be written")
-                self.crops.setdefault(kind, []).append(Crop(name, source, _now(), origin))
+            written: list[tuple[str, Crop]] = []
+            try:
+                for kind, name, img, source in new:
+                    (self.folder / name).parent.mkdir(parents=True, exist_ok=True)
+                    if not cv2.imwrite(str(self.folder / name), stored(img)):
+                        raise TileSetError(f"{self.folder / name}: could not be written")
+                    written.append((kind, Crop(name, source, _now(), origin)))
+                    self.crops.setdefault(kind, []).append(written[-1][1])
+            except BaseException:       # a full disk half way: none of this update, no file left behind
+                for kind, crop in written:
+                    self.crops[kind].remove(crop)
+                    (self.folder / crop.file).unlink(missing_ok=True)
+                for _, name, _, _ in new:
+                    self.vectors.pop(name, None)
+                    self.colours.pop(name, None)
+                self._changed()
+                raise
+            for kind, crops in self.crops.items():          # an earlier fix the players now say otherwise of
+                for j, c in enumerate(crops):
+                    if any(c is o for o in overruled):
+                        crops[j] = replace(c, source=LEARNT)
             self._bound({k for k, *_ in new})
             update = Update(True, n_learnt, n_kept, len(checked), before, after, "", own_before, own_after)
         self._changed()
         self.log.append({"at": _now(), "event": "learnt" if update.accepted else "refused", **vars(update)})
         return update
+
+    def _contradicted(self, file: str, kind: str, count: Iterable[tuple[str, str]] = ()) -> tuple[bool, list[Crop]]:
+        """What the set and the same count (``count``: its cuts' files and kinds) hold ``TWIN`` like
+        the new fix ``file`` as another kind: whether the fix is blocked (a cut of the same count, or
+        a crop enrolled or confirmed as read, says otherwise: two fixes in one count read as one, a
+        slip on the tablet; the fix is then learnt into its kind's mean only, no prototype of its
+        own), and the earlier fixes it overrules (the players' latest word on that look wins)."""
+        me = self.vectors[file][0]
+        like = lambda f: f != file and f in self.vectors and float(self.vectors[f][0] @ me) >= TWIN  # noqa: E731
+        other = lambda k: k != kind and not _same_five(k, kind)                                       # noqa: E731
+        if any(other(k) and like(f) for f, k in count):
+            return True, []
+        twins = [c for k, v in self.crops.items() if other(k) for c in v if like(c.file)]
+        if any(c.source != FIXED for c in twins):
+            return True, []
+        return False, twins
 
     def forget(self, origin: str) -> int:
         """Every crop learnt or kept out from the count ``origin`` taken out, its file deleted (a
@@ -913,11 +963,12 @@ class TileSet:
                 self._drop(crops, c)
 
     def _drop(self, crops: list[Crop], c: Crop) -> None:
-        """The crop ``c`` taken out of its kind's ``crops``, with its vectors, colour and file."""
+        """The crop ``c`` taken out of its kind's ``crops``, with its vectors and colour; its file at the
+        next ``save``."""
         crops.remove(c)
         self.vectors.pop(c.file, None)
         self.colours.pop(c.file, None)
-        (self.folder / c.file).unlink(missing_ok=True)
+        self._trash.append(c.file)
 
 
 def open_or_create(folder: Path, classifier, view: str = "overhead") -> TileSet:

@@ -53,6 +53,7 @@ def correct(session_id: str, number: int, body: CorrectIn, ledger: LedgerDep, st
 
 @router.post("/sessions/{session_id}/undo", status_code=201, response_model=WrittenOut,
              summary="undo the last hand (it stays in the log)")
-def undo(session_id: str, body: UndoIn, ledger: LedgerDep) -> dict:
-    event, state = table.undo(ledger, session_id, body.hand, body.confirmed_by)
+def undo(session_id: str, body: UndoIn, ledger: LedgerDep, after: AfterConfirmDep,
+         background: BackgroundTasks) -> dict:
+    event, state = table.undo(ledger, session_id, body.hand, body.confirmed_by, after, background)
     return table.written(ledger, session_id, event, state)

@@ -3,15 +3,15 @@ undo, and the history with its chart and exports."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import RedirectResponse, Response
 
 import scoring
 
 from .. import heartbeat, house_rules, table
 from ..chart import balance_chart
-from ..deps import (TABLE_COOKIE, LedgerDep, OffersDep, SettingsDep, SnapshotsDep, WatcherDep, checked_pin,
-                    table_scope)
+from ..deps import (TABLE_COOKIE, AfterConfirmDep, LedgerDep, OffersDep, SettingsDep, SnapshotsDep, WatcherDep,
+                    checked_pin, table_scope)
 from ..editing import Draft
 from ..errors import ServiceError
 from ..ledger import Ledger, opening
@@ -162,8 +162,9 @@ def chombo(session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
 
 
 @router.post("/s/{session_id}/undo")
-def undo(session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
-    table.undo(ledger, session_id, number(form, "hand"), "tablet")
+def undo(session_id: str, form: FormDep, ledger: LedgerDep, after: AfterConfirmDep,
+         background: BackgroundTasks) -> Response:
+    table.undo(ledger, session_id, number(form, "hand"), "tablet", after, background)
     return _go(f"/s/{session_id}/history")
 
 

@@ -147,6 +147,25 @@ def test_a_correction_of_a_count_learnt_too_long_ago_to_learn_again_takes_its_le
         assert json.loads((folder / INDEX).read_text())["log"][-1]["event"] == "forgot"
 
 
+def test_an_undone_hand_takes_back_what_its_count_taught(still):
+    """A wrong fix confirmed, then the hand undone (on the tablet, or over the API): the set kept the
+    wrong 6s, read again at the next count of that tile."""
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        sid, snapshot = _count(client)
+        _confirm(client, sid, snapshot, dora_indicators="6s")
+        assert _origins(folder)[("6s", snapshot)] == 1
+        assert client.post(f"/s/{sid}/undo", data={"hand": "1"}).status_code in (200, 204, 303)
+        assert not any(origin == snapshot for _, origin in _origins(folder))
+        assert client.app.state.reader.detector.tileset.crops.get("6s", []) == []
+        assert json.loads((folder / INDEX).read_text())["log"][-1]["event"] == "forgot"
+        sid, snapshot = _count(client)
+        _confirm(client, sid, snapshot, dora_indicators="6s")
+        r = client.post(f"/api/sessions/{sid}/undo", json={"hand": 1})
+        assert r.status_code == 201, r.text
+        assert not any(origin == snapshot for _, origin in _origins(folder))
+
+
 def test_a_set_whose_embeddings_were_damaged_is_rebuilt_at_start_and_learns_on(still, caplog):
     """A power cut in a save, a disk error: the set's crops are whole, its embeddings.npz is not.
     Before, the service left the set out (the reader named by its classifier alone) until someone

@@ -418,6 +418,8 @@ def test_a_count_s_crops_are_forgotten_by_the_count_and_the_rest_stay(art, class
     assert again.forget("a.jpg") == 24 and again.forget("a.jpg") == 0 and again.forget("") == 0
     left = [c for v in again.crops.values() for c in v]
     assert {c.origin for c in left} == {"", "b.jpg"} and len(left) == 2 + 4
+    assert all((again.folder / c.file).exists() for c in of_a)      # until the index without them is saved
+    again.save()
     assert not any((again.folder / c.file).exists() for c in of_a)
     assert not any(c.file in again.vectors for c in of_a)
     assert again.log[-1] == {"at": again.log[-1]["at"], "event": "forgot", "origin": "a.jpg", "crops": 24}
@@ -455,6 +457,63 @@ def test_a_tile_fixed_once_is_read_right_the_next_time(classifier, tmp_path):
     assert sum(n.tile == k for n, (k, _) in zip(still, rest)) >= len(rest) - len(missed) - 1
 
 
+def test_a_learning_that_fails_half_way_leaves_the_folder_as_its_index_says(art, classifier, tmp_path, monkeypatch):
+    """A correction forgets what the count taught, then learns it anew; the disk filled on the fourth
+    crop: the forgotten crops' files were gone while the index still listed them, and three new files
+    lay there unlisted."""
+    tileset = TileSet.create(tmp_path / "s", classifier)
+    enroll_folder(tileset, crops_folder(art, tmp_path / "c", ["1p", "2p"], seeds=(1,)), classifier)
+    tileset.learn(_cuts(art, ["1p", "2p"], range(100, 106)), classifier, stamp="a", origin="a.jpg")
+    tileset.save()
+    before = sorted(p.relative_to(tileset.folder).as_posix() for p in (tileset.folder / "crops").rglob("*.png"))
+    again = TileSet.load(tileset.folder)
+    assert again.forget("a.jpg") == 12
+    writes = iter(range(100))
+    real = cv2.imwrite
+    monkeypatch.setattr(cv2, "imwrite", lambda path, img, *a: next(writes) < 3 and real(path, img, *a))
+    with pytest.raises(TileSetError, match="could not be written"):
+        again.learn(_cuts(art, ["1p", "2p"], range(200, 206)), classifier, stamp="b", origin="a.jpg")
+    after = sorted(p.relative_to(tileset.folder).as_posix() for p in (tileset.folder / "crops").rglob("*.png"))
+    assert after == before                                          # nothing deleted, nothing left behind
+    index = TileSet.load(tileset.folder)
+    assert sorted(c.file for v in index.crops.values() for c in v) == before
+
+
+def test_a_fix_that_an_earlier_crop_of_another_kind_contradicts_is_no_prototype_of_its_own(art, classifier,
+                                                                                           tmp_path):
+    """Two fixes in one count (2s to 3s, 3s to 5s) read as one: a 2s cut was learnt as a fixed 5s, and
+    every 2s like it was then read 5s. A look the set already holds as another kind is learnt into the
+    kind's mean only; a five fixed to the other colour keeps the colour its rule gives."""
+    from vision.tileset import FIXED
+    tileset = TileSet.create(tmp_path / "s", classifier)
+    enroll_folder(tileset, crops_folder(art, tmp_path / "c", ["2s", "5s", "3s"], seeds=(1, 2)), classifier)
+    two = tile_photo(art, "2s", 1)                                   # the very look the set holds as 2s
+    tileset.learn([("5s", two)], classifier, stamp="slip")
+    assert tileset.crops["5s"][-1].source != FIXED
+    assert [n.tile for n in tileset.name_images([tile_photo(art, "2s", 77)], classifier)] == ["2s"]
+    # within one count: a cut confirmed 5s that its own count's 2s cuts look like is no prototype either
+    chain = TileSet.create(tmp_path / "chain", classifier)
+    twos = [tile_photo(art, "2s", 90)] * 3
+    chain.learn([("2s", twos[0]), ("2s", twos[1]), ("5s", twos[2])], classifier, stamp="count")
+    assert FIXED not in {c.source for v in chain.crops.values() for c in v}
+
+
+def test_the_players_latest_fix_of_a_look_overrules_an_earlier_fix(art, classifier, tmp_path):
+    """A 5s wrongly fixed to 6s, then confirmed 5s at the next count (a new snapshot, so nothing to
+    forget): the earlier fix goes into the 6s mean only, and the tile reads 5s again."""
+    from vision.tileset import FIXED
+    tileset = TileSet.create(tmp_path / "s", classifier)
+    enroll_folder(tileset, crops_folder(art, tmp_path / "c", ["6s", "7s"], seeds=(1, 2)), classifier)
+    five = tile_photo(art, "5s", 40)
+    assert [n.tile for n in tileset.name_images([five], classifier)] == ["5s"]     # the classifier's
+    tileset.learn([("6s", five)], classifier, stamp="wrong")
+    assert tileset.crops["6s"][-1].source == FIXED
+    assert [n.tile for n in tileset.name_images([five], classifier)] == ["6s"]
+    tileset.learn([("5s", five)], classifier, stamp="right")
+    assert tileset.crops["5s"][-1].source == FIXED and tileset.crops["6s"][-1].source == LEARNT
+    assert [n.tile for n in tileset.name_images([five, tile_photo(art, "5s", 41)], classifier)] == ["5s", "5s"]
+
+
 def test_learnt_crops_are_bounded_per_kind(art, classifier, tmp_path):
     from vision.tileset import MAX_KEPT_OUT, MAX_LEARNT
 
@@ -466,6 +525,7 @@ def test_learnt_crops_are_bounded_per_kind(art, classifier, tmp_path):
     assert sum(c.source == LEARNT for c in crops) <= MAX_LEARNT
     assert sum(c.source == KEPT_OUT for c in crops) <= MAX_KEPT_OUT
     assert sum(c.source == "enrolled" for c in crops) == 1
+    tileset.save()                                   # the dropped crops' files go with the index saved
     on_disk = {p.relative_to(tileset.folder).as_posix() for p in (tileset.folder / "crops" / "7z").iterdir()}
     assert on_disk == {c.file for c in crops}
 
