@@ -127,7 +127,8 @@ def undo(ledger: Ledger, session_id: str, hand: int | None, confirmed_by: str | 
     slots = ledger.slots(session_id)
     taught = slots[-1].event.snapshot if slots and slots[-1].kind == "win" else None
     event, state = ledger.undo(session_id, hand=hand, confirmed_by=confirmed_by)
-    if after is not None and background is not None:
+    # a picture another standing hand names still teaches what it taught (the demo's identical frames)
+    if after is not None and background is not None and taught and ledger.hand_of_snapshot(taught) is None:
         after.undone(background, taught)
     return event, state
 

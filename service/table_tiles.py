@@ -220,15 +220,17 @@ class TableTiles:
     def unlearn(self, snapshot: str | None) -> int:
         """What the count ``snapshot`` taught taken back (its hand undone); how many crops. Never
         raises: the undo stands whatever happens here."""
-        if self.folder is None or not snapshot or not self._taught(snapshot):
+        if self.folder is None or not snapshot:
             return 0
-        try:
+        try:        # on the set's thread, after any learning of that count still queued there
             return self._thread.submit(self._unlearn, snapshot).result()
         except Exception:
             log.exception("the tile set could not take back what the undone count %s taught", snapshot)
             return 0
 
     def _unlearn(self, snapshot: str) -> int:
+        if not self._taught(snapshot):
+            return 0
         with self._lock:
             tileset = self._open()
             gone = tileset.forget(snapshot)

@@ -28,7 +28,10 @@ rule, per cut:
 - a cut the set named otherwise than the players confirmed is *fixed* (``FIXED``):
   learnt always, and a prototype of its own; a cut ``TWIN`` like a fixed one is
   named as it was fixed, whatever the rule (the tile fixed once is read right the
-  next time);
+  next time), its five's colour excepted. A fix that a crop of another kind looks
+  ``TWIN`` like is learnt into its kind's mean only, unless those crops are
+  earlier fixes, which it overrules (``_contradicted``; ``forget`` of the count
+  restores them);
 - a cut named 白 is a back when its colour lies nearer the set's backs than its 白, where the set
   holds both (``back_or_blank``): a pale back is a blank face to a classifier, and only its colour
   differs;
@@ -156,6 +159,7 @@ class Crop:
     source: str                 # enrolled, learnt, kept-out or fixed
     added: str                  # ISO time
     origin: str = ""            # learnt or kept out: the confirmed count it came from (``learn``)
+    overruled: str = ""         # a fix made a learnt crop by a later count's fix: that count (``forget`` restores it)
 
 
 def _crops_of(kinds) -> dict[str, list[Crop]]:
@@ -494,8 +498,10 @@ class TileSet:
         np.savez(vtmp, **arrays)
         vtmp.replace(self.folder / EMBEDDINGS)
         tmp.replace(self.folder / INDEX)
+        held = {c.file for v in self.crops.values() for c in v}
         for file in self._trash:
-            (self.folder / file).unlink(missing_ok=True)
+            if file not in held:                 # taken out, then written again under its name: kept
+                (self.folder / file).unlink(missing_ok=True)
         self._trash.clear()
 
     def check(self, classifier) -> None:
@@ -832,18 +838,20 @@ class TileSet:
         stamp = stamp or datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
         names = [f"crops/{kind}/l{stamp}-{j:03d}.png" for j, (kind, _) in enumerate(cuts)]
         self._embed([(name, img) for name, (_, img) in zip(names, cuts)], classifier)
-        # a cut the set names otherwise than confirmed is a fix: learnt always (never kept out) and a
-        # prototype of its own, so the tile fixed once is read right the next time
+        # a cut the set names otherwise than confirmed is a fix: learnt always (never kept out) and, unless
+        # contradicted, a prototype of its own, so the tile fixed once is read right the next time
         named = self.name_images([img for _, img in cuts], classifier)     # as the table named them
         new: list[tuple[str, str, np.ndarray, str]] = []      # (kind, file, image, source)
         overruled: list[Crop] = []          # earlier fixes of another kind this count's fixes contradict
         for name, (kind, img), n in zip(names, cuts, named):
-            fixed = False
-            if n.tile != kind:
-                blocked, earlier = self._contradicted(name, kind, zip(names, (k for k, _ in cuts)))
-                fixed = not blocked
-                overruled += earlier if fixed else []
-            new.append((kind, name, img, FIXED if fixed else KEPT_OUT if _kept_out(name) else LEARNT))
+            if n.tile == kind:
+                new.append((kind, name, img, KEPT_OUT if _kept_out(name) else LEARNT))
+                continue
+            blocked, earlier = self._contradicted(name, kind, zip(names, (k for k, _ in cuts)))
+            overruled += [] if blocked else earlier
+            # a fix contradicted is learnt into its kind's mean only, never kept out: its label is
+            # in doubt, and a kept-out cut judges every later update by it
+            new.append((kind, name, img, LEARNT if blocked else FIXED))
         # checked on earlier confirmed cuts only: this update's own kept-out cuts carry its labels, right or wrong
         checked = [(k, c.file) for k, v in self.crops.items() for c in v if c.source == KEPT_OUT]
         candidate = TileSet(self.folder, self.base, {k: list(v) for k, v in self.crops.items()}, [], self.vectors,
@@ -883,7 +891,7 @@ class TileSet:
             for kind, crops in self.crops.items():          # an earlier fix the players now say otherwise of
                 for j, c in enumerate(crops):
                     if any(c is o for o in overruled):
-                        crops[j] = replace(c, source=LEARNT)
+                        crops[j] = replace(c, source=LEARNT, overruled=origin)
             self._bound({k for k, *_ in new})
             update = Update(True, n_learnt, n_kept, len(checked), before, after, "", own_before, own_after)
         self._changed()
@@ -916,6 +924,9 @@ class TileSet:
             for c in [c for c in crops if c.origin == origin]:
                 self._drop(crops, c)
                 gone += 1
+            for j, c in enumerate(crops):        # the fixes that count's fix overruled stand again
+                if c.overruled == origin:
+                    crops[j] = replace(c, source=FIXED, overruled="")
         if gone:
             self._changed()
             self.log.append({"at": _now(), "event": "forgot", "origin": origin, "crops": gone})

@@ -166,6 +166,21 @@ def test_an_undone_hand_takes_back_what_its_count_taught(still):
         assert not any(origin == snapshot for _, origin in _origins(folder))
 
 
+def test_an_undone_hand_keeps_what_a_standing_hand_of_the_same_picture_taught(still):
+    """The demo's identical frames share a snapshot's name: undoing the second hand on it took back
+    what the first, still logged, had taught."""
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        sid, snapshot = _count(client)
+        _confirm(client, sid, snapshot, dora_indicators="6s")
+        again = {**{k: v for k, v in SHOWN.items() if k != "discards"}, "seat": "east", "dora_indicators": "6s"}
+        r = client.post(f"/api/sessions/{sid}/wins", json={"records": [again], "snapshot": snapshot, "hand": 2})
+        assert r.status_code == 201, r.text
+        r = client.post(f"/api/sessions/{sid}/undo", json={"hand": 2})
+        assert r.status_code == 201, r.text
+        assert _origins(folder)[("6s", snapshot)] == 1                  # hand 1 stands on that picture
+
+
 def test_a_set_whose_embeddings_were_damaged_is_rebuilt_at_start_and_learns_on(still, caplog):
     """A power cut in a save, a disk error: the set's crops are whole, its embeddings.npz is not.
     Before, the service left the set out (the reader named by its classifier alone) until someone

@@ -509,9 +509,30 @@ def test_the_players_latest_fix_of_a_look_overrules_an_earlier_fix(art, classifi
     tileset.learn([("6s", five)], classifier, stamp="wrong")
     assert tileset.crops["6s"][-1].source == FIXED
     assert [n.tile for n in tileset.name_images([five], classifier)] == ["6s"]
-    tileset.learn([("5s", five)], classifier, stamp="right")
+    tileset.learn([("5s", five)], classifier, stamp="right", origin="b.jpg")
     assert tileset.crops["5s"][-1].source == FIXED and tileset.crops["6s"][-1].source == LEARNT
     assert [n.tile for n in tileset.name_images([five, tile_photo(art, "5s", 41)], classifier)] == ["5s", "5s"]
+    # that count taken back (its hand undone): the earlier fix stands again, as before it
+    assert tileset.forget("b.jpg") == 1
+    assert tileset.crops["6s"][-1].source == FIXED
+    assert [n.tile for n in tileset.name_images([five], classifier)] == ["6s"]
+
+
+def test_a_contradicted_fix_is_never_kept_out_and_a_file_written_again_survives_the_save(art, classifier, tmp_path):
+    """A fix in doubt kept out one time in five judged every later update by a wrong label; a crop taken
+    out and written again under its name lost its file at the save."""
+    from vision.tileset import _kept_out
+    tileset = TileSet.create(tmp_path / "s", classifier)
+    enroll_folder(tileset, crops_folder(art, tmp_path / "c", ["2s", "5s", "3s"], seeds=(1, 2)), classifier)
+    stamp = next(f"k{i}" for i in range(200) if _kept_out(f"crops/5s/lk{i}-000.png"))
+    tileset.learn([("5s", tile_photo(art, "2s", 1))], classifier, stamp=stamp)
+    assert tileset.crops["5s"][-1].source == LEARNT
+    tileset.learn(_cuts(art, ["1p"], range(100, 103)), classifier, stamp="a", origin="a.jpg")
+    tileset.save()
+    tileset.forget("a.jpg")
+    tileset.learn(_cuts(art, ["1p"], range(100, 103)), classifier, stamp="a", origin="a.jpg")
+    tileset.save()
+    assert all((tileset.folder / c.file).is_file() for v in tileset.crops.values() for c in v)
 
 
 def test_learnt_crops_are_bounded_per_kind(art, classifier, tmp_path):
