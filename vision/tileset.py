@@ -21,7 +21,7 @@ rule, per cut:
   than ``BASE_SURE`` of a kind the set has no crops of, or reads a back and the set
   holds none (a set taught from faces alone: before the teach page's back row, or
   from a photo), or the cut lies nearer the prior of a kind the set has no crops of
-  than the set's pick (``Prototypes.rival``: a set of a few kinds pulled tiles of the
+  than the set's pick (``Looks.rival``: a set of a few kinds pulled tiles of the
   others onto its own); elsewhere the classifier names it;
 - a five is red or plain by the set alone only when the set holds both (``5p`` and
   ``0p``); with one of them, the classifier says which (plain where it sees neither);
@@ -192,65 +192,67 @@ class Prototypes:
     up: np.ndarray
     down: np.ndarray
     # the priors of the kinds the set lacks (upright over upside down, L x D each): what a tile of a
-    # kind it was never shown looks like across makers (``rival``)
+    # kind it was never shown looks like across makers (``Looks.rival``)
     lacking: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32), repr=False)
     # the fixed cuts (``FIXED``), each a prototype of its kind of its own: upright and upside down (E x D
     # each), and the index in ``kinds`` of each one's kind. A cut is as like a kind as its nearest of them
     fixed_up: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32), repr=False)
     fixed_down: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32), repr=False)
     fixed_kind: np.ndarray = field(default_factory=lambda: np.zeros(0, np.intp), repr=False)
-    both: np.ndarray = field(init=False, repr=False)        # up over down (and the fixed): one product a cut
+    # up, down, the fixed cuts both ways and the lacking kinds' priors: one product a cut
+    both: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        rows = [self.up, self.down] + ([self.fixed_up, self.fixed_down] if len(self.fixed_kind) else [])
+        rows = [self.up, self.down] + [m for m in (self.fixed_up, self.fixed_down, self.lacking) if len(m)]
         object.__setattr__(self, "both", np.concatenate(rows).astype(np.float32))
 
-    def twins(self, embedding) -> tuple[np.ndarray, np.ndarray] | None:
-        """Each of N cuts' best cosine with a fixed cut (either way up) and the index in ``kinds`` of
-        that cut's kind; None where the set holds no fixed cut."""
-        e = len(self.fixed_kind)
-        if not e:
-            return None
-        x = np.asarray(embedding, np.float32)
-        with one_blas_thread():
-            s = x @ self.both[-2 * e:].T
-        length = np.sqrt(np.einsum("...d,...d->...", x, x))[..., None]
-        s = np.maximum(s[..., :e], s[..., e:]) / np.where(length > 0, length, 1)
-        best = s.argmax(axis=-1)
-        return np.take_along_axis(s, best[..., None], axis=-1)[..., 0], self.fixed_kind[best]
-
-    def rival(self, embedding) -> np.ndarray | None:
-        """Each of N cuts' best cosine with a kind the set lacks (its prior, either way up); None
-        where the set lacks none that has a prior."""
-        if not len(self.lacking):
-            return None
-        e = np.asarray(embedding, np.float32)
-        with one_blas_thread():
-            s = e @ self.lacking.T
-        length = np.sqrt(np.einsum("...d,...d->...", e, e))
-        return s.max(axis=-1) / np.where(length > 0, length, 1)
-
-    def similarities(self, embedding) -> tuple[np.ndarray, np.ndarray]:
-        """A cut's cosine with each kind's upright prototype and with its upside-down one; of N cuts'
-        embeddings (N x D), two N x K arrays, from one product (what a frame's naming costs)."""
+    def looks(self, embedding) -> "Looks":
+        """How N cuts' embeddings (N x D) lie among the set's rows, from one product (what a frame's
+        naming costs): each kind's upright and upside-down cosine (a kind is as near as its mean or
+        the nearest of its fixed cuts), the best cosine with a kind the set lacks, and the nearest
+        fixed cut (``Looks``)."""
         e = np.asarray(embedding, np.float32)
         if not self.kinds:                                  # nothing enrolled: nothing to be like
             empty = np.zeros(e.shape[:-1] + (0,), np.float32)
-            return empty, empty
+            return Looks(empty, empty)
         with one_blas_thread():                             # one small product: threads only wait (runtime)
             s = e @ self.both.T
         # the product divided by each cut's length, rather than each cut scaled first: no copy of the
         # cuts' embeddings (3,402 values each), the same cosines
         length = np.sqrt(np.einsum("...d,...d->...", e, e))[..., None]
         s /= np.where(length > 0, length, 1)
-        k, e = len(self.kinds), len(self.fixed_kind)
+        k, f = len(self.kinds), len(self.fixed_kind)
         su, sd = s[..., :k], s[..., k:2 * k]
-        if e:      # a kind is as near as its mean or the nearest of its fixed cuts
+        fixed_up, fixed_down = s[..., 2 * k:2 * k + f], s[..., 2 * k + f:2 * k + 2 * f]
+        rival = s[..., 2 * k + 2 * f:].max(axis=-1) if len(self.lacking) else None
+        twins = None
+        if f:
             su, sd = su.reshape(-1, k).copy(), sd.reshape(-1, k).copy()
-            np.maximum.at(su, (slice(None), self.fixed_kind), s[..., 2 * k:2 * k + e].reshape(-1, e))
-            np.maximum.at(sd, (slice(None), self.fixed_kind), s[..., 2 * k + e:].reshape(-1, e))
+            np.maximum.at(su, (slice(None), self.fixed_kind), fixed_up.reshape(-1, f))
+            np.maximum.at(sd, (slice(None), self.fixed_kind), fixed_down.reshape(-1, f))
             su, sd = su.reshape(s.shape[:-1] + (k,)), sd.reshape(s.shape[:-1] + (k,))
-        return su, sd
+            either = np.maximum(fixed_up, fixed_down)
+            best = either.argmax(axis=-1)
+            twins = np.take_along_axis(either, best[..., None], axis=-1)[..., 0], self.fixed_kind[best]
+        return Looks(su, sd, rival, twins)
+
+    def similarities(self, embedding) -> tuple[np.ndarray, np.ndarray]:
+        """A cut's cosine with each kind's upright prototype and with its upside-down one; of N cuts'
+        embeddings (N x D), two N x K arrays (``looks``)."""
+        looks = self.looks(embedding)
+        return looks.up, looks.down
+
+
+@dataclass(frozen=True)
+class Looks:
+    """N cuts among a set's prototypes (``Prototypes.looks``): cosines with each kind upright and
+    upside down (N x K each); ``rival``, the best cosine with a kind the set lacks (None: it lacks
+    none with a prior); ``twins``, the nearest fixed cut's cosine and its kind's index (None: no fix)."""
+
+    up: np.ndarray
+    down: np.ndarray
+    rival: np.ndarray | None = None
+    twins: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def prior(classifier, kind: str, crops: int) -> tuple[np.ndarray | float, np.ndarray | float]:
@@ -675,10 +677,9 @@ class TileSet:
         ``rule``: the set's, ``rule()``, by default; ``protos``: the set's prototypes, by default)."""
         protos = protos or self._prototypes(classifier)
         rule = rule or self.rule(classifier)
-        e = np.asarray(embedding)[None]
-        su, sd = protos.similarities(e) if protos.kinds else (None, None)
-        return self._named(np.asarray(probs)[None], su, sd, classifier, protos.kinds, rule, protos.rival(e),
-                           protos.twins(e))[0]
+        looks = protos.looks(np.asarray(embedding)[None])
+        return self._named(np.asarray(probs)[None], looks.up, looks.down, classifier, protos.kinds, rule,
+                           looks.rival, looks.twins)[0]
 
     def name_all(self, probs: np.ndarray, embeddings: np.ndarray, classifier, rule: str | None = None,
                  cuts: Sequence[np.ndarray] | None = None) -> list[Naming]:
@@ -688,9 +689,9 @@ class TileSet:
         if not len(probs):
             return []
         protos = self._prototypes(classifier)
-        su, sd = protos.similarities(embeddings) if protos.kinds else (None, None)
-        named = self._named(probs, su, sd, classifier, protos.kinds, rule or self.rule(classifier),
-                            protos.rival(embeddings), protos.twins(embeddings))
+        looks = protos.looks(embeddings)
+        named = self._named(probs, looks.up, looks.down, classifier, protos.kinds, rule or self.rule(classifier),
+                            looks.rival, looks.twins)
         if cuts is None or all(n.tile != BLANK for n in named) or self._back_and_blank() is None:
             return named
         totals = classifier.face_totals(probs)
@@ -701,9 +702,9 @@ class TileSet:
                rival: np.ndarray | None = None, twins: tuple[np.ndarray, np.ndarray] | None = None) -> list[Naming]:
         """N cuts named by ``rule`` (module doc) from the classifier's probabilities (N x outputs),
         their cosines with the kinds' prototypes, upright ``su`` and upside down ``sd`` (N x K each),
-        ``rival``, their best cosines with the priors of the kinds the set lacks (``Prototypes.rival``:
+        ``rival``, their best cosines with the priors of the kinds the set lacks (``Looks.rival``:
         a cut nearer a lacking kind than the set's pick is the classifier's), and ``twins``, their
-        nearest fixed cut (``Prototypes.twins``: a cut ``TWIN`` like one is named as it was fixed,
+        nearest fixed cut (``Looks.twins``: a cut ``TWIN`` like one is named as it was fixed,
         whatever the rule)."""
         named = self._by_rule(probs, su, sd, classifier, kinds, rule, rival)
         if twins is None:
@@ -943,9 +944,9 @@ class TileSet:
         probs = np.array([self.vectors[f][2] for _, f in checked])
         if not protos.kinds:
             return sum(n.tile == k for n, k in zip(self._named(probs, None, None, classifier, (), BASE), kinds)), 0
-        su, sd = protos.similarities(ups)
-        named = self._named(probs, su, sd, classifier, protos.kinds, self.rule(classifier), protos.rival(ups),
-                            protos.twins(ups))
+        looks = protos.looks(ups)
+        su, sd = looks.up, looks.down
+        named = self._named(probs, su, sd, classifier, protos.kinds, self.rule(classifier), looks.rival, looks.twins)
         named = self.back_or_blank(named, lambda j: self._colour(checked[j][1]))
         right = sum(n.tile == k for n, k in zip(named, kinds))
         nearest = np.maximum(su, sd).argmax(axis=1)
