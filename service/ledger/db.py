@@ -18,8 +18,8 @@ IMMEDIATE``) or PostgreSQL (``postgresql+psycopg://...``) by URL.
 from __future__ import annotations
 
 import os
-from functools import partial
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy import (JSON, Column, Connection, DateTime, Engine, Float, ForeignKey, ForeignKeyConstraint, Index,
@@ -27,6 +27,8 @@ from sqlalchemy import (JSON, Column, Connection, DateTime, Engine, Float, Forei
                         select)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
+
+from .errors import LedgerGone, SchemaError
 
 ENV_URL = "LEDGER_DB_URL"
 MIGRATION_LOCK = 0x746F7574656E6B6F   # PostgreSQL advisory lock key of the ledger's migrations ("toutenko")
@@ -197,7 +199,7 @@ def make_engine(url: str | None = None) -> Engine:
         opened: dict[str, tuple[str, int, int]] = {}       # the file the engine first opened: its identity
         event.listen(engine, "do_connect", partial(_sqlite_before_connect, opened))
         event.listen(engine, "connect", partial(_sqlite_connect, opened))
-        event.listen(engine, "begin", _sqlite_begin)
+        event.listen(engine, "begin", partial(_sqlite_begin, opened))
         return engine
     return create_engine(url, pool_pre_ping=True)
 
@@ -219,15 +221,13 @@ def _sqlite_before_connect(opened: dict, _dialect, _record, _cargs, _cparams) ->
         _check_same_file(opened["file"])
 
 
-def _sqlite_connect(opened: dict, dbapi_conn, record) -> None:
+def _sqlite_connect(opened: dict, dbapi_conn, _record) -> None:
     # which file the engine opened: removed or replaced later, a connection would write into a file no
     # one opens again (``_sqlite_begin``), or a new one would make an empty ledger there
     name = dbapi_conn.execute("PRAGMA database_list").fetchone()[2]
     if name and "file" not in opened:
         st = os.stat(name)
         opened["file"] = (name, st.st_dev, st.st_ino)
-    if "file" in opened:
-        record.info["file"] = opened["file"]
     dbapi_conn.isolation_level = None          # we issue BEGIN ourselves
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
@@ -236,10 +236,9 @@ def _sqlite_connect(opened: dict, dbapi_conn, record) -> None:
     cur.close()
 
 
-def _sqlite_begin(conn) -> None:
-    opened = conn.info.get("file")
-    if opened is not None:
-        _check_same_file(opened)
+def _sqlite_begin(opened: dict, conn) -> None:
+    if "file" in opened:
+        _check_same_file(opened["file"])
     conn.exec_driver_sql("BEGIN IMMEDIATE")   # take the write lock before reading the state
 
 
@@ -252,7 +251,6 @@ def _check_same_file(opened: tuple[str, int, int]) -> None:
     except OSError:
         same = False
     if not same:
-        from .errors import LedgerGone
         raise LedgerGone(f"the ledger file {name} was removed or replaced while the service ran: nothing more "
                          f"is written; stop the service, put the file back (python -m service.ledger restore) "
                          f"and start it again")
@@ -285,6 +283,3 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
                               f"know (it knows up to {known}): a newer version wrote it; run that version, "
                               f"or restore a backup made by this one ({e})") from None
 
-
-class SchemaError(Exception):
-    """A ledger this program cannot migrate (a schema from a newer version)."""

@@ -21,3 +21,7 @@ class UnknownSession(LedgerError):
 class LedgerGone(LedgerError):
     """The SQLite file the service opened was removed or replaced while it ran: nothing more is
     written (it would go to a file no one can open again)."""
+
+
+class SchemaError(Exception):
+    """A ledger this program cannot migrate (a schema from a newer version)."""

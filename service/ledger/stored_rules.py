@@ -100,9 +100,9 @@ def save(conn: Connection, body: Mapping[str, Any]) -> None:
         conn.execute(insert(db.rules).values(**row))
     stored = conn.execute(select(db.rules.c.body).where(*same)).scalar_one()
     if any(stored.get(k) != body.get(k) for k in NAME_KEYS):
-        conn.execute(update(db.rules).where(*same).values(body={**stored, **{k: body.get(k) for k in NAME_KEYS},
-                                                                "data": {**stored["data"], **{
-                                                                    k: body["data"].get(k) for k in NAME_KEYS}}}))
+        names = {k: body.get(k) for k in NAME_KEYS}
+        data = {**stored["data"], **{k: body["data"].get(k) for k in NAME_KEYS}}
+        conn.execute(update(db.rules).where(*same).values(body={**stored, **names, "data": data}))
 
 
 NAME_KEYS = ("name_ja", "name_en")
