@@ -16,7 +16,9 @@ from pydantic import ValidationError
 
 from .app import create_app
 from .camera import CameraError, describe
+from .ledger.backup import sqlite_path
 from .ledger.db import database_error
+from .ledger.errors import LedgerError
 from .ledger.repo import Ledger
 from .reader import ReaderLoadError
 from .reader_choice import reader_for
@@ -90,8 +92,6 @@ def _journal_without_ledger(url: str) -> Path | None:
     a new empty ledger would be served there as if the night had not happened."""
     if not url.startswith("sqlite"):
         return None
-    from .ledger.backup import sqlite_path
-    from .ledger.errors import LedgerError
     try:
         path = sqlite_path(url)
     except LedgerError:

@@ -103,37 +103,34 @@ def describe(name: str, folder: Path) -> dict[str, Any]:
     """A rule as its page shows it: names, base, file, digests, and each change in words."""
     rule = house_rule(name, folder)
     if rule is None:
-        p = scoring.load_preset(name)
-        return {"name": name, "kind": BUILT_IN, "name_ja": p.data.get("name_ja", name),
-                "name_en": p.data.get("name_en", name), "extends": None, "chain": [], "file": None,
-                "digest": p.digest, "base": None, "changes": [], "notes": []}
-    p, b = rule.preset, rule.base
-    return {"name": name, "kind": HOUSE, "name_ja": p.data["name_ja"], "name_en": p.data["name_en"],
-            "extends": rule.extends, "chain": list(rule.chain), "file": str(rule.path), "digest": p.digest,
-            "base": {"name": b.id, "name_ja": b.data.get("name_ja", b.id), "name_en": b.data.get("name_en", b.id),
-                     "digest": b.digest, "kind": BUILT_IN if b.extends is None else HOUSE},
-            "changes": differences(p, b), "notes": list(rule.notes)}
+        return _described(scoring.load_preset(name), None, file=None)
+    return _described(rule.preset, rule.base, file=str(rule.path), chain=rule.chain, notes=rule.notes)
 
 
 def describe_stored(preset: scoring.Preset, folder: Path) -> dict[str, Any]:
     """A session's stored rule (``describe``'s shape) where its file has changed or gone since the
     session started: its own values, each against its base as the base is now (``stored``: the
     page says so)."""
-    base_name = preset.extends
     try:
-        base = (house_rule(base_name, folder) if base_name else None)
-        base_preset = base.preset if base is not None else (scoring.load_preset(base_name) if base_name else None)
+        base = house_rule(preset.extends, folder) if preset.extends else None
+        base_preset = base.preset if base is not None else (scoring.load_preset(preset.extends)
+                                                            if preset.extends else None)
     except (ServiceError, scoring.ScoringError):
         base_preset = None                      # the base itself gone or broken: the values alone
-    data = preset.data
-    return {"name": preset.id, "kind": HOUSE if base_name else BUILT_IN, "stored": True,
-            "name_ja": data.get("name_ja", preset.id), "name_en": data.get("name_en", preset.id),
-            "extends": base_name, "chain": [], "file": preset.path, "digest": preset.digest,
-            "base": None if base_preset is None else {
-                "name": base_preset.id, "name_ja": base_preset.data.get("name_ja", base_preset.id),
-                "name_en": base_preset.data.get("name_en", base_preset.id), "digest": base_preset.digest,
-                "kind": BUILT_IN if base_preset.extends is None else HOUSE},
-            "changes": differences(preset, base_preset) if base_preset is not None else [], "notes": []}
+    return _described(preset, base_preset, file=preset.path, stored=True)
+
+
+def _described(p: scoring.Preset, base: scoring.Preset | None, *, file: str | None, chain=(), notes=(),
+               **more: Any) -> dict[str, Any]:
+    """Rule ``p`` as its page shows it, beside ``base`` (None: a built-in, or a base gone)."""
+    return {"name": p.id, "kind": BUILT_IN if p.extends is None else HOUSE,
+            "name_ja": p.data.get("name_ja", p.id), "name_en": p.data.get("name_en", p.id),
+            "extends": p.extends, "chain": list(chain), "file": file, "digest": p.digest,
+            "base": None if base is None else {
+                "name": base.id, "name_ja": base.data.get("name_ja", base.id),
+                "name_en": base.data.get("name_en", base.id), "digest": base.digest,
+                "kind": BUILT_IN if base.extends is None else HOUSE},
+            "changes": [] if base is None else differences(p, base), "notes": list(notes), **more}
 
 
 def parse_record(text: str) -> dict[str, Any]:
