@@ -60,6 +60,16 @@ def crops_folder(art: TileArt, root: Path, kinds, seeds) -> Path:
 
 
 @pytest.fixture(scope="module")
+def third() -> list[tuple[str, np.ndarray]]:
+    """(kind, crop set in the detector's margin) of camerash's held-out third: real tiles no fit has seen."""
+    from vision.build.real_tiles import camerash, held_out, present
+    from vision.crop import MARGIN, with_margin
+    if not present():
+        pytest.skip("../shared/real-tiles/camerash is missing")
+    return [(k, with_margin(im, MARGIN)) for n, k, im in camerash() if held_out(n)]
+
+
+@pytest.fixture(scope="module")
 def enrolled(art, classifier, tmp_path_factory) -> TileSet:
     """Every kind and the back, three crops each."""
     folder = crops_folder(art, tmp_path_factory.mktemp("crops"), CLASSES, seeds=(1, 2, 3))
@@ -228,16 +238,11 @@ def test_a_five_the_classifier_sees_in_neither_colour_is_plain():
     assert _red_or_plain("0p", ["0p"], np.array([0.6, 0.3, 0.0]), col) == "5p"
 
 
-def test_a_set_of_a_few_kinds_leaves_the_kinds_it_lacks_to_the_classifier(classifier, tmp_path):
+def test_a_set_of_a_few_kinds_leaves_the_kinds_it_lacks_to_the_classifier(classifier, tmp_path, third):
     """Six kinds taught, three crops each, of real tiles: a crop of a kind the set was never shown lies
     nearer that kind's prior than the set's pick, and is named as the classifier names it. Before, the
     set pulled 12 of 147 such crops onto its own kinds (a 9m named 8m, a 6p named 3z) and named 132 right
     where the classifier alone names 140."""
-    from vision.build.real_tiles import camerash, held_out, present
-    from vision.crop import MARGIN, with_margin
-    if not present():
-        pytest.skip("../shared/real-tiles/camerash is missing")
-    third = [(k, with_margin(im, MARGIN)) for n, k, im in camerash() if held_out(n)]
     taught = ["5p", "4m", "2s", "8m", "1z", "3z"]
     tileset = TileSet.create(tmp_path / "six", classifier)
     for kind in taught:
@@ -426,17 +431,12 @@ def test_a_count_s_crops_are_forgotten_by_the_count_and_the_rest_stay(art, class
     assert [n.tile for n in again.name_images([tile_photo(art, "2p", 9)], classifier)] == ["2p"]
 
 
-def test_a_tile_fixed_once_is_read_right_the_next_time(classifier, tmp_path):
+def test_a_tile_fixed_once_is_read_right_the_next_time(classifier, tmp_path, third):
     """Real tiles, three a kind taught: each crop the set misreads, fixed once (learnt as confirmed),
     is read right at once, and so is the same tile taken again (shifted, lit otherwise). Before, 4
     of 5 were still misread: one crop weighed little in its kind's mean, and one fix in five, by its
     file name, was kept out and never learnt."""
-    from vision.build.real_tiles import camerash, held_out, present
-    from vision.crop import MARGIN, with_margin
     from vision.tileset import FIXED, _kept_out
-    if not present():
-        pytest.skip("../shared/real-tiles/camerash is missing")
-    third = [(k, with_margin(im, MARGIN)) for n, k, im in camerash() if held_out(n)]
     tileset = TileSet.create(tmp_path / "set", classifier)
     kinds = sorted({k for k, _ in third})
     for kind in kinds:
