@@ -56,6 +56,7 @@ DEMO_SET = "demo.tileset"
 WAITING = "waiting"     # the set's sub-folder of counts' cuts (TileSet keeps index, embeddings, crops/)
 LEARNT = "learnt"       # ... and of the counts learnt from, for a correction
 KEPT = ".replaced-"     # <set>.replaced-<UTC time>: a set put aside for another (adopt, restore)
+REMOVED = ".removed-"   # <set>.removed-<UTC time>: a kept set being deleted (discard); never listed
 STAMP = "%Y%m%dT%H%M%S"
 KEPT_STAMP = re.compile(r"(\d{8}T\d{6})(-\d+)?")     # its time, and -2, -3... for swaps within a second
 NO_TABLE = ("no calibrated table, so no tile set to teach: fit the table "
@@ -382,7 +383,15 @@ class TableTiles:
         set in use is untouched. ``TileSetError`` when there is no set folder."""
         folder = self._kept_folder(kept)
         with self._lock:
-            shutil.rmtree(folder, ignore_errors=True)
+            # renamed first, in one step that the disk takes or refuses whole (OSError: the service's
+            # 503), so a folder the disk will not let go of stays a whole set, listed, never a part
+            gone = folder.with_name(folder.name.replace(KEPT, REMOVED, 1))
+            shutil.rmtree(gone, ignore_errors=True)         # what an earlier removal left
+            folder.rename(gone)
+            shutil.rmtree(gone, ignore_errors=True)
+            if gone.exists():
+                log.warning("tile set %s: the files of the set kept aside at %s stay in %s (the disk refused "
+                            "to delete them); it is no longer listed", self.folder, kept.stamp, gone)
         log.info("tile set %s: the set kept aside at %s (%d crops) removed", self.folder, kept.stamp, kept.crops)
 
     def _kept_folder(self, kept: KeptSet) -> Path:

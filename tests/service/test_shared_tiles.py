@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import io
 import re
+import subprocess
 import zipfile
 from contextlib import ExitStack
 from datetime import datetime, timezone
@@ -258,6 +259,31 @@ def test_a_set_kept_aside_is_removed_in_a_tap_and_the_set_in_use_stays(tables, p
     assert _crops(_folder(b)) == 34 and b.app.state.reader.detector.tileset is b.app.state.tiles._in_use
     again = b.post("/teach/discard", data={"kept": stamp}, headers=HTMX)
     assert again.status_code == 404 and f"no tile set was kept aside at {stamp}" in again.text
+
+
+def test_a_kept_set_the_disk_will_not_delete_is_refused_and_stays_whole(tables, photo):
+    """A kept set's folder the disk refuses to let go of (made real with ``chattr +i``): the press
+    is a 503 saying so, and the set stays listed and whole, never reported removed nor half deleted."""
+    a, b = tables["A"], tables["B"]
+    _teach(a, photo)
+    _teach(b, photo)
+    assert b.post("/teach/adopt", data={"table": "A"}, headers=HTMX).status_code == 200
+    [stamp] = _kept_stamps(b.get("/teach").text)
+    aside = _folder(b).with_name(f"demo.tileset.replaced-{stamp}")
+    held = sorted(p.relative_to(aside) for p in aside.rglob("*"))
+    frozen = subprocess.run(["chattr", "+i", str(aside)], capture_output=True, text=True)
+    if frozen.returncode != 0:
+        pytest.skip(f"cannot make a folder refuse changes here: {frozen.stderr.strip()}")
+    try:
+        r = b.post("/teach/discard", data={"kept": stamp}, headers=HTMX)
+    finally:
+        subprocess.run(["chattr", "-i", str(aside)], check=True)
+    assert r.status_code == 503 and "cannot write to its disk" in r.text, r.text
+    assert "removed" not in r.text
+    assert [k.stamp for k in b.app.state.tiles.kept_aside()] == [stamp]
+    assert sorted(p.relative_to(aside) for p in aside.rglob("*")) == held
+    assert b.post("/teach/discard", data={"kept": stamp}, headers=HTMX).status_code == 200   # once it may
+    assert not aside.exists()
 
 
 def test_the_counter_stops_offering_a_tables_set_and_the_table_keeps_it(db_url, tmp_path, photo):

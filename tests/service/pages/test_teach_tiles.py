@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from playwright.sync_api import expect
 
 from table_fixtures import PIN, STAFF_PIN
@@ -113,3 +115,24 @@ def test_a_sister_table_takes_the_set_taught_at_another(page, sister_servers, tm
     page.goto(b + "/teach")
     expect(page.locator("#sisters")).to_have_count(0)
     expect(page.locator("#kinds-count")).to_have_text("31")
+
+
+def test_a_refusal_goes_once_the_next_photo_is_read(page, server, tmp_path):
+    """A photo of bare felt is refused in the flash area; the rows' photo read after it clears that
+    line, so the page never says "no tiles found" above the tiles it found."""
+    felt, photo = tmp_path / "felt.jpg", tmp_path / "rows.jpg"
+    felt.write_bytes(jpeg(np.full((480, 640, 3), (40, 110, 30), np.uint8)))
+    photo.write_bytes(jpeg(rows_photo(tile_art())))
+    page.goto(server + "/")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.click("#teach-link")
+
+    page.set_input_files("#teach-image", str(felt))
+    page.click("#teach-upload button[type=submit]")
+    expect(page.locator("#flash .flash.error")).to_have_count(1)
+
+    page.set_input_files("#teach-image", str(photo))
+    page.click("#teach-upload button[type=submit]")
+    expect(page.locator("#lesson .cut")).to_have_count(len(LAID))
+    expect(page.locator("#flash .flash.error")).to_have_count(0)
