@@ -435,8 +435,16 @@ class TileSet:
 
     @property
     def view(self) -> str:
-        """The camera view whose classifier the set is built on (``vision.detect.VIEWS``)."""
-        return self.base.get("view", "overhead")
+        """The camera view whose classifier the set is built on (``vision.detect.VIEWS``);
+        ``TileSetError`` for an index edited to name another (it says how to rebuild the set)."""
+        from .detect import VIEWS
+
+        view = self.base.get("view", "overhead")
+        if view not in VIEWS:
+            raise TileSetError(f"{self.folder / INDEX}: built for the view {view!r}, which is none of "
+                               f"{', '.join(VIEWS)}; rebuild it on one: python -m vision tileset rebuild "
+                               f"{self.folder} --view overhead")
+        return view
 
     @classmethod
     def load(cls, folder: Path, vectors: bool = True) -> "TileSet":
@@ -463,6 +471,8 @@ class TileSet:
         except RecursionError:
             raise TileSetError(f"{index}: not a tile set index (nested too deeply)") from None
         out = cls(folder, base, crops, list(log))
+        if vectors:
+            out.view                     # noqa: B018 -- a set that names no view names nothing: said here
         vec = folder / EMBEDDINGS
         if vectors and not vec.is_file() and any(crops.values()):
             # crops without their embeddings name nothing: said, and healed as a damaged file is (``ready``)

@@ -756,6 +756,28 @@ def test_an_index_edited_by_hand_is_no_tile_set_and_says_what_is_off(enrolled, t
     assert words in str(e.value)
 
 
+def test_an_index_edited_to_name_no_view_says_so_in_one_line_and_the_rebuild_with_a_view_mends_it(
+        enrolled, art, tmp_path):
+    """Every command of a set whose index names a view the project has not (before: a traceback
+    each, ``rebuild`` too) says so in one line, naming the rebuild with ``--view`` that mends it."""
+    folder = _copy_of(enrolled, tmp_path)
+    index = json.loads((folder / INDEX).read_text())
+    (folder / INDEX).write_text(json.dumps({**index, "base": {**index["base"], "view": "sideways"}}))
+    crop = tmp_path / "2p.png"
+    cv2.imwrite(str(crop), tile_photo(art, "2p", 41))
+    image = tmp_path / "frame.png"
+    cv2.imwrite(str(image), np.full((240, 320, 3), 90, np.uint8))
+    for args in (("tileset", "name", folder, crop), ("tileset", "evaluate", folder, "--crops", tmp_path),
+                 ("tileset", "rebuild", folder), ("detect", image, "--tileset", folder)):
+        done = subprocess.run([sys.executable, "-m", "vision", *map(str, args)], capture_output=True, text=True,
+                              cwd=REPO, timeout=300)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, args
+        assert "'sideways'" in done.stderr and f"rebuild {folder} --view overhead" in done.stderr, args
+    assert _cli("rebuild", folder, "--view", "overhead").returncode == 0
+    done = _cli("name", folder, crop, "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)[0]["tile"] == "2p"
+
+
 def test_damaged_embeddings_say_how_to_rebuild_and_the_rebuild_mends_them(enrolled, art, tmp_path):
     folder = _copy_of(enrolled, tmp_path)
     (folder / "embeddings.npz").write_bytes(b"PK\x03\x04 half a zip")
