@@ -58,14 +58,16 @@ it would name fewer of them right.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import logging
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -79,6 +81,7 @@ log = logging.getLogger(__name__)
 FORMAT = 1
 INDEX = "index.json"
 EMBEDDINGS = "embeddings.npz"
+WRITING = ".writing"            # the lock a writer holds from load to save (``writing``)
 KINDS = CLASSES                 # 34 kinds, the three red fives and ``back``
 TEMPERATURE = 0.03              # the softmax over cosine similarities (they lie close together)
 SURE = 0.5                      # the set names a cut when its best kind has this much
@@ -991,6 +994,20 @@ class TileSet:
         self.vectors.pop(c.file, None)
         self.colours.pop(c.file, None)
         self._trash.append(c.file)
+
+
+@contextmanager
+def writing(folder: Path) -> Iterator[None]:
+    """The set in ``folder`` held by one writer at a time, from its load to its save (a lock on
+    ``folder/.writing``, which the kernel lets go when the process ends, however it ends): two
+    ``enroll`` runs at once each add to what the other saved, where one lost the other's crops."""
+    folder = Path(folder)
+    if not folder.is_dir():         # no set there: the command says so, or makes the folder as it saves
+        yield
+        return
+    with open(folder / WRITING, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def open_or_create(folder: Path, classifier, view: str = "overhead") -> TileSet:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -69,18 +70,25 @@ def classifier_for(view: str):
 
 
 def run(a: argparse.Namespace) -> int:
-    from .tileset import TileSet, enroll_folder, evaluate_folder, open_or_create, read_crop
+    from .tileset import TileSet, enroll_folder, evaluate_folder, open_or_create, read_crop, writing
 
     if a.action == "enroll":
         if a.set.exists() and not a.set.is_dir():
             raise_usage(f"{a.set}: a file, not a tile set folder")
         started = time.perf_counter()
         a.view_given, a.view = a.view is not None, a.view or "overhead"
-        view = TileSet.load(a.set, vectors=False).view if (a.set / "index.json").is_file() else a.view
-        classifier = classifier_for(view)
-        tileset = open_or_create(a.set, classifier, view)
-        counts = enroll_folder(tileset, a.crops, classifier, a.margin)
-        tileset.save()
+        made = not a.set.exists()
+        a.set.mkdir(parents=True, exist_ok=True)           # to hold the lock of a set made now
+        try:
+            with writing(a.set):
+                view = TileSet.load(a.set, vectors=False).view if (a.set / "index.json").is_file() else a.view
+                classifier = classifier_for(view)
+                tileset = open_or_create(a.set, classifier, view)
+                counts = enroll_folder(tileset, a.crops, classifier, a.margin)
+                tileset.save()
+        finally:
+            if made and not (a.set / "index.json").exists():       # refused: no folder left behind
+                shutil.rmtree(a.set, ignore_errors=True)
         added = {k: n for k, n in counts.items() if n}
         print(f"{sum(added.values())} crop(s) of {len(added)} kind(s) enrolled into {a.set} "
               f"({len(tileset.kinds())} kinds in the set, {view} classifier) in {time.perf_counter() - started:.1f} s"
@@ -88,16 +96,19 @@ def run(a: argparse.Namespace) -> int:
               + (f"; --view {a.view} ignored: the set is built on the {view} classifier (rebuild --view to change it)"
                  if a.view != view and a.view_given else ""))
         return 0
-    tileset = TileSet.load(a.set, vectors=a.action != "rebuild")     # rebuild embeds every crop anew
-    classifier = classifier_for(a.view or tileset.view if a.action == "rebuild" else tileset.view)
     if a.action == "rebuild":
-        tileset.rebuild(classifier, a.view)
-        tileset.save()
+        with writing(a.set):
+            tileset = TileSet.load(a.set, vectors=False)             # every crop is embedded anew
+            classifier = classifier_for(a.view or tileset.view)
+            tileset.rebuild(classifier, a.view)
+            tileset.save()
         dropped = tileset.log[-1].get("dropped", [])
         print(f"{a.set}: rebuilt on {classifier.path.name} ({classifier.id}), "
               f"{sum(len(v) for v in tileset.crops.values())} crops"
               + (f"; {len(dropped)} that could not be read dropped: {', '.join(dropped)}" if dropped else ""))
         return 0
+    tileset = TileSet.load(a.set)
+    classifier = classifier_for(tileset.view)
     if a.action == "name":
         named = tileset.name_images([read_crop(p, a.margin) for p in a.crops], classifier)
         rows = [{"file": str(p), "tile": n.tile, "score": round(n.score, 4)} for p, n in zip(a.crops, named)]

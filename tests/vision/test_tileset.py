@@ -1002,3 +1002,24 @@ def test_a_set_taught_one_crop_a_kind_keeps_to_its_own_crops(art, classifier, tm
     for at, kind in enumerate(protos.kinds):
         (crop,) = tileset.crops[kind]
         assert np.allclose(protos.up[at], tileset.vectors[crop.file][0], atol=1e-5)
+
+
+def test_two_enrols_into_one_set_at_once_keep_both_runs_crops(art, tmp_path):
+    """Two ``enroll`` runs into the same SET at the same moment (before: each loaded the index, added
+    its crops and saved, so the later save dropped the other's): both runs' crops are in the set."""
+    first = crops_folder(art, tmp_path / "a", ["1p", "2p", "3p"], seeds=(1, 2, 3))
+    second = crops_folder(art, tmp_path / "b", ["1s", "2s", "3s"], seeds=(4, 5, 6))
+    runs = [subprocess.Popen([sys.executable, "-m", "vision", "tileset", "enroll", str(tmp_path / "set"),
+                              "--crops", str(c)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for c in (first, second)]
+    assert [r.wait(timeout=300) for r in runs] == [0, 0], [r.stderr.read() for r in runs]
+    tileset = TileSet.load(tmp_path / "set")
+    assert tileset.kinds() == ["1p", "1s", "2p", "2s", "3p", "3s"]
+    assert sum(len(v) for v in tileset.crops.values()) == 18 == len(tileset.vectors)
+    on_disk = sorted(p.relative_to(tileset.folder).as_posix() for p in (tileset.folder / "crops").rglob("*.png"))
+    assert on_disk == sorted(c.file for v in tileset.crops.values() for c in v)
+
+
+def test_an_enrol_refused_leaves_no_set_folder_behind(tmp_path):
+    done = _cli("enroll", tmp_path / "set", "--crops", tmp_path / "nowhere")
+    assert done.returncode == 2 and not (tmp_path / "set").exists()
