@@ -278,15 +278,17 @@ class TableTiles:
             by_kind.setdefault(kind, []).append(image)
         return by_kind
 
-    def enroll(self, named: Sequence[tuple[str, np.ndarray]]) -> tuple[TileSet, int]:
+    def enroll(self, named: Sequence[tuple[str, np.ndarray]]) -> tuple[TileSet, dict[str, int]]:
         """Upright cuts of known kinds enrolled into the set, which is saved and put in the reader;
-        the set and how many cuts it took (a cut it holds already, pixel for pixel, is not taken
-        twice). ``TileSetError`` naming what is wrong (no set for this table, a kind that is none)."""
+        the set and how many cuts it took of each kind it took any of (a cut it holds already, pixel
+        for pixel, is not taken twice). ``TileSetError`` naming what is wrong (no set for this
+        table, a kind that is none)."""
         self._require_folder()
         by_kind = self._by_kind(named)
         with self._lock:
             tileset = self._open()
-            added = sum(len(tileset.enroll(kind, images, self.detector.classifier)) for kind, images in by_kind.items())
+            added = {kind: n for kind, images in by_kind.items()
+                     if (n := len(tileset.enroll(kind, images, self.detector.classifier)))}
             tileset.save()
             self._use(tileset)
         return tileset, added

@@ -124,8 +124,8 @@ def confirm(request: Request, form: FormDep, tiles: TilesDep, settings: Settings
             shared = any(t.name != settings.table_name for t in heartbeat.tables(ledger.engine))
         except Exception:       # the set is taught here whatever the database does
             log.exception("table %r's tile set could not be kept for the parlour", settings.table_name)
-    return render(request, "_taught.html", enrolled=added, kinds=len({k for k, _ in named}),
-                  held=len(named) - added, tileset=_set_view(tiles), shared=shared)
+    return render(request, "_taught.html", enrolled=sum(added.values()), kinds=len(added),
+                  held=len(named) - sum(added.values()), tileset=_set_view(tiles), shared=shared)
 
 
 @router.post("/teach/adopt")

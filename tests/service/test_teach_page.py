@@ -112,6 +112,7 @@ def test_teaching_again_with_other_tiles_adds_to_the_set(client, photo):
         assert re.search(rf'id="crops-count">{round_ * len(LAID)}<', done.text)
         assert re.search(r'id="kinds-count">31<', done.text)
     assert f"{len(LAID)} already held (the same picture)" in done.text
+    assert "learnt 0 tile(s) of 0 kind(s)" in done.text      # the kinds it learnt, not those it was shown
     assert "Laid again with other tiles of each kind" in client.get("/teach").text
 
 
