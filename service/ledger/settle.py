@@ -37,9 +37,13 @@ def top_player(config: SessionConfig, state: State) -> int:
 
 
 def settle(config: SessionConfig, state: State) -> list[Line]:
+    """Each player's line. A stick game with no hand that counts (none logged, or all undone) was
+    not played: every result is 0, with no return of 30 and no top's +15 for the first seat."""
     t = config.table
     if not t.stick_game:
         return [Line(p, b, b, b * t.unit_value) for p, b in zip(config.players, state.balances)]
+    if state.hands == 0:
+        return [Line(p, b, 0, 0) for p, b in zip(config.players, state.balances)]
     top = top_player(config, state)
     lines = []
     for i, (p, b) in enumerate(zip(config.players, state.balances)):

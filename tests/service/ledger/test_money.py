@@ -74,6 +74,20 @@ def test_isshokai_is_priced_per_stick(ledger):
     assert sum(m.total for m in out) == 1000 * sum(line.result for line in settled)
 
 
+@pytest.mark.parametrize("undone", [False, True])
+def test_an_isshokai_game_no_one_played_settles_at_nothing(ledger, undone):
+    """Started, or its one hand undone: no return of 30 and no top's +15 for the first seat, so no
+    yen changes hands (before: the first seat was paid 15 sticks and the others charged 5 each)."""
+    cfg = ledger.start("isshokai", ["A", "B", "C"])
+    if undone:
+        ledger.add_win(cfg.id, [hand("isshokai", "east", "tsumo", honba=0)])
+        ledger.undo(cfg.id)
+    settled = settle(cfg, ledger.state(cfg.id))
+    assert [(line.result, line.in_sticks, line.top) for line in settled] == [(0, 0, False)] * 3
+    out = settle_money(settled, Price("isshokai", rate=1000, fee=500), played=False)
+    assert [m.total for m in out] == [0, 0, 0]
+
+
 def test_a_point_session_settles_from_its_balances(ledger):
     cfg = ledger.start("dunhill", ["A", "B", "C"])
     ledger.add_win(cfg.id, [hand("dunhill", "east", "tsumo", honba=0)])
