@@ -220,15 +220,29 @@ def test_a_backup_refused_says_why_in_one_line(night, tmp_path, capsys, case, sa
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
 
 
+# one byte of a row gone bad on the backup's disk: its pages whole (SQLite's check passes), the row not
+ROTTED = {"a hand's body": "UPDATE ledger_events SET body = replace(body, '{', 'x')",
+          "a session's time": "UPDATE ledger_sessions SET created_at = replace(created_at, '-', '?')"}
+
+
 @pytest.mark.parametrize("case, said", [
     ("no file", "no such file"),
     ("not a ledger", "no ledger in it"),
+    ("a hand's body", "damaged: a row of ledger_events cannot be read"),
+    ("a session's time", "damaged: a row of ledger_sessions cannot be read"),
 ])
 def test_a_restore_refused_says_why_and_leaves_the_ledger_alone(night, tmp_path, capsys, case, said):
-    url, path, _ = night
+    url, path, sid = night
     given = tmp_path / "given.sqlite3"
     if case == "not a ledger":
         sqlite3.connect(given).execute("CREATE TABLE t (x)").connection.close()
+    elif case in ROTTED:
+        with Ledger(url) as ledger:
+            ledger.add_draw(sid, [PLAYERS[0]])
+        assert run(capsys, "--db", url, "backup", str(given))[0] == 0
+        with sqlite3.connect(given) as conn:
+            assert conn.execute(ROTTED[case]).rowcount >= 1
+        conn.close()
     before = path.read_bytes()
     code, out, err = run(capsys, "--db", url, "restore", str(given))
     assert code == 2 and out == "" and said in err and err.count("\n") == 1

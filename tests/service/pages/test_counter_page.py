@@ -76,6 +76,7 @@ def test_staff_log_in_see_both_tables_open_a_settlement_and_a_receipt(parlour, p
     page.click('[data-receipt="1"]')
     expect(page).to_have_url(re.compile(rf"/counter/s/{sid}/receipt/1$"))
     expect(page.locator("#receipt-name")).to_have_text("Ben")
+    expect(page.locator('link[rel=icon][href="data:,"]')).to_have_count(1)    # no favicon asked for: no 404
     expect(page.locator("#receipt-code")).to_have_text("0002")
     ben = balances[1] * 100 - 500
     expect(page.locator("#receipt-total")).to_contain_text(f"¥{abs(ben):,}")
