@@ -15,6 +15,8 @@ from typing import Any, Mapping, Protocol, runtime_checkable
 
 import numpy as np
 
+SEATS = ("east", "south", "west")       # a hand record's seats, in turn order (docs/hand-record.md)
+
 
 @dataclass(frozen=True)
 class Detection:
@@ -83,13 +85,35 @@ class Reading:
 
 @dataclass(frozen=True)
 class ReadContext:
-    """What the table knows that a reader may use: the rule, the honba, the seats, and the rule as the
-    session stored it (``preset``: a house rule's own table; None: the built-in ``rules`` names)."""
+    """What the table knows that a reader may use: the rule, the honba, the seats, the rule as the
+    session stored it (``preset``: a house rule's own table; None: the built-in ``rules`` names), and
+    ``turn``: how many seats the deal has moved on since the session's first deal."""
 
     rules: str
     honba: int = 0
     seats: Mapping[str, str] = field(default_factory=dict)
     preset: Any = None
+    turn: int = 0
+
+    def seat_now(self, zone_seat: str | None) -> str | None:
+        """The seat, in this deal, of the player at the table zone named ``zone_seat``. The
+        calibration names its zones by the first deal's winds (docs/calibration.md): a zone keeps
+        its player while the deal moves on, so after one turn the player in the East zone sits
+        West, and a hand record's ``east`` is the dealer."""
+        return SEATS[(SEATS.index(zone_seat) - self.turn) % 3] if zone_seat in SEATS else zone_seat
+
+    def seats_now(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """``record`` as the table camera reads it (its seats the zones'), its seats (the winner's,
+        the discarder's, each meld's ``from``) turned to this deal's (``seat_now``)."""
+        now = self.seat_now
+        out = dict(record)
+        for key in ("seat", "discarder"):
+            if key in out:
+                out[key] = now(out[key])
+        if isinstance(out.get("melds"), list):
+            out["melds"] = [{**m, "from": now(m["from"])} if isinstance(m, Mapping) and "from" in m else m
+                            for m in out["melds"]]
+        return out
 
 
 @runtime_checkable

@@ -81,7 +81,8 @@ def context_of(ledger: Ledger, session_id: str | None) -> ReadContext:
     if not session_id:
         return ReadContext(rules="")
     cfg, state = ledger.config(session_id), ledger.state(session_id)
-    return ReadContext(cfg.rules, state.honba, state.seats(cfg.players), cfg.preset)
+    return ReadContext(cfg.rules, state.honba, state.seats(cfg.players), cfg.preset,
+                       turn=(state.dealer - cfg.first_dealer) % 3)
 
 
 def score_record(record: Mapping[str, Any], seats: Mapping[str, str] | None = None,

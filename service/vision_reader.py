@@ -75,11 +75,12 @@ class VisionReader:
         detections = tuple(Detection(p.tile, *reader.frame_box(p.box), score=p.score, zone=kind,
                                      rotation=reader.frame_rotation(p) or 0)
                            for p, (kind, _) in zip(reading.pieces, zones))
-        record, said = mended(dict(reading.record) if reading.record else None, reading.hand, context.preset,
-                              reading.gari, self.mend)
+        # the zones' seats are the first deal's; the record's are this deal's (east: the dealer)
+        record, said = mended(context.seats_now(reading.record) if reading.record else None, reading.hand,
+                              context.preset, reading.gari, self.mend)
         if record is not None:
             record = {**record, "honba": context.honba}
-        cuts = tuple(Cut(p.tile, image, *zone) for p, image, zone in
+        cuts = tuple(Cut(p.tile, image, kind, context.seat_now(seat)) for p, image, (kind, seat) in
                      zip(reading.pieces, reader.upright_cuts(reading.pieces), zones) if image is not None)
         # the calibration this frame was read with: a confirmed count's labels carry it (service.photo_labels)
         table = reader.table.with_fit(reader.tracker.last_good).to_dict()

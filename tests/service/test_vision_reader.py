@@ -78,6 +78,20 @@ def test_each_cut_carries_its_zone_and_the_zone_s_seat():
     assert sum(d.zone == "hand" for d in reading.detections) == len(hand)
 
 
+@pytest.mark.parametrize("turn, seat, pon_from", [(0, "south", "west"), (1, "east", "south"), (2, "west", "east")])
+def test_the_record_names_this_deal_s_seats_as_the_deal_moves_on(turn, seat, pon_from):
+    """The zones are named by the first deal's winds and keep their players; a hand record's east is
+    the dealer. South's zone wins with a pon from West's zone: after one turn of the deal the South
+    zone's player deals (east) and West's sits south; after two, they sit west and east. Before,
+    the record kept the zones' names, and the tablet paid the wrong player from the second dealer on."""
+    reader = reader_for(AUTO, demo_camera=True)
+    shown = json.loads(DEMO_HANDS.read_text())["frame-02.jpg"]
+    assert (shown["seat"], shown["melds"][0]["from"]) == ("south", "west")
+    reading = reader.read(cv2.imread(str(DEMO_FRAMES / "frame-02.jpg")), ReadContext("dunhill", turn=turn))
+    assert reading.record["seat"] == seat and [m["from"] for m in reading.record["melds"]] == [pon_from]
+    assert {c.seat for c in reading.cuts if c.zone == "hand"} == {seat}      # what learning pairs them by
+
+
 def test_auto_on_an_uncalibrated_camera_reads_nothing_and_says_how_to_calibrate():
     reader = reader_for(AUTO, calibration="", demo_camera=False)
     reading = reader.read(np.zeros((8, 8, 3), np.uint8), ReadContext("dunhill"))

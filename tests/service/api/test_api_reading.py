@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from service.settings import DEMO_HANDS
+from service.settings import DEMO_FRAMES, DEMO_HANDS
 from service.reader import NoReader
 from mjpeg_camera import MjpegCamera, textured_frames
 from table_fixtures import PIN, PLAYERS, record
@@ -81,6 +81,23 @@ def test_the_demo_camera_frame_is_read_by_the_vision_reader(client, session):
     assert out["record"]["seat"] in {h["seat"] for h in demo} and len(out["detections"]) > 14
     frame = client.get("/api/camera/frame.jpg")
     assert frame.status_code == 200 and frame.content[:2] == b"\xff\xd8"
+
+
+def test_after_the_deal_moves_on_a_read_win_names_the_player_in_the_winners_zone(client, session):
+    """Aki deals first, so Aki's zone is East, Ben's South, Chie's West. Ben wins: Ben deals. Then
+    Chie wins in the West zone (demo frame 04): the record names Chie's seat in this deal, south, so
+    Chie is paid; before, it said west, which is Aki's seat now."""
+    sid = session["id"]
+    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [record("south")], "hand": 1}).status_code == 201
+    seats = client.get(f"/api/sessions/{sid}").json()["seats"]
+    assert seats == {"east": "Ben", "south": "Chie", "west": "Aki"}
+    shown = json.loads(DEMO_HANDS.read_text())["frame-04.jpg"]
+    assert shown["seat"] == "west"
+    jpeg = (DEMO_FRAMES / "frame-04.jpg").read_bytes()
+    read = client.post("/api/read", files={"image": ("f.jpg", jpeg, "image/jpeg")}, data={"session": sid}).json()
+    assert seats[read["record"]["seat"]] == "Chie"
+    count = client.post("/api/score", json={"record": read["record"], "session": sid}).json()
+    assert set(count["payments"]) == {"east", "west"}           # Ben and Aki pay
 
 
 def test_a_count_after_the_camera_is_lost_is_refused_not_read_from_its_last_frame(settings, ip_camera):
