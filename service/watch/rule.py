@@ -7,8 +7,9 @@ and, once it asks, the detector's readings of still frames. It decides with what
    tiles (a row of backs or an empty rail shows none). Two or more seats showing their hands is
    a draw's tenpai display (or a double ron): nothing is read (Count still works).
 2. **Still.** The felt has not moved (``motion < still_share``) since the previous look; the
-   detector reads the newest frame each time the view is still (readings of a frame the camera
-   has not replaced are reused), and any motion throws the readings away.
+   detector reads the newest frame each time the view is still, and any motion throws the
+   readings away. A frame the camera has not replaced (a stall) is not looked at again: one
+   frame is one reading in the vote, and stillness is seen in new frames only.
 3. **Settled.** The view has been still for ``settle_s`` and at least ``frames`` frames were
    read; the record most readings agree on wins the vote (``vision.layout.vote``; without a
    majority up to twice as many frames are read).

@@ -55,7 +55,7 @@ class Watcher:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._cache: tuple[int, Reading] | None = None        # the last frame number read, and its reading
+        self._looked: int | None = None                        # the last frame number looked at
         self._scene: int | None = None
         self._said: tuple[str, str] | None = None
         self._full = False                                     # the disk was full at the last offer: said once
@@ -78,6 +78,9 @@ class Watcher:
     def _step(self, frame, number, t, scene) -> Offer | None:
         if self._full and _room(self.store.folder):   # freed while the table was cleared: no offer tells it
             self._full = False
+        if number == self._looked:          # the camera gave no newer frame (a stall): nothing new seen, so
+            return None                     # it neither reads as still nor counts again in the vote
+        self._looked = number
         if scene is not None and scene != self._scene:
             if self._scene is not None and self.trigger.state in (OFFERED, HELD):
                 self.trigger.rearm("見ています · watching the table (a new table)")
@@ -88,7 +91,7 @@ class Watcher:
             self.trigger.message = f"テーブルが見えません · {e}"
             return None
         if self.trigger.see(look):
-            reading = self._read(frame, number)
+            reading = self._read(frame)
             self.trigger.add(reading.record, (frame, reading))
         if not self.trigger.ready(t):
             return None
@@ -113,12 +116,9 @@ class Watcher:
         log.info("offered a win read over %d frames: %s", len(payloads), snap.name)
         return offer
 
-    def _read(self, frame: np.ndarray, number: int) -> Reading:
-        if self._cache is not None and self._cache[0] == number:       # the camera gave no newer frame
-            return self._cache[1]
+    def _read(self, frame: np.ndarray) -> Reading:
         reading = self.reader.read(frame, self.context())
         self.reads += 1
-        self._cache = (number, reading)
         return reading
 
     # -- on and off ---------------------------------------------------------------------------------------

@@ -49,6 +49,19 @@ def test_a_win_laid_down_is_offered_once_after_it_lies_still_and_read_exactly(wa
     assert watcher.trigger.state == WATCHING
 
 
+def test_a_camera_stalled_on_one_frame_offers_nothing_until_new_frames_show_the_hand_still(watching, win):
+    """A stream that stalls (under the camera-lost limit) hands the watcher its last frame again and
+    again: before, each was read again and voted, so one frame, caught with a tile still sliding in,
+    was offered as a settled win. One frame is one look: the offer waits for new frames."""
+    watcher, offers = watching()
+    still = win.frame(win.settled + 2)
+    for k in range(40):                                  # 5 s of the same frame number at 8 looks a second
+        assert watcher.step(still, 7, k / 8) is None
+    assert offers.latest is None and watcher.reads <= 1
+    got = [o for k in range(1, 20) if (o := watcher.step(still, 7 + k, 5 + k / 8))]
+    assert len(got) == 1 and got[0].frames >= 3 and record_diff(win.record, dict(got[0].reading.record)) == []
+
+
 def test_discards_and_tiles_pushed_into_the_table_are_not_read(watching, stage):
     watcher, offers = watching()
     assert step_through(watcher, discard_clip(stage, seed=2)) == []
