@@ -115,10 +115,16 @@ def checked_snapshot(store: SnapshotStore, name: str | None) -> str | None:
 
 def add_win(ledger: Ledger, store: SnapshotStore, session_id: str, records: Sequence[Mapping[str, Any]], *,
             riichi: Any = None, hand: int | None = None, snapshot: str | None = None,
-            confirmed_by: str | None = None, penalties: Sequence[str] = ()) -> tuple[Event, State]:
+            confirmed_by: str | None = None, penalties: Sequence[str] = (),
+            offers: Offers | None = None) -> tuple[Event, State]:
+    """Log a won hand. ``offers``: the table's watcher is told a hand was logged, so the hand lying
+    on the table now (counted by a tap, or still being read) is not offered as another."""
     snap = checked_snapshot(store, snapshot)
-    return ledger.add_win(session_id, list(records), riichi=riichi or None, hand=hand, penalties=penalties,
-                          snapshot=snap, confirmed_by=confirmed_by)
+    written = ledger.add_win(session_id, list(records), riichi=riichi or None, hand=hand, penalties=penalties,
+                             snapshot=snap, confirmed_by=confirmed_by)
+    if offers is not None:
+        offers.logged()
+    return written
 
 
 def undo(ledger: Ledger, session_id: str, hand: int | None, confirmed_by: str | None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, BackgroundTasks
 
 from .. import table
-from ..deps import AfterConfirmDep, LedgerDep, SnapshotsDep
+from ..deps import AfterConfirmDep, LedgerDep, OffersDep, SnapshotsDep
 from .schemas import ChomboIn, CorrectIn, DrawIn, UndoIn, WinIn, WrittenOut
 
 router = APIRouter(tags=["hands"])
@@ -14,9 +14,10 @@ router = APIRouter(tags=["hands"])
 @router.post("/sessions/{session_id}/wins", status_code=201, response_model=WrittenOut,
              summary="confirm a won hand (two records for a double ron)")
 def win(session_id: str, body: WinIn, ledger: LedgerDep, store: SnapshotsDep, after: AfterConfirmDep,
-        background: BackgroundTasks) -> dict:
+        offers: OffersDep, background: BackgroundTasks) -> dict:
     event, state = table.add_win(ledger, store, session_id, body.records, riichi=body.riichi, hand=body.hand,
-                                 penalties=body.penalties, snapshot=body.snapshot, confirmed_by=body.confirmed_by)
+                                 penalties=body.penalties, snapshot=body.snapshot, confirmed_by=body.confirmed_by,
+                                 offers=offers)
     after.queue(background, body.snapshot, body.records)
     return table.written(ledger, session_id, event, state)
 

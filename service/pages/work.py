@@ -249,7 +249,7 @@ def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, si
 
 @router.post("/s/{session_id}/confirm")
 def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
-            store: SnapshotsDep, after: AfterConfirmDep, background: BackgroundTasks) -> Response:
+            store: SnapshotsDep, after: AfterConfirmDep, offers: OffersDep, background: BackgroundTasks) -> Response:
     draft = draft_of(form)
     cfg = ledger.config(session_id)
     if draft.problems():
@@ -268,7 +268,7 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
     else:
         event, state = table.add_win(ledger, store, session_id, records, riichi=riichi,
                                      hand=number(form, "hand"), snapshot=snapshot, confirmed_by="tablet",
-                                     penalties=sorted(draft.penalties))
+                                     penalties=sorted(draft.penalties), offers=offers)
         target = f"/s/{session_id}?recorded={state.hands}"
     after.queue(background, snapshot, records)
     return Response(status_code=204, headers={"HX-Redirect": target})

@@ -61,6 +61,13 @@ class Offers:
         self.session: str | None = None        # the session a tablet looked at last (the watcher's context)
         self._readings: Recent[str, tuple[Reading, tuple[int, int]]] = Recent(REMEMBER)
         self._listeners: set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = set()
+        self.hands_logged = 0                  # wins logged at this table (``logged``): the watcher reads it
+
+    def logged(self) -> None:
+        """A win was logged at this table (the players confirmed a count, the watcher's or a tap's):
+        the watcher takes the hand lying on the table as counted (``Trigger.counted``)."""
+        with self._lock:
+            self.hands_logged += 1
 
     # -- readings by snapshot ------------------------------------------------------------------------
     def remember(self, snapshot: str, reading: Reading, size: tuple[int, int]) -> None:

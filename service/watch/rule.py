@@ -161,6 +161,17 @@ class Trigger:
         """Back to watching (the table cleared, a new table on a slideshow camera, switched on)."""
         self._arm(why)
 
+    def counted(self) -> None:
+        """A win was logged (a count the players confirmed, the watcher's or one they tapped): the hand
+        lying on the table is that one, so nothing is offered until the table clears (the winner's
+        hand zone, where the rule knows it; else every hand zone) and the rule re-arms. Before, a hand
+        counted by a tap while an arm kept the view moving was offered again once the arm left."""
+        if self.state == OFF:
+            return
+        self.readings.clear()
+        self.state, self._gone_since = OFFERED, None
+        self.message = "記録済み · the hand is logged: waiting for the table to clear"
+
     def switch(self, on: bool) -> None:
         if on and self.state == OFF:
             self._arm("見ています · watching the table")
@@ -174,7 +185,8 @@ class Trigger:
         self._gone_since = None
 
     def _watch_for_clear(self, look: Look) -> None:
-        if look.shown.get(self.seat or "", 0.0) >= self.limits.reveal_tiles:
+        zones = [look.shown.get(self.seat, 0.0)] if self.seat else look.shown.values()
+        if any(v >= self.limits.reveal_tiles for v in zones):
             self._gone_since = None
             return
         if self._gone_since is None:

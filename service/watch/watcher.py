@@ -56,6 +56,7 @@ class Watcher:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._looked: int | None = None                        # the last frame number looked at
+        self._logged = offers.hands_logged                     # wins logged at the table, as last seen
         self._scene: int | None = None
         self._said: tuple[str, str] | None = None
         self._full = False                                     # the disk was full at the last offer: said once
@@ -78,6 +79,9 @@ class Watcher:
     def _step(self, frame, number, t, scene) -> Offer | None:
         if self._full and _room(self.store.folder):   # freed while the table was cleared: no offer tells it
             self._full = False
+        if self.offers.hands_logged != self._logged:      # a win logged since: the hand lying there is counted
+            self._logged = self.offers.hands_logged
+            self.trigger.counted()
         if number == self._looked:          # the camera gave no newer frame (a stall): nothing new seen, so
             return None                     # it neither reads as still nor counts again in the vote
         self._looked = number

@@ -17,7 +17,7 @@ from service.watch.rule import HELD, OFFERED, WATCHING
 from vision.layout import record_diff
 from vision.synth.motion import discard_clip, push_clip, tenpai_clip
 
-from table_fixtures import PIN, fill
+from table_fixtures import PIN, fill, record
 from watch_fixtures import step_through
 
 
@@ -60,6 +60,25 @@ def test_a_camera_stalled_on_one_frame_offers_nothing_until_new_frames_show_the_
     assert offers.latest is None and watcher.reads <= 1
     got = [o for k in range(1, 20) if (o := watcher.step(still, 7 + k, 5 + k / 8))]
     assert len(got) == 1 and got[0].frames >= 3 and record_diff(win.record, dict(got[0].reading.record)) == []
+
+
+def test_a_win_logged_by_a_tapped_count_is_not_offered_again_when_the_view_settles(watching, win, client,
+                                                                                   session):
+    """The players tap Count and confirm while the watcher still waits for the view to settle: the
+    table's offers hear of the logged win (the API's, as the tablet's Confirm), and the watcher takes
+    the hand lying there as counted. Before, it offered it once the arm left: a second hand to log."""
+    sid = session["id"]
+    logged = client.app.state.offers
+    r = client.post(f"/api/sessions/{sid}/wins", json={"records": [record()], "hand": 1})
+    assert r.status_code == 201 and logged.hands_logged == 1
+    watcher, offers = watching()
+    step = lambda i: watcher.step(win.frame(i), i, i / win.fps)                 # noqa: E731
+    assert [i for i in range(win.settled) if step(i)] == []                    # laid down, not yet still
+    offers.logged()                                                            # the tapped count confirmed
+    assert [i for i in range(win.settled, win.until) if step(i)] == [] and offers.latest is None
+    assert watcher.trigger.state == OFFERED and "logged" in watcher.status()["message"]
+    assert [i for i in range(win.until, len(win)) if step(i)] == []            # pushed in: watching again
+    assert watcher.trigger.state == WATCHING
 
 
 def test_discards_and_tiles_pushed_into_the_table_are_not_read(watching, stage):

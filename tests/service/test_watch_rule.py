@@ -91,6 +91,23 @@ def test_after_an_offer_it_rearms_only_once_the_row_is_gone_and_never_offers_the
     assert settle(tr, other, t0=t + 3)[0]                        # the next deal's win
 
 
+def test_a_hand_logged_while_the_rule_still_reads_it_is_not_offered_when_it_settles():
+    """Count tapped and confirmed while an arm kept the view moving: the hand lying there is logged,
+    so once the arm leaves it is not offered as another win; the next deal's, after the table
+    clears, is."""
+    tr = Trigger()
+    for k in range(8):                                           # the row laid, an arm moving over the felt
+        tr.see(look(k * 0.125, 0.01, east=11.0))
+    tr.counted()                                                  # the players' tapped count is logged
+    offered, t = settle(tr, WIN, t0=1.0)
+    assert not offered and tr.state == OFFERED and "logged" in tr.message
+    for k in range(10):                                           # every hand zone clear for 1.25 s
+        tr.see(look(t + 1 + k * 0.125, 0.0))
+    assert tr.state == WATCHING
+    other = dict(WIN, concealed="123456789s11z222z")
+    assert settle(tr, other, t0=t + 3, seat="south")[0]
+
+
 def test_a_split_vote_reads_more_frames_and_off_reads_nothing():
     tr = Trigger(Thresholds(frames=3))
     tr.see(look(0.0, 0.05, east=11.0))
