@@ -39,6 +39,7 @@ IVORY_OVER_FELT = (20.0, 35.0, 0.33)   # ... and brighter than the felt by a thi
                                        # white, within these bounds: 35 over a dark felt, ~25 over a pale one
 PITCH_MM = 27.0           # a tile's width and a hair: tiles per ivory length
 REFIT_S = 2.0             # the markers are looked for again this often (16 ms at 1080p)
+BLANK_STD = 1.5           # grey levels: a felt view flatter than this is no picture of the table (black, covered)
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,9 @@ class Looker:
         hsv = cv2.cvtColor(felt, cv2.COLOR_BGR2HSV)
         felt_v = float(np.median(hsv[..., 2]))
         grey = cv2.GaussianBlur(cv2.cvtColor(felt, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+        if float(grey.std()) < BLANK_STD:     # the last fit placed the felt on a picture of nothing
+            raise CalibrationError("the camera's picture is blank (all black or one flat colour): a lens cap, "
+                                   "the light off, or the camera's fault")
         motion = 1.0 if self._last is None else changed(grey, self._last)
         self._last = grey
         shown = {seat: self._tiles(small, m, sz, felt_v) for seat, (m, sz) in strips.items()}

@@ -81,6 +81,20 @@ def test_a_win_logged_by_a_tapped_count_is_not_offered_again_when_the_view_settl
     assert watcher.trigger.state == WATCHING
 
 
+def test_a_camera_sending_black_frames_is_said_to_show_nothing(watching, win):
+    """The table fitted, then the picture goes black (the light off, a lens cap): before, the last fit
+    placed the felt on it and the tablets read "watching the table" for good."""
+    import numpy as np
+    watcher, offers = watching()
+    assert watcher.step(win.frame(0), 0, 0.0) is None
+    black = np.zeros_like(win.frame(0))
+    for k in range(1, 20):
+        assert watcher.step(black, k, k / 8) is None
+    said = watcher.status()["message"]
+    assert "blank" in said and "watching the table" not in said and offers.latest is None
+    assert watcher.step(win.frame(0), 20, 20 / 8) is None and "blank" not in watcher.status()["message"]
+
+
 def test_discards_and_tiles_pushed_into_the_table_are_not_read(watching, stage):
     watcher, offers = watching()
     assert step_through(watcher, discard_clip(stage, seed=2)) == []
