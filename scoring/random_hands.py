@@ -27,7 +27,7 @@ Every record is a legal, complete winning hand in the record format of
   tenhou / chiihou rarely, alone;
 * 0-8 gari from 1m 5m 9m 4z, 0-3 dora indicators (ura indicators only with a
   riichi), honba 0-5; at most 4 copies of a kind over hand, melds, gari and
-  indicators together, at most 2 red fives of each of 0m 0p 0s.
+  indicators together, at most 2 red fives of each of 0m 0p 0s and so at most 2 plain.
 
 Each record has at least one yaku under standard riichi rules: the generator
 keeps a hand only when the reading it built it from carries a yaku (a
@@ -434,14 +434,19 @@ def _attempt(rng: random.Random, rules: str, p_tsumo: float, p_closed: float):
         return None
     del rec["_win_kind"]
 
-    # ---- tiles -> codes, with red fives (<= 2 of each suit over everything)
+    # ---- tiles -> codes, with red fives (<= 2 of each suit over everything, and so <= 2 plain: a
+    # five past its two plain is red)
     reds = {34: 0, 35: 0, 36: 0}
+    plain = {34: 0, 35: 0, 36: 0}
 
     def code(k: int, p_red: float = 0.25) -> int:
         r = FIVES.get(k)
-        if r is not None and reds[r] < 2 and rng.random() < p_red:
+        if r is None:
+            return k
+        if reds[r] < 2 and (plain[r] >= 2 or rng.random() < p_red):
             reds[r] += 1
             return r
+        plain[r] += 1
         return k
 
     concealed = [code(k) for k in concealed_kinds]

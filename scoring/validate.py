@@ -71,6 +71,7 @@ def _kinds(by_code: list[int]) -> list[int]:
     return c
 
 
+FIVES = ((0, 4), (1, 13), (2, 22))     # (suit, the kind of its five): 5m, 5p, 5s
 _NONE = [0] * 34   # the counts of no tiles, shared: a Tally's lists are only read
 
 
@@ -130,6 +131,14 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
         for s, n in enumerate(c.reds_seen):
             if n > t.red_limit[s]:
                 raise ScoringError(f"too many red fives 0{'mps'[s]}: {n} seen, {rec.rules} has {t.red_limit[s]}")
+    # the wall's fives of a suit hold its red ones: the rest are plain, and more plain fives than that
+    # (an ankan of 5p entered 5555p, where two of the four are red) is no hand of this wall
+    for s, five in FIVES:
+        plain = seen[five] - c.reds_seen[s]
+        if plain > limits[five] - t.red_limit[s] >= 0 and limits[five]:
+            raise ScoringError(f"too many plain fives 5{'mps'[s]}: {plain} seen (hand, melds, gari and indicators); "
+                               f"the {rec.rules} wall has {limits[five] - t.red_limit[s]} plain and "
+                               f"{t.red_limit[s]} red (0{'mps'[s]}): a red one taken for plain?")
     if rec.gari and not t.gari.issuperset(map(KIND_OF.__getitem__, rec.gari)):
         for k, n in enumerate(c.gari):
             if n and k not in t.gari:

@@ -17,6 +17,9 @@ from scoring.tiles import format_mpsz, kind, parse_mpsz, tile_name
 
 TILE_FIELDS = ("concealed", "gari", "dora_indicators", "ura_indicators")
 MELD_KINDS = {"pon": 3, "minkan": 4, "ankan": 4, "kakan": 4}
+# 三人花's four fives of a suit hold two red: a meld of three fives made by a tap holds one red, of four
+# two (an ankan tapped as 5p was 5555p, counted two reds short); ``red:I:J`` turns a meld's five red or plain
+MELD_REDS = {3: 1, 4: 2}
 TARGETS = (("concealed", "手牌", "hand"), ("win_tile", "和了牌", "winning tile"), ("gari", "ガリ", "gari"),
            ("dora_indicators", "ドラ表示", "dora"), ("ura_indicators", "裏ドラ", "ura"),
            ("pon", "ポン", "pon"), ("minkan", "明槓", "kan"), ("ankan", "暗槓", "closed kan"),
@@ -195,7 +198,7 @@ class Draft:
             if i >= len(self.melds):
                 raise EditError(f"no meld {i + 1}")
             tiles = tile_names(self.melds[i]["tiles"])
-            if j >= len(tiles) or tiles[j][0] not in "05" or tiles[j][1] == "z":
+            if j >= len(tiles) or not is_five(tiles[j]):
                 raise EditError(f"tile {j + 1} of meld {i + 1} is no five")
             tiles[j] = ("5" if tiles[j][0] == "0" else "0") + tiles[j][1]
             meld = {**self.melds[i], "tiles": format_mpsz(parse_mpsz("".join(tiles)))}
@@ -225,11 +228,8 @@ class Draft:
                     return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:])
         if t in MELD_KINDS:
             source = None if t == "ankan" else (self.meld_from or _other_seat(self.seat))
-            base = plain_five(tile)     # a meld of fives may hold the red one
-            tiles = [base] * MELD_KINDS[t]
-            if tile[0] == "0":
-                tiles[0] = tile
-            meld = {"kind": t, "tiles": format_mpsz(parse_mpsz("".join(tiles)))}
+            n = MELD_KINDS[t]
+            meld = {"kind": t, "tiles": meld_tiles(tile, n, MELD_REDS[n] if is_five(tile) else 0)}
             if source:
                 meld["from"] = source
             return replace(self, melds=self.melds + (meld,))
@@ -289,10 +289,7 @@ class Draft:
                 raise EditError(f"no meld {i + 1}")
             meld = dict(self.melds[i])
             n = len(parse_mpsz(meld["tiles"]))
-            tiles = [plain_five(tile)] * n
-            if tile[0] == "0":
-                tiles[0] = tile
-            meld["tiles"] = format_mpsz(parse_mpsz("".join(tiles)))
+            meld["tiles"] = meld_tiles(tile, n, MELD_REDS.get(n, 0) if is_five(tile) else 0)
             return replace(self, melds=self.melds[:i] + (meld,) + self.melds[i + 1:], pick="")
         if name == "win_tile":         # the winning tile's own box tapped: its copy in the hand goes too
             return replace(self._with_win_tile(tile), pick="")
@@ -356,6 +353,17 @@ def tile_names(mpsz: str) -> list[str]:
         return [tile_name(t) for t in parse_mpsz(mpsz)]
     except ScoringError:
         return []
+
+
+def is_five(tile: str) -> bool:
+    """A five of a suit, plain or red (``5p``, ``0p``; not ``5z``)."""
+    return tile[0] in "05" and tile[1] != "z"
+
+
+def meld_tiles(tile: str, n: int, reds: int) -> str:
+    """``n`` tiles of ``tile``'s kind, ``reds`` of them red (a five's), in mpsz."""
+    base = plain_five(tile)
+    return format_mpsz(parse_mpsz("".join("0" + base[1] if k < reds else base for k in range(n))))
 
 
 def plain_five(tile: str) -> str:

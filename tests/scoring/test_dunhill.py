@@ -27,7 +27,7 @@ CLOSED = [
     ("iipeikou", dict(concealed="223344p567p678s99s", win_tile="3p"), 1),
     ("ryanpeikou", dict(concealed="223344p667788s99s", win_tile="3p"), 3),
     ("chiitoitsu", dict(concealed="11335599p226688s", win_tile="1p"), 2),
-    ("sanankou", dict(concealed="222555p888s234s99s", win_tile="3s"), 2),
+    ("sanankou", dict(concealed="222666p888s234s99s", win_tile="3s"), 2),
     ("shousangen", dict(concealed="555666z77z234789p", win_tile="3p"), 2),
     ("ittsu", dict(concealed="123456789p234s99s", win_tile="3s"), 2),
     ("chanta", dict(concealed="123789p123s99s777z", win_tile="3s"), 4),
@@ -47,7 +47,7 @@ def test_closed_yaku_value_is_the_seeds(yaku, hand, value):
 OPEN = [
     ("tanyao", dict(concealed="234567p234s66s", win_tile="3p", melds=[pon("888s")]), 1),
     ("yakuhai_chun", dict(concealed="234567p234s99s", win_tile="3p", melds=[PON_CHUN]), 1),
-    ("toitoi", dict(concealed="555p888s99s", win_tile="9s", melds=[pon("222p"), pon("777s")]), 2),
+    ("toitoi", dict(concealed="666p888s99s", win_tile="9s", melds=[pon("222p"), pon("777s")]), 2),
     ("honroutou", dict(concealed="111p999p111s99s", win_tile="9s", melds=[PON_CHUN]), 2),
     ("ittsu", dict(concealed="123456789p99s", win_tile="3p", melds=[PON_CHUN]), 1),
     ("chanta", dict(concealed="123789p123s99s", win_tile="3s", melds=[PON_CHUN]), 2),
@@ -276,7 +276,7 @@ def test_deal_in_to_an_open_riichi_is_a_yakuman():
 
 def test_yakuman_is_50_and_ordinary_yaku_are_not_added():
     """Suuankou by tsumo: 役満 50; ツモ, 三暗刻, 対々 are not added, items are."""
-    r = win(R, "222555p888s222s99s", "9s", win="tsumo", **G)
+    r = win(R, "222666p888s222s99s", "9s", win="tsumo", **G)
     assert yaku_lines(r) == {"suuankou": 50}
     # 50 + バンバン 2 + ガリ 1 = 53
     assert r.total == 53
@@ -335,7 +335,7 @@ def test_tenhou_and_chiihou_are_yakuman():
 
 def test_no_gari_triples_a_yakuman_too():
     """ノーガリ: 点数3倍 applies to whatever the count is: (50 + バンバン 2) x 3 = 156."""
-    assert win(R, "222555p888s222s99s", "9s", win="tsumo").total == 156
+    assert win(R, "222666p888s222s99s", "9s", win="tsumo").total == 156
 
 
 # --- dora of the manzu and gari (documented choices) -----------------------------------------

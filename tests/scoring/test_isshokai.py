@@ -131,7 +131,7 @@ def test_each_nukidora_is_1():
 
 def test_four_5m_add_2():
     """5萬を一人で 4 枚集めたときには、2 翻増える."""
-    got = lines(win(R, **PLAIN, riichi=True, gari="5555m"))
+    got = lines(win(R, **PLAIN, riichi=True, gari="0055m"))
     assert got["gari_set"] == 2
     # each 5m: 抜きドラ 1 + 5ドラ 1; four of them 8, + 2 = 10
     assert got["gari"] + got["fives"] + got["gari_set"] == 10
@@ -162,16 +162,16 @@ def test_1m_and_9m_are_ordinary_tiles_not_nukidora():
 
 def test_yakuman_is_30_with_only_the_combining_yaku():
     """役満複合役 (リーチ, ツモ) are added; 役満非複合役 (三暗刻, 対々, 三連刻) are not."""
-    r = win(R, "222333444555p99s", "9s", win="tsumo", riichi=True)
+    r = win(R, "222333444055p99s", "9s", win="tsumo", riichi=True)
     got = yaku_lines(r)
     assert got == {"riichi": 1, "menzen_tsumo": 1, "suuankou": 30, "suurenkou": 30}
-    # 場ゾロ 2 + 門前 1 + リーチ 1 + ツモ 1 + 30 + 30 + 5ドラ 3 (555p) = 68
-    assert r.total == 68
+    # 場ゾロ 2 + 門前 1 + リーチ 1 + ツモ 1 + 30 + 30 + 5ドラ 3 (055p) + 赤ドラ 1 (0p) = 69
+    assert r.total == 69
 
 
 def test_suurenkou_is_a_yakuman():
     """四連刻 (in the 役満 list)."""
-    r = win(R, "555p99s", "9s", melds=[pon("222p"), pon("333p"), pon("444p")])
+    r = win(R, "055p99s", "9s", melds=[pon("222p"), pon("333p"), pon("444p")])
     assert yaku_lines(r)["suurenkou"] == 30
 
 

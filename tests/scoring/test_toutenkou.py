@@ -130,7 +130,7 @@ def test_all_gari_collected_is_a_yakuman():
 def test_all_gari_in_the_112_tile_wall_needs_the_5m_too():
     r = win(R, **PLAIN, riichi=True, gari="1111m9999m4444z", options={"tiles": "112"})
     assert r.yakuman == 0
-    r = win(R, **PLAIN, riichi=True, gari="1111m5555m9999m4444z", options={"tiles": "112"})
+    r = win(R, **PLAIN, riichi=True, gari="1111m0055m9999m4444z", options={"tiles": "112"})
     assert r.yakuman == 1
 
 

@@ -206,24 +206,30 @@ def test_an_added_kan_tapped_on_a_pon_makes_that_pon_the_kan():
     d = replace(d, target="kakan").apply("add:8s")
     assert d.melds == ({"kind": "kakan", "tiles": "8888s", "from": "east"},)
     red = replace(Draft(seat="south", target="pon", meld_from="west").apply("add:5p"), target="kakan").apply("add:0p")
-    assert red.melds == ({"kind": "kakan", "tiles": "5550p", "from": "west"},)        # the red one added
+    assert red.melds == ({"kind": "kakan", "tiles": "5500p", "from": "west"},)        # the pon's red, and one added
     alone = Draft(seat="south", target="kakan").apply("add:3p")                          # no pon: a kakan as before
     assert len(alone.melds) == 1 and alone.melds[0]["kind"] == "kakan"
 
 
-def test_a_five_of_a_meld_tapped_turns_red_or_plain_so_a_kan_holds_both_reds():
-    """A meld took one red five at most: a kan of 5p holding both red ones counted 4 points short."""
-    d = Draft(seat="south", target="ankan").apply("add:0p")
-    assert d.melds[0]["tiles"] == "5550p"
-    plain = _names_of(d.melds[0]["tiles"]).index("5p")
-    d = d.apply(f"red:0:{plain}")
-    assert d.melds[0]["tiles"] == "5500p"
-    rec = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "234p567s11s789s", "win_tile": "9s",
+def test_a_meld_of_fives_made_by_a_tap_holds_the_wall_s_reds_and_a_tap_on_a_five_turns_it():
+    """三人花's four 5p hold two red. A kan of fives tapped as 5p was 5555p, two reds short (dunhill: 9
+    where the hand counts 17); a kan holds both reds, a pon one (only two are plain); a five of a meld
+    tapped turns red or plain, for what the players see."""
+    for tapped in ("5p", "0p"):
+        assert Draft(seat="south", target="ankan").apply(f"add:{tapped}").melds[0]["tiles"] == "5500p"
+        assert Draft(seat="south", target="pon").apply(f"add:{tapped}").melds[0]["tiles"] == "550p"
+    assert Draft(seat="south", target="pon").apply("add:6p").melds[0]["tiles"] == "666p"
+    d = Draft(seat="south", target="ankan").apply("add:5p")
+    rec = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "234p678s11s789s", "win_tile": "9s",
            "gari": "1m", "melds": [dict(d.melds[0])]}
-    one_red = {**rec, "melds": [{"kind": "ankan", "tiles": "5550p"}]}
-    assert scoring.score(rec).total == scoring.score(one_red).total + 4        # dunhill: a red 5p is 4
+    assert scoring.score(rec).total == 17
     red = _names_of(d.melds[0]["tiles"]).index("0p")
-    assert d.apply(f"red:0:{red}").melds[0]["tiles"] == "5550p"                     # and back
+    d = d.apply(f"red:0:{red}")
+    assert d.melds[0]["tiles"] == "5550p"
+    with pytest.raises(scoring.ScoringError, match="too many plain fives 5p"):       # no such kan in this wall
+        scoring.score({**rec, "melds": [dict(d.melds[0])]})
+    plain = _names_of(d.melds[0]["tiles"]).index("5p")
+    assert d.apply(f"red:0:{plain}").melds[0]["tiles"] == "5500p"                  # and back
     with pytest.raises(EditError, match="no five"):
         Draft(melds=({"kind": "pon", "tiles": "777z"},)).apply("red:0:0")
 

@@ -222,10 +222,12 @@ def test_the_winning_tile_is_moved_with_one_tap_on_the_hand(page, server):
 def test_a_kan_of_fives_takes_both_red_ones_by_a_tap_on_its_tile(page, server):
     start_session(page, server)
     page.click("text=暗槓 closed kan")
-    page.click('#palette button[data-tile="0p"]')
+    page.click('#palette button[data-tile="5p"]')
     meld = page.locator(".meld").first
-    expect(meld.locator('button.five[data-tile="0p"]')).to_have_count(1)
-    meld.locator('button.five[data-tile="5p"]').first.click()
+    expect(meld.locator('button.five[data-tile="0p"]')).to_have_count(2)      # the wall's four 5p: two red
+    meld.locator('button.five[data-tile="0p"]').first.click()
+    expect(page.locator(".meld").first.locator('button.five[data-tile="0p"]')).to_have_count(1)
+    page.locator(".meld").first.locator('button.five[data-tile="5p"]').first.click()
     expect(page.locator(".meld").first.locator('button.five[data-tile="0p"]')).to_have_count(2)
 
 
