@@ -559,6 +559,8 @@ def _karasu_strict_ok(rec: HandRecord, t: Table, hits, fx: _Fixed) -> bool:
     """Balance's karasu: one 1-point yaku, no dora of any kind, no 5p/5s among the discards."""
     if len(hits) != 1 or hits[0][1] != 1 or hits[0][2] != 1 or fx.tile_points:
         return False
+    if isinstance(rec.options.get("discarded_five"), bool):     # the players' word over the camera's discards
+        return not rec.options["discarded_five"]
     if rec.discards is not None:
         return not any(kind(x) in (13, 22) for x in rec.discards)
     return not t.options.get("discarded_five", False)

@@ -20,6 +20,7 @@ MELD_KINDS = {"pon": 3, "minkan": 4, "ankan": 4, "kakan": 4}
 # 三人花's four fives of a suit hold two red: a meld of three fives made by a tap holds one red, of four
 # two (an ankan tapped as 5p was 5555p, counted two reds short); ``red:I:J`` turns a meld's five red or plain
 MELD_REDS = {3: 1, 4: 2}
+FIVES_OF_PS = (13, 22)      # the kinds 5p and 5s (balance's discarded_five)
 TARGETS = (("concealed", "手牌", "hand"), ("win_tile", "和了牌", "winning tile"), ("gari", "ガリ", "gari"),
            ("dora_indicators", "ドラ表示", "dora"), ("ura_indicators", "裏ドラ", "ura"),
            ("pon", "ポン", "pon"), ("minkan", "明槓", "kan"), ("ankan", "暗槓", "closed kan"),
@@ -63,6 +64,9 @@ class Draft:
     pick: str = ""                                 # a tile picked on the snapshot to fix: FIELD:TILE or meld:I
     fixed: frozenset[int] = frozenset()            # the snapshot's boxes fixed so (shown as fixed, not picked again)
     options: frozenset[str] = frozenset()          # HAND_OPTIONS set for this hand
+    # HAND_OPTIONS the players (or the record) say are not so: written false, as a house rule whose
+    # default is true would otherwise count them so (an unticked box wrote nothing)
+    options_off: frozenset[str] = frozenset()
     # what a record held that the editor does not show (the camera's ``discards``, other options):
     # carried through, so a hand confirmed or corrected untouched counts as it was read or logged
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
@@ -97,6 +101,8 @@ class Draft:
                    target=text("target") or "concealed",
                    meld_from=text("meld_from"), first=first, pick=text("pick"), fixed=_boxes(text("fixed")),
                    options=frozenset(k for k, _, _ in HAND_OPTIONS if text(f"option_{k}")),
+                   options_off=frozenset(k for k, _, _ in HAND_OPTIONS
+                                         if k in getlist("options_shown") and not text(f"option_{k}")),
                    extra=_extra(text("extra")))
 
     @classmethod
@@ -109,8 +115,8 @@ class Draft:
                    ura_indicators=_sorted(record.get("ura_indicators", "")),
                    melds=tuple(dict(m) for m in record.get("melds", [])),
                    flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if record.get(f)), riichi_others=riichi_others,
-                   first=first, options=frozenset(k for k, _, _ in HAND_OPTIONS
-                                                  if (record.get("options") or {}).get(k) is True),
+                   first=first, options=frozenset(k for k, v in _said(record).items() if v),
+                   options_off=frozenset(k for k, v in _said(record).items() if not v),
                    extra=_kept_extra(record))
 
     @classmethod
@@ -136,10 +142,25 @@ class Draft:
                 rec[f] = getattr(self, f)
         rec.update({f: True for f, _, _ in FLAGS + RARE_FLAGS if f in self.flags})
         rec.update({k: v for k, v in self.extra.items() if k != "options"})
-        options = {**self.extra.get("options", {}), **{k: True for k in sorted(self.options)}}
+        options = {**self.extra.get("options", {}), **{k: False for k in sorted(self.options_off)},
+                   **{k: True for k in sorted(self.options)}}
         if options:
             rec["options"] = options
         return rec
+
+    def ticked(self, key: str, default: bool) -> bool:
+        """Whether the box of the HAND_OPTIONS toggle ``key`` shows ticked: as the hand says, else for
+        ``discarded_five`` as the camera's ``discards`` say (a 5p or 5s among them, as the engine reads
+        them), else the rule's ``default``. The page posts it whole: true or false, the players' word."""
+        if key in self.options or key in self.options_off:
+            return key in self.options
+        discards = self.extra.get("discards")
+        if key == "discarded_five" and isinstance(discards, str) and discards:
+            try:
+                return any(kind(t) in FIVES_OF_PS for t in parse_mpsz(discards))
+            except ScoringError:
+                pass
+        return default
 
     def tiles(self, name: str) -> list[str]:
         """The tiles of one field as names, or [] while the typed text does not parse."""
@@ -372,6 +393,12 @@ def plain_five(tile: str) -> str:
 
 
 EXTRA = ("discards", "options")      # record fields the editor carries without showing them
+
+
+def _said(record: Mapping[str, Any]) -> dict[str, bool]:
+    """What a record's ``options`` say of each HAND_OPTIONS toggle, true or false."""
+    given = record.get("options") or {}
+    return {k: given[k] for k, _, _ in HAND_OPTIONS if isinstance(given.get(k), bool)}
 
 
 def _kept_extra(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -96,7 +96,9 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                 scores=scores, error=error, correct=correct, snapshot=snapshot, reading=reading,
                 reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS,
                 rare_flags=RARE_FLAGS, records=records, view=views(reading, size, draft, unsure_score),
-                hand_options=[o for o in HAND_OPTIONS if o[0] in (cfg.preset.options if cfg.preset else {})],
+                # each with the rule's default, what the box shows where the hand does not say
+                hand_options=[(*o, bool(cfg.preset.options[o[0]])) for o in HAND_OPTIONS
+                              if cfg.preset and o[0] in cfg.preset.options],
                 clean=clean and not correct, entered=entered, offer=offer, unsure_score=unsure_score,
                 # the hand being corrected as the page first showed it: kept through every edit, so a
                 # correction made meanwhile on another tablet is refused at Confirm (Ledger.correct)

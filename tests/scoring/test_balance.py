@@ -252,6 +252,13 @@ def test_karasu_conditions_each_one_breaks_it(spoiler):
     assert r.total != 30 and "karasu_fixed" not in lines(r)
 
 
+def test_the_players_word_on_a_discarded_five_is_taken_over_the_camera_s_discards():
+    """The camera read a 5p among the discards (a misread 6p): the players untick the fact on the
+    tablet, and the hand is karasu (before, the discards were taken whatever the hand said: 4)."""
+    assert win(R, **KARASU, discards="1s5p", options={"discarded_five": False}).total == 30
+    assert win(R, **KARASU, discards="1s6p", options={"discarded_five": True}).total != 30
+
+
 def test_a_five_in_the_hand_breaks_karasu():
     """5p/5s are 2 points each: no longer the bare 4-point count."""
     r = win(R, "234567p234s99s", "3p", melds=[PON_CHUN])

@@ -184,6 +184,30 @@ def test_a_fact_of_the_hand_the_rule_needs_is_one_toggle(client):
     assert 'id="hand-options"' not in client.post(f"/s/{other}/edit", data={**form, "op": ""}, headers=hx).text
 
 
+def test_a_hand_s_fact_said_false_stays_false_through_the_editor():
+    """A house rule whose default is true (balance with discarded_five = true): a hand logged saying
+    false opened in the correction editor and confirmed untouched logged true (the editor kept only
+    trues, and an unticked box wrote nothing), 4 where the hand counted 30."""
+    rec = {"rules": "bal5", "seat": "south", "win": "ron", "discarder": "west", "concealed": "123789p234s11s",
+           "win_tile": "1s", "options": {"discarded_five": False}}
+    assert Draft.from_record(rec).record("bal5")["options"] == {"discarded_five": False}
+    shown = {"concealed": "123789p234s11s", "win_tile": "1s", "options_shown": "discarded_five"}
+    assert Draft.from_form(shown).record("bal5")["options"] == {"discarded_five": False}
+    assert Draft.from_form({**shown, "option_discarded_five": "1"}).record("bal5")["options"] == {"discarded_five": True}
+    assert "options" not in Draft.from_form({"concealed": "123789p234s11s"}).record("bal5")     # not offered
+
+
+@pytest.mark.parametrize("said, discards, default, ticked", [
+    ({}, "", False, False), ({}, "", True, True),                    # the rule's default
+    ({}, "1s5p", False, True), ({}, "1s6p", True, False),            # the camera's discards
+    ({"discarded_five": False}, "1s5p", True, False),                # the hand's word over both
+])
+def test_the_fact_s_box_shows_what_the_hand_says_else_the_discards_else_the_rule(said, discards, default, ticked):
+    rec = {"seat": "south", "concealed": "123789p234s11s", "win_tile": "1s", "options": said,
+           **({"discards": discards} if discards else {})}
+    assert Draft.from_record(rec).ticked("discarded_five", default) is ticked
+
+
 @pytest.mark.parametrize("rules, concealed, win_tile, honba, running", [
     # balance: karasu is 30 at any honba, the bounty (from 4 honba) added on top
     ("balance", "123789p234s11s", "1s", 5, [5, 7, 8, 30, 35]),
