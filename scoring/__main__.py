@@ -67,6 +67,8 @@ def _read(path: str) -> object:
         raise ScoringError(f"{path} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except RecursionError:
         raise ScoringError(f"{path}: its JSON is nested too deeply to be a hand record") from None
+    except ValueError as e:         # a number of thousands of digits (Python's int limit)
+        raise ScoringError(f"{path}: a number in it is too long to read ({e})"[:200]) from None
 
 
 if __name__ == "__main__":

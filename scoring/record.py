@@ -81,6 +81,9 @@ def _check_meld(k: Any, text: Any, src: Any, index: int) -> Meld:
     """The meld of a JSON meld's kind, tiles and from, checked but for the winner's seat."""
     if k not in MELD_KINDS:
         raise ScoringError(f"melds[{index}].kind must be one of {', '.join(MELD_KINDS)}, got {k!r}")
+    if not isinstance(text, str):
+        raise ScoringError(f"melds[{index}].tiles must be an mpsz string such as \"555z\", got "
+                           f"{type(text).__name__} {text!r}"[:200])
     tiles = parse_mpsz(text)
     if len(set(map(KIND_OF.__getitem__, tiles))) != 1:
         raise ScoringError(f"melds[{index}]: a {k} is tiles of one kind, got {format_mpsz(tiles) or 'none'}")
@@ -180,12 +183,18 @@ class HandRecord:
                 raise ScoringError("discarder is the winner's own seat")
             if win == "tsumo":
                 raise ScoringError("a tsumo win has no discarder")
+        for name in ("concealed", "win_tile"):
+            if not isinstance(data[name], str):
+                raise ScoringError(f"{name} must be an mpsz string such as \"123p\", got "
+                                   f"{type(data[name]).__name__} {data[name]!r}"[:200])
         concealed = parse_mpsz(data["concealed"])
         win_tile = parse_tile(data["win_tile"])
         if win_tile not in concealed:
             raise ScoringError(
                 f"win_tile {tile_name(win_tile)} is not in concealed (concealed includes the winning tile)")
-        melds_raw = data.get("melds", [])
+        melds_raw = data.get("melds")
+        if melds_raw is None:                       # missing or null: the ordinary case, no melds
+            melds_raw = []
         if not isinstance(melds_raw, list):
             raise ScoringError("melds must be a list")
         melds = tuple(Meld.from_dict(m, i, seat) for i, m in enumerate(melds_raw)) if melds_raw else ()
@@ -201,19 +210,25 @@ class HandRecord:
                     raise ScoringError(f"{name} must be an mpsz string such as \"1m4z\" (or \"\" for none), "
                                        f"got {type(given).__name__} {given!r}"[:200])
                 values[name] = parse_mpsz(given or "")
-        honba = data.get("honba", 0)
+        honba = data.get("honba")
+        if honba is None:
+            honba = 0
         if not isinstance(honba, int) or isinstance(honba, bool) or not 0 <= honba <= MAX_HONBA:
             raise ScoringError(f"honba must be a whole number from 0 to {MAX_HONBA}, got {honba!r}"[:200])
         values["honba"] = honba
         on = None
         for name in _FLAG_SET.intersection(data):
             v = data[name]
+            if v is None:                           # null: the ordinary case, not so
+                continue
             if not isinstance(v, bool):
                 raise ScoringError(f"{name} must be true or false, got {v!r}")
             values[name] = v
             if v:
                 on = [name] if on is None else on + [name]
-        options = data.get("options", {})
+        options = data.get("options")
+        if options is None:
+            options = {}
         if type(options) is not dict and not isinstance(options, Mapping):
             raise ScoringError("options must be an object")
         values["options"] = dict(options)

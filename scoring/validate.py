@@ -175,7 +175,7 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
     if len(rec.dora_indicators) > 1 + t.max_kans:     # one, and one more for each kan the table may make
         raise ScoringError(f"{len(rec.dora_indicators)} dora indicators: a table shows at most "
                            f"{1 + t.max_kans} under {rec.rules} (one, and one per kan)")
-    if rec.dora_indicators and len(rec.ura_indicators) > len(rec.dora_indicators):
+    if rec.any_riichi and len(rec.ura_indicators) > len(rec.dora_indicators):   # without: the flags' check says it
         raise ScoringError(f"{len(rec.ura_indicators)} ura indicators under {len(rec.dora_indicators)} dora "
                            "indicator(s): one ura lies under each dora indicator")
     # Every flag check below is about a flag that is set (or ura indicators): most hands have none.

@@ -109,11 +109,12 @@ class Draft:
     def from_record(cls, record: Mapping[str, Any], riichi_others: frozenset[str] = frozenset(),
                     first: Mapping[str, Any] | None = None) -> "Draft":
         return cls(seat=record.get("seat", "east"), win=record.get("win", "tsumo"),
-                   discarder=record.get("discarder") or "", concealed=_sorted(record.get("concealed", "")),
-                   win_tile=record.get("win_tile", ""), gari=_sorted(record.get("gari", "")),
-                   dora_indicators=_sorted(record.get("dora_indicators", "")),
-                   ura_indicators=_sorted(record.get("ura_indicators", "")),
-                   melds=tuple(dict(m) for m in record.get("melds", [])),
+                   discarder=record.get("discarder") or "", concealed=_sorted(record.get("concealed") or ""),
+                   # null is none, as the record's format says: not the text "None" in the field
+                   win_tile=record.get("win_tile") or "", gari=_sorted(record.get("gari") or ""),
+                   dora_indicators=_sorted(record.get("dora_indicators") or ""),
+                   ura_indicators=_sorted(record.get("ura_indicators") or ""),
+                   melds=tuple(dict(m) for m in record.get("melds") or []),
                    flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if record.get(f)), riichi_others=riichi_others,
                    first=first, options=frozenset(k for k, v in _said(record).items() if v),
                    options_off=frozenset(k for k, v in _said(record).items() if not v),

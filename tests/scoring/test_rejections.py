@@ -81,6 +81,12 @@ BAD = [
     ("more ura than dora indicators",
      record("dunhill", **dict(PLAIN, dora_indicators="3z", ura_indicators="6z6z6z6z")),
      "4 ura indicators under 1 dora indicator"),
+    ("ura with no dora indicator", record("dunhill", **dict(PLAIN, ura_indicators="8s")),
+     "1 ura indicators under 0 dora indicator"),
+    ("a meld's tiles as a number", record("dunhill", "234p678s99s", "3p", gari="1m",
+                                          melds=[{"kind": "pon", "tiles": 777, "from": "west"}]),
+     "melds[0].tiles must be an mpsz string"),
+    ("concealed as a list", record("dunhill", ["2p", "3p"], "3p", gari="1m"), "concealed must be an mpsz string"),
     # chinton: "北の暗槓は出来ない。また、他家が抜いた北を鳴くことは出来ない"
     ("a North kan in chinton",
      record("chinton", "111z222z333z11p", "1p", win="tsumo", melds=[{"kind": "ankan", "tiles": "4444z"}]),
@@ -142,6 +148,18 @@ def test_missing_required_field():
         score({"rules": "dunhill", "seat": "south", "win": "ron", "concealed": "234678p234678s99s"})
 
 
+@pytest.mark.parametrize("field", ["melds", "options", "honba", "riichi", "ippatsu", "gari", "discarder"])
+def test_null_in_an_optional_field_is_the_ordinary_case(field):
+    """The format says a missing optional field, or null, means the ordinary case: null was refused
+    for melds, options, honba and the flags ("melds must be a list")."""
+    plain = record("dunhill", "234678p234678s88s", "3p", gari="1m", riichi=True)      # tanyao besides riichi
+    nulled = {**plain, field: None}
+    if field == "gari":
+        assert score(nulled).total != score(plain).total      # no gari: a different count, but counted
+    else:
+        assert score(nulled).total == score({k: v for k, v in plain.items() if k != field}).total
+
+
 def test_scoring_error_is_a_value_error():
     assert issubclass(ScoringError, ValueError)
 
@@ -160,7 +178,8 @@ def _cli(tmp_path, text):
     (json.dumps(record("dunhill", "234678p234678s98z", "3p", gari="1m")), "bad tile 9z"),
     (json.dumps(record("dunhill", "134678p234678s99s", "3p", gari="1m")), "not a winning hand"),
     (json.dumps(record("nosuch", **PLAIN)), "unknown rules preset"),
-], ids=["malformed JSON", "bad tile", "not a winning hand", "unknown preset"])
+    (json.dumps(record("dunhill", **PLAIN))[:-1] + ', "honba": ' + "9" * 5000 + "}", "too long to read"),
+], ids=["malformed JSON", "bad tile", "not a winning hand", "unknown preset", "a number of 5,000 digits"])
 def test_cli_exits_2_with_one_line(tmp_path, text, words):
     p = _cli(tmp_path, text)
     assert p.returncode == 2

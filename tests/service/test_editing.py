@@ -184,6 +184,16 @@ def test_a_fact_of_the_hand_the_rule_needs_is_one_toggle(client):
     assert 'id="hand-options"' not in client.post(f"/s/{other}/edit", data={**form, "op": ""}, headers=hx).text
 
 
+def test_a_logged_record_with_null_fields_opens_in_the_editor_as_none():
+    """The API logs a record with "gari": null (none, as the format says); the correction editor showed
+    the text None in the field, and its Confirm was refused "bad tile text 'None'"."""
+    rec = {"rules": "dunhill", "seat": "south", "win": "tsumo", "concealed": "234678p234678s88s", "win_tile": "3p",
+           "gari": None, "dora_indicators": None, "ura_indicators": None, "melds": None}
+    d = Draft.from_record(rec)
+    assert (d.gari, d.dora_indicators, d.ura_indicators, d.melds) == ("", "", "", ()) and d.problems() == []
+    assert scoring.score(d.record("dunhill")).total == scoring.score(rec).total
+
+
 def test_a_hand_s_fact_said_false_stays_false_through_the_editor():
     """A house rule whose default is true (balance with discarded_five = true): a hand logged saying
     false opened in the correction editor and confirmed untouched logged true (the editor kept only
