@@ -30,6 +30,7 @@ MIN_MARKERS = 3
 MIN_SPREAD = 0.10       # of the table top's area, convex hull of the marker centres
 RANSAC_MM = 4.0         # a corner further off than this is an outlier (a misread or a moved marker)
 MAX_ERROR_MM = 3.0      # RMS over inlier corners; a tile is ~26 mm wide
+MAX_FELT_SWAY_MM = 6.0  # the felt's corners moved by leaving one marker out (``_felt_sway_mm``)
 
 
 @dataclass(frozen=True)
@@ -101,17 +102,20 @@ def fit_homography(det: Detection, layout: MarkerLayout, image_size: tuple[int, 
 
     Raises CalibrationError when the markers are too few, too bunched, or the
     fit is worse than ``MAX_ERROR_MM``."""
-    if len(det.ids) < MIN_MARKERS:
-        raise CalibrationError(f"{len(det.ids)} of the table's markers found, a fit needs {MIN_MARKERS}")
-    centers = np.array([layout.place(i).center for i in det.ids], np.float32)
-    spread = cv2.contourArea(cv2.convexHull(centers)) / (layout.table_mm[0] * layout.table_mm[1])
-    if spread < MIN_SPREAD:
-        raise CalibrationError(f"markers {list(det.ids)} are bunched on one side of the table "
-                               f"({spread:.0%} of it, a fit needs {MIN_SPREAD:.0%})")
-    img = det.corners.reshape(-1, 2).astype(np.float64)
+    # an id seen twice is another table's marker, or a spare from the sheet: neither copy can be told
+    # from the other, so neither is used
+    twice = sorted({i for i in det.ids if det.ids.count(i) > 1})
+    keep = [k for k, i in enumerate(det.ids) if i not in twice]
+    ids, corners = tuple(det.ids[k] for k in keep), det.corners[keep]
+    seen_twice = f" (ids {', '.join(map(str, twice))} seen twice, not used: another table's markers in view?)" \
+        if twice else ""
+    if len(ids) < MIN_MARKERS:
+        raise CalibrationError(f"{len(ids)} of the table's markers found, a fit needs {MIN_MARKERS}{seen_twice}")
+    _check_spread(ids, layout, seen_twice)
+    img = corners.reshape(-1, 2).astype(np.float64)
     if lens is not None:
         img = lens.undistort_points(img)
-    table = np.concatenate([layout.corners_mm(i) for i in det.ids])
+    table = np.concatenate([layout.corners_mm(i) for i in ids])
     H, _ = cv2.findHomography(img, table, cv2.RANSAC, RANSAC_MM)
     if H is None:
         raise CalibrationError("the marker corners give no homography")
@@ -127,9 +131,50 @@ def fit_homography(det: Detection, layout: MarkerLayout, image_size: tuple[int, 
     err = rms_error_mm(H, img[inl], table[inl])
     if inl.sum() < 4 * MIN_MARKERS or err > MAX_ERROR_MM:
         raise CalibrationError(f"the markers disagree: RMS {err:.1f} mm over {int(inl.sum())} corners "
-                               f"(at most {MAX_ERROR_MM} mm over {4 * MIN_MARKERS})")
+                               f"(at most {MAX_ERROR_MM} mm over {4 * MIN_MARKERS}){seen_twice}")
+    # the markers the fit stands on: all four corners within RANSAC_MM. A stray marker that passed the
+    # spread rule for a row of them along one side is an outlier here, and the row alone is bunched.
+    whole = inl.reshape(-1, 4).all(axis=1)
+    used = tuple(i for i, ok in zip(ids, whole) if ok)
+    _check_spread(used, layout, seen_twice, " (the others disagree with them)" if len(used) < len(ids) else "")
+    if (off := _felt_sway_mm(H, img, table, whole, layout)) > MAX_FELT_SWAY_MM:
+        raise CalibrationError(f"markers {list(used)} place the felt only to about {off:.0f} mm (leaving one of "
+                               f"them out moves its corners that far; at most {MAX_FELT_SWAY_MM:.0f}): show the "
+                               f"camera more of the table's markers, round the whole table{seen_twice}")
     return Fit(H=H / H[2, 2], image_size=image_size, source="markers", error_mm=err,
-               marker_ids=det.ids, inliers=int(inl.sum()))
+               marker_ids=used, inliers=int(inl.sum()))
+
+
+def _check_spread(ids, layout: MarkerLayout, *why: str) -> None:
+    """CalibrationError when the markers ``ids`` span less than ``MIN_SPREAD`` of the table top."""
+    centers = np.array([layout.place(i).center for i in ids], np.float32).reshape(-1, 2)
+    spread = cv2.contourArea(cv2.convexHull(centers)) / (layout.table_mm[0] * layout.table_mm[1]) if len(ids) else 0
+    if spread < MIN_SPREAD:
+        raise CalibrationError(f"markers {list(ids)} are bunched on one side of the table "
+                               f"({spread:.0%} of it, a fit needs {MIN_SPREAD:.0%}){''.join(why)}")
+
+
+def _felt_sway_mm(H: np.ndarray, img: np.ndarray, table: np.ndarray, whole: np.ndarray,
+                  layout: MarkerLayout) -> float:
+    """How far the felt's corners move when the fit leaves out one of the markers it stands on (the
+    most, over each marker in turn): four markers can agree at their own corners to a fraction of a
+    mm and still place the far side of the felt 10 mm off, which the corners' RMS never shows. 0 with
+    three markers (none to leave out)."""
+    marks = np.flatnonzero(whole)
+    if len(marks) < 4:
+        return 0.0
+    x0, y0, x1, y1 = layout.felt
+    felt = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    at = cv2.perspectiveTransform(felt.reshape(-1, 1, 2), np.linalg.inv(H))       # the felt's corners in the image
+    worst = 0.0
+    for m in marks:
+        rest = np.concatenate([np.arange(4 * k, 4 * k + 4) for k in marks if k != m])
+        Hm, _ = cv2.findHomography(img[rest], table[rest], 0)
+        if Hm is None:
+            return float("inf")
+        moved = cv2.perspectiveTransform(at, Hm).reshape(-1, 2)
+        worst = max(worst, float(np.linalg.norm(moved - felt, axis=1).max()))
+    return worst
 
 
 def fit_from_points(image_pts, table_pts, image_size: tuple[int, int], source: str,

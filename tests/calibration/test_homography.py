@@ -78,6 +78,52 @@ def test_too_few_or_bunched_markers_give_no_fit(top):
     assert fit_homography(keep({0, 1, 3}), LAYOUT, SIZE).inliers == 12
 
 
+def _seen(H_img_from_table, ids, shift=(0.0, 0.0)) -> tuple[tuple[int, ...], np.ndarray]:
+    """The corners of markers ``ids`` as a camera with ``H_img_from_table`` sees them, each marker
+    ``shift`` mm from its place (another table beside this one, or a spare lying on the felt)."""
+    corners = [cv2.perspectiveTransform((LAYOUT.corners_mm(i) + shift).reshape(-1, 1, 2).astype(np.float64),
+                                        H_img_from_table).reshape(4, 2) for i in ids]
+    return tuple(ids), np.array(corners, np.float32)
+
+
+def test_a_neighbouring_table_s_markers_never_place_this_one():
+    """The camera sees this table's markers 0 3 6 8 and, 1,300 mm to the side, an identical table's
+    0 3 4 5: before, the fit took the neighbour's and put every zone on its felt ("fitted from 8
+    markers"). An id seen twice is used from neither copy; what is left does not agree, and the fit
+    says so, naming the ids seen twice."""
+    H = pose_homography(LAYOUT, height=2600)
+    ours, mine = _seen(H, (0, 3, 6, 8))
+    theirs, beside = _seen(H, (0, 3, 4, 5), shift=(1300.0, 0.0))
+    det = Detection(ours + theirs, np.concatenate([mine, beside]))
+    with pytest.raises(CalibrationError, match="ids 0, 3 seen twice"):
+        fit_homography(det, LAYOUT, SIZE)
+
+
+def test_a_stray_marker_does_not_lift_a_row_along_one_side_past_the_spread_rule():
+    """Markers 0 4 5 3 along the North rim alone are bunched; a spare marker 7 lying on the felt
+    passed the spread rule for them, then fell out as an outlier, and the row's fit was taken, up to
+    12 mm off across the felt. The rule is held to the markers the fit stands on."""
+    H = pose_homography(LAYOUT)
+    row, at = _seen(H, (0, 4, 5, 3))
+    stray, lying = _seen(H, (7,), shift=(-300.0, 420.0))
+    with pytest.raises(CalibrationError, match="bunched.*the others disagree"):
+        fit_homography(Detection(row + stray, np.concatenate([at, lying])), LAYOUT, SIZE)
+
+
+def test_four_markers_that_agree_at_their_corners_but_not_across_the_felt_give_no_fit():
+    """Only markers 2 3 5 8 in view (arms over the rest): they span 14% of the table, so the spread
+    rule took them, and they agree at their own corners to 0.4 mm, yet the fit placed the felt's far
+    side up to 11 mm off. Leaving one of them out moves the felt's corners that far: refused, asking
+    for more markers."""
+    rng = np.random.default_rng(7)
+    H_true = random_pose(rng, LAYOUT)
+    some = replace(LAYOUT, markers=tuple(m for m in LAYOUT.markers if m.id in (2, 3, 5, 8)))
+    det = detect_markers(render(topdown(some), H_true, rng), LAYOUT)
+    assert sorted(det.ids) == [2, 3, 5, 8]
+    with pytest.raises(CalibrationError, match="place the felt only to about"):
+        fit_homography(det, LAYOUT, SIZE)
+
+
 def test_rectify_puts_table_points_where_they_belong(top):
     # A white tile-sized patch at a known place on the felt shows up there, top-down.
     patch = (420.0, 800.0, 446.0, 835.0)
