@@ -59,11 +59,13 @@ def describe(source: str) -> str:
 
 
 class _Folder:
-    """Images of a folder in name order, as if a camera were showing them."""
+    """Images of a folder in name order, as if a camera were showing them (a still image file: a
+    folder of one)."""
 
     def __init__(self, folder: Path):
         try:
-            self.files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            self.files = ([folder] if folder.is_file() else
+                          sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES))
         except OSError as e:                # gone, or a share that went away: retried as any lost camera
             raise CameraError(f"camera folder {folder} cannot be read ({e.strerror or e})") from None
         if not self.files:
@@ -71,9 +73,14 @@ class _Folder:
         self.i = 0
 
     def read(self) -> tuple[bool, np.ndarray | None]:
-        frame = cv2.imread(str(self.files[self.i % len(self.files)]), cv2.IMREAD_COLOR)
-        self.i += 1
-        return frame is not None, frame
+        """The next image that reads (one that does not is passed over: a half-copied file would
+        otherwise send the show back to its first image, and those after it were never shown)."""
+        for _ in range(len(self.files)):
+            frame = cv2.imread(str(self.files[self.i % len(self.files)]), cv2.IMREAD_COLOR)
+            self.i += 1
+            if frame is not None:
+                return True, frame
+        return False, None
 
     def release(self) -> None:
         pass
@@ -117,7 +124,7 @@ class Camera:
             self._thread.join(timeout=5)
 
     def _open(self):
-        if self.kind == "folder":
+        if self.kind == "folder" or (self.kind == "file" and Path(self.source).suffix.lower() in IMAGE_SUFFIXES):
             return _Folder(Path(self.source))
         cap = cv2.VideoCapture(int(self.source) if self.kind == "usb" else self.source)
         if not cap.isOpened():

@@ -49,6 +49,39 @@ def test_a_video_file_loops(tmp_path):
         cam.stop()
 
 
+def test_a_still_image_file_is_shown_as_a_camera_that_never_moves(tmp_path):
+    """TABLE_CAMERA set to one photo: OpenCV read it once, then gave no frame, and the camera flapped
+    between a frame and "lost" (Count refused two times in three). Shown as a folder of one."""
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), _frames(1)[0])
+    assert describe(str(path)) == "file"
+    cam = Camera(str(path), fps=20).start()
+    try:
+        first, _ = cam.latest()
+        later, frame = cam.jpeg(after=first + 10, timeout=5)
+        assert later > first + 10 and cam.error == "" and cam.lost() == ""
+    finally:
+        cam.stop()
+
+
+def test_a_folder_shows_the_images_after_one_that_does_not_read(tmp_path):
+    """A half-copied file in the middle: the show went back to its first image at it, so the
+    images after it were never shown, and the camera flapped lost."""
+    frames = _frames(3)
+    cv2.imwrite(str(tmp_path / "a.png"), frames[0])
+    (tmp_path / "b.jpg").write_bytes(b"\xff\xd8 not a whole jpeg")
+    cv2.imwrite(str(tmp_path / "c.png"), frames[2])
+    cam = Camera(str(tmp_path), fps=50).start()
+    try:
+        seen, n = set(), cam.latest()[0]
+        for _ in range(20):
+            n, frame = cam.jpeg(after=n, timeout=5)[0], cam.latest()[1]
+            seen.add(int(frame[0, 0, 0]))
+        assert seen == {20, 60} and cam.error == ""
+    finally:
+        cam.stop()
+
+
 def test_sources_are_told_apart():
     assert describe("0") == "usb"
     assert describe("rtsp://cam.local/stream") == "url"
