@@ -186,7 +186,10 @@ def _show(args) -> int:
         names = list_tables(args.dir)
         print(f"{len(names)} table(s) in {args.dir or tables_dir()}")
         for name in names:
-            print("  " + _summary(load(name, args.dir)))
+            try:
+                print("  " + _summary(load(name, args.dir)))
+            except CalibrationError as e:     # a stray file among them: said, and the others still listed
+                print(f"  {name}: not read ({e})")
         return 0
     table = load(args.table, args.dir)
     if args.json:

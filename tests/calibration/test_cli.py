@@ -149,6 +149,15 @@ def test_show_lists_and_prints_tables(tmp_path, capsys, frame_file):
     assert rc == 0 and json.loads(out)["table"] == "parlour"
 
 
+def test_show_lists_every_table_though_a_stray_file_lies_among_them(tmp_path, capsys, frame_file):
+    """A copy named "parlour (copy).json" or some notes.json in the tables folder: show printed
+    "2 table(s)", listed one, and stopped (exit 2) before the rest."""
+    run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "parlour")
+    (tmp_path / "a-notes.json").write_text('{"what": "not a table"}')
+    rc, out, _ = run(capsys, "--dir", tmp_path, "show")
+    assert rc == 0 and "2 table(s)" in out and "parlour: fit markers" in out and "a-notes: not read" in out
+
+
 def test_lens_without_a_board_exits_2(tmp_path, capsys, blank_file):
     rc, _, err = run(capsys, "--dir", tmp_path, "lens", blank_file, blank_file, "--table", "t")
     assert rc == 2 and "found in 0 frames" in err
