@@ -14,6 +14,7 @@ the monotonic clock; tests and the bench call it with recorded or rendered frame
 from __future__ import annotations
 
 import logging
+import re
 import shutil
 import threading
 import time
@@ -40,6 +41,7 @@ DISK_FULL = ("ディスクがいっぱい · the table's disk is full: the win w
 CAMERA_LOST = "カメラが見えません · camera lost, not watching:"      # then why (Camera.lost)
 LOST = "lost"           # the state the tablets are told while the camera gives no frame
 ROOM = 512 * 1024       # free bytes that make room for snapshots again (a frame's JPEG: 100-200 KB)
+_DIGITS = re.compile(r"\d+")  # a status that differs only in its numbers is no news
 
 
 class Watcher:
@@ -149,11 +151,14 @@ class Watcher:
         return DISK_FULL if self._full else self.trigger.message
 
     def _see_camera(self, lost: str) -> None:
-        """The camera lost (why), or giving frames (''): the tablets are told when that changes."""
+        """The camera lost (why), or giving frames (''): the tablets are told when that changes, not
+        when the why only counts on ("no new frame for 6 s", 7 s...: news to every tablet each second)."""
         if lost != self._lost:
             with self._lock:
+                news = _DIGITS.sub("#", lost) != _DIGITS.sub("#", self._lost)
                 self._lost = lost
-                self._tell_status()
+                if news:
+                    self._tell_status()
 
     def _tell_status(self) -> None:
         status = self.status()

@@ -95,6 +95,29 @@ def test_a_camera_sending_black_frames_is_said_to_show_nothing(watching, win):
     assert watcher.step(win.frame(0), 20, 20 / 8) is None and "blank" not in watcher.status()["message"]
 
 
+def test_a_lost_camera_is_news_once_not_each_second_its_age_counts_on(vision_reader, tmp_path):
+    """A stalled stream's "no new frame for 6 s", 7 s, 8 s... went to every tablet once a second."""
+    class Told(Offers):
+        def __init__(self):
+            super().__init__()
+            self.said: list[str] = []
+
+        def tell(self, event, data, event_id=None):
+            self.said.append(data["message"])
+            super().tell(event, data, event_id)
+
+    offers = Told()
+    watcher = Watcher(vision_reader, vision_reader.table, SnapshotStore(tmp_path / "s"), offers,
+                      lambda: ReadContext("dunhill"))
+    for age in range(6, 21):
+        watcher._see_camera(f"no new frame for {age} s from camera 'rtsp://cam'")
+    watcher._see_camera("cannot open camera 'rtsp://cam'")
+    watcher._see_camera("")
+    lost = [m for m in offers.said if "camera lost" in m]
+    assert len(lost) == 2 and "6 s" in lost[0] and "cannot open" in lost[1]
+    assert "camera lost" not in offers.said[-1]
+
+
 def test_discards_and_tiles_pushed_into_the_table_are_not_read(watching, stage):
     watcher, offers = watching()
     assert step_through(watcher, discard_clip(stage, seed=2)) == []
