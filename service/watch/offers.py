@@ -60,7 +60,6 @@ class Offers:
         self.latest: Offer | None = None
         self.session: str | None = None        # the session a tablet looked at last (the watcher's context)
         self._readings: Recent[str, tuple[Reading, tuple[int, int]]] = Recent(REMEMBER)
-        self._offered: Recent[str, int] = Recent(REMEMBER)      # snapshot -> the id of its latest offer
         self._listeners: set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = set()
         self.hands_logged = 0                  # wins logged at this table (``logged``): the watcher reads it
 
@@ -82,7 +81,6 @@ class Offers:
         """A new offer, told to every listening tablet (from any thread)."""
         offer = Offer(next(self._ids), self._now(), snapshot, size, reading, frames)
         self.remember(snapshot, reading, size)
-        self._offered.put(snapshot, offer.id)
         with self._lock:
             self.latest = offer
         self.tell("offer", offer.event(), offer.id)
@@ -95,17 +93,12 @@ class Offers:
     def pending(self, last_hand_at: datetime | None, last_snapshot: str | None = None,
                 now: datetime | None = None) -> Offer | None:
         """The newest offer if it is news for a session whose last hand was logged at ``last_hand_at``
-        (by the ledger's clock; a session with no hand yet: when it started) naming ``last_snapshot``.
-        A hand logged from an earlier offer leaves a later one news, whenever it was logged: the
-        players confirmed the last deal's win while the next was already read."""
+        (by the ledger's clock; a session with no hand yet: when it started) naming ``last_snapshot``."""
         offer = self.latest
         if offer is None or ((now or self._now()) - offer.at) > timedelta(seconds=self.keep_s):
             return None
         if last_snapshot is not None and last_snapshot == offer.snapshot:
             return None
-        earlier = self._offered.get(last_snapshot) if last_snapshot is not None else None
-        if earlier is not None and earlier < offer.id:
-            return offer
         if last_hand_at is not None and _utc(last_hand_at) >= offer.at:
             return None
         return offer
