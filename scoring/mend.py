@@ -35,6 +35,7 @@ HAND = 14
 FLOOR = 0.03         # a face the reader gave less than this is not tried ...
 MARGIN = 2.0         # ... and of several changes that make a win, the likeliest must be this many times the next
 KINDS = tuple(tile_name(k) for k in range(34))     # every kind, fives plain
+REDS = ("0m", "0p", "0s")
 
 
 class Doubt(NamedTuple):
@@ -100,12 +101,18 @@ def _plain(tile: str) -> str:
 def _winning_tiles(record: Mapping[str, Any], preset: Preset | None):
     base = {k: v for k, v in record.items() if k not in ("concealed", "win_tile")}
     tiles = record.get("concealed", "")
-    return (k for k in KINDS if is_a_win({**base, "concealed": f"{tiles}{k}", "win_tile": k}, preset))
+    wins = lambda k: is_a_win({**base, "concealed": f"{tiles}{k}", "win_tile": k}, preset)     # noqa: E731
+    for k in KINDS:
+        if wins(k):
+            yield k
+        elif k[0] == "5" and k[1] != "z" and wins(red := "0" + k[1]):
+            yield red           # the wall's plain ones are all in the hand: the five it waits on is red
 
 
 def waits(record: Mapping[str, Any], preset: Preset | None = None) -> list[str]:
     """The tiles 13 concealed tiles (no winning tile given) wait on: with any of them they win (a five
-    named plain: red or plain, the tiles shown cannot say)."""
+    named plain: red or plain, the tiles shown cannot say; named red where the hand holds every plain
+    one of the wall already)."""
     return list(_winning_tiles(record, preset))
 
 
@@ -188,8 +195,8 @@ def changes_that_win(record: Mapping[str, Any], doubts: Sequence[Doubt], preset:
         return ()
     found: dict[tuple[str, str], tuple[str, str]] = {}
     for i, d in enumerate(doubts):
-        for tile in KINDS:
-            if tile == _plain(d.tile):
+        for tile in KINDS + REDS:           # a red five read as plain too: more plain than the wall holds
+            if tile == d.tile or (tile == _plain(d.tile) and d.tile[0] == "0"):
                 continue
             changed = _changed(record, shown, d.tile, tile, is_win_tile=i == len(doubts) - 1)
             key = (changed["concealed"], changed["win_tile"])

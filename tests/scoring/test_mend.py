@@ -149,6 +149,26 @@ def test_a_hand_that_waits_on_one_tile_alone_won_on_it():
     assert sorted(parse_mpsz(record["concealed"])) == sorted(parse_mpsz("234678p234678s99s"))
 
 
+def test_a_hand_holding_the_wall_s_plain_fives_waits_on_the_red_one():
+    """Two plain 5p in the hand: the 5p it waits on is red (the wall holds two plain). Before, only plain
+    kinds were tried, and a third plain 5p is no hand of the wall: 34p 55p waited on 2p alone, taken as
+    the winning tile (18 where 0p counts 30), and 46p 55p waited on nothing (a winner's hand refused)."""
+    two_ways = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "123s456s789s55p34p", "gari": "1m"}
+    assert waits(two_ways) == ["2p", "0p"] and winning_tile(two_ways)[1] == ("2p", "0p")
+    closed = {**two_ways, "concealed": "123p456s789s55p46p"}
+    assert waits(closed) == ["0p"] and a_winners_hand(closed)
+    record, on = winning_tile(closed)
+    assert on == ("0p",) and score(record).total > 0
+
+
+def test_a_red_five_read_as_plain_is_pointed_at():
+    """Three plain 5p read, one of them red at the table: the change that makes it a hand is pointed at."""
+    read = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "555p123456789s11z", "win_tile": "1z",
+            "gari": "1m"}
+    read_as = [Doubt(tile_name(t), ()) for t in parse_mpsz(read["concealed"])]      # the winning 1z last
+    assert ("5p", "0p") in changes_that_win(read, read_as)
+
+
 def test_a_hand_with_its_winning_tile_or_of_another_size_has_no_waits_asked():
     assert winning_tile(WON) == (WON, ())
     short = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "4678p234678s99s", "win_tile": ""}
