@@ -145,7 +145,7 @@ class Camera:
                 if cap is None:
                     cap = self._open()
                 ok, frame = cap.read()
-                if not ok and self.kind == "file":      # loop a video file
+                if not ok and self.kind == "file" and not isinstance(cap, _Folder):      # loop a video file
                     cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
                     ok, frame = cap.read()
                 if not ok or frame is None:

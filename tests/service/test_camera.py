@@ -60,6 +60,15 @@ def test_a_still_image_file_is_shown_as_a_camera_that_never_moves(tmp_path):
         first, _ = cam.latest()
         later, frame = cam.jpeg(after=first + 10, timeout=5)
         assert later > first + 10 and cam.error == "" and cam.lost() == ""
+        path.write_bytes(b"\x89PNG half written")                # being replaced: no frame for a while
+        for _ in range(50):
+            if cam.error:
+                break
+            time.sleep(0.1)
+        assert "gave no frame" in cam.error
+        cv2.imwrite(str(path), _frames(2)[1])                     # written whole: shown again
+        now = cam.frames
+        assert cam.jpeg(after=now, timeout=5)[0] > now and cam.error == ""
     finally:
         cam.stop()
 
