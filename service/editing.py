@@ -13,13 +13,15 @@ from typing import Any, Mapping
 
 from scoring import ScoringError
 from scoring.record import SEATS
+from scoring.table import Table
 from scoring.tiles import format_mpsz, kind, parse_mpsz, tile_name
 
 TILE_FIELDS = ("concealed", "gari", "dora_indicators", "ura_indicators")
 MELD_KINDS = {"pon": 3, "minkan": 4, "ankan": 4, "kakan": 4}
-# 三人花's four fives of a suit hold two red: a meld of three fives made by a tap holds one red, of four
-# two (an ankan tapped as 5p was 5555p, counted two reds short); ``red:I:J`` turns a meld's five red or plain
-MELD_REDS = {3: 1, 4: 2}
+# 三人花's four fives of a suit hold two red, so two plain: a meld of three fives made by a tap holds one
+# red, of four two (an ankan tapped as 5p was 5555p, counted two reds short). A rule's wall says its own
+# (``plain_fives``: chinton's suit holds four plain); ``red:I:J`` turns a meld's five red or plain.
+PLAIN_FIVES = (2, 2, 2)
 FIVES_OF_PS = (13, 22)      # the kinds 5p and 5s (balance's discarded_five)
 TARGETS = (("concealed", "手牌", "hand"), ("win_tile", "和了牌", "winning tile"), ("gari", "ガリ", "gari"),
            ("dora_indicators", "ドラ表示", "dora"), ("ura_indicators", "裏ドラ", "ura"),
@@ -67,6 +69,7 @@ class Draft:
     # HAND_OPTIONS the players (or the record) say are not so: written false, as a house rule whose
     # default is true would otherwise count them so (an unticked box wrote nothing)
     options_off: frozenset[str] = frozenset()
+    plain_fives: tuple[int, int, int] = field(default=PLAIN_FIVES, compare=False)   # the rule's wall (m, p, s)
     # what a record held that the editor does not show (the camera's ``discards``, other options):
     # carried through, so a hand confirmed or corrected untouched counts as it was read or logged
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
@@ -148,6 +151,13 @@ class Draft:
         if options:
             rec["options"] = options
         return rec
+
+    def _reds(self, tile: str, n: int, tapped: int) -> int:
+        """The red fives in a meld of ``n`` of ``tile``'s kind: those tapped, and at least as many as
+        the wall's plain ones leave (a kan of 5p in 三人花: two); none for any other kind."""
+        if not is_five(tile):
+            return 0
+        return min(n, max(int(tapped), n - self.plain_fives["mps".index(tile[1])]))
 
     def ticked(self, key: str, default: bool) -> bool:
         """Whether the box of the HAND_OPTIONS toggle ``key`` shows ticked: as the hand says, else for
@@ -246,12 +256,13 @@ class Draft:
             plain = plain_five(tile)
             for i, m in enumerate(self.melds):
                 if m.get("kind") == "pon" and set(map(plain_five, tile_names(m["tiles"]))) == {plain}:
-                    kan = {**m, "kind": "kakan", "tiles": format_mpsz(parse_mpsz(m["tiles"] + tile))}
+                    had = sum(t[0] == "0" for t in tile_names(m["tiles"])) + (tile[0] == "0")
+                    kan = {**m, "kind": "kakan", "tiles": meld_tiles(tile, 4, self._reds(tile, 4, had))}
                     return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:])
         if t in MELD_KINDS:
             source = None if t == "ankan" else (self.meld_from or _other_seat(self.seat))
             n = MELD_KINDS[t]
-            meld = {"kind": t, "tiles": meld_tiles(tile, n, MELD_REDS[n] if is_five(tile) else 0)}
+            meld = {"kind": t, "tiles": meld_tiles(tile, n, self._reds(tile, n, tile[0] == "0"))}
             if source:
                 meld["from"] = source
             return replace(self, melds=self.melds + (meld,))
@@ -311,7 +322,7 @@ class Draft:
                 raise EditError(f"no meld {i + 1}")
             meld = dict(self.melds[i])
             n = len(parse_mpsz(meld["tiles"]))
-            meld["tiles"] = meld_tiles(tile, n, MELD_REDS.get(n, 0) if is_five(tile) else 0)
+            meld["tiles"] = meld_tiles(tile, n, self._reds(tile, n, tile[0] == "0"))
             return replace(self, melds=self.melds[:i] + (meld,) + self.melds[i + 1:], pick="")
         if name == "win_tile":         # the winning tile's own box tapped: its copy in the hand goes too
             return replace(self._with_win_tile(tile), pick="")
@@ -375,6 +386,15 @@ def tile_names(mpsz: str) -> list[str]:
         return [tile_name(t) for t in parse_mpsz(mpsz)]
     except ScoringError:
         return []
+
+
+def plain_fives(preset) -> tuple[int, int, int]:
+    """How many plain fives of each suit (m, p, s) the rule's wall holds: its fives less its red ones
+    (三人花: 2 each; chinton's suit in play 4). ``PLAIN_FIVES`` without a rule."""
+    if preset is None:
+        return PLAIN_FIVES
+    t = Table(preset)
+    return tuple(max(0, (t.copies if s == 0 else t.suit_copies) - t.red_limit[s]) for s in range(3))
 
 
 def is_five(tile: str) -> bool:

@@ -20,7 +20,7 @@ from scoring.tiles import parse_mpsz, tile_name
 from .. import table
 from ..deps import (AfterConfirmDep, CameraDep, HandPhotosDep, LedgerDep, OffersDep, ReaderDep, SettingsDep,
                     SnapshotsDep, TilesDep)
-from ..editing import FLAGS, HAND_OPTIONS, PALETTE, RARE_FLAGS, TARGETS, Draft
+from ..editing import FLAGS, HAND_OPTIONS, PALETTE, RARE_FLAGS, TARGETS, Draft, plain_fives
 from ..errors import ServiceError
 from ..refusal_ja import bilingual
 from ..ledger import Ledger
@@ -150,7 +150,8 @@ def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, sta
 
 @router.post("/s/{session_id}/edit")
 def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, offers: OffersDep) -> Response:
-    draft = draft_of(form).apply(text(form, "op"))
+    rule = ledger.config(session_id).preset
+    draft = replace(draft_of(form), plain_fives=plain_fives(rule)).apply(text(form, "op"))
     snapshot = text(form, "snapshot")
     reading, size = (offers.reading(snapshot) if snapshot else None) or (None, (0, 0))
     # any tap is the players' own: a win the watcher reads next no longer replaces this draft

@@ -9,7 +9,7 @@ import pytest
 import scoring
 from dataclasses import replace
 
-from service.editing import Draft, EditError
+from service.editing import Draft, EditError, plain_fives
 
 
 def test_tapping_fourteen_tiles_and_the_winning_tile_makes_a_record():
@@ -194,6 +194,18 @@ def test_a_logged_record_with_null_fields_opens_in_the_editor_as_none():
     assert scoring.score(d.record("dunhill")).total == scoring.score(rec).total
 
 
+@pytest.mark.parametrize("rules, made", [("dunhill", "550p"), ("chinton", "555p")])
+def test_the_tablet_makes_a_meld_of_fives_as_the_session_s_wall_holds_them(client, rules, made):
+    """The editor takes the session's rule's wall: 三人花's pon of 5p holds a red one, chinton's suit of
+    eight 5p (four red) may be a pon of plain ones."""
+    import html
+    from table_fixtures import PLAYERS
+    sid = client.post("/api/sessions", json={"rules": rules, "players": PLAYERS}).json()["id"]
+    page = client.post(f"/s/{sid}/edit", data={"target": "pon", "meld_from": "west", "melds": "[]", "op": "add:5p"},
+                       headers={"HX-Request": "true"}).text
+    assert f'"tiles": "{made}"' in html.unescape(page)
+
+
 def test_a_hand_s_fact_said_false_stays_false_through_the_editor():
     """A house rule whose default is true (balance with discarded_five = true): a hand logged saying
     false opened in the correction editor and confirmed untouched logged true (the editor kept only
@@ -253,6 +265,13 @@ def test_a_meld_of_fives_made_by_a_tap_holds_the_wall_s_reds_and_a_tap_on_a_five
         assert Draft(seat="south", target="ankan").apply(f"add:{tapped}").melds[0]["tiles"] == "5500p"
         assert Draft(seat="south", target="pon").apply(f"add:{tapped}").melds[0]["tiles"] == "550p"
     assert Draft(seat="south", target="pon").apply("add:6p").melds[0]["tiles"] == "666p"
+    pon = Draft(seat="south", target="pon", meld_from="west").apply("add:5p")
+    for tapped in ("5p", "0p"):                          # the kan added onto it holds the wall's two reds too
+        assert replace(pon, target="kakan").apply(f"add:{tapped}").melds[0]["tiles"] == "5500p"
+    # chinton's suit holds eight 5p, four red: a pon or kan of plain ones is a hand of its wall
+    chinton = plain_fives(scoring.load_preset("chinton"))
+    assert Draft(target="pon", plain_fives=chinton).apply("add:5p").melds[0]["tiles"] == "555p"
+    assert Draft(target="ankan", plain_fives=chinton).apply("add:0p").melds[0]["tiles"] == "5550p"
     d = Draft(seat="south", target="ankan").apply("add:5p")
     rec = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "234p678s11s789s", "win_tile": "9s",
            "gari": "1m", "melds": [dict(d.melds[0])]}
