@@ -13,6 +13,7 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
     (r"the hand has \d+ tiles? counting 3 per meld", "牌の数が合いません(鳴きは3枚と数えて14枚)"),
     (r"too many copies of", "同じ牌が多すぎます"),
     (r"too many red fives", "赤五が多すぎます"),
+    (r"too many plain fives", "黒の五が多すぎます(赤五を黒と読んでいませんか)"),
     (r"in gari is not a gari", "ガリではない牌がガリにあります"),
     (r"is a gari under .*set aside", "ガリは手牌に入れられません"),
     (r"gari in the hand", "この役ではガリを手牌に入れられません"),

@@ -107,7 +107,7 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
 
 # what the engine refuses of the tiles themselves, whichever the winning tile: said before the
 # players are asked for one (a 13-tile photo's 6m under dunhill is no tile of its wall)
-TILES_REFUSED = re.compile(r"not in (the|this hand's) .*wall|is a gari under|too many copies|too many red fives")
+TILES_REFUSED = re.compile(r"not in (the|this hand's) .*wall|is a gari under|too many copies|too many (red|plain) fives")
 
 
 def _comparable(draft: Draft, cfg) -> tuple:

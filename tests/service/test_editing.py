@@ -140,6 +140,16 @@ def test_a_tile_the_rule_refuses_is_said_before_the_winning_tile_is_asked_for(cl
     assert "choose the winning tile" in fine.text
 
 
+def test_three_plain_fives_of_thirteen_tiles_are_said_before_the_winning_tile_is_asked_for(client):
+    """The page asked for the winning tile first, and said only then that a red 5p was read plain."""
+    from table_fixtures import PLAYERS
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+    form = {"seat": "south", "win": "tsumo", "concealed": "555p123456789s1z", "melds": "[]", "op": ""}
+    r = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"})
+    assert "too many plain fives 5p" in r.text and "赤五を黒と読んでいませんか" in r.text
+    assert "choose the winning tile" not in r.text
+
+
 def test_in_a_double_ron_the_hand_being_drafted_is_the_one_checked_for_refused_tiles(client):
     """The first winner's hand, held, came first after the double ron's reordering, and its tiles
     were checked in place of the draft's: 6m went unsaid."""
