@@ -23,6 +23,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from urllib.parse import quote
 
 from sqlalchemy import create_engine, select
 from sqlalchemy.engine import make_url
@@ -194,7 +195,8 @@ def _rows_read(path: Path) -> None:
     times), so a backup whose pages are whole but one row's bytes are not (SQLite's check reads
     pages, not what they hold) is refused before it is put back, not met as a 500 on every page after
     it; ``LedgerError`` naming the table. A column an older schema lacks is left to the migrations."""
-    engine = create_engine(f"sqlite:///file:{path}?mode=ro&uri=true")
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"           # a name holding % or ? read as it is
+    engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True))
     try:
         with engine.connect() as conn:
             for table in metadata.sorted_tables:

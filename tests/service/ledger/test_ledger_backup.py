@@ -139,6 +139,18 @@ def test_restore_puts_the_backup_back_and_keeps_the_ledger_aside(night, tmp_path
         assert ledger.state(sid).hands == 11
 
 
+@pytest.mark.parametrize("name", ["night%2041.sqlite3", "table 1?.sqlite3", "夜#1.sqlite3"])
+def test_a_backup_named_with_odd_characters_is_put_back(night, tmp_path, capsys, name):
+    """The rows of a backup are read through an SQLite URI: a name holding % or ? was read as one."""
+    url, path, sid = night
+    with Ledger(url) as ledger:
+        ledger.add_draw(sid, [PLAYERS[0]])
+    backed = tmp_path / name
+    assert run(capsys, "--db", url, "backup", str(backed))[0] == 0
+    code, out, err = run(capsys, "--db", url, "restore", str(backed))
+    assert (code, err) == (0, "") and "1 session(s), 1 event(s)" in out
+
+
 def test_a_restore_under_a_running_service_is_refused_and_changes_nothing(night, tmp_path, capsys):
     """The service keeps its connections open; restored under it, the night would vanish from its
     tablets at once. Before, the restore went through and then said "database is locked" (exit 2)."""
