@@ -77,10 +77,18 @@ class AfterConfirm:
             background.add_task(self.tiles.unlearn, snapshot)
 
 
-def context_of(ledger: Ledger, session_id: str | None) -> ReadContext:
+def context_of(ledger: Ledger, session_id: str | None, hand: int | None = None) -> ReadContext:
+    """What the reader may know of the session's table: now, or as it stood at hand ``hand`` (a
+    correction read again: that hand's seats and honba, the deal's turn then)."""
     if not session_id:
         return ReadContext(rules="")
     cfg, state = ledger.config(session_id), ledger.state(session_id)
+    slots = ledger.slots(session_id) if hand else ()
+    if hand and 1 <= hand <= len(slots):
+        body = slots[hand - 1].body
+        seats = dict(body["seats"])
+        dealer = cfg.players.index(seats["east"])
+        return ReadContext(cfg.rules, body["honba"], seats, cfg.preset, turn=(dealer - cfg.first_dealer) % 3)
     return ReadContext(cfg.rules, state.honba, state.seats(cfg.players), cfg.preset,
                        turn=(state.dealer - cfg.first_dealer) % 3)
 

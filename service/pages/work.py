@@ -191,7 +191,8 @@ def hand_photo(request: Request, session_id: str, form: FormDep, ledger: LedgerD
 
 def _read(request, session_id, form, ledger, reader, store, tiles: TableTiles, offers: Offers, frame,
           hint: str = "") -> Response:
-    snap, reading = table.read_frame(reader, store, frame, table.context_of(ledger, session_id), tiles, offers)
+    context = table.context_of(ledger, session_id, number(form, "correct"))     # a correction: as at its hand
+    snap, reading = table.read_frame(reader, store, frame, context, tiles, offers)
     if hint and reading.record is None and any(w.startswith("no homography") for w in reading.warnings):
         reading = replace(reading, warnings=(hint,) + tuple(reading.warnings))
     return _show(request, session_id, form, ledger, snap.name, reading, (snap.width, snap.height), offers=offers)

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from service.app import create_app
 from service.heartbeat import Heartbeat
 from service.read_tally import CAMERA, LOW_AFTER, SEAT, ReadTally, outcome, reads_poorly, summary
-from service.reader import Reading
+from service.reader import ReadContext, Reading
 from service.settings import DEMO_FRAMES, DEMO_HANDS
 
 from table_fixtures import PIN, PLAYERS
@@ -99,12 +99,14 @@ def test_tallying_never_fails_a_confirm(tmp_path, caplog):
 
 # ---- at the table: a count read by the camera, fixed by the players, tallied and told to the counter ----
 
-def _read_and_confirm(client, sid: str, hand: int, frame: str, **fixes) -> None:
-    """The demo frame read on the tablet (uploaded, as the camera would give it) and confirmed."""
-    page = client.post(f"/s/{sid}/upload", data={"hand": str(hand)},
+def _read_and_confirm(client, sid: str, hand: int, frame: str, turn: int = 0, **fixes) -> None:
+    """The demo frame read on the tablet (uploaded, as the camera would give it) and confirmed. Its
+    truth names the zones' seats (the first deal's): ``turn``, the deal's turns since, names the seats
+    the hand was won at."""
+    page = client.post(f"/s/{sid}/upload", data={"hand": str(hand), "correct": fixes.get("correct", "")},
                        files={"image": (frame, (DEMO_FRAMES / frame).read_bytes(), "image/jpeg")})
     snapshot = re.search(r'name="snapshot" value="([0-9a-f]{20}\.jpg)"', page.text).group(1)
-    truth = json.loads(DEMO_HANDS.read_text())[frame]
+    truth = ReadContext("", turn=turn).seats_now(json.loads(DEMO_HANDS.read_text())[frame])
     form = {"snapshot": snapshot, "hand": str(hand), "seat": truth["seat"], "win": truth["win"],
             "melds": json.dumps(truth.get("melds") or []),
             **{k: truth[k] for k in ("concealed", "win_tile", "dora_indicators")}, **fixes}
@@ -116,7 +118,7 @@ def test_each_confirmed_count_is_tallied_and_the_heartbeat_carries_it(settings):
     with TestClient(create_app(roomy), headers={"X-Table-PIN": PIN}) as client:
         sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
         _read_and_confirm(client, sid, 1, "frame-01.jpg")                         # confirmed as read ...
-        _read_and_confirm(client, sid, 2, "frame-02.jpg")                         # ... and the next
+        _read_and_confirm(client, sid, 2, "frame-02.jpg", turn=1)                 # ... and the next (Ben deals)
         # hand 1 corrected from the history: its indicator read 5s was a 6s (its outcome replaced)
         _read_and_confirm(client, sid, 1, "frame-01.jpg", dora_indicators="6s", correct="1")
         reads = Heartbeat(client.app, client.app.state.parlour.engine).status()["reads"]

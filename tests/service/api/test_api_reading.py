@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -98,6 +99,19 @@ def test_after_the_deal_moves_on_a_read_win_names_the_player_in_the_winners_zone
     assert seats[read["record"]["seat"]] == "Chie"
     count = client.post("/api/score", json={"record": read["record"], "session": sid}).json()
     assert set(count["payments"]) == {"east", "west"}           # Ben and Aki pay
+
+
+def test_a_hand_read_again_to_correct_it_names_the_seats_of_its_own_deal(client, session):
+    """Hand 1 (Aki dealing) corrected from the history after Ben took the deal: its picture read again
+    names the seats as they were at hand 1, where the reader took the deal of now."""
+    sid = session["id"]
+    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [record("south")], "hand": 1}).status_code == 201
+    jpeg = (DEMO_FRAMES / "frame-04.jpg").read_bytes()          # the West zone's win: Chie's
+    now = client.post(f"/s/{sid}/upload", files={"image": ("f.jpg", jpeg, "image/jpeg")}, data={"hand": "2"})
+    then = client.post(f"/s/{sid}/upload", files={"image": ("f.jpg", jpeg, "image/jpeg")},
+                       data={"hand": "1", "correct": "1"})
+    seat = lambda page: re.search(r'name="seat" value="(\w+)"[^>]*checked', page.text).group(1)     # noqa: E731
+    assert (seat(now), seat(then)) == ("south", "west")         # Chie: south under Ben's deal, west under Aki's
 
 
 def test_a_count_after_the_camera_is_lost_is_refused_not_read_from_its_last_frame(settings, ip_camera):

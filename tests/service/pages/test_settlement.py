@@ -17,9 +17,12 @@ def _settlement(html: str) -> dict[str, tuple[str, str]]:
 
 def test_isshokai_settles_thirty_returned_and_the_top_bonus(client):
     sid = client.post("/api/sessions", json={"rules": "isshokai", "players": list(PLAYERS)}).json()["id"]
+    # no hand played: nothing to settle (no return of 30, no top's +15 for the first seat)
+    assert _settlement(client.get(f"/s/{sid}/history").text) == {p: ("+0", "+0") for p in PLAYERS}
+    # a draw, Ben alone tenpai: Aki and Chie pay him a stick each (24, 27, 24); Ben is top, 27 - 30 + 15
+    assert client.post(f"/api/sessions/{sid}/draws", json={"tenpai": ["Ben"]}).status_code == 201
     shown = _settlement(client.get(f"/s/{sid}/history").text)
-    # 25 sticks each; nobody has won: the top is the dealer (Aki), 25 - 30 + 15 = +10
-    assert shown == {"Aki": ("+10", "+10,000"), "Ben": ("-5", "-5,000"), "Chie": ("-5", "-5,000")}
+    assert shown == {"Aki": ("-6", "-6,000"), "Ben": ("+12", "+12,000"), "Chie": ("-6", "-6,000")}
     api = {b["player"]: b["result"] for b in client.get(f"/api/sessions/{sid}").json()["balances"]}
     assert {p: int(r) for p, (r, _) in shown.items()} == api
 
