@@ -242,15 +242,21 @@ def test_putting_back_or_removing_a_set_that_was_not_kept_is_refused(tables, pho
     assert _crops(_folder(b)) == 34                     # the set in use is untouched
 
 
-def test_a_set_kept_aside_is_removed_in_a_tap_and_the_set_in_use_stays(tables, photo):
-    """Once the set in use reads well, the staff remove the one kept aside from the teach page
-    (before: by hand on the table's machine, or never)."""
+def _one_set_kept_aside(tables, photo):
+    """Tables A and B taught the same photo, B then taking A's set: (B, the stamp of the set B kept
+    aside, its folder)."""
     a, b = tables["A"], tables["B"]
     _teach(a, photo)
     _teach(b, photo)
     assert b.post("/teach/adopt", data={"table": "A"}, headers=HTMX).status_code == 200
     [stamp] = _kept_stamps(b.get("/teach").text)
-    aside = _folder(b).with_name(f"demo.tileset.replaced-{stamp}")
+    return b, stamp, _folder(b).with_name(f"demo.tileset.replaced-{stamp}")
+
+
+def test_a_set_kept_aside_is_removed_in_a_tap_and_the_set_in_use_stays(tables, photo):
+    """Once the set in use reads well, the staff remove the one kept aside from the teach page
+    (before: by hand on the table's machine, or never)."""
+    b, stamp, aside = _one_set_kept_aside(tables, photo)
     assert aside.is_dir()
     gone = b.post("/teach/discard", data={"kept": stamp}, headers=HTMX)
     assert gone.status_code == 200, gone.text
@@ -264,12 +270,7 @@ def test_a_set_kept_aside_is_removed_in_a_tap_and_the_set_in_use_stays(tables, p
 def test_a_kept_set_the_disk_will_not_delete_is_refused_and_stays_whole(tables, photo):
     """A kept set's folder the disk refuses to let go of (made real with ``chattr +i``): the press
     is a 503 saying so, and the set stays listed and whole, never reported removed nor half deleted."""
-    a, b = tables["A"], tables["B"]
-    _teach(a, photo)
-    _teach(b, photo)
-    assert b.post("/teach/adopt", data={"table": "A"}, headers=HTMX).status_code == 200
-    [stamp] = _kept_stamps(b.get("/teach").text)
-    aside = _folder(b).with_name(f"demo.tileset.replaced-{stamp}")
+    b, stamp, aside = _one_set_kept_aside(tables, photo)
     held = sorted(p.relative_to(aside) for p in aside.rglob("*"))
     frozen = subprocess.run(["chattr", "+i", str(aside)], capture_output=True, text=True)
     if frozen.returncode != 0:
