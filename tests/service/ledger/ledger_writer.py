@@ -1,6 +1,7 @@
 """A writer process for the crash tests: appends hands to a session until killed.
 
     python ledger_writer.py URL SESSION COUNT [KILL_AFTER_STATEMENT]
+    python ledger_writer.py URL SESSION COUNT hold     # then waits to be killed, its connection open
 
 Prints "confirmed N" (N = hands in the session) after each append returns. With
 KILL_AFTER_STATEMENT it SIGKILLs itself right after that SQL statement (counted
@@ -11,6 +12,7 @@ between any two statements.
 import os
 import signal
 import sys
+import time
 
 from sqlalchemy import event
 
@@ -22,7 +24,8 @@ HAND = dict(rules="dunhill", seat="east", win="tsumo", concealed="234p678p234s66
 
 def main() -> None:
     url, sid, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    kill_after = int(sys.argv[4]) if len(sys.argv) > 4 else None
+    hold = sys.argv[4:] == ["hold"]
+    kill_after = int(sys.argv[4]) if len(sys.argv) > 4 and not hold else None
     seen = 0
 
     def count_statement(*_a):
@@ -42,6 +45,8 @@ def main() -> None:
             _, st = ledger.add_draw(sid, ["Aki"])
         print(f"confirmed {st.hands}", flush=True)
     print(f"statements {seen}", flush=True)
+    while hold:                     # a power cut comes now: no hand more, the -wal as it lies
+        time.sleep(60)
 
 
 if __name__ == "__main__":

@@ -47,17 +47,21 @@ def events_in(path: Path) -> list[int]:
         conn.close()
 
 
-def writer(url: str, sid: str, count: int) -> subprocess.Popen:
+def writer(url: str, sid: str, count: int, *more: str) -> subprocess.Popen:
     """A real second process appending ``count`` hands to ``sid``; prints "confirmed N" after each."""
-    return subprocess.Popen([sys.executable, str(WRITER), url, sid, str(count)], stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, str(WRITER), url, sid, str(count), *more], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
 
 
 def killed_after(url: str, sid: str, hands: int) -> None:
-    """A writer killed (SIGKILL) once it has confirmed ``hands`` hands: its -wal left as a power cut leaves it."""
-    proc = writer(url, sid, hands + 1000)
+    """A writer killed (SIGKILL) once the session holds ``hands`` hands: its -wal left as a power cut
+    leaves it. The writer stops at that hand and holds (it ran on and was killed one hand later
+    now and then, on a busy machine)."""
+    with Ledger(url) as ledger:
+        held = ledger.state(sid).hands
+    proc = writer(url, sid, hands - held, "hold")
     for line in proc.stdout:
-        if line.strip() == f"confirmed {hands}":
+        if line.startswith("statements"):
             break
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
