@@ -244,8 +244,11 @@ class Draft:
             return replace(Draft(), seat=self.seat, first=self.first)
         if verb == "double":
             return self._double()
-        if verb == "single":
-            return replace(self, first=None)
+        if verb == "single":            # the double ron taken back: the first winner's hand, as it was
+            if self.first is None:
+                return self
+            return replace(Draft.from_record(self.first, self.riichi_others), penalties=self.penalties,
+                           plain_fives=self.plain_fives)
         if verb in ("", "refresh"):
             return self
         raise EditError(f"unknown editor action {op!r}")
@@ -355,8 +358,10 @@ class Draft:
         if self.win != "ron" or not self.discarder:
             raise EditError("a double ron starts from a ron with its discarder")
         other = next(s for s in SEATS if s not in (self.seat, self.discarder))
+        # one dead wall: the second winner's dora indicators are the first's (the second counted without)
         return Draft(seat=other, win="ron", discarder=self.discarder, first=self.record("_"),
-                     riichi_others=self.riichi_others, penalties=self.penalties)
+                     dora_indicators=self.dora_indicators, riichi_others=self.riichi_others,
+                     penalties=self.penalties, plain_fives=self.plain_fives)
 
 
 def _order(t: int) -> tuple[int, int]:

@@ -49,9 +49,11 @@ def winners_tiles(records: Sequence[Mapping[str, Any]]) -> tuple[list[str], list
 
 
 def indicator_tiles(records: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The dora and ura indicators, once: the last record's (a double ron's two records name the same
-    dead wall)."""
-    return [t for name in _TABLE_FIELDS for t in tiles_of(str(records[-1].get(name) or ""))] if records else []
+    """The dora and ura indicators, once: a double ron's two records name the same dead wall, so of
+    each field the record naming the most (the second winner's record may lack them, or hold no ura
+    without a riichi)."""
+    return [t for name in _TABLE_FIELDS
+            for t in max((tiles_of(str(r.get(name) or "")) for r in records), key=len, default=[])]
 
 
 def labels(read: Sequence[str], shown: Sequence[str], maybe: Sequence[str] = ()) -> list[str | None]:

@@ -151,7 +151,13 @@ def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, sta
 @router.post("/s/{session_id}/edit")
 def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, offers: OffersDep) -> Response:
     rule = ledger.config(session_id).preset
-    draft = replace(draft_of(form), plain_fives=plain_fives(rule)).apply(text(form, "op"))
+    draft, op = replace(draft_of(form), plain_fives=plain_fives(rule)), text(form, "op")
+    if op == "double" and draft.first is None:      # the first winner's hand held apart must be one that counts
+        try:
+            table.score_in_session(draft.record(ledger.config(session_id).rules), ledger, session_id)
+        except ValueError as e:
+            raise ServiceError(f"the first winner's hand is refused ({e}): fix it before the double ron") from None
+    draft = draft.apply(op)
     snapshot = text(form, "snapshot")
     reading, size = (offers.reading(snapshot) if snapshot else None) or (None, (0, 0))
     # any tap is the players' own: a win the watcher reads next no longer replaces this draft

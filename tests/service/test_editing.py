@@ -7,6 +7,7 @@ import re
 import pytest
 
 import scoring
+from scoring.tiles import parse_mpsz
 from dataclasses import replace
 
 from service.editing import Draft, EditError, plain_fives
@@ -65,6 +66,20 @@ def test_melds_and_double_ron():
     assert second.seat == "west" and second.discarder == "east" and second.first["seat"] == "south"
     with pytest.raises(EditError, match="double ron starts from a ron"):
         Draft().apply("double")
+
+
+def test_a_double_ron_s_second_hand_shares_the_dead_wall_and_taking_it_back_keeps_the_first():
+    """The second winner's draft began with no dora indicator, so it was counted and paid without the
+    table's dora (9 where it counts 12); and 取消 kept the blank second draft, losing the first hand."""
+    first = Draft(seat="south", win="ron", discarder="west", concealed="123789p234s555z22z", win_tile="2z",
+                  dora_indicators="5s", riichi_others=frozenset({"Aki"}), penalties=frozenset({"Ben"}))
+    second = first.apply("double")
+    assert second.dora_indicators == "5s" and second.seat == "east"
+    back = replace(second, concealed="123789p678s666z99s", win_tile="9s").apply("single")
+    assert back.first is None and back.seat == "south"
+    assert sorted(parse_mpsz(back.concealed)) == sorted(parse_mpsz(first.concealed)) and back.win_tile == "2z"
+    assert (back.dora_indicators, back.riichi_others, back.penalties) == ("5s", {"Aki"}, {"Ben"})
+    assert Draft(seat="east").apply("single") == Draft(seat="east")
 
 
 def test_form_round_trip_and_bad_input():
@@ -148,6 +163,19 @@ def test_three_plain_fives_of_thirteen_tiles_are_said_before_the_winning_tile_is
     r = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"})
     assert "too many plain fives 5p" in r.text and "赤五を黒と読んでいませんか" in r.text
     assert "choose the winning tile" not in r.text
+
+
+def test_a_double_ron_is_not_begun_from_a_first_hand_that_is_refused(client):
+    """Begun from a refused first hand (three plain 5p), the refusal showed over the second winner's
+    draft, naming no one, and only taking the double ron back (losing the first hand) got out."""
+    from table_fixtures import PLAYERS
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+    form = {"seat": "south", "win": "ron", "discarder": "west", "concealed": "555p123789s22z666z", "win_tile": "2z",
+            "melds": "[]", "op": "double"}
+    r = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"})
+    assert r.status_code == 422 and "the first winner&#39;s hand is refused" in r.text and "plain fives" in r.text
+    fine = client.post(f"/s/{sid}/edit", data={**form, "concealed": "550p123789s22z666z"}, headers={"HX-Request": "true"})
+    assert fine.status_code == 200 and 'name="first"' in fine.text
 
 
 def test_in_a_double_ron_the_hand_being_drafted_is_the_one_checked_for_refused_tiles(client):

@@ -71,6 +71,14 @@ def test_a_double_rons_dead_wall_counts_once():
     assert Counter(shown) == Counter(["1p", "1p", "2p", "2p", "3s"])
 
 
+def test_a_double_ron_whose_second_record_lacks_the_indicators_still_shows_them():
+    """The second winner's record held no dora indicator (the tablet's second draft began without
+    them): the dead wall's face-up indicator was learnt from nothing, the last record's being taken."""
+    first = {"concealed": "11p", "dora_indicators": "3s"}
+    shown, _ = face_up_tiles([first, {"concealed": "22p"}])
+    assert Counter(shown) == Counter(["1p", "1p", "2p", "2p", "3s"])
+
+
 def test_a_cut_outside_the_confirmed_zones_is_not_learnt():
     cuts = [("1p", "hand"), ("9s", "discards"), ("2p", "")]
     assert confirmed_labels(cuts, [{"concealed": "12p"}]) == ["1p", None, None]
