@@ -14,6 +14,8 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
     (r"too many copies of", "同じ牌が多すぎます"),
     (r"too many red fives", "赤五が多すぎます"),
     (r"too many plain fives", "黒の五が多すぎます(赤五を黒と読んでいませんか)"),
+    (r"the first winner's hand is refused", "一人目の和了が数えられません。ダブロンの前に直してください"),
+    (r"would not fit the later hands", "後の局と合わなくなるため、この訂正はできません"),
     (r"in gari is not a gari", "ガリではない牌がガリにあります"),
     (r"is a gari under .*set aside", "ガリは手牌に入れられません"),
     (r"gari in the hand", "この役ではガリを手牌に入れられません"),
