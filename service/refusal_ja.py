@@ -8,13 +8,14 @@ import re
 
 # (a phrase of the English line, what the players read first); the first found is used
 GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for p, ja in (
+    # first: whatever is wrong with it, the hand held apart is not the one on screen
+    (r"the first winner's hand is refused", "一人目の和了が数えられません(取消で一人目に戻して直してください)"),
     (r"\bno yaku\b", "役がありません(ドラ・ガリ・赤は役ではありません)"),
     (r"not a winning hand", "和了の形になっていません"),
     (r"the hand has \d+ tiles? counting 3 per meld", "牌の数が合いません(鳴きは3枚と数えて14枚)"),
     (r"too many copies of", "同じ牌が多すぎます"),
     (r"too many red fives", "赤五が多すぎます"),
     (r"too many plain fives", "黒の五が多すぎます(赤五を黒と読んでいませんか)"),
-    (r"the first winner's hand is refused", "一人目の和了が数えられません。ダブロンの前に直してください"),
     (r"would not fit the later hands", "後の局と合わなくなるため、この訂正はできません"),
     (r"in gari is not a gari", "ガリではない牌がガリにあります"),
     (r"is a gari under .*set aside", "ガリは手牌に入れられません"),

@@ -76,12 +76,17 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                  "winning tile above, then the tile in the picker below")
         error = _tiles_refused(draft.record(cfg.rules), at, cfg) or error      # the hand being drafted
     if not error:
-        try:
-            scores = [table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])}, at["seats"],
-                                         cfg.preset)       # the session's stored rule
-                      for i, rec in enumerate(records)]
-        except ValueError as e:
-            scores, error = [], bilingual(str(e))
+        for i, rec in enumerate(records):
+            try:
+                scores.append(table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])},
+                                                 at["seats"], cfg.preset))       # the session's stored rule
+            except ValueError as e:
+                # a double ron's first winner, held apart, is not the hand on screen: named, so the
+                # players take the double ron back (取消) to fix it
+                held = draft.first is not None and rec.get("seat") == draft.first.get("seat")
+                said = f"the first winner's hand is refused ({rec.get('seat')}: {e})" if held else str(e)
+                scores, error = [], bilingual(said)
+                break
     # anything in the hand, read or entered: not logged yet, so a link away asks first (table.js)
     entered = bool(draft.concealed or draft.melds or draft.gari or draft.dora_indicators or draft.first
                    or draft.riichi_others or draft.penalties)
@@ -151,13 +156,7 @@ def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, sta
 @router.post("/s/{session_id}/edit")
 def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, offers: OffersDep) -> Response:
     rule = ledger.config(session_id).preset
-    draft, op = replace(draft_of(form), plain_fives=plain_fives(rule)), text(form, "op")
-    if op == "double" and draft.first is None:      # the first winner's hand held apart must be one that counts
-        try:
-            table.score_in_session(draft.record(ledger.config(session_id).rules), ledger, session_id)
-        except ValueError as e:
-            raise ServiceError(f"the first winner's hand is refused ({e}): fix it before the double ron") from None
-    draft = draft.apply(op)
+    draft = replace(draft_of(form), plain_fives=plain_fives(rule)).apply(text(form, "op"))
     snapshot = text(form, "snapshot")
     reading, size = (offers.reading(snapshot) if snapshot else None) or (None, (0, 0))
     # any tap is the players' own: a win the watcher reads next no longer replaces this draft
