@@ -17,7 +17,7 @@ from .house import load
 from .presets import Preset
 from .record import SEATS, HandRecord
 from .table import Table, reading_asks
-from .tiles import KIND_OF, NORTH, format_mpsz, is_red, kind, tile_name
+from .tiles import FIVE_KINDS, KIND_OF, NORTH, format_mpsz, is_red, kind, tile_name
 from .validate import Tally, tally, validate
 from .yaku import BY_ID, CHIITOI, KIND_BITS, KOKUSHI, SIMPLE_MASK, SUIT_MASKS, Hand, Reading, Yaku, readings_by_wait
 
@@ -562,7 +562,7 @@ def _karasu_strict_ok(rec: HandRecord, t: Table, hits, fx: _Fixed) -> bool:
     if isinstance(rec.options.get("discarded_five"), bool):     # the players' word over the camera's discards
         return not rec.options["discarded_five"]
     if rec.discards is not None:
-        return not any(kind(x) in (13, 22) for x in rec.discards)
+        return not any(kind(x) in FIVE_KINDS[1:] for x in rec.discards)      # a 5p or 5s
     return not t.options.get("discarded_five", False)
 
 

@@ -29,13 +29,13 @@ from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 from .engine import gari_kinds, is_a_win
 from .errors import ScoringError
 from .presets import Preset
-from .tiles import format_mpsz, kind, parse_mpsz, parse_tile, tile_name
+from .tiles import RED_FIVES, format_mpsz, kind, parse_mpsz, parse_tile, tile_name
 
 HAND = 14
 FLOOR = 0.03         # a face the reader gave less than this is not tried ...
 MARGIN = 2.0         # ... and of several changes that make a win, the likeliest must be this many times the next
 KINDS = tuple(tile_name(k) for k in range(34))     # every kind, fives plain
-REDS = ("0m", "0p", "0s")
+REDS = tuple(tile_name(t) for t in RED_FIVES)      # 0m 0p 0s
 
 
 class Doubt(NamedTuple):

@@ -26,6 +26,7 @@ WINDS = (EAST, SOUTH, WEST, NORTH)
 DRAGONS = (HAKU, HATSU, CHUN)
 RED_FIVES = (34, 35, 36)
 _RED_KIND = {34: 4, 35: 13, 36: 22}
+FIVE_KINDS = tuple(_RED_KIND.values())      # the kinds 5m, 5p, 5s, by suit
 
 HONOR_NAMES_EN = ("East", "South", "West", "North", "Haku", "Hatsu", "Chun")
 HONOR_NAMES_JA = ("東", "南", "西", "北", "白", "發", "中")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import ScoringError
 from .record import HandRecord
-from .tiles import KIND_OF, format_mpsz, kind, suit, tile_name
+from .tiles import FIVE_KINDS, KIND_OF, format_mpsz, kind, suit, tile_name
 
 if TYPE_CHECKING:
     from .table import Table
@@ -71,7 +71,6 @@ def _kinds(by_code: list[int]) -> list[int]:
     return c
 
 
-FIVES = ((0, 4), (1, 13), (2, 22))     # (suit, the kind of its five): 5m, 5p, 5s
 _NONE = [0] * 34   # the counts of no tiles, shared: a Tally's lists are only read
 
 
@@ -133,7 +132,7 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
                 raise ScoringError(f"too many red fives 0{'mps'[s]}: {n} seen, {rec.rules} has {t.red_limit[s]}")
     # the wall's fives of a suit hold its red ones: the rest are plain, and more plain fives than that
     # (an ankan of 5p entered 5555p, where two of the four are red) is no hand of this wall
-    for s, five in FIVES:
+    for s, five in enumerate(FIVE_KINDS):
         plain = seen[five] - c.reds_seen[s]
         if plain > limits[five] - t.red_limit[s] >= 0 and limits[five]:
             raise ScoringError(f"too many plain fives 5{'mps'[s]}: {plain} seen (hand, melds, gari and indicators); "

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from scoring import ScoringError
 from scoring.record import SEATS
 from scoring.table import Table
-from scoring.tiles import format_mpsz, kind, parse_mpsz, tile_name
+from scoring.tiles import FIVE_KINDS, format_mpsz, kind, parse_mpsz, tile_name
 
 TILE_FIELDS = ("concealed", "gari", "dora_indicators", "ura_indicators")
 MELD_KINDS = {"pon": 3, "minkan": 4, "ankan": 4, "kakan": 4}
@@ -22,7 +22,6 @@ MELD_KINDS = {"pon": 3, "minkan": 4, "ankan": 4, "kakan": 4}
 # red, of four two (an ankan tapped as 5p was 5555p, counted two reds short). A rule's wall says its own
 # (``plain_fives``: chinton's suit holds four plain); ``red:I:J`` turns a meld's five red or plain.
 PLAIN_FIVES = (2, 2, 2)
-FIVES_OF_PS = (13, 22)      # the kinds 5p and 5s (balance's discarded_five)
 TARGETS = (("concealed", "手牌", "hand"), ("win_tile", "和了牌", "winning tile"), ("gari", "ガリ", "gari"),
            ("dora_indicators", "ドラ表示", "dora"), ("ura_indicators", "裏ドラ", "ura"),
            ("pon", "ポン", "pon"), ("minkan", "明槓", "kan"), ("ankan", "暗槓", "closed kan"),
@@ -168,7 +167,7 @@ class Draft:
         discards = self.extra.get("discards")
         if key == "discarded_five" and isinstance(discards, str) and discards:
             try:
-                return any(kind(t) in FIVES_OF_PS for t in parse_mpsz(discards))
+                return any(kind(t) in FIVE_KINDS[1:] for t in parse_mpsz(discards))     # a 5p or 5s
             except ScoringError:
                 pass
         return default

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Protocol, runtime_checkable
 
 import numpy as np
 
-SEATS = ("east", "south", "west")       # a hand record's seats, in turn order (docs/hand-record.md)
+from scoring.record import SEATS
 
 
 @dataclass(frozen=True)

@@ -82,15 +82,16 @@ def context_of(ledger: Ledger, session_id: str | None, hand: int | None = None) 
     correction read again: that hand's seats and honba, the deal's turn then)."""
     if not session_id:
         return ReadContext(rules="")
-    cfg, state = ledger.config(session_id), ledger.state(session_id)
+    cfg = ledger.config(session_id)
     slots = ledger.slots(session_id) if hand else ()
     if hand and 1 <= hand <= len(slots):
         body = slots[hand - 1].body
-        seats = dict(body["seats"])
-        dealer = cfg.players.index(seats["east"])
-        return ReadContext(cfg.rules, body["honba"], seats, cfg.preset, turn=(dealer - cfg.first_dealer) % 3)
-    return ReadContext(cfg.rules, state.honba, state.seats(cfg.players), cfg.preset,
-                       turn=(state.dealer - cfg.first_dealer) % 3)
+        seats, honba = dict(body["seats"]), body["honba"]
+    else:
+        state = ledger.state(session_id)
+        seats, honba = state.seats(cfg.players), state.honba
+    dealer = cfg.players.index(seats["east"])
+    return ReadContext(cfg.rules, honba, seats, cfg.preset, turn=(dealer - cfg.first_dealer) % 3)
 
 
 def score_record(record: Mapping[str, Any], seats: Mapping[str, str] | None = None,
