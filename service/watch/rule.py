@@ -36,6 +36,9 @@ from .look import Look
 
 # The states, as the tablet shows them.
 OFF, WATCHING, READING, HELD, OFFERED = "off", "watching", "reading", "held", "offered"
+# Where a message names the seat whose hand zone it watches: the zone keeps its player while the deal
+# moves on, so the watcher fills in that player's seat in the deal now (ReadContext.seat_now).
+SEAT = "<seat>"
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ class Trigger:
             self.readings.clear()
             self.seat = shown[0]
         self.state = READING
-        self.message = f"読んでいます · reading {self.seat}'s hand"
+        self.message = f"読んでいます · reading {SEAT}'s hand"
         n = len(self.readings)
         return n < self.limits.frames or (not self._majority() and n < 2 * self.limits.frames)
 
@@ -136,18 +139,18 @@ class Trigger:
         size = hand_size(record)
         if size < self.limits.win_tiles:
             self.state = HELD
-            self.message = (f"{self.seat}: {size} 枚 · {size} tiles shown: a tenpai display? not counted by itself"
+            self.message = (f"{SEAT}: {size} 枚 · {size} tiles shown: a tenpai display? not counted by itself"
                             if size == self.limits.win_tiles - 1 else
-                            f"{self.seat}: {size} 枚 · {size} tiles read: not a whole hand; waiting")
+                            f"{SEAT}: {size} 枚 · {size} tiles read: not a whole hand; waiting")
             return False
         key = record_key(record)
         self._offered = [(at, k) for at, k in self._offered if t - at < self.limits.repeat_s]
         self.state, self._gone_since = OFFERED, None
         if any(k == key for _, k in self._offered):
-            self.message = f"{self.seat}: 読み済み · this hand was already offered"
+            self.message = f"{SEAT}: 読み済み · this hand was already offered"
             return False
         self._offered.append((t, key))
-        self.message = f"{self.seat}: 和了を読みました · a win was read"
+        self.message = f"{SEAT}: 和了を読みました · a win was read"
         return True
 
     def undecide(self, why: str) -> None:

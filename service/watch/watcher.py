@@ -32,7 +32,7 @@ from ..reader import Reader, ReadContext, Reading
 from ..snapshots import SnapshotStore
 from .look import Looker
 from .offers import Offer, Offers
-from .rule import HELD, OFF, OFFERED, Thresholds, Trigger
+from .rule import HELD, OFF, OFFERED, SEAT, Thresholds, Trigger
 from .vote import voted
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,7 @@ DISK_FULL = ("ディスクがいっぱい · the table's disk is full: the win w
 CAMERA_LOST = "カメラが見えません · camera lost, not watching:"      # then why (Camera.lost)
 LOST = "lost"           # the state the tablets are told while the camera gives no frame
 ROOM = 512 * 1024       # free bytes that make room for snapshots again (a frame's JPEG: 100-200 KB)
+SEAT_CHECK_S = 1.0      # how stale the seat a status names may be (a draw moves the dealer unseen)
 _DIGITS = re.compile(r"\d+")  # a status that differs only in its numbers is no news
 
 
@@ -61,6 +62,7 @@ class Watcher:
         self._logged = offers.hands_logged                     # wins logged at the table, as last seen
         self._scene: int | None = None
         self._said: tuple[str, str] | None = None
+        self._seat_said: tuple[tuple, float, str] | None = None   # (zone, wins logged, session), when, seat now
         self._full = False                                     # the disk was full at the last offer: said once
         self._lost = ""                                        # why the camera gives no frame now ('' it does)
         self.reads = 0                                         # detector runs (the bench counts them)
@@ -140,7 +142,20 @@ class Watcher:
 
     def status(self) -> dict:
         return {"enabled": self.enabled, "state": LOST if self._lost and self.enabled else self.trigger.state,
-                "seat": self.trigger.seat, "message": self._message(), "camera": self.camera is not None}
+                "seat": self._seat_now(), "message": self._message(), "camera": self.camera is not None}
+
+    def _seat_now(self) -> str | None:
+        """The seat, in this deal, of the player whose hand zone the rule watches. The trigger knows
+        the zone (named by the first deal's winds); after the dealer moves on, its player sits
+        elsewhere (a win logged, a draw, a hand taken back). Asked of the ledger when the zone, the
+        session or the wins logged change, else at most once every ``SEAT_CHECK_S``."""
+        seat = self.trigger.seat
+        if seat is None:
+            return None
+        key, now = (seat, self.offers.hands_logged, self.offers.session), time.monotonic()
+        if self._seat_said is None or self._seat_said[0] != key or now - self._seat_said[1] >= SEAT_CHECK_S:
+            self._seat_said = (key, now, self.context().seat_now(seat) or seat)
+        return self._seat_said[2]
 
     def _message(self) -> str:
         """What the tablets read: the rule's, but the camera lost while it gives no frame (the players
@@ -148,7 +163,10 @@ class Watcher:
         (until a save succeeds, or a step finds the snapshots' disk with ``ROOM`` again)."""
         if self._lost and self.enabled:
             return f"{CAMERA_LOST} {self._lost}"
-        return DISK_FULL if self._full else self.trigger.message
+        if self._full:
+            return DISK_FULL
+        message = self.trigger.message
+        return message.replace(SEAT, self._seat_now() or "") if SEAT in message else message
 
     def _see_camera(self, lost: str) -> None:
         """The camera lost (why), or giving frames (''): the tablets are told when that changes, not

@@ -49,6 +49,30 @@ def test_a_win_laid_down_is_offered_once_after_it_lies_still_and_read_exactly(wa
     assert watcher.trigger.state == WATCHING
 
 
+def test_after_the_deal_moves_on_the_status_names_the_seat_the_hand_s_player_sits_in_now(vision_reader, win,
+                                                                                       tmp_path):
+    """A zone keeps its player while the dealer moves on. The status said "reading south's hand" by
+    the first deal's winds when the player in that zone was east (the dealer) in this deal, and the
+    offer the tablet then showed named east: two seats for one hand."""
+    from scoring.record import SEATS
+    context = ReadContext("dunhill", turn=1)
+    watcher = Watcher(vision_reader, vision_reader.table, SnapshotStore(tmp_path / "snapshots"), Offers(),
+                      lambda: context)
+    statuses, got = [], []
+    for i in range(len(win)):
+        if offer := watcher.step(win.frame(i), i, i / win.fps):
+            got.append(offer)
+        statuses.append(watcher.status())
+    zone = win.record["seat"]
+    now = SEATS[(SEATS.index(zone) - 1) % 3]
+    assert len(got) == 1 and got[0].reading.record["seat"] == now                # the offer: this deal's seat
+    said = [s for s in statuses if s["state"] in ("reading", "offered") and s["seat"]]
+    assert said and all(s["seat"] == now for s in said)
+    assert any(f"reading {now}'s hand" in s["message"] for s in said)
+    assert any(s["message"].startswith(f"{now}: ") for s in said)                 # "a win was read"
+    assert not any(f"{zone}'s hand" in s["message"] or s["message"].startswith(f"{zone}:") for s in said)
+
+
 def test_a_camera_stalled_on_one_frame_offers_nothing_until_new_frames_show_the_hand_still(watching, win):
     """A stream that stalls (under the camera-lost limit) hands the watcher its last frame again and
     again: before, each was read again and voted, so one frame, caught with a tile still sliding in,
