@@ -132,7 +132,7 @@ def add_win(ledger: Ledger, store: SnapshotStore, session_id: str, records: Sequ
     written = ledger.add_win(session_id, list(records), riichi=riichi or None, hand=hand, penalties=penalties,
                              snapshot=snap, confirmed_by=confirmed_by)
     if offers is not None:
-        offers.logged()
+        offers.logged(snap, records)
     return written
 
 

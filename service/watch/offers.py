@@ -20,10 +20,11 @@ import logging
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, Sequence
 
 from ..reader import Reading
 from ..recent import Recent
+from .rule import another_hand
 
 KEEP_S = 30 * 60            # an offer nobody confirmed is not shown to a newly opened page after this
 REMEMBER = 32               # readings kept by snapshot name (the overlay on the tablet)
@@ -60,14 +61,36 @@ class Offers:
         self.latest: Offer | None = None
         self.session: str | None = None        # the session a tablet looked at last (the watcher's context)
         self._readings: Recent[str, tuple[Reading, tuple[int, int]]] = Recent(REMEMBER)
+        self._offered: Recent[str, int] = Recent(REMEMBER)      # snapshot -> the id of its newest offer
+        self._logged: tuple[str | None, tuple[Mapping[str, Any], ...]] = (None, ())   # the last win logged
         self._listeners: set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = set()
         self.hands_logged = 0                  # wins logged at this table (``logged``): the watcher reads it
 
-    def logged(self) -> None:
-        """A win was logged at this table (the players confirmed a count, the watcher's or a tap's):
-        the watcher takes the hand lying on the table as counted (``Trigger.counted``)."""
+    def logged(self, snapshot: str | None = None, records: Sequence[Mapping[str, Any]] = ()) -> None:
+        """A win was logged at this table (the players confirmed a count, the watcher's or a tap's),
+        naming ``snapshot`` and holding ``records``: the watcher takes the hand lying on the table as
+        counted (``Trigger.counted``), unless it is the next deal's win offered since (``offered_since``)."""
         with self._lock:
+            self._logged = (snapshot, tuple(records))
             self.hands_logged += 1
+
+    def offered_since(self) -> Offer | None:
+        """The newest offer, when it came after the offer the last win was logged from and holds
+        another hand than that win: the next deal's win, read while the players had yet to confirm
+        the last. It was read at the last deal's seats and is not news to a page opened after the
+        Confirm, so the watcher reads it again and offers it anew. A hand read twice (one tile
+        otherwise) is the hand logged, never offered again: it is told by its tiles against both the
+        win as confirmed and the reading it was confirmed from (a hand misread, then fixed a lot)."""
+        with self._lock:
+            latest, (snapshot, records) = self.latest, self._logged
+        logged_from = self._offered.get(snapshot) if snapshot else None
+        if latest is None or logged_from is None or latest.id <= logged_from or latest.snapshot == snapshot:
+            return None
+        read = self.reading(snapshot)
+        known = [*records, read[0].record if read is not None else None]
+        if not records or read is None or not all(another_hand(latest.reading.record, r) for r in known):
+            return None
+        return latest
 
     # -- readings by snapshot ------------------------------------------------------------------------
     def remember(self, snapshot: str, reading: Reading, size: tuple[int, int]) -> None:
@@ -81,6 +104,7 @@ class Offers:
         """A new offer, told to every listening tablet (from any thread)."""
         offer = Offer(next(self._ids), self._now(), snapshot, size, reading, frames)
         self.remember(snapshot, reading, size)
+        self._offered.put(snapshot, offer.id)
         with self._lock:
             self.latest = offer
         self.tell("offer", offer.event(), offer.id)

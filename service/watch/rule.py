@@ -29,8 +29,12 @@ faces in a hand zone, so none is read; the detector runs only on still frames wi
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping
+
+from scoring.errors import ScoringError
+from scoring.tiles import KIND_OF, parse_mpsz
 
 from .look import Look
 
@@ -58,6 +62,29 @@ def hand_size(record: Mapping[str, Any] | None) -> int:
         return 0
     concealed = sum(ch.isdigit() for ch in str(record.get("concealed", "")))
     return concealed + 3 * len(record.get("melds") or [])
+
+
+def tiles_of(record: Mapping[str, Any] | None) -> Counter:
+    """The kinds a record's hand holds, red fives as fives: its concealed tiles and its melds'.
+    Empty where the record names none, or names them in text that is not mpsz."""
+    if not record:
+        return Counter()
+    texts = [record.get("concealed", "")] + [m.get("tiles", "") for m in record.get("melds") or []
+                                              if isinstance(m, Mapping)]
+    try:
+        return Counter(KIND_OF[t] for text in texts for t in parse_mpsz(text))
+    except ScoringError:
+        return Counter()
+
+
+def another_hand(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bool:
+    """Whether two records surely hold different hands: they share at most half the tiles of the
+    smaller. One hand read twice (a tile or two misread, an arm over it) shares nearly all its
+    tiles; the next deal's win, a few. Not sure (either names no tiles): False."""
+    ta, tb = tiles_of(a), tiles_of(b)
+    if not ta or not tb:
+        return False
+    return 2 * sum((ta & tb).values()) <= min(sum(ta.values()), sum(tb.values()))
 
 
 def record_key(record: Mapping[str, Any] | None) -> str:

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError
@@ -86,6 +87,7 @@ class Watcher:
         if self.offers.hands_logged != self._logged:      # a win logged since: the hand lying there is counted
             self._logged = self.offers.hands_logged
             self.trigger.counted()
+            self._offer_again(self.offers.offered_since())
         if number == self._looked:          # the camera gave no newer frame (a stall): nothing new seen, so
             return None                     # it neither reads as still nor counts again in the vote
         self._looked = number
@@ -123,6 +125,22 @@ class Watcher:
         offer = self.offers.offer(snap.name, reading, (snap.width, snap.height), frames=len(payloads))
         log.info("offered a win read over %d frames: %s", len(payloads), snap.name)
         return offer
+
+    def _offer_again(self, offer: Offer | None) -> Offer | None:
+        """The next deal's win, offered before the last deal's was logged: read again from its
+        snapshot at the seats and honba of the deal now, and offered anew, news to the tablets (the
+        players confirmed the last win; the page they opened after it drafts this one)."""
+        path = self.store.path(offer.snapshot) if offer is not None else None
+        frame = cv2.imread(str(path)) if path is not None else None
+        if frame is None:
+            return None
+        reading = self._read(frame)
+        if reading.record is None:
+            return None
+        if self.tiles is not None:
+            self.tiles.remember(offer.snapshot, reading.cuts)
+        log.info("the next deal's win, offered before the last was logged, offered again: %s", offer.snapshot)
+        return self.offers.offer(offer.snapshot, reading, offer.size, frames=offer.frames)
 
     def _read(self, frame: np.ndarray) -> Reading:
         reading = self.reader.read(frame, self.context())

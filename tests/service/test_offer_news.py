@@ -8,11 +8,14 @@ ten minutes slow, a win offered after a hand was not news to a page opened on it
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
 from service.app import create_app
 from service.ledger import db, repo
+from service.settings import DEMO_FRAMES
 from service.watch import offers as offers_module
 from table_fixtures import PIN, PLAYERS, machine_clock, record
 
@@ -33,6 +36,25 @@ def offer_a_count(client, sid: str) -> str:
     reading, size = client.app.state.offers.reading(snap)
     client.app.state.offers.offer(snap, reading, size)
     return snap
+
+
+def offer_a_frame(client, sid: str, name: str, lighter: int = 0):
+    """The demo frame ``name`` (``lighter`` levels lighter: another picture of the same table) read
+    at the table now and offered as the watcher offers a win."""
+    image = (DEMO_FRAMES / name).read_bytes()
+    if lighter:
+        frame = cv2.imdecode(np.frombuffer(image, np.uint8), cv2.IMREAD_COLOR)
+        lit = cv2.add(frame, (lighter,) * 3 + (0,))
+        image = cv2.imencode(".jpg", lit, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes()
+    snap = client.post("/api/read", data={"session": sid},
+                       files={"image": (name, image, "image/jpeg")}).json()["snapshot"]
+    return client.app.state.offers.offer(snap, *client.app.state.offers.reading(snap))
+
+
+def watcher_looks(client) -> None:
+    """The watcher looks at the camera's next frame, as its thread does many times a second."""
+    number, frame = client.app.state.camera.latest()
+    client.app.state.watcher.step(frame, number + 10_000, 0.0)
 
 
 def page(client, sid: str) -> str:
@@ -62,12 +84,41 @@ def test_a_hand_offered_twice_and_confirmed_from_the_first_offer_is_not_drafted_
     of one hand a hand logged twice.)"""
     client, sid = table
     offers = client.app.state.offers
-    first = offer_a_count(client, sid)
-    again = client.post(f"/api/camera/read?session={sid}").json()["snapshot"]      # the same hand, read again
-    offers.offer(again, *offers.reading(again))
-    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [record()], "snapshot": first,
+    first = offer_a_frame(client, sid, "frame-01.jpg")
+    again = offer_a_frame(client, sid, "frame-01.jpg", lighter=3)      # the same hand, read again
+    assert again.snapshot != first.snapshot
+    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [record()], "snapshot": first.snapshot,
                                                            "hand": 1}).status_code == 201
     assert OFFERED not in page(client, sid)
+    latest = offers.latest
+    watcher_looks(client)                                          # told of the logged win: nothing new
+    assert offers.latest is latest and OFFERED not in page(client, sid)
+
+
+def test_the_next_deal_s_win_read_before_the_last_was_confirmed_is_offered_again_at_its_seats(table):
+    """The players confirm south's win while the watcher has already read the next deal's, west
+    zone's hand. Before, that offer was not news to the page opened after the Confirm (a tap on
+    Count read it again), and its record named the seats of the deal before. Now the watcher reads
+    it again at the deal now (south won: the dealer moved on, the West zone's player sits south)."""
+    client, sid = table
+    offers = client.app.state.offers
+    last = offer_a_frame(client, sid, "frame-01.jpg")                  # south's tsumo, souzu
+    assert last.reading.record["seat"] == "south"
+    following = offer_a_frame(client, sid, "frame-05.jpg")             # read while the last is unconfirmed
+    assert following.reading.record["seat"] == "west"
+    r = client.post(f"/api/sessions/{sid}/wins", json={"records": [dict(last.reading.record)],
+                                                       "snapshot": last.snapshot, "hand": 1})
+    assert r.status_code == 201
+    watcher_looks(client)
+    again = offers.latest
+    assert again.id > following.id and again.snapshot == following.snapshot
+    assert again.reading.record["seat"] == "south"                     # the West zone's player, this deal
+    assert {k: v for k, v in again.reading.record.items() if k not in ("seat", "honba")} == \
+        {k: v for k, v in following.reading.record.items() if k not in ("seat", "honba")}
+    shown = page(client, sid)
+    assert OFFERED in shown and following.snapshot in shown
+    watcher_looks(client)                                              # once: no third offer
+    assert offers.latest is again
 
 
 @pytest.mark.parametrize("minutes", [10, -10], ids=["fast", "slow"])
