@@ -41,6 +41,10 @@ PALETTE = (("1m", "5m", "0m", "9m"), tuple(f"{n}p" for n in "1234567890"),
            tuple(f"{n}s" for n in "1234567890"), tuple(f"{n}z" for n in "1234567"))
 
 
+# a record's fields the editor keeps as text (a hand-made form's list there is refused, not a 500)
+TEXT_FIELDS = ("seat", "win", "discarder", "concealed", "win_tile", "gari", "dora_indicators", "ura_indicators")
+
+
 class EditError(ValueError):
     pass
 
@@ -92,6 +96,9 @@ class Draft:
             raise EditError("the editor's melds must be a list of {kind, tiles, from} objects")
         if first is not None and not isinstance(first, dict):
             raise EditError("the editor's first record (double ron) must be an object")
+        bad = next((k for k in TEXT_FIELDS if not isinstance((first or {}).get(k, ""), str)), None)
+        if bad:
+            raise EditError(f"the editor's first record (double ron): its {bad} must be text")
         melds = tuple(melds)
         seat = text("seat") or "east"
         return cls(seat=seat, win=text("win") or "tsumo", discarder=text("discarder"),
@@ -150,6 +157,33 @@ class Draft:
         if options:
             rec["options"] = options
         return rec
+
+    def records(self, rules: str) -> list[dict[str, Any]]:
+        """What Confirm logs: a double ron's first winner's record (held apart) and the hand on
+        screen. One dead wall for both: the first's dora indicators are those on screen, so a fix
+        made in the second draft is the first winner's too (it was paid on the indicator just
+        corrected), and its ura where both name ura."""
+        second = self.record(rules)
+        if self.first is None:
+            return [second]
+        first = {**self.first, "rules": rules}
+        first.pop("dora_indicators", None)
+        if self.dora_indicators:
+            first["dora_indicators"] = self.dora_indicators
+        if self.ura_indicators and first.get("ura_indicators"):
+            first["ura_indicators"] = self.ura_indicators
+        return [first, second]
+
+    def winner_riichi(self, seats: Mapping[str, str]) -> "Draft":
+        """A player ticked among others' riichi who is the winner now (the winner changed after the
+        tick, or a double ron made her its second winner) declared riichi: the tick becomes her
+        hand's 立直, where it was dropped unseen (no stick, no riichi counted). ``seats``: seat ->
+        player."""
+        name = seats.get(self.seat)
+        if name is None or name not in self.riichi_others:
+            return self
+        riichi = set() if self.flags & {"riichi", "double_riichi"} else {"riichi"}
+        return replace(self, flags=self.flags | riichi, riichi_others=self.riichi_others - {name})
 
     def _reds(self, tile: str, n: int, tapped: int) -> int:
         """The red fives in a meld of ``n`` of ``tile``'s kind: those tapped, and at least as many as

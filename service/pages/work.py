@@ -63,7 +63,8 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     watcher reads next may replace it without losing a fix."""
     at = table_at(ledger, session_id, correct)
     cfg = at["cfg"]
-    records = ([dict(draft.first, rules=cfg.rules)] if draft.first else []) + [draft.record(cfg.rules)]
+    draft = draft.winner_riichi(at["seats"])
+    records = draft.records(cfg.rules)
     if is_double_ron(records):
         records = head_first(records)       # in the order, and with the honba, the ledger will count
     scores, error = [], "; ".join(draft.problems())
@@ -259,12 +260,12 @@ def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, si
 @router.post("/s/{session_id}/confirm")
 def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
             store: SnapshotsDep, after: AfterConfirmDep, offers: OffersDep, background: BackgroundTasks) -> Response:
-    draft = draft_of(form)
     cfg = ledger.config(session_id)
+    at_seats = table_at(ledger, session_id, number(form, "correct"))["seats"]
+    draft = draft_of(form).winner_riichi(at_seats)
     if draft.problems():
         raise ServiceError("; ".join(draft.problems()))
-    records = ([dict(draft.first, rules=cfg.rules)] if draft.first else []) + [draft.record(cfg.rules)]
-    at_seats = table_at(ledger, session_id, number(form, "correct"))["seats"]
+    records = draft.records(cfg.rules)
     winners = {at_seats[r["seat"]] for r in records if r.get("seat") in at_seats}
     riichi = sorted(draft.riichi_others - winners)
     snapshot = text(form, "snapshot") or None

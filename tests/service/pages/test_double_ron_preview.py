@@ -35,3 +35,57 @@ def test_a_double_ron_preview_pays_the_honba_as_the_ledger_will(client):
     paid = {logged["seats"][r["seat"]]: total for r, total in zip(logged["records"], logged["totals"])}
     assert shown == paid
     assert paid == {"Ben": 9, "Chie": 8}                   # the head (Ben, first after east) has the honba
+
+
+def _double_ron(client, rules="dunhill"):
+    """A session and south's ron off east, Chie (west) ticked among others' riichi, made a double ron:
+    the second draft's form, as the page wrote it."""
+    from test_snapshot_fix import EditorForm
+    sid = client.post("/api/sessions", json={"rules": rules, "players": list(PLAYERS)}).json()["id"]
+    form = {"seat": "south", "win": "ron", "discarder": "east", "concealed": "123789p234s666z22z",
+            "win_tile": "2z", "dora_indicators": "3p", "riichi_others": "Chie", "melds": "[]", "op": "double"}
+    doubled = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"})
+    assert doubled.status_code == 200, doubled.text
+    return sid, EditorForm(doubled.text).values
+
+
+def _logged(client, sid):
+    hand = client.get(f"/api/sessions/{sid}/hands").json()["hands"][-1]
+    return hand, {r["seat"]: r for r in hand["records"]}
+
+
+def test_a_riichi_ticked_for_the_player_who_becomes_the_second_winner_is_her_riichi(client):
+    """Chie declared riichi and was ticked among others' riichi; the double ron made her its second
+    winner. Her draft opened with 立直 unticked and her box gone: the ledger logged no riichi for her,
+    no stick and no riichi counted, and nothing on screen said so."""
+    from test_snapshot_fix import EditorForm
+    sid, second = _double_ron(client)
+    assert second["seat"] == "west" and second.get("riichi")                 # her 立直, ticked
+    form = {**second, "concealed": "234p567p789p11s555z", "win_tile": "1s", "op": ""}
+    shown = EditorForm(client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"}).text).values
+    assert shown.get("riichi") and "Chie" not in shown.get("riichi_others", "")
+    assert client.post(f"/s/{sid}/confirm", data=form, headers={"HX-Request": "true"}).status_code == 204
+    hand, records = _logged(client, sid)
+    assert records["west"].get("riichi") is True
+    assert "Chie" in hand["riichi"]                                           # her stick is on the table
+
+
+def test_a_dora_indicator_fixed_in_the_second_draft_is_the_first_winner_s_too(client):
+    """One dead wall: the players corrected the indicator (3p read, 1p lies there) in the second
+    winner's draft. The first winner, held apart, was paid on the 3p just corrected."""
+    sid, second = _double_ron(client)
+    form = {**second, "concealed": "234p567p789p11s555z", "win_tile": "1s", "dora_indicators": "1p", "op": ""}
+    r = client.post(f"/s/{sid}/confirm", data=form, headers={"HX-Request": "true"})
+    assert r.status_code == 204, r.text
+    _, records = _logged(client, sid)
+    assert records["south"]["dora_indicators"] == records["west"]["dora_indicators"] == "1p"
+
+
+def test_a_first_record_whose_seat_is_no_text_is_refused_not_a_500(client):
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": list(PLAYERS)}).json()["id"]
+    form = {**WEST, "rules": "dunhill", "discarder": "south",
+            "first": json.dumps({**SOUTH, "seat": [1], "rules": "dunhill"}), "melds": "[]"}
+    for route in ("edit", "confirm"):
+        r = client.post(f"/s/{sid}/{route}", data=form, headers={"HX-Request": "true"})
+        assert r.status_code == 422 and "its seat must be text" in r.text
+    assert client.get(f"/api/sessions/{sid}/hands").json()["hands"] == []
