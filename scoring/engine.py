@@ -528,6 +528,10 @@ def _count(rec: HandRecord, t: Table, hand: Hand, hits: list[tuple[Yaku, int, An
         pts = t.karasu_closed if hand.closed else t.karasu_open
         lines.append(("karasu", "カラス", "Karasu (no gari)", pts, 1, 1, "karasu"))
         subtotal += pts
+    if no_gari and t.karasu_plain_add and not (karasu_applies and mode in ("fixed", "fixed_by_state")):
+        # the other kind: no gari is enough, added once the yaku are counted (a fixed karasu replaces it)
+        lines.append(("karasu", "ノーガリ", "No gari", t.karasu_plain_add, 1, 1, "karasu"))
+        subtotal += t.karasu_plain_add
     if bounty and t.bounty_before_multiplier:
         lines.append(("bounty", "懸賞", "Bounty", bounty, 1, 1, "bounty"))
         subtotal += bounty

@@ -179,6 +179,7 @@ class Table:
         self.karasu_closed = int(k.get("closed", 0))
         self.karasu_open = int(k.get("open", 0))
         self.karasu_when = int(k.get("when", -1))
+        self.karasu_plain_add = int(k.get("plain_add", 0))    # every no-gari win besides (balance's 2種類)
 
         b = preset.section("bounty")
         self.bounty_from = int(b["from_honba"]) if b else None

@@ -278,6 +278,17 @@ def test_karasu_plus5_option_adds_5_instead():
     assert r.total == 8
 
 
+def test_karasu_read_as_two_kinds_adds_5_to_any_win_with_no_gari_and_keeps_the_30():
+    """「カラスには2種類あります。抜きドラが一枚もないことが条件です。役を数え終わった後に5点を
+    加算します。」 then the karasu with conditions, 30 fixed: option ``karasu`` = ``two_kinds``."""
+    two = {"karasu": "two_kinds"}
+    r = win(R, "123p789p234s678s99p", "2s", seat="south", win="tsumo", riichi=True, honba=1, options=two)
+    base = win(R, "123p789p234s678s99p", "2s", seat="south", win="tsumo", riichi=True, honba=1)
+    assert r.total == base.total + 5 and lines(r)["karasu"] == 5
+    assert win(R, **KARASU, options=two).total == 30                      # both kinds: the fixed one
+    assert win(R, **PLAIN, riichi=True, **G, options=two).total == win(R, **PLAIN, riichi=True, **G).total
+
+
 # --- bounty (懸賞場): from 4 honba, added last -------------------------------------------
 
 def test_no_bounty_at_3_honba():
