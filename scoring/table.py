@@ -94,7 +94,8 @@ class Table:
         rules = preset.section("rules")
         self.riichi_with_double = bool(rules.get("riichi_with_double", False))
         self.max_kans = int(rules.get("max_kans", 4))
-        self.rinshan_on_gari = bool(rules.get("rinshan_on_gari", True))
+        # a gari's replacement draw won on is rinshan (isshokai: an option, its seed reading it as no draw)
+        self.rinshan_on_gari = bool(self.options.get("rinshan_on_gari", rules.get("rinshan_on_gari", True)))
         self.nagashi_lost_by_riichi = bool(rules.get("nagashi_lost_by_riichi", False))
 
         values = preset.section("yaku")

@@ -14,6 +14,16 @@ PLAIN = dict(concealed="234678p234678s99s", win_tile="3p")
 
 
 
+def test_a_nukidora_is_no_draw_so_its_replacement_makes_no_rinshan():
+    """「抜きドラは、0 回のツモと見なされるので、一発系(天和・地和・嶺上含む)は消えない」: the
+    nukidora keeps a kan's rinshan alive; without a kan the replacement draw is an ordinary tsumo
+    (option ``rinshan_on_gari`` = true counts it as rinshan)."""
+    with pytest.raises(ScoringError, match="rinshan needs a kan"):
+        win(R, **PLAIN, win="tsumo", rinshan=True, gari="5m")
+    counted = win(R, **PLAIN, win="tsumo", rinshan=True, gari="5m", options={"rinshan_on_gari": True})
+    assert lines(counted)["rinshan"] == 4
+
+
 def test_counts_are_reported_in_sticks():
     assert win(R, **PLAIN, riichi=True).unit == "sticks"
 
@@ -24,7 +34,8 @@ YAKU = [
     ("riichi", dict(PLAIN, riichi=True), 1),
     ("double_riichi", dict(PLAIN, double_riichi=True), 2),
     ("menzen_tsumo", dict(PLAIN, win="tsumo"), 1),
-    ("rinshan", dict(PLAIN, win="tsumo", rinshan=True, gari="5m"), 4),
+    ("rinshan", dict(concealed="234678p234s99s", win_tile="3p", win="tsumo", rinshan=True,
+                     melds=[{"kind": "ankan", "tiles": "1111s"}]), 4),
     ("chankan", dict(PLAIN, chankan=True), 4),
     ("haitei", dict(PLAIN, win="tsumo", haitei=True), 4),
     ("houtei", dict(PLAIN, houtei=True), 4),
