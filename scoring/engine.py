@@ -468,8 +468,8 @@ def _dora_count(indicators: tuple[int, ...], t: Table, c: Tally) -> int:
     gari = c.gari if t.dora_counts_gari else None
     for ind in indicators:
         dk = dora_of[ind]
-        if dk is None:  # the wildcard names an honour: it looks at the hand
-            dk = t.dora_kind(KIND_OF[ind], c.all)
+        if dk is None:  # the wildcard names an honour: the best for the winner, of the tiles that count
+            dk = t.dora_kind(KIND_OF[ind], c.all if gari is not None else hand)
         n += hand[dk] + gari[dk] if gari is not None else hand[dk]
     return n
 

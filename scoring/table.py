@@ -281,7 +281,7 @@ class Table:
 
     def dora_kind(self, indicator: int, held: list[int]) -> int:
         """The dora an indicator points at. A wildcard indicator names an honour
-        (option ``haku_dora``; ``auto`` names the honour held most)."""
+        (option ``haku_dora``; ``auto`` names the honour held most of ``held``: the tiles that count)."""
         if indicator in self.dora_next:
             return self.dora_next[indicator]
         if indicator >= 27:

@@ -279,6 +279,15 @@ def test_haku_dora_indicator_names_one_honour():
     assert "dora" not in lines(win(R, **hand, options={"haku_dora": "7z"}))
 
 
+def test_haku_auto_names_the_honour_that_counts_when_gari_are_no_dora():
+    """The winner picks the honour, so ``auto`` is the best for her. With North gari held apart and
+    not counted as dora, it named North (held most, counting the gari): no dora, where East is 3."""
+    hand = dict(seat="south", win="ron", discarder="west", concealed="123p456p789p111z22p", win_tile="2p",
+                gari="4444z", dora_indicators="5z", options={"dora_counts_gari": False})
+    assert lines(win(R, **hand))["dora"] == 3
+    assert win(R, **hand).total == win(R, **{**hand, "options": {**hand["options"], "haku_dora": "1z"}}).total
+
+
 # --- the wall -----------------------------------------------------------------------------------------
 
 def test_eight_of_a_suit_kind_may_be_seen():
