@@ -93,9 +93,15 @@ def parse_mpsz(text: str) -> tuple[int, ...]:
     """
     if not isinstance(text, str):
         raise ScoringError(f"tiles must be an mpsz string, got {type(text).__name__}")
+    if len(text) > MAX_TILE_TEXT:      # before the pattern, whose search of a long digit run is quadratic
+        raise ScoringError(f"tile text of {len(text):,} characters: no field of a hand holds that many "
+                           f"tiles (at most {MAX_TILE_TEXT} characters)")
     return _parse(text)
 
 
+# The longest tile text a hand's field may be: a winner's discards, every tile of the wall twice over,
+# spaced. A long one took seconds to parse, every other request of the table waiting (a frozen tablet).
+MAX_TILE_TEXT = 400
 _TILE_CODE = {d + letter: c for (d, letter), c in _CODE.items()}   # "5p" -> 13: the usual one-tile text
 _SEGMENT = re.compile(r"([0-9]+)([mpsz])")
 _SUIT_CODES = {ch: {d: c for (d, letter), c in _CODE.items() if letter == ch} for ch in "mpsz"}

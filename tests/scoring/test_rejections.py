@@ -160,6 +160,17 @@ def test_null_in_an_optional_field_is_the_ordinary_case(field):
         assert score(nulled).total == score({k: v for k, v in plain.items() if k != field}).total
 
 
+@pytest.mark.parametrize("field", ["concealed", "gari", "discards", "dora_indicators"])
+def test_a_tile_field_longer_than_any_hand_is_refused_at_once_and_not_echoed(field):
+    """A run of 25,000 digits with no suit took seconds to parse (100,000: minutes), holding every
+    other request of the table, and the refusal repeated the whole text twice. It is refused for
+    its length before it is parsed."""
+    rec = record("dunhill", **{**PLAIN, field: "1" * 5_000})
+    with pytest.raises(ScoringError, match="tile text of 5,000 characters") as refused:
+        score(rec)
+    assert len(str(refused.value)) < 200
+
+
 def test_scoring_error_is_a_value_error():
     assert issubclass(ScoringError, ValueError)
 
