@@ -12,10 +12,10 @@ is not over and its last hand (or its start, before the first hand) is within
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from .. import heartbeat, house_rules
 from ..deps import ParlourDep, SettingsDep
@@ -32,8 +32,9 @@ router = APIRouter(tags=["counter"])
 class PriceIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     rule: str = Field(description="a built-in or a house rule, by name")
-    rate: float = Field(description="yen per point of the result (isshokai: per stick), 0 or more")
-    fee: float = Field(0, description="the table fee (場代) per player, in yen, 0 or more")
+    # strict: JSON true is no price (it was read as ¥1)
+    rate: Annotated[float, Strict()] = Field(description="yen per point of the result (isshokai: per stick), 0 or more")
+    fee: Annotated[float, Strict()] = Field(0, description="the table fee (場代) per player, in yen, 0 or more")
     fee_per: Literal["game", "hour"] = Field("game", description="the fee once per session, or per started hour")
 
 

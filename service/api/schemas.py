@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 # Riichi declarers: ["Aki", "Ben:open"] or {"Aki": "riichi", "Ben": "open"}.
 Riichi = list[str] | dict[str, Literal["riichi", "open"]]
@@ -31,7 +31,7 @@ class WinIn(_Body):
                                           description="one hand record, two for a double ron (docs/hand-record.md)")
     riichi: Riichi = Field(default_factory=list, description="riichi declarers besides what the records say")
     penalties: Penalties = Field(default_factory=list)
-    hand: int | None = Field(None, ge=1, description="the hand number the tablet believes this is (stale guard)")
+    hand: StrictInt | None = Field(None, ge=1, description="the hand number the tablet believes this is (stale guard)")
     snapshot: str | None = Field(None, description="a snapshot name from /api/read or /api/camera/read")
     confirmed_by: str | None = Field(None, max_length=100)
 
@@ -40,7 +40,7 @@ class DrawIn(_Body):
     tenpai: list[str] = Field(default_factory=list, description="the players who were tenpai")
     riichi: Riichi = Field(default_factory=list)
     penalties: Penalties = Field(default_factory=list)
-    hand: int | None = Field(None, ge=1)
+    hand: StrictInt | None = Field(None, ge=1)
     confirmed_by: str | None = Field(None, max_length=100)
 
 
@@ -48,13 +48,13 @@ class ChomboIn(_Body):
     offender: str
     riichi: Riichi = Field(default_factory=list)
     penalties: Penalties = Field(default_factory=list)
-    hand: int | None = Field(None, ge=1)
+    hand: StrictInt | None = Field(None, ge=1)
     confirmed_by: str | None = Field(None, max_length=100)
 
 
 class CorrectIn(_Body):
     kind: Literal["win", "draw", "chombo"]
-    seen: int | None = Field(None, ge=0, description="the seq of the event seen as that hand: refused (409) "
+    seen: StrictInt | None = Field(None, ge=0, description="the seq of the event seen as that hand: refused (409) "
                                                       "if another correction came since")
     records: list[dict[str, Any]] = Field(default_factory=list, max_length=2)
     tenpai: list[str] = Field(default_factory=list)
@@ -66,7 +66,7 @@ class CorrectIn(_Body):
 
 
 class UndoIn(_Body):
-    hand: int | None = Field(None, ge=1, description="the number of the hand to undo: it must be the last")
+    hand: StrictInt | None = Field(None, ge=1, description="the number of the hand to undo: it must be the last")
     confirmed_by: str | None = Field(None, max_length=100)
 
 

@@ -76,6 +76,11 @@ def checked(rule: str, rate: object, fee: object, fee_per: object) -> Price:
     """A price as given, checked: rate and fee finite numbers from 0, fee_per game or hour."""
     values = {}
     for key, value in (("rate", rate), ("fee", fee)):
+        if isinstance(value, bool):         # no amount (float(True) is 1)
+            raise LedgerError(f"{key} must be a number of yen (0 or more), got {value!r}")
+        # full-width digits are digits as a Japanese keyboard types them; ² or ① is no amount
+        if isinstance(value, str) and any(unicodedata.category(ch) == "No" for ch in value):
+            raise LedgerError(f"{key} must be a number of yen written as digits (1,000 or 0.5), got {value!r}")
         if isinstance(value, str):          # "1,000", "¥500" as staff write money
             typed = unicodedata.normalize("NFKC", value).replace("¥", "").strip()
             # a comma groups thousands, nothing else ("5,0" is no price: 50? 5.0?); no exponent ("1e-9")
@@ -176,14 +181,27 @@ def set_price(engine: Engine, rule: str, rate: object, fee: object, fee_per: obj
     try:
         with engine.begin() as conn:
             _keep(conn, rule, now, values)
-            if not conn.execute(update(db.prices).where(db.prices.c.rule == rule)
-                                .values(updated_at=now, **values)).rowcount:
+            if not _replace(conn, rule, now, values) and not _stored(conn, rule):
                 conn.execute(db.prices.insert().values(rule=rule, updated_at=now, **values))
     except IntegrityError:       # two counters saved it at once: the other's insert won, update it
         with engine.begin() as conn:
             _keep(conn, rule, now, values)       # rolled back with the insert: written again
-            conn.execute(update(db.prices).where(db.prices.c.rule == rule).values(updated_at=now, **values))
+            _replace(conn, rule, now, values)
     return Price(p.rule, p.rate, p.fee, p.fee_per, now, True)
+
+
+def _replace(conn, rule: str, now: datetime, values: dict) -> bool:
+    """The rule's price row made this one, unless one stamped later stands there already. Two
+    counters saving at once are stamped before their transactions: the row held the one committed
+    last, the history (which settles sessions) the one stamped last, and the counter showed ¥100
+    a point while the next session settled at ¥1. The later stamp stands in both."""
+    p = db.prices
+    return bool(conn.execute(update(p).where((p.c.rule == rule) & (p.c.updated_at <= now))
+                             .values(updated_at=now, **values)).rowcount)
+
+
+def _stored(conn, rule: str) -> bool:
+    return conn.execute(select(db.prices.c.rule).where(db.prices.c.rule == rule)).first() is not None
 
 
 def _keep(conn, rule: str, since: datetime, values: dict) -> None:

@@ -155,7 +155,9 @@ def test_the_settlement_in_yen_follows_the_price(client):
     ({"rule": "dunhill", "rate": -5}, "rate must be from 0"),
     ({"rule": "dunhill", "rate": 5, "fee": -1}, "fee must be from 0"),
     ({"rule": "dunhill", "rate": 5, "fee_per": "week"}, "fee_per"),
-    ({"rule": "nosuch", "rate": 5}, "no rule 'nosuch' to price")])
+    ({"rule": "nosuch", "rate": 5}, "no rule 'nosuch' to price"),
+    # JSON true was read as ¥1
+    ({"rule": "dunhill", "rate": True}, "rate"), ({"rule": "dunhill", "rate": 5, "fee": True}, "fee")])
 def test_a_bad_price_is_a_422_in_one_line(client, body, said):
     r = client.put("/api/counter/prices", json=body, headers=STAFF_H)
     assert r.status_code == 422 and said in r.json()["detail"] and "\n" not in r.json()["detail"]

@@ -9,6 +9,8 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from table_fixtures import HATSU, PLAYERS, record
 
 
@@ -143,3 +145,15 @@ def test_a_penalty_stick_goes_into_the_pool_where_the_rule_has_one(client):
     other = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
     r = client.post(f"/api/sessions/{other}/draws", json={"tenpai": [], "penalties": ["Ben"]})
     assert r.status_code == 422 and "dunhill has no 罰符" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("hand", [True, "1", 1.0])
+def test_the_stale_page_guard_takes_a_whole_number_only(client, session, hand):
+    """``"hand": true`` was taken as hand 1 and the draw written: the guard a stale tablet relies on
+    read a boolean as a hand number, as ``honba: true`` is refused."""
+    sid = session["id"]
+    for route, body in (("draws", {"tenpai": ["Aki"]}), ("chombos", {"offender": "Aki"}),
+                        ("wins", {"records": [record()]})):
+        r = client.post(f"/api/sessions/{sid}/{route}", json={**body, "hand": hand})
+        assert r.status_code == 422 and "hand" in r.text, (route, r.text)
+    assert client.get(f"/api/sessions/{sid}/hands").json()["hands"] == []

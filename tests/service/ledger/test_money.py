@@ -100,7 +100,10 @@ def test_a_point_session_settles_from_its_balances(ledger):
 @pytest.mark.parametrize("rate, fee, per, said", [
     (-1, 0, "game", "rate must be from 0"), (1, -5, "game", "fee must be from 0"),
     ("abc", 0, "game", "rate must be a number"), (1, 0, "week", "fee_per must be 'game' or 'hour'"),
-    (float("nan"), 0, "game", "rate must be from 0"), (1, float("inf"), "game", "fee must be from 0")])
+    (float("nan"), 0, "game", "rate must be from 0"), (1, float("inf"), "game", "fee must be from 0"),
+    (True, 0, "game", "rate must be a number"), (1, True, "game", "fee must be a number"),
+    ("²", 0, "game", "rate must be a number of yen written as digits"),
+    (1, "①,000", "game", "fee must be a number of yen written as digits")])
 def test_a_bad_price_is_refused_naming_what_is_wrong(ledger, rate, fee, per, said):
     with pytest.raises(LedgerError, match=said):
         set_price(ledger.engine, "dunhill", rate, fee, per)
@@ -133,6 +136,22 @@ def test_a_session_is_settled_at_the_price_in_force_when_it_started(ledger):
     before_any = played.created_at - timedelta(days=1)          # before the rule had a price: its first
     assert price_at(ledger.engine, "dunhill", before_any).rate == 30.0
     assert not price_at(ledger.engine, "isshokai", played.created_at).stored     # none set: the defaults
+
+
+def test_two_counters_saving_a_price_at_once_leave_the_one_stamped_last_shown_and_in_force(ledger, monkeypatch):
+    """Each save is stamped before its transaction. B (¥1, stamped later) committed first, then A
+    (¥100, stamped earlier): the counter showed ¥100 a point while the next session settled at ¥1."""
+    from service.ledger import db
+    t = datetime.now(timezone.utc)
+    stamps = iter([t + timedelta(seconds=1), t])
+    monkeypatch.setattr(db, "clock", lambda engine: next(stamps))
+    set_price(ledger.engine, "toutenkou", 1, 0)                  # B
+    set_price(ledger.engine, "toutenkou", 100, 0)                # A, committed last, stamped first
+    monkeypatch.undo()
+    shown = price(ledger.engine, "toutenkou")
+    in_force = price_at(ledger.engine, "toutenkou", t + timedelta(seconds=2))
+    assert shown.rate == in_force.rate == 1.0
+    assert price_at(ledger.engine, "toutenkou", t).rate == 100.0                # A held from its own stamp
 
 
 def test_yen_rounded_still_add_up_to_what_the_results_add_up_to():
