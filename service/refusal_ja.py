@@ -1,6 +1,7 @@
 """The tablet's refusals in both languages: the engine and the ledger say what is wrong in English
 (one line, for the API and the command line); the players at the table read Japanese first. Each
-gloss is found by a phrase of the English line and put before it."""
+gloss is found by a phrase of the English line and put before it; what the line names (a count, a
+tile) the gloss carries over, as ``\\g<name>`` of the phrase's named group."""
 
 from __future__ import annotations
 
@@ -54,12 +55,49 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
     (r"no revealed hand", "和了者の手牌が見つかりません。表向きに並べてください"),
     (r"tsumo or ron cannot be seen", "ツモかロンか読めません。選んでください"),
     (r"frames disagree", "読みが揃いません。確かめてください"),
-    (r"back\(s\) in .* hand row", "手牌に裏向きの牌があります"),
+    (r"(?P<n>\d+) back\(s\) in (the line|.* hand row)", r"手牌に裏向きの牌が \g<n> 枚あります(読んでいません)"),
     (r"the winning tile is not set apart: took the last tile", "和了牌が離して置かれていません(最後の牌を和了牌としました。確かめてください)"),
     (r"in the gari zone is no gari", "ガリの場所にガリでない牌があります"),
     (r"a back read as", "裏向きの牌を表の牌と読みました。確かめてください"),
     (r"boxes in \d+ mm of the hand row", "手牌の列の牌の数が合いません。確かめてください"),
     (r"a double ron is two rons by the two other players", "ダブロンは放銃者以外の二人のロンです"),
+    # a photo of the hand, taken at the seat (vision.hand_photo, service.mending): what to check
+    (r"^13 tiles in the line: the winning tile is not among them", "写真の牌は13枚で、和了牌がありません。和了牌を選んでください"),
+    (r"(the line holds|the hand has) (?P<c>\d+) concealed tiles?(\(s\))? and (?P<m>\d+) meld\(s\): (?P<n>\d+), not (?P<h>\d+)",
+     r"手牌 \g<c> 枚と鳴き \g<m> 組で \g<n> 枚です(\g<h> 枚になりません)。確かめてください"),
+    (r"who each meld was called from cannot be seen", "誰から鳴いたかは写真ではわかりません。確かめてください"),
+    (r"a box read (?P<t>\S+) held two tiles: read again as (?P<r>\S+)",
+     r"\g<t> と読んだ所に2枚ありました。1枚目を \g<r> と読み直しました。確かめてください"),
+    (r"(?P<t>\S+) read where the line's spacing says a tile was missed",
+     r"牌の間隔から見落としとみて、そこを \g<t> と読みました。確かめてください"),
+    (r"^read again .*: the first reading made no winning hand", "最初の読みでは和了の形にならず、読み直しました。確かめてください"),
+    (r"^read (?P<r>\S+) in the gari, counted as (?P<t>\S+): .*next choice for that tile \((?P<p>[\d%]+)\)",
+     r"ガリの \g<r> はこのルールのガリではないため、次の候補の \g<t> (\g<p>)としました。確かめてください"),
+    (r"^read (?P<r>\S+), counted as (?P<t>\S+): .*next choice for that tile \((?P<p>[\d%]+)\)",
+     r"読んだままでは和了にならないため、\g<r> を次の候補の \g<t> (\g<p>)としました。確かめてください"),
+    (r"^as read the tiles make no winning hand; one tile read otherwise would make one",
+     "読んだままでは和了の形になりません。次のどれか1枚の読み違いです。確かめてください"),
+    (r"the winning tile is not shown: the hand waits on (?P<t>\S+) alone, .*\(a five: red or plain, check\)",
+     r"和了牌が写っていません。待ちは \g<t> だけなので和了牌としました(赤か黒か確かめてください)"),
+    (r"the winning tile is not shown: the hand waits on (?P<t>\S+) alone",
+     r"和了牌が写っていません。待ちは \g<t> だけなので和了牌としました"),
+    (r"the hand waits on (?P<t>.+): pick the winning tile", r"待ちは \g<t> です。和了牌を選んでください"),
+    # the hand editor's taps and Confirm
+    (r"a ron record must name its discarder", "ロンは放銃者を選んでください"),
+    (r"a double ron starts from a ron with its discarder", "ダブロンは、ロンと放銃者を選んでから押してください"),
+    (r"this is already a double ron", "すでにダブロンです"),
+    (r"has no double ron", "このルールにダブロンはありません"),
+    (r"the hand does not hold its winning tile yet \(13 tiles\)", "手牌は13枚で和了牌がありません。下の牌から選んでください"),
+    (r"^(?P<t>\S+) is no longer in .*: it was fixed already", r"\g<t> はもう直されています"),
+    (r"^(?P<t>\S+) is no longer in ", r"\g<t> はもうありません(別の操作で変わりました)"),
+    (r"^no meld \d+( in the hand|$)|has no tile \d+$", "その牌・鳴きはもうありません。画面を確かめてください"),
+    (r"of meld \d+ is no five", "その牌は五ではありません"),
+    (r"^(bad box|cannot pick|unknown target|unknown editor action|unknown tile field|bad tile position)|^the editor's ",
+     "画面から送られた内容が読めません。ページを再読み込みしてください"),
+    (r"honours are 1z-7z", "字牌は 1z から 7z です"),
+    (r"bad tile text|is not one tile|tiles must be an mpsz string", "牌の書き方が違います(例: 123m 456p 77z)"),
+    (r"^no hand (?P<n>\d+): the session has", r"第\g<n>局はありません(取り消されたかもしれません)"),
+    (r"declared riichi but was not tenpai", "立直した人がテンパイになっていません(流局後のチョンボとして記録してください)"),
     (r"unknown session", "この半荘はありません(カウンターで取り消されたか、別の卓の半荘です)。はじめの画面に戻ってください"),
     (r"logged entr(y|ies): a session with hands is kept", "記録のある半荘は取り消せません"),
     (r"players are named .*: choose one by member code", "同じ名前のプレイヤーがいます。会員番号で選んでください"),
@@ -71,5 +109,7 @@ def bilingual(message: str) -> str:
     """``message`` with its Japanese gloss first, where one is known and it has none yet."""
     if JAPANESE.search(message.split(":", 1)[0]):
         return message
-    ja = next((ja for pattern, ja in GLOSSES if pattern.search(message)), None)
-    return f"{ja} · {message}" if ja else message
+    for pattern, ja in GLOSSES:
+        if found := pattern.search(message):
+            return f"{found.expand(ja)} · {message}"
+    return message

@@ -67,7 +67,7 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     records = draft.records(cfg.rules)
     if is_double_ron(records):
         records = head_first(records)       # in the order, and with the honba, the ledger will count
-    scores, error = [], "; ".join(draft.problems())
+    scores, error = [], "; ".join(bilingual(p) for p in draft.problems())
     if not error and not draft.concealed:
         error = "手牌を入力 enter the hand: tap tiles below, or type it"
     if not error and not draft.win_tile:
