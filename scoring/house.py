@@ -21,9 +21,11 @@ preset has there (``[items] five`` from balance, ``[karasu] closed`` from
 toutenkou, ...) and, in ``[yaku]`` and ``[yakuman]``, any yaku the engine knows.
 A value replaces the base's whole (an inline table too) and must have the
 type the base's value (or the built-ins' values) has; a value the house rule
-sets wins over an option: that option's choices stop patching that key.
+sets wins over an option: that option's choices stop patching that key, here and in every
+house rule that extends this one (``HouseRule.set_by``; a rule choosing that option gets a note).
 
-Loading checks everything (scoring/house_check.py) and raises ScoringError
+Loading checks everything (scoring/house_check.py: each value, then the merged rule as a whole:
+its tiles, table sums, each mode's companion values, seven pairs' by_quads) and raises ScoringError
 naming the file and the key with what is allowed. The result is an ordinary ``Preset`` (its ``extends`` and
 ``path`` set), cached per file until the file (or one it extends) changes.
 """
@@ -39,7 +41,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .errors import ScoringError
-from .house_check import changes, check_top, check_wall, merge, toml_key, toml_value  # noqa: F401  (changes, toml_*: re-exported)
+from .house_check import changes, check_resolved, check_top, check_wall, merge, toml_key, toml_value  # noqa: F401  (changes, toml_*: re-exported)
 from .presets import PRESET_DIR, Preset, _build, _freeze, _raw_data, builtin, is_builtin, preset_ids
 from .table import Table
 
@@ -88,6 +90,8 @@ class HouseRule:
     chain: tuple[str, ...]         # the bases in order, nearest first, ending at a built-in
     notes: tuple[str, ...]         # "option X no longer changes K": a value here won over it
     stamps: tuple[tuple[str, int, int], ...]   # (path, mtime_ns, size) of every file it read
+    # ("section.key", name): each key this rule or one it extends sets, and the nearest rule setting it
+    set_by: tuple[tuple[str, str], ...] = ()
 
 
 # --- finding and loading ----------------------------------------------------------------
@@ -175,6 +179,7 @@ def _read(path: Path, seen: tuple[str, ...]) -> HouseRule:
     extends = raw["extends"]
     if extends in preset_ids():
         base, base_raw, chain, stamps = builtin(extends), _raw_data(extends), (extends,), ()
+        set_by: dict[str, str] = {}
     else:
         base_path = _find_base(extends, path) if NAME_RE.match(extends) else None
         if base_path is None:
@@ -183,7 +188,10 @@ def _read(path: Path, seen: tuple[str, ...]) -> HouseRule:
         parent = _read(base_path, (*seen, key))
         base, base_raw = parent.preset, parent.preset.source
         chain, stamps = (extends, *parent.chain), parent.stamps
-    merged, notes = merge(raw, base, base_raw, label)
+        set_by = dict(parent.set_by)
+    merged, notes = merge(raw, base, base_raw, label, _raw_data(chain[-1]).get("options", {}), set_by)
+    set_by.update((f"{section}.{key}", name) for section, table in raw.items()
+                  if isinstance(table, dict) and section != "options" for key in table)
     merged["id"], merged["name_ja"], merged["name_en"] = name, raw["name_ja"], raw["name_en"]
     try:
         preset = replace(_build(name, merged, {}), extends=extends, path=str(path))
@@ -191,7 +199,9 @@ def _read(path: Path, seen: tuple[str, ...]) -> HouseRule:
     except (ScoringError, ValueError, TypeError, KeyError, AttributeError) as e:
         raise ScoringError(f"{label}: the rule does not load: {e}") from None
     check_wall(label, table)
-    rule = HouseRule(name, path, extends, preset, base, chain, tuple(notes), (stamp, *stamps))
+    check_resolved(label, preset)
+    rule = HouseRule(name, path, extends, preset, base, chain, tuple(notes), (stamp, *stamps),
+                     tuple(sorted(set_by.items())))
     _CACHE[key] = rule
     return rule
 

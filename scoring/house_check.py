@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from .errors import ScoringError
-from .presets import Preset, _choice_key, _raw_data, preset_ids
+from .presets import Preset, _choice_key, _raw_data, _set_path, preset_ids
 from .table import Table
 from .tiles import parse_tile, tile_name
 from .yaku import YAKU, YAKUMAN
@@ -59,10 +59,18 @@ def check_top(raw: Mapping[str, Any], label: str) -> None:
 
 
 def merge(raw: Mapping[str, Any], base: Preset, base_raw: Mapping[str, Any],
-           label: str) -> tuple[dict[str, Any], list[str]]:
-    """The base's raw data with this file's values in, checked key by key."""
+           label: str, root_options: Mapping[str, Any] | None = None,
+           set_by: Mapping[str, str] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """The base's raw data with this file's values in, checked key by key.
+
+    A key set here stops every option patching it (a note says so). In a chain, ``root_options``
+    are the built-in's options as declared (before any house rule stopped a patch) and ``set_by``
+    names, for each key a house rule further down the chain set, the nearest one that set it: an
+    option this file chooses that would patch such a key gets the same note (that value wins)."""
     merged = copy.deepcopy(dict(base_raw))
     declared = merged.get("options", {})
+    root = root_options if root_options is not None else base_raw.get("options", {})
+    set_by = set_by or {}
     notes: list[str] = []
     allowed = allowed_sections(base)
     for section, table in raw.items():
@@ -84,21 +92,42 @@ def merge(raw: Mapping[str, Any], base: Preset, base_raw: Mapping[str, Any],
                                    f"{', '.join(keys)})")
             _check_value(label, where, value, keys[key], base.id)
             merged.setdefault(section, {})[key] = copy.deepcopy(value)
-            for opt, spec in declared.items():
-                hit = False
+            for spec in declared.values():
                 for patches in (spec.get("choices") or {}).values():
-                    hit = patches.pop(where, None) is not None or hit
-                if hit:
-                    notes.append(f"option {opt} no longer changes {where} (the value set here wins)")
+                    patches.pop(where, None)
+            for opt in _patching(root, where):
+                notes.append(f"option {opt} no longer changes {where} (the value set here wins)")
+    for opt in raw.get("options", {}) if isinstance(raw.get("options"), dict) else ():
+        for where in _patched_by(root, opt):
+            owner = set_by.get(where)
+            if owner is not None and where.partition(".")[2] not in (raw.get(where.partition(".")[0]) or {}):
+                notes.append(f"option {opt} no longer changes {where} ({owner} sets it; the value set there wins)")
     check_tiles(label, merged.get("tiles", {}))
     table = merged.get("table", {})
     check_table_sums(label, table)
     for key, value in table.items():
         choices = table.get(f"{key}_choices")
+        if isinstance(choices, list) and not choices:
+            raise ScoringError(f"{label}: table.{key}_choices must list at least one value "
+                               f"(table.{key} must be one of them), got []")
         if isinstance(choices, list) and value not in choices:
             raise ScoringError(f"{label}: table.{key} must be one of "
                                f"{', '.join(map(toml_value, choices))} (table.{key}_choices), got {toml_value(value)}")
     return merged, notes
+
+
+def _patching(options: Mapping[str, Any], where: str) -> list[str]:
+    """The options whose choices patch the key ``where`` ("section.key")."""
+    return [opt for opt, spec in options.items()
+            if any(where in patches for patches in (spec.get("choices") or {}).values())]
+
+
+def _patched_by(options: Mapping[str, Any], opt: str) -> list[str]:
+    """The keys ("section.key") some choice of option ``opt`` patches, in order."""
+    keys: dict[str, None] = {}
+    for patches in ((options.get(opt) or {}).get("choices") or {}).values():
+        keys.update(dict.fromkeys(patches))
+    return list(keys)
 
 
 def _check_option(label: str, base_id: str, declared: Mapping[str, Any], name: str, value: Any) -> None:
@@ -187,11 +216,15 @@ def _check_value(label: str, where: str, value: Any, examples: list[Any], base_i
         if not ok:
             raise ScoringError(f"{label}: {where} must be [closed, open], each a number of points "
                                f"(0: not counted that way) or \"yakuman\", got {toml_value(value)}")
+        if _out_of_range(value):
+            raise ScoringError(f"{label}: {where} must be a finite number within {LARGEST:,}, got {toml_value(value)}")
         return
     if section == "yakuman" and not examples:
         if _kind(value) != "int" or value < 0:
             raise ScoringError(f"{label}: {where} must be an integer (how many yakuman; 0: none), "
                                f"got {toml_value(value)}")
+        if _out_of_range(value):
+            raise ScoringError(f"{label}: {where} must be a finite number within {LARGEST:,}, got {toml_value(value)}")
         return
     problem = _misfit(value, examples)
     if problem:
@@ -207,6 +240,13 @@ def _check_value(label: str, where: str, value: Any, examples: list[Any], base_i
     if words and not (isinstance(value, str) and value in words) and not (
             where == "yakuman.with_yaku" and isinstance(value, list)):
         raise ScoringError(f"{label}: {where} must be one of {', '.join(words)}, got {toml_value(value)}")
+    if where == "tiles.gari_in_hand" and isinstance(value, dict):
+        hands = sorted({y.id for y in (*YAKU, *YAKUMAN)})
+        for sub, allowed in (("for", ["yakuman", *hands]), ("not_for", hands)):
+            bad = [x for x in value.get(sub, []) if x not in allowed]
+            if bad:
+                raise ScoringError(f"{label}: {where}.{sub} lists {bad[0]!r}, not a yaku "
+                                   f"(known: {', '.join(allowed)})")
     if where == "yakuman.with_yaku" and isinstance(value, list):
         known = {y.key for y in YAKU}
         bad = [x for x in value if x not in known]
@@ -246,6 +286,71 @@ def check_tiles(label: str, tiles: Mapping[str, Any]) -> None:
         fives = copies if suit == "m" else suit_copies
         if n > fives:
             raise ScoringError(f"{label}: tiles.red.{suit} = {n} is more red fives than the {fives} copies of 5{suit}")
+
+
+# What the engine reads beside each mode (scoring/table.py, scoring/engine.py): without them a
+# mode counts with the reader's default (a fixed karasu of 0, an add of nothing, a x1 multiplier).
+COMPANIONS: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
+    "karasu": {
+        "multiply": (("factor", "the no-gari multiplier"),),
+        "add": (("closed", "points added to a closed hand"), ("open", "points added to an open hand")),
+        "fixed": (("value", "the whole count of a win with no gari"),),
+        "fixed_by_state": (("closed", "the whole count of a closed hand"),
+                           ("open", "the whole count of an open hand")),
+        "final_count": (("when", "the final count that karasu replaces"), ("value", "what it becomes")),
+    },
+    "gari_set": {
+        "multiply": (("factor", "the set multiplier"),),
+        "add": (("points", "points per set, or a table of them by kind"),),
+    },
+}
+
+
+def check_resolved(label: str, preset: Preset) -> None:
+    """The resolved rule as a whole, at its options' defaults and with each choice of each option:
+    every mode has the values it reads beside it (``COMPANIONS``), and seven pairs counted by their
+    quads (``chiitoitsu.by_quads``) have a value for every number of quads a hand can hold short
+    of yakuman. A base or an option may supply what the file does not."""
+    variants: list[tuple[str, Mapping[str, Any]]] = [("", preset.data)]
+    for opt, spec in preset.data.get("options", {}).items():
+        for choice, patches in (spec.get("choices") or {}).items():
+            if patches and choice != _choice_key(preset.options.get(opt)):
+                data = copy.deepcopy(dict(preset.data))
+                for path, v in patches.items():
+                    _set_path(data, path, copy.deepcopy(v))
+                variants.append((f" (with option {opt} = {choice})", data))
+    for when, data in variants:
+        _check_companions(label, data, when)
+        _check_by_quads(label, data.get("chiitoitsu", {}), when)
+
+
+def _check_companions(label: str, data: Mapping[str, Any], when: str) -> None:
+    for section, modes in COMPANIONS.items():
+        table = data.get(section, {})
+        mode = table.get("mode")
+        missing = [(k, what) for k, what in modes.get(mode, ()) if k not in table]
+        if missing:
+            needs = " and ".join(f"{section}.{k} ({what})" for k, what in missing)
+            raise ScoringError(f"{label}: {section}.mode {toml_value(mode)}{when} needs {needs}; "
+                               f"set {'them' if len(missing) > 1 else 'it'} in [{section}]")
+
+
+def _check_by_quads(label: str, chi: Mapping[str, Any], when: str) -> None:
+    """``Table.chiitoitsu_value``: a hand of seven pairs whose kinds are used four times ``q`` times
+    (0-3, or only 0 where ``max_use`` is under 4) is yakuman at ``q >= yakuman_quads``, or where
+    its most-used kind reaches ``yakuman_use`` (a quad: 4 uses); else it counts ``by_quads[q]``."""
+    by_quads = chi.get("by_quads")
+    if not isinstance(by_quads, list):
+        return
+    max_use, yq, yu = chi.get("max_use", 2), chi.get("yakuman_quads"), chi.get("yakuman_use")
+    counted = [q for q in (range(4) if _kind(max_use) == "int" and max_use >= 4 else range(1))
+               if not (_kind(yq) == "int" and q >= yq) and not (_kind(yu) == "int" and (4 if q else 2) >= yu)]
+    if counted and len(by_quads) <= counted[-1]:
+        short = (f"; chiitoitsu.yakuman_quads = {yq} makes {yq} yakuman" if _kind(yq) == "int"
+                 else "; no chiitoitsu.yakuman_quads makes them yakuman")
+        raise ScoringError(f"{label}: chiitoitsu.by_quads{when} must have a value for every number of quads "
+                           f"0 to {counted[-1]} (chiitoitsu.max_use = {max_use}{short}), "
+                           f"got {toml_value(by_quads)}")
 
 
 def check_wall(label: str, table: Table) -> None:
