@@ -41,6 +41,20 @@ def stated_size(data: bytes) -> tuple[str, int, int] | None:
     return None
 
 
+def format_of(data: bytes) -> str | None:
+    """The format ``data``'s first bytes name (JPEG, PNG, WebP, BMP), whether or not the rest is
+    whole: a file cut short in sending is still the format it began as."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "PNG"
+    if data.startswith(b"\xff\xd8"):
+        return "JPEG"
+    if data.startswith(b"RIFF") and data[8:12] == b"WEBP":
+        return "WebP"
+    if data.startswith(b"BM"):
+        return "BMP"
+    return None
+
+
 def _sized(kind: str, w: int, h: int) -> tuple[str, int, int] | None:
     return (kind, w, h) if w > 0 and h > 0 else None
 

@@ -44,7 +44,9 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
     (r"is not merged into anyone", "統合されていない会員です"),
     (r"no player named", "その名前の会員はいません"),
     (r"the upload is [\d,]+ bytes, the limit is|larger than \d+ pixels on a side", "画像が大きすぎます。小さくして送ってください"),
-    (r"the upload is not an image this service reads", "画像として読めません(JPEG・PNG で送ってください)"),
+    (r"the upload is not an image this service reads", "画像として読めません(JPEG・PNG・WebP・BMP で送ってください)"),
+    (r"image is damaged or cut short", "画像が壊れているか、途中で切れています。もう一度送ってください"),
+    (r"^the upload is empty", "画像が空です。JPEG・PNG・WebP・BMP で送ってください"),
     (r"the upload is empty", "画像が空です。写真を選んでください"),
     # the camera and the reading: what is wrong at the table, and what the players can do
     (r"cannot open camera|holds no images|gave no frame|has no frame yet|no new frame for|camera folder .* cannot be read",

@@ -20,10 +20,12 @@ import cv2
 import numpy as np
 
 from .files import write_whole
-from .image_header import FORMATS, stated_size
+from .image_header import FORMATS, format_of, stated_size
 
 NAME = re.compile(r"^[0-9a-f]{20}\.jpg$")
 NOT_AN_IMAGE = f"the upload is not an image this service reads (send a {FORMATS} image)"
+# a file of a format read here that does not decode: told so, not to send the format it was sent in
+DAMAGED = "the {} image is damaged or cut short (it does not decode): send it again"
 
 
 class ImageError(ValueError):
@@ -45,12 +47,13 @@ def decode(data: bytes, *, max_bytes: int, max_side: int) -> np.ndarray:
     """The image in ``data`` as a BGR array (a JPEG over ``max_side``, up to twice it, at half
     size), or ImageError naming what is wrong."""
     if not data:
-        raise ImageError("the upload is empty: send a JPEG or PNG image", 422)
+        raise ImageError(f"the upload is empty: send a {FORMATS} image", 422)
     if len(data) > max_bytes:
         raise ImageError(f"the upload is {len(data):,} bytes, the limit is {max_bytes:,}", 413)
     stated = stated_size(data)          # before decoding: a decoder makes room for what the header says
     if stated is None:
-        raise ImageError(NOT_AN_IMAGE, 415)
+        kind = format_of(data)
+        raise ImageError(DAMAGED.format(kind), 422) if kind else ImageError(NOT_AN_IMAGE, 415)
     kind, w, h = stated
     halved = kind == "JPEG" and max_side < max(w, h) <= 2 * max_side
     if max(w, h) > max_side and not halved:
@@ -59,7 +62,7 @@ def decode(data: bytes, *, max_bytes: int, max_side: int) -> np.ndarray:
     flags = cv2.IMREAD_REDUCED_COLOR_2 if halved else cv2.IMREAD_COLOR     # EXIF's turn applied either way
     frame = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     if frame is None:
-        raise ImageError(NOT_AN_IMAGE, 415)
+        raise ImageError(DAMAGED.format(kind), 422)
     return frame
 
 

@@ -92,11 +92,22 @@ def test_a_camera_s_jpeg_is_sized_as_it_decodes(frame):
     encoded(".png")[:20], encoded(".jpg")[:40], encoded(".webp", cv2.IMWRITE_WEBP_QUALITY, 80)[:24],
     b"BM" + b"\x00" * 10, b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff\xd9",
 ], ids=["png", "jpeg", "webp", "bmp", "png signature alone", "jpeg with no frame"])
-def test_a_header_cut_short_states_no_size_and_is_refused(data):
+def test_a_header_cut_short_states_no_size_and_is_refused_as_damaged(data):
+    """It was refused as "not an image this service reads (send a JPEG, PNG...)": the player was
+    told to send the very format they had sent. A file cut short in sending is damaged."""
     assert stated_size(data) is None
-    with pytest.raises(ImageError, match="not an image this service reads") as e:
+    with pytest.raises(ImageError, match=r"image is damaged or cut short") as e:
         decode(data, max_bytes=10**7, max_side=4096)
-    assert e.value.status == 415
+    assert e.value.status == 422 and "send it again" in str(e.value)
+
+
+@pytest.mark.parametrize("ext", [".jpg", ".png"])
+def test_an_image_whose_data_stops_after_its_header_is_refused_as_damaged(ext):
+    data = encoded(ext)[:200]
+    assert stated_size(data) is not None
+    with pytest.raises(ImageError, match=r"image is damaged or cut short") as e:
+        decode(data, max_bytes=10**7, max_side=4096)
+    assert e.value.status == 422
 
 
 @pytest.mark.parametrize("ext", [".tiff", ".ppm"])
