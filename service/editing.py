@@ -240,7 +240,7 @@ class Draft:
         ``pick:meld:I`` (a tile tapped on the snapshot; again, or ``pick:``, lets go), ``del:FIELD:I``,
         ``win:I`` (the hand's tile I is the winning tile: it stays in the hand), ``red:I:J`` (meld I's
         five J red or plain), ``delmeld:I``,
-        ``double``, ``single``, ``clear``."""
+        ``double``, ``swap`` (a double ron's other hand to edit, this one held), ``single``, ``clear``."""
         verb, _, arg = op.partition(":")
         if verb == "add":
             return self._swap(_tile(arg)) if self.pick else self._add(_tile(arg))
@@ -277,6 +277,12 @@ class Draft:
             return replace(Draft(), seat=self.seat, first=self.first)
         if verb == "double":
             return self._double()
+        if verb == "swap":              # a double ron: the other winner's hand to the editor, this one held
+            if self.first is None:
+                return self
+            held, shown = self.records("_")    # one dead wall: the indicators on screen are both hands'
+            return replace(Draft.from_record(held, self.riichi_others, first=shown), penalties=self.penalties,
+                           plain_fives=self.plain_fives)
         if verb == "single":            # the double ron taken back: the first winner's hand, as it was
             if self.first is None:
                 return self

@@ -10,7 +10,7 @@ import re
 # (a phrase of the English line, what the players read first); the first found is used
 GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for p, ja in (
     # first: whatever is wrong with it, the hand held apart is not the one on screen
-    (r"the first winner's hand is refused", "一人目の和了が数えられません(取消で一人目に戻して直してください)"),
+    (r"the other winner's hand, held, is refused", "保留中のもう一人の和了が数えられません(「もう一人を直す」で直してください)"),
     (r"\bno yaku\b", "役がありません(ドラ・ガリ・赤は役ではありません)"),
     (r"not a winning hand", "和了の形になっていません"),
     (r"the hand has \d+ tiles? counting 3 per meld", "牌の数が合いません(鳴きは3枚と数えて14枚)"),

@@ -68,6 +68,8 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     if is_double_ron(records):
         records = head_first(records)       # in the order, and with the honba, the ledger will count
     scores, error = [], "; ".join(bilingual(p) for p in draft.problems())
+    if not error and draft.first is not None:
+        error = _held_refused(draft, records, at, cfg)
     if not error and not draft.concealed:
         error = "手牌を入力 enter the hand: tap tiles below, or type it"
     if not error and not draft.win_tile:
@@ -82,11 +84,7 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                 scores.append(table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])},
                                                  at["seats"], cfg.preset))       # the session's stored rule
             except ValueError as e:
-                # a double ron's first winner, held apart, is not the hand on screen: named, so the
-                # players take the double ron back (取消) to fix it
-                held = draft.first is not None and rec.get("seat") == draft.first.get("seat")
-                said = f"the first winner's hand is refused ({rec.get('seat')}: {e})" if held else str(e)
-                scores, error = [], bilingual(said)
+                scores, error = [], bilingual(str(e))
                 break
     # anything in the hand, read or entered: not logged yet, so a link away asks first (table.js)
     entered = bool(draft.concealed or draft.melds or draft.gari or draft.dora_indicators or draft.first
@@ -109,6 +107,21 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                 # the hand being corrected as the page first showed it: kept through every edit, so a
                 # correction made meanwhile on another tablet is refused at Confirm (Ledger.correct)
                 seen=seen if seen is not None else at.get("seen"))
+
+
+def _held_refused(draft: Draft, records: list[dict[str, Any]], at: dict[str, Any], cfg) -> str:
+    """A double ron's held hand (not the one on screen) as the engine refuses it, said at once:
+    before, it showed only once the hand on screen was whole, and named no one. The players
+    bring it to the editor with もう一人を直す (``swap``), the hand on screen held meanwhile."""
+    for i, rec in enumerate(records):
+        if rec.get("seat") == draft.first.get("seat"):
+            try:
+                table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])}, at["seats"],
+                                   cfg.preset)
+            except ValueError as e:
+                return bilingual(f"the other winner's hand, held, is refused ({rec.get('seat')}: {e}): "
+                                 "edit it with もう一人を直す")
+    return ""
 
 
 # what the engine refuses of the tiles themselves, whichever the winning tile: said before the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -167,21 +168,27 @@ def test_three_plain_fives_of_thirteen_tiles_are_said_before_the_winning_tile_is
 
 def test_a_first_winner_s_refused_hand_is_named_over_the_second_winner_s_draft(client):
     """Begun from a refused first hand (three plain 5p), the refusal showed over the second winner's
-    draft naming no one, and only taking the double ron back got out (which lost the first hand)."""
+    draft naming no one, and only once that hand was whole; only taking the double ron back got
+    out, and that lost the second hand. It is said at once, naming the seat, and もう一人を直す
+    (swap) brings the first hand to the editor with the second held."""
     from table_fixtures import PLAYERS
     sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
     form = {"seat": "south", "win": "ron", "discarder": "west", "concealed": "555p123789s22z666z", "win_tile": "2z",
             "melds": "[]", "op": "double"}
     from test_snapshot_fix import EditorForm
     doubled = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"})
-    second = {**EditorForm(doubled.text).values, "concealed": "123789p678s777z99s", "win_tile": "9s", "op": ""}
-    r = client.post(f"/s/{sid}/edit", data=second, headers={"HX-Request": "true"})
-    assert r.status_code == 200 and "一人目の和了が数えられません" in r.text
-    assert "the first winner&#39;s hand is refused (south: too many plain fives 5p" in r.text
-    back = EditorForm(client.post(f"/s/{sid}/edit", data={**EditorForm(r.text).values, "op": "single"},
-                                  headers={"HX-Request": "true"}).text).values
-    assert back["seat"] == "south" and not back.get("first")                 # the first winner's hand, to fix
-    assert sorted(parse_mpsz(back["concealed"])) == sorted(parse_mpsz(form["concealed"]))
+    assert "保留中のもう一人の和了が数えられません" in doubled.text                   # before the second is entered
+    assert "the other winner&#39;s hand, held, is refused (south: too many plain fives 5p" in doubled.text
+    second = {**EditorForm(doubled.text).values, "concealed": "123789p678s777z99s", "win_tile": "9s", "op": "swap"}
+    swapped = EditorForm(client.post(f"/s/{sid}/edit", data=second, headers={"HX-Request": "true"}).text).values
+    assert swapped["seat"] == "south" and json.loads(swapped["first"])["seat"] == "east"   # the second held
+    assert sorted(parse_mpsz(swapped["concealed"])) == sorted(parse_mpsz(form["concealed"]))
+    fixed = {**swapped, "concealed": "505p123789s22z666z", "op": ""}
+    r = client.post(f"/s/{sid}/edit", data=fixed, headers={"HX-Request": "true"})
+    assert r.status_code == 200 and "is refused" not in r.text
+    assert client.post(f"/s/{sid}/confirm", data=fixed, headers={"HX-Request": "true"}).status_code == 204
+    logged = client.get(f"/api/sessions/{sid}/hands").json()["hands"][-1]
+    assert sorted(r["seat"] for r in logged["records"]) == ["east", "south"]
 
 
 def test_in_a_double_ron_the_hand_being_drafted_is_the_one_checked_for_refused_tiles(client):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+from scoring.tiles import parse_mpsz
 from table_fixtures import PLAYERS
 
 # chinton's two pinzu hands off east (tests/service/ledger/ledger_play.py): west's hatsu, south's chun
@@ -89,3 +90,30 @@ def test_a_first_record_whose_seat_is_no_text_is_refused_not_a_500(client):
         r = client.post(f"/s/{sid}/{route}", data=form, headers={"HX-Request": "true"})
         assert r.status_code == 422 and "its seat must be text" in r.text
     assert client.get(f"/api/sessions/{sid}/hands").json()["hands"] == []
+
+
+def test_either_winner_of_a_logged_double_ron_can_be_corrected(client):
+    """The correction opened the last winner's hand with the other held: the head winner's could
+    be reached only by 取消, which turned the double ron into one ron (ダブロン is not offered in
+    a correction). もう一人を直す brings the held hand to the editor, the other held in its turn."""
+    from test_snapshot_fix import EditorForm
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": list(PLAYERS)}).json()["id"]
+    south = {"rules": "dunhill", "seat": "south", "win": "ron", "discarder": "east",
+             "concealed": "123789p234s666z22z", "win_tile": "2z"}
+    west = {"rules": "dunhill", "seat": "west", "win": "ron", "discarder": "east",
+            "concealed": "234p567p789p11s555z", "win_tile": "1s"}
+    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [south, west], "hand": 1}).status_code == 201
+    opened = client.get(f"/s/{sid}?correct=1")
+    assert 'id="swap"' in opened.text
+    shown = EditorForm(opened.text).values
+    assert (shown["seat"], json.loads(shown["first"])["seat"]) == ("west", "south")     # south: the head
+    other = EditorForm(client.post(f"/s/{sid}/edit", data={**shown, "op": "swap"},
+                                   headers={"HX-Request": "true"}).text).values
+    assert other["seat"] == "south" and json.loads(other["first"])["seat"] == "west"
+    fixed = {**other, "concealed": "123789p345s666z22z", "op": ""}                   # a 2s read for the 5s
+    r = client.post(f"/s/{sid}/confirm", data=fixed, headers={"HX-Request": "true"})
+    assert r.status_code == 204, r.text
+    records = {r["seat"]: r for r in client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]["records"]}
+    assert sorted(records) == ["south", "west"]
+    assert sorted(parse_mpsz(records["south"]["concealed"])) == sorted(parse_mpsz("123789p345s666z22z"))
+    assert sorted(parse_mpsz(records["west"]["concealed"])) == sorted(parse_mpsz(west["concealed"]))
