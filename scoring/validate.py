@@ -41,6 +41,14 @@ def _physical(rec: HandRecord):
     yield from rec.ura_indicators
 
 
+def _where_plain(rec: HandRecord, five: int) -> str:
+    """Where a record holds plain fives of kind ``five``, field by field ("hand 3, dora indicators
+    1"): the players are told which tile to make red, not only that one is."""
+    fields = (("hand", rec.concealed), ("melds", [x for m in rec.melds for x in m.tiles]), ("gari", rec.gari),
+              ("dora indicators", rec.dora_indicators), ("ura indicators", rec.ura_indicators))
+    return ", ".join(f"{name} {n}" for name, tiles in fields if (n := sum(x == five for x in tiles)))
+
+
 class Tally(NamedTuple):
     """The record's tiles counted once, per kind (34 counts) and red fives per suit."""
 
@@ -135,7 +143,7 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
     for s, five in enumerate(FIVE_KINDS):
         plain = seen[five] - c.reds_seen[s]
         if plain > limits[five] - t.red_limit[s] >= 0 and limits[five]:
-            raise ScoringError(f"too many plain fives 5{'mps'[s]}: {plain} seen (hand, melds, gari and indicators); "
+            raise ScoringError(f"too many plain fives 5{'mps'[s]}: {plain} seen ({_where_plain(rec, five)}); "
                                f"the {rec.rules} wall has {limits[five] - t.red_limit[s]} plain and "
                                f"{t.red_limit[s]} red (0{'mps'[s]}): a red one taken for plain?")
     if rec.gari and not t.gari.issuperset(map(KIND_OF.__getitem__, rec.gari)):

@@ -28,7 +28,12 @@ BAD = [
     # 三人花's four 5p hold two red: a third plain one is a red one read as plain (the count short of it)
     ("too many plain fives", record("dunhill", "234p555p678s99s", "3p", gari="1m",
                                     melds=[{"kind": "pon", "tiles": "777z", "from": "west"}]),
-     "too many plain fives 5p: 3 seen"),
+     "too many plain fives 5p: 3 seen (hand 3)"),
+    # where the plain ones lie, field by field: the players are told which tile to make red
+    ("plain fives in the hand and the indicators", record("dunhill", "234p55p678s99s", "3p", gari="1m",
+                                                        dora_indicators="5p",
+                                                        melds=[{"kind": "pon", "tiles": "777z", "from": "west"}]),
+     "too many plain fives 5p: 3 seen (hand 2, dora indicators 1)"),
     ("an ankan of fives with no red", record("dunhill", "234p678s99s", "3p", gari="1m", win="tsumo",
                                              melds=[{"kind": "ankan", "tiles": "5555p"},
                                                     {"kind": "pon", "tiles": "777z", "from": "west"}]),

@@ -12,7 +12,7 @@ from service.refusal_ja import bilingual
     ("no yaku: dunhill needs at least one yaku", "役がありません"),
     ("this correction would not fit the later hands (hand 2: seats are now east Ben); undo them first",
      "後の局と合わなくなる"),
-    ("too many plain fives 5p: 3 seen (hand, melds, gari and indicators)", "黒の五が多すぎます"),
+    ("too many plain fives 5p: 3 seen (hand 2, dora indicators 1)", "黒の五が多すぎます"),
     ("hand record: melds[0].from is the winner's own seat", "鳴いた相手が和了者自身"),
     ("hand record: discarder is the winner's own seat", "放銃者が和了者自身"),
     ("the game is over (a player started a hand at or below 0)", "半荘は終了"),
