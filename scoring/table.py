@@ -118,7 +118,7 @@ class Table:
         self.reading_yakuman = {form: tuple(_asked(self.yakuman, form, asks) for asks in range(16))
                                 for form in (STANDARD, CHIITOI, KOKUSHI)}
         self.yakuman_value = int(ym.get("value", 50))
-        self.yakuman_stack = bool(ym.get("stack", True))
+        self.yakuman_stack = bool(self.options.get("yakuman_stack", ym.get("stack", True)))
         self.with_yaku = ym.get("with_yaku", "none")
         self.nagashi_yakuman = int(ym.get("nagashi", 0))
         self.nagashi_fixed = preset.section("fixed").get("nagashi")

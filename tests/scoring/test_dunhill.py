@@ -359,3 +359,23 @@ def test_lateral_ron_without_a_named_discarder_names_the_uninvolved_player():
     r = record(R, **rec)
     del r["discarder"]
     assert dict(score(r).payments) == {"discarder": 3 + 2 + 1 + 1 + 5, "uninvolved": 5}
+
+
+# --- what the seed leaves unsaid about yakuman: options -------------------------------------------
+
+SUUANKOU_DAISANGEN = dict(seat="south", win="tsumo", concealed="555z666z777z111z99p", win_tile="9p", gari="1m")
+
+
+def test_two_yakuman_in_one_hand_count_twice_unless_the_table_says_once():
+    """The seed says neither; balance's 「役満 ※複合あり」 is the table's usual reading (option
+    ``yakuman_stack``)."""
+    assert lines(win(R, **SUUANKOU_DAISANGEN)).keys() >= {"suuankou", "daisangen"}
+    once = win(R, **SUUANKOU_DAISANGEN, options={"yakuman_stack": False})
+    assert win(R, **SUUANKOU_DAISANGEN).total - once.total == 50
+
+
+@pytest.mark.parametrize("value", [30, 50, 100])
+def test_a_yakuman_is_worth_what_the_table_plays_it_at(value):
+    """Not stated in the seed: 50 by the 東天紅 convention (RULES.md), 30 or 100 as an option."""
+    r = win(R, **SUUANKOU_DAISANGEN, options={"yakuman_value": value, "yakuman_stack": False})
+    assert lines(r)["suuankou"] == value
