@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from functools import partial
 from pathlib import Path
 
@@ -54,9 +55,15 @@ OUTDATED_JA = "別のタブレットで記録が進みました。画面を再�
 
 
 def prune_snapshots(app: FastAPI) -> int:
-    """Delete the snapshots of counts never confirmed once older than TABLE_SNAPSHOT_KEEP_DAYS."""
-    keep_s = app.state.settings.snapshot_keep_days * 86400
-    return app.state.snapshots.prune(app.state.ledger.snapshots_in_use(), keep_s)
+    """Delete the snapshots of counts never confirmed once older than TABLE_SNAPSHOT_KEEP_DAYS, and,
+    where TABLE_SNAPSHOT_KEEP_LOGGED_DAYS is set, those of hands logged longer ago than that (with
+    their photo labels)."""
+    settings, ledger = app.state.settings, app.state.ledger
+    keep_s = settings.snapshot_keep_days * 86400
+    since = None
+    if settings.snapshot_keep_logged_days:
+        since = ledger_db.clock(ledger.engine) - timedelta(days=settings.snapshot_keep_logged_days)
+    return app.state.snapshots.prune(ledger.snapshots_in_use(since), keep_s, labels=settings.photo_labels_dir)
 
 
 async def _prune_every(app: FastAPI, every_s: float) -> None:

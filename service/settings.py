@@ -75,6 +75,9 @@ class Settings(BaseSettings):
                                               "rule); empty: the first built-in")
     snapshot_keep_days: float = Field(7.0, gt=0, le=36500, description="a snapshot no logged hand names (a count never "
                                                              "confirmed) is deleted after this many days")
+    snapshot_keep_logged_days: float = Field(0.0, ge=0, le=36500, description="a snapshot a logged hand names, and "
+                                             "its photo labels, are deleted this many days after the hand was "
+                                             "logged (a parlour's disk over a year); 0: kept for good")
     snapshot_prune_every_s: float = Field(6 * 3600.0, gt=0, le=7 * 86400, description="how often a running service deletes "
                                                                         "them (and once at start)")
     pin_tries: int = Field(10, ge=1, description="wrong PINs from one address within 10 minutes before it waits "

@@ -96,9 +96,11 @@ class SnapshotStore:
         path = self.folder / name
         return path if path.is_file() else None
 
-    def prune(self, keep: set[str], older_than_s: float, now: float | None = None) -> int:
-        """Delete the snapshots not in ``keep`` (those the log names) that are older than
-        ``older_than_s`` (counts never confirmed), and leftover partial writes; how many went."""
+    def prune(self, keep: set[str], older_than_s: float, now: float | None = None,
+              labels: Path | None = None) -> int:
+        """Delete the snapshots not in ``keep`` (those the log names, or names still) that are older
+        than ``older_than_s``, and leftover partial writes; with them their photo labels
+        (``labels/<stem>.json``: a label of no picture measures nothing); how many went."""
         cutoff = (time.time() if now is None else now) - older_than_s
         gone = 0
         if not self.folder.is_dir():
@@ -107,5 +109,7 @@ class SnapshotStore:
             ours = NAME.match(path.name) and path.name not in keep
             if (ours or path.suffix == ".part") and path.is_file() and path.stat().st_mtime < cutoff:
                 path.unlink(missing_ok=True)
+                if ours and labels is not None:
+                    (labels / f"{path.stem}.json").unlink(missing_ok=True)
                 gone += 1
         return gone

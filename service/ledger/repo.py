@@ -287,12 +287,15 @@ class Ledger:
         return dict(body) if body is not None else None
 
     # -- reading ----------------------------------------------------------
-    def snapshots_in_use(self) -> set[str]:
+    def snapshots_in_use(self, since: datetime | None = None) -> set[str]:
         """Every snapshot a logged event names, in any session (undone and corrected ones too:
-        the log keeps them)."""
+        the log keeps them); ``since``: only those an event logged at or after it names."""
+        e = db.events
+        named = select(e.c.snapshot).where(e.c.snapshot.is_not(None))
+        if since is not None:
+            named = named.where(e.c.created_at >= since)
         with self.engine.connect() as conn:
-            return set(conn.execute(select(db.events.c.snapshot).where(db.events.c.snapshot.is_not(None))
-                                    .distinct()).scalars())
+            return set(conn.execute(named.distinct()).scalars())
 
     def events(self, session_id: str) -> list[Event]:
         with self.engine.connect() as conn:

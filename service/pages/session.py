@@ -169,12 +169,15 @@ def undo(session_id: str, form: FormDep, ledger: LedgerDep, after: AfterConfirmD
 
 
 @router.get("/s/{session_id}/history")
-def history(request: Request, session_id: str, ledger: LedgerDep, settings: SettingsDep,
+def history(request: Request, session_id: str, ledger: LedgerDep, settings: SettingsDep, store: SnapshotsDep,
             corrected: int | None = None) -> Response:
     cfg = ledger.config(session_id)
     state = ledger.state(session_id)
     steps = ledger.history(session_id)
     chart = balance_chart(balance_series(cfg, steps, opening(cfg).balances))
+    hands = [hand_view(cfg, st, "/api/snapshots/") for st in reversed(steps)]
+    for h in hands:     # a picture deleted after TABLE_SNAPSHOT_KEEP_LOGGED_DAYS: no broken image
+        if h["snapshot"] and store.path(h["snapshot"]) is None:
+            h["snapshot_url"] = None
     return render(request, "history.html", table_name=settings.table_name, s=session_view(cfg, state),
-                  session_id=session_id, hands=[hand_view(cfg, st, "/api/snapshots/") for st in reversed(steps)],
-                  chart=chart, corrected=corrected)
+                  session_id=session_id, hands=hands, chart=chart, corrected=corrected)

@@ -74,3 +74,33 @@ def test_a_running_service_prunes_again_on_its_own(settings):
             time.sleep(0.05)
         assert not (folder / old).exists(), "the running service never pruned"
         assert (folder / young).exists()
+
+
+def test_a_logged_hand_s_snapshot_goes_with_its_labels_once_older_than_the_parlour_keeps_them(settings,
+                                                                                           monkeypatch):
+    """Every logged hand's picture was kept for good: a parlour's tables fill their disks over a
+    year. TABLE_SNAPSHOT_KEEP_LOGGED_DAYS deletes them (and their photo labels) that many days after
+    the hand; 0, the default, keeps them."""
+    from datetime import timedelta
+    from service.ledger import db as ledger_db
+    with TestClient(create_app(settings), headers={"X-Table-PIN": PIN}) as client:
+        sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+        logged = client.post(f"/api/camera/read?session={sid}").json()["snapshot"]
+        assert client.post(f"/api/sessions/{sid}/wins",
+                           json={"records": [record()], "snapshot": logged}).status_code == 201
+    folder, labels = settings.snapshot_dir, settings.photo_labels_dir
+    labels.mkdir(parents=True, exist_ok=True)
+    label = labels / f"{logged.rsplit('.', 1)[0]}.json"
+    label.write_text("{}")
+    _age(folder / logged, 41)
+    real_clock = ledger_db.clock
+    monkeypatch.setattr(ledger_db, "clock", lambda engine: real_clock(engine) + timedelta(days=40))
+    with TestClient(create_app(settings), headers={"X-Table-PIN": PIN}):
+        assert (folder / logged).exists() and label.exists()                   # by default: kept for good
+    with TestClient(create_app(settings.model_copy(update={"snapshot_keep_logged_days": 30}))):
+        assert not (folder / logged).exists() and not label.exists()
+    monkeypatch.undo()
+    with TestClient(create_app(settings), headers={"X-Table-PIN": PIN}) as client:
+        assert client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]["snapshot"] == logged   # the log stays
+        history = client.get(f"/s/{sid}/history")
+        assert history.status_code == 200 and logged not in history.text           # no broken picture
