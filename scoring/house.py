@@ -149,7 +149,7 @@ def resolve_base(name: str, near: Path | None = None) -> Preset:
         return builtin(name)
     path = _find_base(name, near)
     if path is None:
-        raise ScoringError(f"no such rule {name!r} to extend; {_known()}")
+        raise ScoringError(f"no such rule {name!r} to extend; {_known(near.parent if near is not None else None)}")
     return read(path).preset
 
 

@@ -584,3 +584,12 @@ def test_toutenkou_with_gari_bai_noten_30_and_chombo_30_all(rules):
     assert (rule.preset.table["noten_total"], rule.preset.table["chombo_each"]) == (30, 30)
     rec = {**example("toutenkou-12.json"), "dora_indicators": "9m"}          # a gari as the indicator
     assert (score(rec).total, score({**rec, "rules": rule.name}, rule.preset).total) == (13, 16)
+
+
+def test_a_base_not_found_is_said_with_the_house_rules_of_the_folder_it_was_looked_for_in(tmp_path):
+    """The counter's New with an unknown base named the command line's rules folder, not the
+    table service's own, where the staff looked."""
+    from scoring.house import resolve_base
+    (tmp_path / "ours.toml").write_text('extends = "dunhill"\nname_ja = "x"\nname_en = "x"\n')
+    with pytest.raises(ScoringError, match=f"house rules in {tmp_path}: ours"):
+        resolve_base("nosuch", tmp_path / "new.toml")
