@@ -94,8 +94,7 @@ class Table:
         rules = preset.section("rules")
         self.riichi_with_double = bool(rules.get("riichi_with_double", False))
         self.max_kans = int(rules.get("max_kans", 4))
-        # a gari's replacement draw won on is rinshan (isshokai: an option, its seed reading it as no draw)
-        self.rinshan_on_gari = bool(self.options.get("rinshan_on_gari", rules.get("rinshan_on_gari", True)))
+        self.rinshan_on_gari = bool(rules.get("rinshan_on_gari", True))
         self.nagashi_lost_by_riichi = bool(rules.get("nagashi_lost_by_riichi", False))
 
         values = preset.section("yaku")
@@ -118,7 +117,7 @@ class Table:
         self.reading_yakuman = {form: tuple(_asked(self.yakuman, form, asks) for asks in range(16))
                                 for form in (STANDARD, CHIITOI, KOKUSHI)}
         self.yakuman_value = int(ym.get("value", 50))
-        self.yakuman_stack = bool(self.options.get("yakuman_stack", ym.get("stack", True)))
+        self.yakuman_stack = bool(ym.get("stack", True))
         self.with_yaku = ym.get("with_yaku", "none")
         self.nagashi_yakuman = int(ym.get("nagashi", 0))
         self.nagashi_fixed = preset.section("fixed").get("nagashi")

@@ -593,3 +593,21 @@ def test_a_base_not_found_is_said_with_the_house_rules_of_the_folder_it_was_look
     (tmp_path / "ours.toml").write_text('extends = "dunhill"\nname_ja = "x"\nname_en = "x"\n')
     with pytest.raises(ScoringError, match=f"house rules in {tmp_path}: ours"):
         resolve_base("nosuch", tmp_path / "new.toml")
+
+
+def test_a_value_a_house_rule_sets_wins_over_an_option_the_seed_left_open(rules):
+    """yakuman_stack and rinshan_on_gari were read as options before the rule's own keys: a house
+    rule's ``[yakuman] stack = false`` counted two yakuman (306, where it counts 156), and an isshokai
+    rule's ``[rules] rinshan_on_gari = true`` still refused a gari's rinshan."""
+    house(rules, "once", "dunhill", "[yakuman]\nstack = false\n")
+    two = {"seat": "south", "win": "ron", "discarder": "west", "concealed": "11155566677722z", "win_tile": "1z"}
+    stacked, once = score({"rules": "dunhill", **two}), score({"rules": "once", **two})
+    assert stacked.total - once.total == 150 and once.total == 156
+    house(rules, "rinshan", "isshokai", "[rules]\nrinshan_on_gari = true\n")
+    gari = {"seat": "south", "win": "tsumo", "concealed": "234678p234678s99s", "win_tile": "3p", "gari": "5m",
+            "rinshan": True}
+    assert lines(score({"rules": "rinshan", **gari}))["rinshan"] == 4
+    with pytest.raises(ScoringError, match="rinshan needs a kan"):
+        score({"rules": "isshokai", **gari})
+    assert read(rules / "once.toml").notes == ("option yakuman_stack no longer changes yakuman.stack "
+                                                "(the value set here wins)",)
