@@ -160,14 +160,14 @@ class Draft:
 
     def records(self, rules: str) -> list[dict[str, Any]]:
         """What Confirm logs: a double ron's first winner's record (held apart) and the hand on
-        screen. One dead wall for both: the first's dora indicators are those on screen, so a fix
-        made in the second draft is the first winner's too (it was paid on the indicator just
-        corrected), and its ura where both name ura."""
+        screen. One dead wall for both: where the hand on screen names dora indicators, they are the
+        first's too, so a fix made in the second draft is the first winner's (it was paid on the
+        indicator just corrected), and its ura where both name ura. A screen with none (cleared, or
+        a logged record that named them on the head's hand only) leaves the first's as they are."""
         second = self.record(rules)
         if self.first is None:
             return [second]
         first = {**self.first, "rules": rules}
-        first.pop("dora_indicators", None)
         if self.dora_indicators:
             first["dora_indicators"] = self.dora_indicators
         if self.ura_indicators and first.get("ura_indicators"):

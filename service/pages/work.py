@@ -131,7 +131,7 @@ TILES_REFUSED = re.compile(r"not in (the|this hand's) .*wall|is a gari under|too
 
 def _comparable(draft: Draft, cfg) -> tuple:
     """What a correction's Confirm would log of ``draft``: its records, others' riichi, penalties."""
-    return (draft.first, draft.record(cfg.rules), draft.riichi_others, draft.penalties)
+    return (draft.records(cfg.rules), draft.riichi_others, draft.penalties)
 
 
 def _as_logged(ledger: Ledger, session_id: str, correct: int, cfg) -> tuple | None:

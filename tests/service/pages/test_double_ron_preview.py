@@ -117,3 +117,25 @@ def test_either_winner_of_a_logged_double_ron_can_be_corrected(client):
     assert sorted(records) == ["south", "west"]
     assert sorted(parse_mpsz(records["south"]["concealed"])) == sorted(parse_mpsz("123789p345s666z22z"))
     assert sorted(parse_mpsz(records["west"]["concealed"])) == sorted(parse_mpsz(west["concealed"]))
+
+
+def test_a_double_ron_corrected_untouched_keeps_the_head_winner_s_dora(client):
+    """Logged with the dora indicator on the head's record only, a correction confirmed untouched
+    dropped it (totals 18, 4 became 15, 4); clearing the second draft dropped it too."""
+    from test_snapshot_fix import EditorForm
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": list(PLAYERS)}).json()["id"]
+    south = {"rules": "dunhill", "seat": "south", "win": "ron", "discarder": "east",
+             "concealed": "123789p234s666z22z", "win_tile": "2z", "dora_indicators": "1z"}
+    west = {"rules": "dunhill", "seat": "west", "win": "ron", "discarder": "east",
+            "concealed": "234p567p789p11s555z", "win_tile": "1s"}
+    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [south, west], "hand": 1}).status_code == 201
+    before = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]["totals"]
+    shown = EditorForm(client.get(f"/s/{sid}?correct=1").text).values
+    r = client.post(f"/s/{sid}/confirm", data={**shown, "op": ""}, headers={"HX-Request": "true"})
+    assert r.status_code == 204, r.text
+    after = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
+    assert after["totals"] == before
+    assert {r["seat"]: r.get("dora_indicators") for r in after["records"]}["south"] == "1z"
+    cleared = EditorForm(client.post(f"/s/{sid}/edit", data={**shown, "op": "clear"},
+                                     headers={"HX-Request": "true"}).text).values
+    assert json.loads(cleared["first"])["dora_indicators"] == "1z"
