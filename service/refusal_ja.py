@@ -85,6 +85,8 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
      r"和了牌が写っていません。待ちは \g<t> だけなので和了牌としました"),
     (r"the hand waits on (?P<t>.+): pick the winning tile", r"待ちは \g<t> です。和了牌を選んでください"),
     # the hand editor's taps and Confirm
+    (r"^(?P<n>.+) is ticked among others' riichi and is the winner",
+     r"和了者の \g<n> が他家立直に入っています。立直を付けるか、和了者を選び直してください"),
     (r"a ron record must name its discarder", "ロンは放銃者を選んでください"),
     (r"a double ron starts from a ron with its discarder", "ダブロンは、ロンと放銃者を選んでから押してください"),
     (r"this is already a double ron", "すでにダブロンです"),

@@ -63,11 +63,12 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     watcher reads next may replace it without losing a fix."""
     at = table_at(ledger, session_id, correct)
     cfg = at["cfg"]
-    draft = draft.winner_riichi(at["seats"])
     records = draft.records(cfg.rules)
     if is_double_ron(records):
         records = head_first(records)       # in the order, and with the honba, the ledger will count
     scores, error = [], "; ".join(bilingual(p) for p in draft.problems())
+    if not error:
+        error = _winner_ticked(draft, at["seats"])
     if not error and draft.first is not None:
         error = _held_refused(draft, records, at, cfg)
     if not error and not draft.concealed:
@@ -107,6 +108,17 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                 # the hand being corrected as the page first showed it: kept through every edit, so a
                 # correction made meanwhile on another tablet is refused at Confirm (Ledger.correct)
                 seen=seen if seen is not None else at.get("seen"))
+
+
+def _winner_ticked(draft: Draft, seats: dict[str, str]) -> str:
+    """The winner on screen ticked among others' riichi (ticked, then made the winner) with no
+    riichi of her hand's: said, so Confirm waits. Before, the tick was dropped unseen (no stick, no
+    riichi counted); made her riichi by itself, a mis-tap of the winner gave it to the wrong player."""
+    name = seats.get(draft.seat)
+    if name in draft.riichi_others and not draft.flags & {"riichi", "double_riichi"}:
+        return bilingual(f"{name} is ticked among others' riichi and is the winner: tick 立直 riichi for "
+                         "the hand, or choose the winner again")
+    return ""
 
 
 def _held_refused(draft: Draft, records: list[dict[str, Any]], at: dict[str, Any], cfg) -> str:
@@ -170,7 +182,10 @@ def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, sta
 @router.post("/s/{session_id}/edit")
 def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, offers: OffersDep) -> Response:
     rule = ledger.config(session_id).preset
-    draft = replace(draft_of(form), plain_fives=plain_fives(rule)).apply(text(form, "op"))
+    op = text(form, "op")
+    draft = replace(draft_of(form), plain_fives=plain_fives(rule)).apply(op)
+    if op == "double":      # the second winner, chosen by the double ron: her riichi ticked among others' is hers
+        draft = draft.winner_riichi(table_at(ledger, session_id, number(form, "correct"))["seats"])
     snapshot = text(form, "snapshot")
     reading, size = (offers.reading(snapshot) if snapshot else None) or (None, (0, 0))
     # any tap is the players' own: a win the watcher reads next no longer replaces this draft
@@ -275,9 +290,11 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
             store: SnapshotsDep, after: AfterConfirmDep, offers: OffersDep, background: BackgroundTasks) -> Response:
     cfg = ledger.config(session_id)
     at_seats = table_at(ledger, session_id, number(form, "correct"))["seats"]
-    draft = draft_of(form).winner_riichi(at_seats)
+    draft = draft_of(form)
     if draft.problems():
         raise ServiceError("; ".join(draft.problems()))
+    if ticked := _winner_ticked(draft, at_seats):
+        raise ServiceError(ticked)
     records = draft.records(cfg.rules)
     winners = {at_seats[r["seat"]] for r in records if r.get("seat") in at_seats}
     riichi = sorted(draft.riichi_others - winners)

@@ -139,3 +139,24 @@ def test_a_double_ron_corrected_untouched_keeps_the_head_winner_s_dora(client):
     cleared = EditorForm(client.post(f"/s/{sid}/edit", data={**shown, "op": "clear"},
                                      headers={"HX-Request": "true"}).text).values
     assert json.loads(cleared["first"])["dora_indicators"] == "1z"
+
+
+def test_a_winner_ticked_among_others_riichi_is_asked_about_and_a_mis_tap_undoes_cleanly(client):
+    """Ticked among others' riichi, then made the winner: the tick was dropped unseen (no stick, no
+    riichi). Made her riichi by itself, a mis-tap of the winner gave Ben a riichi he never declared
+    and lost Aki's stick. Now the page asks, and choosing the winner again gives the tick back."""
+    from test_snapshot_fix import EditorForm
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": list(PLAYERS)}).json()["id"]
+    hand = {"win": "tsumo", "concealed": "234p567p789p11s555z", "win_tile": "1s", "melds": "[]",
+            "riichi_others": "Aki"}
+    mistap = client.post(f"/s/{sid}/edit", data={**hand, "seat": "east", "op": ""}, headers={"HX-Request": "true"})
+    assert "Aki is ticked among others&#39; riichi and is the winner" in mistap.text
+    assert "和了者の Aki が他家立直に入っています" in mistap.text
+    refused = client.post(f"/s/{sid}/confirm", data={**hand, "seat": "east"}, headers={"HX-Request": "true"})
+    assert refused.status_code == 422 and client.get(f"/api/sessions/{sid}/hands").json()["hands"] == []
+    back = EditorForm(client.post(f"/s/{sid}/edit", data={**EditorForm(mistap.text).values, "seat": "south",
+                                                          "op": ""}, headers={"HX-Request": "true"}).text).values
+    assert back.get("riichi_others") == "Aki" and not back.get("riichi")
+    assert client.post(f"/s/{sid}/confirm", data={**back, "op": ""}, headers={"HX-Request": "true"}).status_code == 204
+    logged = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
+    assert logged["riichi"] == {"Aki": "riichi"} and not logged["records"][0].get("riichi")
