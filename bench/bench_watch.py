@@ -124,7 +124,7 @@ def counting(art, deals: int, seed: int, fps: float) -> dict:
                     failures.append((k, record_diff(clip.record, dict(offer.reading.record or {}))))
             else:
                 out["missed"] += 1
-                failures.append((k, "missed: " + watcher.trigger.message))
+                failures.append((k, "missed: " + watcher.status()["message"]))
             out["single_exact"] += exact(clip.record, single)
             out["frames_read"] += len(reader.readings)       # every frame the watcher read in this deal
             out["frames_exact"] += sum(exact(clip.record, r) for r in reader.readings)
@@ -251,7 +251,7 @@ def realtime(art, wins: int, seed: int, fps: float) -> dict:
                   f"{page - settled_at:.2f} s{'' if len(new) == 1 else f' ({len(new)} offers!)'}", flush=True)
         else:
             results.append((float("nan"), float("nan"), 0))
-            print(f"win deal {k}: no offer ({app.state.watcher.trigger.message})", flush=True)
+            print(f"win deal {k}: no offer ({app.state.watcher.status()['message']})", flush=True)
         k += 1
     feed.stop()
     server.should_exit = True

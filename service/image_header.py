@@ -50,7 +50,7 @@ def format_of(data: bytes) -> str | None:
         return "JPEG"
     if data.startswith(b"RIFF") and data[8:12] == b"WEBP":
         return "WebP"
-    if data.startswith(b"BM"):
+    if data.startswith(b"BM") and data[6:10] == b"\0\0\0\0":      # BMP's two reserved words: zero
         return "BMP"
     return None
 

@@ -172,7 +172,12 @@ class Watcher:
             return None
         key, now = (seat, self.offers.hands_logged, self.offers.session), time.monotonic()
         if self._seat_said is None or self._seat_said[0] != key or now - self._seat_said[1] >= SEAT_CHECK_S:
-            self._seat_said = (key, now, self.context().seat_now(seat) or seat)
+            try:
+                named = self.context().seat_now(seat) or seat
+            except Exception as e:      # the database away a moment: the status says what it said, not fails
+                log.warning("the deal's seats could not be read for the status: %s", e)
+                named = self._seat_said[2] if self._seat_said is not None and self._seat_said[0][0] == seat else seat
+            self._seat_said = (key, now, named)
         return self._seat_said[2]
 
     def _message(self) -> str:

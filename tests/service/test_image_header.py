@@ -101,6 +101,12 @@ def test_a_header_cut_short_states_no_size_and_is_refused_as_damaged(data):
     assert e.value.status == 422 and "send it again" in str(e.value)
 
 
+def test_a_text_that_happens_to_begin_with_bm_is_no_image_not_a_damaged_bmp():
+    with pytest.raises(ImageError, match="not an image this service reads") as e:
+        decode(b"BMW 320i, the hand I won", max_bytes=10**7, max_side=4096)
+    assert e.value.status == 415
+
+
 @pytest.mark.parametrize("ext", [".jpg", ".png"])
 def test_an_image_whose_data_stops_after_its_header_is_refused_as_damaged(ext):
     data = encoded(ext)[:200]

@@ -73,6 +73,17 @@ def test_after_the_deal_moves_on_the_status_names_the_seat_the_hand_s_player_sit
     assert not any(f"{zone}'s hand" in s["message"] or s["message"].startswith(f"{zone}:") for s in said)
 
 
+def test_a_ledger_away_a_moment_leaves_the_status_as_it_was_not_a_failing_frame(vision_reader, win, tmp_path):
+    """The status names the deal's seat from the ledger; a database gone for a moment made every
+    frame's status (and the tablets' page) fail."""
+    def away() -> ReadContext:
+        raise OSError("could not connect to server")
+    watcher = Watcher(vision_reader, vision_reader.table, SnapshotStore(tmp_path / "snapshots"), Offers(), away)
+    watcher.trigger.seat = win.record["seat"]
+    status = watcher.status()
+    assert status["seat"] == win.record["seat"] and status["enabled"]
+
+
 def test_a_camera_stalled_on_one_frame_offers_nothing_until_new_frames_show_the_hand_still(watching, win):
     """A stream that stalls (under the camera-lost limit) hands the watcher its last frame again and
     again: before, each was read again and voted, so one frame, caught with a tile still sliding in,
