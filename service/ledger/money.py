@@ -146,30 +146,34 @@ def whole_yen(amounts: Sequence[Decimal]) -> list[int]:
 # -- the prices table --------------------------------------------------------------------------
 
 def price(engine: Engine, rule: str) -> Price:
-    """The price of ``rule`` (the defaults when none is set)."""
-    with engine.connect() as conn:
-        row = conn.execute(select(db.prices).where(db.prices.c.rule == rule)).first()
-    return _price(row) if row is not None else Price(rule)
+    """The price of ``rule`` now: the one a session started now settles at (``price_at`` the ledger's
+    clock now); the defaults when none is set. Two counters saving at once are each stamped before
+    their transactions, so the row of prices holds the one committed last while the history (which
+    settles sessions) orders them by stamp: read from the row, the counter showed ¥100 a point while
+    the next session settled at ¥1."""
+    return price_at(engine, rule, db.clock(engine))
 
 
 def prices(engine: Engine) -> dict[str, Price]:
-    """Every price set, by rule."""
+    """Every price set, by rule, as ``price`` reads it."""
     with engine.connect() as conn:
-        return {r.rule: _price(r) for r in conn.execute(select(db.prices).order_by(db.prices.c.rule))}
+        rules = conn.execute(select(db.prices.c.rule).order_by(db.prices.c.rule)).scalars().all()
+    return {rule: price(engine, rule) for rule in rules}
 
 
 def price_at(engine: Engine, rule: str, when: datetime | None) -> Price:
     """The price of ``rule`` in force at ``when`` (a session's start): the last set at or before it,
     else the first the rule was given, else the defaults; ``when`` None: the price now."""
     if when is None:
-        return price(engine, rule)
+        when = db.clock(engine)
     h = db.price_history
     mine = select(h).where(h.c.rule == rule)
     with engine.connect() as conn:
         row = (conn.execute(mine.where(h.c.since <= when).order_by(h.c.since.desc()).limit(1)).first()
                or conn.execute(mine.order_by(h.c.since).limit(1)).first())
-    if row is None:
-        return price(engine, rule)
+        if row is None:          # no history (a ledger from before it was kept): the row, or the defaults
+            stored = conn.execute(select(db.prices).where(db.prices.c.rule == rule)).first()
+            return _price(stored) if stored is not None else Price(rule)
     return Price(row.rule, float(row.rate), float(row.fee), row.fee_per, db.aware(row.since), True)
 
 
@@ -181,27 +185,14 @@ def set_price(engine: Engine, rule: str, rate: object, fee: object, fee_per: obj
     try:
         with engine.begin() as conn:
             _keep(conn, rule, now, values)
-            if not _replace(conn, rule, now, values) and not _stored(conn, rule):
+            if not conn.execute(update(db.prices).where(db.prices.c.rule == rule)
+                                .values(updated_at=now, **values)).rowcount:
                 conn.execute(db.prices.insert().values(rule=rule, updated_at=now, **values))
     except IntegrityError:       # two counters saved it at once: the other's insert won, update it
         with engine.begin() as conn:
             _keep(conn, rule, now, values)       # rolled back with the insert: written again
-            _replace(conn, rule, now, values)
+            conn.execute(update(db.prices).where(db.prices.c.rule == rule).values(updated_at=now, **values))
     return Price(p.rule, p.rate, p.fee, p.fee_per, now, True)
-
-
-def _replace(conn, rule: str, now: datetime, values: dict) -> bool:
-    """The rule's price row made this one, unless one stamped later stands there already. Two
-    counters saving at once are stamped before their transactions: the row held the one committed
-    last, the history (which settles sessions) the one stamped last, and the counter showed ¥100
-    a point while the next session settled at ¥1. The later stamp stands in both."""
-    p = db.prices
-    return bool(conn.execute(update(p).where((p.c.rule == rule) & (p.c.updated_at <= now))
-                             .values(updated_at=now, **values)).rowcount)
-
-
-def _stored(conn, rule: str) -> bool:
-    return conn.execute(select(db.prices.c.rule).where(db.prices.c.rule == rule)).first() is not None
 
 
 def _keep(conn, rule: str, since: datetime, values: dict) -> None:

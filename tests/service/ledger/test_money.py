@@ -138,19 +138,21 @@ def test_a_session_is_settled_at_the_price_in_force_when_it_started(ledger):
     assert not price_at(ledger.engine, "isshokai", played.created_at).stored     # none set: the defaults
 
 
-def test_two_counters_saving_a_price_at_once_leave_the_one_stamped_last_shown_and_in_force(ledger, monkeypatch):
+def test_two_counters_saving_a_price_at_once_show_the_price_the_next_session_settles_at(ledger, monkeypatch):
     """Each save is stamped before its transaction. B (¥1, stamped later) committed first, then A
-    (¥100, stamped earlier): the counter showed ¥100 a point while the next session settled at ¥1."""
+    (¥100, stamped earlier): the counter showed ¥100 a point while the next session settled at ¥1.
+    What the counter shows is the price in force now, as a session started now settles."""
     from service.ledger import db
     t = datetime.now(timezone.utc)
     stamps = iter([t + timedelta(seconds=1), t])
     monkeypatch.setattr(db, "clock", lambda engine: next(stamps))
     set_price(ledger.engine, "toutenkou", 1, 0)                  # B
     set_price(ledger.engine, "toutenkou", 100, 0)                # A, committed last, stamped first
-    monkeypatch.undo()
+    later = t + timedelta(seconds=2)                              # a session started then, and the counter then
+    monkeypatch.setattr(db, "clock", lambda engine: later)
     shown = price(ledger.engine, "toutenkou")
-    in_force = price_at(ledger.engine, "toutenkou", t + timedelta(seconds=2))
-    assert shown.rate == in_force.rate == 1.0
+    assert shown.rate == price_at(ledger.engine, "toutenkou", later).rate == 1.0
+    assert prices(ledger.engine)["toutenkou"].rate == 1.0
     assert price_at(ledger.engine, "toutenkou", t).rate == 100.0                # A held from its own stamp
 
 
