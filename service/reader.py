@@ -10,7 +10,7 @@ back to the snapshot shown as-is plus a hand typed or picked by the players.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Protocol, runtime_checkable
 
 import numpy as np
@@ -101,6 +101,17 @@ class ReadContext:
         its player while the deal moves on, so after one turn the player in the East zone sits
         West, and a hand record's ``east`` is the dealer."""
         return SEATS[(SEATS.index(zone_seat) - self.turn) % 3] if zone_seat in SEATS else zone_seat
+
+    def turned(self, reading: "Reading", read_at: int) -> "Reading":
+        """``reading``, made at turn ``read_at``, with its record's seats and its cuts' turned to this
+        context's deal (a win read before the last deal's was logged, drafted after it: or after a
+        hand was taken back)."""
+        if read_at == self.turn:
+            return reading
+        moved = ReadContext(self.rules, turn=self.turn - read_at)
+        record = moved.seats_now(reading.record) if reading.record is not None else None
+        cuts = tuple(replace(c, seat=moved.seat_now(c.seat)) for c in reading.cuts)
+        return replace(reading, record=record, cuts=cuts)
 
     def seats_now(self, record: Mapping[str, Any]) -> dict[str, Any]:
         """``record`` as the table camera reads it (its seats the zones'), its seats (the winner's,

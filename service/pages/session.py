@@ -119,8 +119,10 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
         if pending is not None and ledger.hand_of_snapshot(pending.snapshot) is not None:
             pending = None
         if pending is not None and pending.reading.record is not None:
-            draft = Draft.from_record(pending.reading.record)
-            shown = dict(snapshot=pending.snapshot, reading=pending.reading, size=pending.size, offer=pending.id)
+            # read at its deal's seats: turned to this deal's (a hand taken back since, a dealer moved)
+            reading = table.context_of(ledger, session_id).turned(pending.reading, pending.turn)
+            draft = Draft.from_record(reading.record)
+            shown = dict(snapshot=pending.snapshot, reading=reading, size=pending.size, offer=pending.id)
     latest = offers.latest
     return render(request, "table.html", table_name=settings.table_name, s=session_view(cfg, state),
                   recorded=recorded, camera=request.app.state.camera is not None,

@@ -239,7 +239,8 @@ def offer(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, o
     found = offers.get(wanted)
     if found is None:
         raise ServiceError(f"読み取り {wanted} はもうありません · reading {wanted} was replaced by a newer one", 409)
-    return _show(request, session_id, form, ledger, found.snapshot, found.reading, found.size, offer=found.id)
+    reading = table.context_of(ledger, session_id).turned(found.reading, found.turn)   # at this deal's seats
+    return _show(request, session_id, form, ledger, found.snapshot, reading, found.size, offer=found.id)
 
 
 KEPT_JA = "この写真からは手牌が読めません。前の写真と読みのままです"

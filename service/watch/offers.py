@@ -45,6 +45,7 @@ class Offer:
     size: tuple[int, int]
     reading: Reading
     frames: int = 1
+    turn: int = 0               # the deal's turn its seats were read at (ReadContext.turn)
 
     def event(self) -> dict[str, Any]:
         rec = self.reading.record or {}
@@ -77,14 +78,15 @@ class Offers:
     def offered_since(self) -> Offer | None:
         """The newest offer, when it came after the offer the last win was logged from and holds
         another hand than that win: the next deal's win, read while the players had yet to confirm
-        the last. It was read at the last deal's seats and is not news to a page opened after the
-        Confirm, so the watcher reads it again and offers it anew. A hand read twice (one tile
-        otherwise) is the hand logged, never offered again: it is told by its tiles against both the
-        win as confirmed and the reading it was confirmed from (a hand misread, then fixed a lot)."""
+        the last. It is not news to a page opened after the Confirm, so the watcher offers it anew.
+        Only the offer right after the one logged from: with two deals waiting, the newest is not the
+        next deal's (a tap on Count reads it). A hand read twice (one tile otherwise) is the hand
+        logged, never offered again: it is told by its tiles against both the win as confirmed and
+        the reading it was confirmed from (a hand misread, then fixed a lot)."""
         with self._lock:
             latest, (snapshot, records) = self.latest, self._logged
         logged_from = self._offered.get(snapshot) if snapshot else None
-        if latest is None or logged_from is None or latest.id <= logged_from or latest.snapshot == snapshot:
+        if latest is None or logged_from is None or latest.id != logged_from + 1 or latest.snapshot == snapshot:
             return None
         read = self.reading(snapshot)
         known = [*records, read[0].record if read is not None else None]
@@ -100,9 +102,11 @@ class Offers:
         return self._readings.get(snapshot)
 
     # -- offers ------------------------------------------------------------------------------------------
-    def offer(self, snapshot: str, reading: Reading, size: tuple[int, int], frames: int = 1) -> Offer:
-        """A new offer, told to every listening tablet (from any thread)."""
-        offer = Offer(next(self._ids), self._now(), snapshot, size, reading, frames)
+    def offer(self, snapshot: str, reading: Reading, size: tuple[int, int], frames: int = 1,
+              turn: int = 0) -> Offer:
+        """A new offer, told to every listening tablet (from any thread); ``turn``: the deal's turn
+        its seats were read at, so a page drafting it later turns them to its own deal."""
+        offer = Offer(next(self._ids), self._now(), snapshot, size, reading, frames, turn)
         self.remember(snapshot, reading, size)
         self._offered.put(snapshot, offer.id)
         with self._lock:

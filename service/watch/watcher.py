@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 from typing import Callable
 
-import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError
@@ -101,12 +100,13 @@ class Watcher:
             self.trigger.message = f"テーブルが見えません · {e}"
             return None
         if self.trigger.see(look):
-            reading = self._read(frame)
-            self.trigger.add(reading.record, (frame, reading))
+            context = self.context()
+            reading = self._read(frame, context)
+            self.trigger.add(reading.record, (frame, reading, context.turn))
         if not self.trigger.ready(t):
             return None
         payloads = [p for _, p in self.trigger.readings]
-        i, reading = voted([r for _, r in payloads])
+        i, reading = voted([r for _, r, _ in payloads])
         if not self.trigger.decide(reading.record, t):
             return None
         try:
@@ -122,28 +122,27 @@ class Watcher:
         self._full = False
         if self.tiles is not None:
             self.tiles.remember(snap.name, reading.cuts)
-        offer = self.offers.offer(snap.name, reading, (snap.width, snap.height), frames=len(payloads))
+        offer = self.offers.offer(snap.name, reading, (snap.width, snap.height), frames=len(payloads),
+                                  turn=payloads[i][2])
         log.info("offered a win read over %d frames: %s", len(payloads), snap.name)
         return offer
 
     def _offer_again(self, offer: Offer | None) -> Offer | None:
-        """The next deal's win, offered before the last deal's was logged: read again from its
-        snapshot at the seats and honba of the deal now, and offered anew, news to the tablets (the
-        players confirmed the last win; the page they opened after it drafts this one)."""
-        path = self.store.path(offer.snapshot) if offer is not None else None
-        frame = cv2.imread(str(path)) if path is not None else None
-        if frame is None:
+        """The next deal's win, offered before the last deal's was logged, offered anew: news to the
+        tablets (the page the players open after their Confirm drafts it), its vote as it was (the
+        tiles the frames read otherwise still marked unsure), its seats and cuts turned to the deal
+        now."""
+        if offer is None:
             return None
-        reading = self._read(frame)
-        if reading.record is None:
-            return None
+        context = self.context()
+        reading = context.turned(offer.reading, offer.turn)
         if self.tiles is not None:
             self.tiles.remember(offer.snapshot, reading.cuts)
         log.info("the next deal's win, offered before the last was logged, offered again: %s", offer.snapshot)
-        return self.offers.offer(offer.snapshot, reading, offer.size, frames=offer.frames)
+        return self.offers.offer(offer.snapshot, reading, offer.size, frames=offer.frames, turn=context.turn)
 
-    def _read(self, frame: np.ndarray) -> Reading:
-        reading = self.reader.read(frame, self.context())
+    def _read(self, frame: np.ndarray, context: ReadContext | None = None) -> Reading:
+        reading = self.reader.read(frame, context if context is not None else self.context())
         self.reads += 1
         return reading
 

@@ -8,6 +8,8 @@ ten minutes slow, a win offered after a hand was not news to a page opened on it
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -18,6 +20,7 @@ from service.ledger import db, repo
 from service.settings import DEMO_FRAMES
 from service.watch import offers as offers_module
 from table_fixtures import PIN, PLAYERS, machine_clock, record
+from test_snapshot_fix import EditorForm
 
 OFFERED = 'id="offer-note"'           # the table page opened with the watcher's reading
 
@@ -38,9 +41,10 @@ def offer_a_count(client, sid: str) -> str:
     return snap
 
 
-def offer_a_frame(client, sid: str, name: str, lighter: int = 0):
+def offer_a_frame(client, sid: str, name: str, lighter: int = 0, agree: float | None = None):
     """The demo frame ``name`` (``lighter`` levels lighter: another picture of the same table) read
-    at the table now and offered as the watcher offers a win."""
+    at the table now and offered as the watcher offers a win (``agree``: as voted over three
+    frames, each tile read alike by that share of them)."""
     image = (DEMO_FRAMES / name).read_bytes()
     if lighter:
         frame = cv2.imdecode(np.frombuffer(image, np.uint8), cv2.IMREAD_COLOR)
@@ -48,7 +52,12 @@ def offer_a_frame(client, sid: str, name: str, lighter: int = 0):
         image = cv2.imencode(".jpg", lit, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes()
     snap = client.post("/api/read", data={"session": sid},
                        files={"image": (name, image, "image/jpeg")}).json()["snapshot"]
-    return client.app.state.offers.offer(snap, *client.app.state.offers.reading(snap))
+    reading, size = client.app.state.offers.reading(snap)
+    if agree is None:
+        return client.app.state.offers.offer(snap, reading, size)
+    voted = replace(reading, detections=tuple(replace(d, agree=agree) for d in reading.detections),
+                    warnings=("the frames disagree on 1 tile: check it",))
+    return client.app.state.offers.offer(snap, voted, size, frames=3)
 
 
 def watcher_looks(client) -> None:
@@ -98,13 +107,14 @@ def test_a_hand_offered_twice_and_confirmed_from_the_first_offer_is_not_drafted_
 def test_the_next_deal_s_win_read_before_the_last_was_confirmed_is_offered_again_at_its_seats(table):
     """The players confirm south's win while the watcher has already read the next deal's, west
     zone's hand. Before, that offer was not news to the page opened after the Confirm (a tap on
-    Count read it again), and its record named the seats of the deal before. Now the watcher reads
-    it again at the deal now (south won: the dealer moved on, the West zone's player sits south)."""
+    Count read it again), and its record named the seats of the deal before. Now the watcher offers
+    it again at the deal now (south won: the dealer moved on, the West zone's player sits south),
+    its vote kept: a tile the frames read otherwise is still marked unsure."""
     client, sid = table
     offers = client.app.state.offers
     last = offer_a_frame(client, sid, "frame-01.jpg")                  # south's tsumo, souzu
     assert last.reading.record["seat"] == "south"
-    following = offer_a_frame(client, sid, "frame-05.jpg")             # read while the last is unconfirmed
+    following = offer_a_frame(client, sid, "frame-05.jpg", agree=0.67)  # read while the last is unconfirmed
     assert following.reading.record["seat"] == "west"
     r = client.post(f"/api/sessions/{sid}/wins", json={"records": [dict(last.reading.record)],
                                                        "snapshot": last.snapshot, "hand": 1})
@@ -115,10 +125,30 @@ def test_the_next_deal_s_win_read_before_the_last_was_confirmed_is_offered_again
     assert again.reading.record["seat"] == "south"                     # the West zone's player, this deal
     assert {k: v for k, v in again.reading.record.items() if k not in ("seat", "honba")} == \
         {k: v for k, v in following.reading.record.items() if k not in ("seat", "honba")}
+    assert [d.agree for d in again.reading.detections] == [d.agree for d in following.reading.detections]
+    assert again.reading.warnings == following.reading.warnings and again.frames == following.frames == 3
     shown = page(client, sid)
     assert OFFERED in shown and following.snapshot in shown
     watcher_looks(client)                                              # once: no third offer
     assert offers.latest is again
+    # the Confirm taken back at once: the hand drafted is the West zone player's again, seated west
+    assert client.post(f"/api/sessions/{sid}/undo", json={"hand": 1}).status_code in (200, 201)
+    assert EditorForm(page(client, sid)).values["seat"] == "west"
+
+
+def test_with_two_deals_waiting_the_newest_is_not_drafted_in_the_next_one_s_place(table):
+    """Three deals offered before the first was confirmed: the third was drafted as the second
+    hand (at the wrong dealer), the second skipped. Only the offer right after the one logged
+    from is the next deal's; otherwise a tap on Count reads what lies there."""
+    client, sid = table
+    offers = client.app.state.offers
+    first = offer_a_frame(client, sid, "frame-01.jpg")
+    offer_a_frame(client, sid, "frame-05.jpg")
+    third = offer_a_frame(client, sid, "frame-06.jpg")
+    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [dict(first.reading.record)],
+                                                           "snapshot": first.snapshot, "hand": 1}).status_code == 201
+    watcher_looks(client)
+    assert offers.latest is third and OFFERED not in page(client, sid)
 
 
 @pytest.mark.parametrize("minutes", [10, -10], ids=["fast", "slow"])
