@@ -41,7 +41,7 @@ import numpy as np
 
 from calibration.errors import CalibrationError
 from vision.tileset import (INDEX, KINDS, TileSet, TileSetError, Update, open_or_create, ready,
-                            table_tileset_path)
+                            table_tileset_path, writing)
 
 from .learning import confirmed_cuts
 from .reader import Cut, Reader
@@ -205,7 +205,7 @@ class TableTiles:
             named = confirmed_cuts(cuts, records) if cuts else []
             if not named and not self._taught(snapshot):
                 return None             # nothing to learn, and nothing this count taught to take back
-            with self._lock:
+            with self._lock, writing(self.folder):    # the command line enrolling waits, or we do
                 tileset = self._open()
                 forgot = tileset.forget(snapshot)       # what an earlier Confirm of this count taught
                 update = tileset.learn(named, self.detector.classifier, origin=snapshot) if named else None
@@ -232,7 +232,7 @@ class TableTiles:
     def _unlearn(self, snapshot: str) -> int:
         if not self._taught(snapshot):
             return 0
-        with self._lock:
+        with self._lock, writing(self.folder):
             tileset = self._open()
             gone = tileset.forget(snapshot)
             tileset.save()
@@ -285,7 +285,7 @@ class TableTiles:
         table, a kind that is none)."""
         self._require_folder()
         by_kind = self._by_kind(named)
-        with self._lock:
+        with self._lock, writing(self.folder):
             tileset = self._open()
             added = {kind: n for kind, images in by_kind.items()
                      if (n := len(tileset.enroll(kind, images, self.detector.classifier)))}

@@ -382,3 +382,31 @@ def test_a_dead_wall_tile_read_as_a_face_the_players_took_off_the_indicators_is_
         assert update is not None and update.accepted
         # the indicator as confirmed; the 白 beside it was a back; the discard is never learnt
         assert _crops(folder) == Counter({"1m": 1, "5p": 1, "3s": 1, "back": 1})
+
+
+def test_the_service_and_the_command_line_take_turns_with_the_set(still):
+    """``python -m vision tileset enroll`` on a running table's set: each read the set, added its own
+    and saved it whole, and the one that saved last lost the other's crops. The service takes the
+    command line's lock (``vision.tileset.writing``) too, and waits for it."""
+    import threading
+
+    from vision.tileset import open_or_create, writing
+
+    folder = still.data_dir / "demo.tileset"
+    rng = np.random.default_rng(7)
+    face = lambda: rng.integers(0, 256, (64, 48, 3), dtype=np.uint8)        # noqa: E731
+    with _client(still) as client:
+        tiles = client.app.state.tiles
+        tiles.enroll([("1m", face())])                                       # the set on disk
+        with writing(folder):                                                # the command line's run
+            served = threading.Thread(target=tiles.enroll, args=([("9m", face())],))
+            served.start()
+            served.join(0.5)
+            assert served.is_alive()                                         # the service waits its turn
+            cli = open_or_create(folder, tiles.detector.classifier)
+            cli.enroll("5z", [face()], tiles.detector.classifier)
+            cli.save()
+        served.join(30)
+        assert not served.is_alive()
+        kinds = json.loads((folder / INDEX).read_text())["kinds"]
+        assert all(kinds.get(k) for k in ("1m", "9m", "5z")), {k: len(v) for k, v in kinds.items()}
