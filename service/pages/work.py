@@ -100,7 +100,7 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     return dict(session_id=session_id, cfg=cfg, at=at, draft=draft, seats=seat_names(at["seats"]),
                 scores=scores, error=error, correct=correct, snapshot=snapshot, reading=reading,
                 reading_w=size[0], reading_h=size[1], palette=PALETTE, targets=TARGETS, flags=FLAGS,
-                rare_flags=RARE_FLAGS, records=records, view=views(reading, size, draft, unsure_score),
+                rare_flags=_rare_flags(cfg.preset, draft), records=records, view=views(reading, size, draft, unsure_score),
                 # each with the rule's default, what the box shows where the hand does not say
                 hand_options=[(*o, bool(cfg.preset.options[o[0]])) for o in HAND_OPTIONS
                               if cfg.preset and o[0] in cfg.preset.options],
@@ -108,6 +108,15 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                 # the hand being corrected as the page first showed it: kept through every edit, so a
                 # correction made meanwhile on another tablet is refused at Confirm (Ledger.correct)
                 seen=seen if seen is not None else at.get("seen"))
+
+
+def _rare_flags(preset, draft: Draft) -> tuple:
+    """The rare flags the tablet offers: 人和 only where the rule counts it (isshokai's seed lists it;
+    the others defer to four-player play, and a tick there counted nothing, unseen), or the hand
+    says it already."""
+    data = preset.data if preset is not None else {}
+    renhou = bool((data.get("yakuman") or {}).get("renhou")) or any((data.get("yaku") or {}).get("renhou") or ())
+    return tuple(f for f in RARE_FLAGS if f[0] != "renhou" or renhou or "renhou" in draft.flags)
 
 
 def _winner_ticked(draft: Draft, seats: dict[str, str]) -> str:

@@ -202,3 +202,14 @@ def test_a_meld_is_labelled_by_its_kind_and_the_player_it_was_called_from(client
             "melds": json.dumps([{"kind": "pon", "tiles": "777z", "from": "west"}]), "op": ""}
     page = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"}).text
     assert f"ポン pon ← 西 {PLAYERS[2]}" in page
+
+
+@pytest.mark.parametrize("rules, offered", [("dunhill", False), ("balance", False), ("isshokai", True)])
+def test_renhou_is_offered_where_the_rule_counts_it(client, rules, offered):
+    """人和 was offered under every rule; ticked where the rule does not count it (its seed defers
+    to four-player play), it changed nothing and said nothing."""
+    sid = client.post("/api/sessions", json={"rules": rules, "players": PLAYERS}).json()["id"]
+    form = {"seat": "south", "win": "ron", "discarder": "west", "concealed": "234p678p234s66s777z", "win_tile": "6s",
+            "melds": "[]", "op": ""}
+    page = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"}).text
+    assert ('name="renhou"' in page) is offered and 'name="tenhou"' in page
