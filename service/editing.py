@@ -182,7 +182,7 @@ class Draft:
         name = seats.get(self.seat)
         if name is None or name not in self.riichi_others:
             return self
-        riichi = set() if self.flags & {"riichi", "double_riichi"} else {"riichi"}
+        riichi = set() if self.flags & {"riichi", "double_riichi", "open_riichi"} else {"riichi"}
         return replace(self, flags=self.flags | riichi, riichi_others=self.riichi_others - {name})
 
     def _reds(self, tile: str, n: int, tapped: int) -> int:

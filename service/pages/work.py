@@ -119,14 +119,22 @@ def _rare_flags(preset, draft: Draft) -> tuple:
     return tuple(f for f in RARE_FLAGS if f[0] != "renhou" or renhou or "renhou" in draft.flags)
 
 
+RIICHI_FLAGS = {"riichi", "double_riichi", "open_riichi"}
+
+
 def _winner_ticked(draft: Draft, seats: dict[str, str]) -> str:
-    """The winner on screen ticked among others' riichi (ticked, then made the winner) with no
-    riichi of her hand's: said, so Confirm waits. Before, the tick was dropped unseen (no stick, no
-    riichi counted); made her riichi by itself, a mis-tap of the winner gave it to the wrong player."""
-    name = seats.get(draft.seat)
-    if name in draft.riichi_others and not draft.flags & {"riichi", "double_riichi"}:
-        return bilingual(f"{name} is ticked among others' riichi and is the winner: tick 立直 riichi for "
-                         "the hand, or choose the winner again")
+    """A winner (the one on screen, or a double ron's held one) ticked among others' riichi (ticked,
+    then made the winner) with no riichi of her hand's: said, so Confirm (and ダブロン, which would
+    hold her hand) waits. Before, the tick was dropped unseen (no stick, no riichi counted); made
+    her riichi by itself, a mis-tap of the winner gave it to the wrong player."""
+    winners = [(draft.seat, bool(draft.flags & RIICHI_FLAGS))]
+    if draft.first is not None:
+        winners.append((draft.first.get("seat"), any(draft.first.get(f) for f in RIICHI_FLAGS)))
+    for seat, declared in winners:
+        name = seats.get(seat)
+        if name in draft.riichi_others and not declared:
+            return bilingual(f"{name} is ticked among others' riichi and is the winner: tick 立直 riichi for "
+                             "the hand, or choose the winner again")
     return ""
 
 
@@ -192,9 +200,13 @@ def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, sta
 def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, offers: OffersDep) -> Response:
     rule = ledger.config(session_id).preset
     op = text(form, "op")
-    draft = replace(draft_of(form), plain_fives=plain_fives(rule)).apply(op)
+    before = replace(draft_of(form), plain_fives=plain_fives(rule))
+    seats = table_at(ledger, session_id, number(form, "correct"))["seats"]
+    if op in ("double", "swap") and (ticked := _winner_ticked(before, seats)):
+        raise ServiceError(ticked)      # her hand held, the question would go unseen: asked first
+    draft = before.apply(op)
     if op == "double":      # the second winner, chosen by the double ron: her riichi ticked among others' is hers
-        draft = draft.winner_riichi(table_at(ledger, session_id, number(form, "correct"))["seats"])
+        draft = draft.winner_riichi(seats)
     snapshot = text(form, "snapshot")
     reading, size = (offers.reading(snapshot) if snapshot else None) or (None, (0, 0))
     # any tap is the players' own: a win the watcher reads next no longer replaces this draft

@@ -160,3 +160,18 @@ def test_a_winner_ticked_among_others_riichi_is_asked_about_and_a_mis_tap_undoes
     assert client.post(f"/s/{sid}/confirm", data={**back, "op": ""}, headers={"HX-Request": "true"}).status_code == 204
     logged = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
     assert logged["riichi"] == {"Aki": "riichi"} and not logged["records"][0].get("riichi")
+
+
+def test_a_double_ron_waits_while_its_winner_is_ticked_among_others_riichi(client):
+    """ダブロン held the winner's hand with its question unanswered: her tick among others' riichi
+    was then dropped unseen at Confirm (no stick, no riichi: 42/39 where it paid 42/42)."""
+    from test_snapshot_fix import EditorForm
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": list(PLAYERS)}).json()["id"]
+    hand = {"seat": "south", "win": "ron", "discarder": "west", "concealed": "123789p234s666z22z", "win_tile": "2z",
+            "melds": "[]", "riichi_others": "Ben"}
+    for op in ("double", "swap"):
+        r = client.post(f"/s/{sid}/edit", data={**hand, "op": op}, headers={"HX-Request": "true"})
+        assert r.status_code == 422 and "Ben is ticked among others" in r.text, (op, r.text)
+    doubled = client.post(f"/s/{sid}/edit", data={**hand, "riichi": "1", "op": "double"},
+                          headers={"HX-Request": "true"})
+    assert doubled.status_code == 200 and json.loads(EditorForm(doubled.text).values["first"])["riichi"] is True
