@@ -63,6 +63,7 @@ class Offers:
         self.session: str | None = None        # the session a tablet looked at last (the watcher's context)
         self._readings: Recent[str, tuple[Reading, tuple[int, int]]] = Recent(REMEMBER)
         self._offered: Recent[str, int] = Recent(REMEMBER)      # snapshot -> the id of its newest offer
+        self._records: Recent[int, Mapping[str, Any] | None] = Recent(REMEMBER)   # offer id -> its record
         self._logged: tuple[str | None, tuple[Mapping[str, Any], ...]] = (None, ())   # the last win logged
         self._listeners: set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = set()
         self.hands_logged = 0                  # wins logged at this table (``logged``): the watcher reads it
@@ -79,19 +80,24 @@ class Offers:
         """The newest offer, when it came after the offer the last win was logged from and holds
         another hand than that win: the next deal's win, read while the players had yet to confirm
         the last. It is not news to a page opened after the Confirm, so the watcher offers it anew.
-        Only the offer right after the one logged from: with two deals waiting, the newest is not the
-        next deal's (a tap on Count reads it). A hand read twice (one tile otherwise) is the hand
-        logged, never offered again: it is told by its tiles against both the win as confirmed and
-        the reading it was confirmed from (a hand misread, then fixed a lot)."""
+        Only the next deal's: every offer between the one logged from and it holds one of those two
+        hands (one read twice); with two deals waiting, the newest is not the next deal's (a tap on
+        Count reads it). A hand read twice (one tile otherwise) is the hand logged, never offered
+        again: it is told by its tiles against both the win as confirmed and the reading it was
+        confirmed from (a hand misread, then fixed a lot)."""
         with self._lock:
             latest, (snapshot, records) = self.latest, self._logged
         logged_from = self._offered.get(snapshot) if snapshot else None
-        if latest is None or logged_from is None or latest.id != logged_from + 1 or latest.snapshot == snapshot:
+        if latest is None or logged_from is None or latest.id <= logged_from or latest.snapshot == snapshot:
             return None
         read = self.reading(snapshot)
         known = [*records, read[0].record if read is not None else None]
         if not records or read is None or not all(another_hand(latest.reading.record, r) for r in known):
             return None
+        between = [self._records.get(i) for i in range(logged_from + 1, latest.id)]
+        if any(r is None or (another_hand(r, latest.reading.record)
+                             and all(another_hand(r, k) for k in known)) for r in between):
+            return None             # another deal's hand offered between (or one forgotten): not the next
         return latest
 
     # -- readings by snapshot ------------------------------------------------------------------------
@@ -109,6 +115,7 @@ class Offers:
         offer = Offer(next(self._ids), self._now(), snapshot, size, reading, frames, turn)
         self.remember(snapshot, reading, size)
         self._offered.put(snapshot, offer.id)
+        self._records.put(offer.id, reading.record)
         with self._lock:
             self.latest = offer
         self.tell("offer", offer.event(), offer.id)

@@ -190,3 +190,23 @@ def test_a_new_session_does_not_open_with_the_last_sessions_win(table):
     # a win read after the third session started, of a picture no hand names, is its news
     client.app.state.offers.offer("f" * 20 + ".jpg", *client.app.state.offers.reading(snap))
     assert OFFERED in page(client, third)
+
+
+@pytest.mark.parametrize("between", ["the next deal's read twice", "the last deal's read twice"])
+def test_a_hand_read_twice_between_does_not_keep_the_next_deal_from_being_offered_again(table, between):
+    """Only the offer right after the one logged from was offered again: a hand read twice (an arm
+    re-arming the watcher, one tile read otherwise) between them cost the next deal's draft."""
+    client, sid = table
+    offers = client.app.state.offers
+    last = offer_a_frame(client, sid, "frame-01.jpg")
+    if between == "the last deal's read twice":
+        offer_a_frame(client, sid, "frame-01.jpg", lighter=3)
+        following = offer_a_frame(client, sid, "frame-05.jpg")
+    else:
+        offer_a_frame(client, sid, "frame-05.jpg")
+        following = offer_a_frame(client, sid, "frame-05.jpg", lighter=3)
+    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [dict(last.reading.record)],
+                                                           "snapshot": last.snapshot, "hand": 1}).status_code == 201
+    watcher_looks(client)
+    again = offers.latest
+    assert again.id > following.id and again.snapshot == following.snapshot and OFFERED in page(client, sid)
