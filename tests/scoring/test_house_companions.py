@@ -14,51 +14,18 @@ whole (docs/house-rules.md, "The format"):
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from house_files import ROOT, cli, house, one_error_line, rules  # noqa: F401  (rules: a fixture)
 from rulebook import ScoringError, score
 from scoring import house_check, load_preset
 from scoring.house import read
 
-ROOT = Path(__file__).resolve().parents[2]
 NO_GARI = {"rules": "toutenkou", "seat": "east", "win": "tsumo", "concealed": "234p678p234s66s777z",
            "win_tile": "6s"}
 FOUR_OF_A_KIND_PAIRS = {"rules": "balance", "seat": "east", "win": "tsumo", "concealed": "1111p335577s2233z",
                         "win_tile": "3z", "gari": "1m"}
-
-
-@pytest.fixture
-def rules(tmp_path, monkeypatch):
-    """An empty rules folder, named by TOUTENKOU_RULES_DIR (for the engine and the CLI)."""
-    folder = tmp_path / "rules"
-    folder.mkdir()
-    monkeypatch.setenv("TOUTENKOU_RULES_DIR", str(folder))
-    return folder
-
-
-def house(folder: Path, name: str, extends: str, body: str = "") -> Path:
-    path = folder / f"{name}.toml"
-    path.write_text(f'extends = "{extends}"\nname_ja = "雀荘ルール"\nname_en = "Our parlour"\n{body}',
-                    encoding="utf-8")
-    return path
-
-
-def cli(*args: str, env_dir: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "TOUTENKOU_RULES_DIR": str(env_dir)}
-    return subprocess.run([sys.executable, "-m", "scoring", *args], cwd=ROOT, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=120)
-
-
-def one_error_line(p: subprocess.CompletedProcess) -> str:
-    assert p.returncode == 2, (p.stdout, p.stderr)
-    err = p.stderr.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: "), p.stderr
-    return err[0]
 
 
 # --- a mode and what it reads ----------------------------------------------------------------
