@@ -145,12 +145,8 @@ class Feed(Camera):
     the last frame again and again (the table lying still)."""
 
     def __init__(self, fps: float):
-        self.source, self.kind, self.period = "bench feed", "file", 1.0 / fps
-        self._lock = threading.Condition()
-        self._frame = self._jpeg = None
-        self._count, self._scene, self._error = 0, 0, ""
-        self._stop = threading.Event()
-        self._thread = None
+        super().__init__(tempfile.gettempdir(), fps)     # the capture state of a folder camera, as it is now
+        self.kind = "file"
         self._queue: list[tuple[list[bytes], dict, threading.Event]] = []
         self._last: np.ndarray | None = None
 
