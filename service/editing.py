@@ -283,10 +283,11 @@ class Draft:
             held, shown = self.records("_")    # one dead wall: the indicators on screen are both hands'
             return replace(Draft.from_record(held, self.riichi_others, first=shown), penalties=self.penalties,
                            plain_fives=self.plain_fives)
-        if verb == "single":            # the double ron taken back: the first winner's hand, as it was
+        if verb == "single":            # the double ron taken back: the held hand alone, the dead wall as on screen
             if self.first is None:
                 return self
-            return replace(Draft.from_record(self.first, self.riichi_others), penalties=self.penalties,
+            held = self.records("_")[0]
+            return replace(Draft.from_record(held, self.riichi_others), penalties=self.penalties,
                            plain_fives=self.plain_fives)
         if verb in ("", "refresh"):
             return self

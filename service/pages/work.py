@@ -127,14 +127,14 @@ def _winner_ticked(draft: Draft, seats: dict[str, str]) -> str:
     then made the winner) with no riichi of her hand's: said, so Confirm (and ダブロン, which would
     hold her hand) waits. Before, the tick was dropped unseen (no stick, no riichi counted); made
     her riichi by itself, a mis-tap of the winner gave it to the wrong player."""
-    winners = [(draft.seat, bool(draft.flags & RIICHI_FLAGS))]
-    if draft.first is not None:
-        winners.append((draft.first.get("seat"), any(draft.first.get(f) for f in RIICHI_FLAGS)))
-    for seat, declared in winners:
-        name = seats.get(seat)
-        if name in draft.riichi_others and not declared:
-            return bilingual(f"{name} is ticked among others' riichi and is the winner: tick 立直 riichi for "
-                             "the hand, or choose the winner again")
+    name = seats.get(draft.seat)
+    if name in draft.riichi_others and not draft.flags & RIICHI_FLAGS:
+        return bilingual(f"{name} is ticked among others' riichi and is the winner: tick 立直 riichi for "
+                         "the hand, or choose the winner again")
+    held = seats.get(draft.first.get("seat")) if draft.first is not None else None
+    if held in draft.riichi_others and not any(draft.first.get(f) for f in RIICHI_FLAGS):
+        return bilingual(f"{held} is ticked among others' riichi and is the held winner: もう一人を直す "
+                         f"(edit the other's hand) to tick 立直 riichi there, or untick {held}")
     return ""
 
 
@@ -202,11 +202,12 @@ def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, of
     op = text(form, "op")
     before = replace(draft_of(form), plain_fives=plain_fives(rule))
     seats = table_at(ledger, session_id, number(form, "correct"))["seats"]
-    if op in ("double", "swap") and (ticked := _winner_ticked(before, seats)):
-        raise ServiceError(ticked)      # her hand held, the question would go unseen: asked first
     draft = before.apply(op)
     if op == "double":      # the second winner, chosen by the double ron: her riichi ticked among others' is hers
         draft = draft.winner_riichi(seats)
+    elif op == "single" and before.first is not None and before.flags & RIICHI_FLAGS:
+        # the hand on screen dropped: its winner's riichi stick stays on the table, among others'
+        draft = replace(draft, riichi_others=draft.riichi_others | {seats[before.seat]})
     snapshot = text(form, "snapshot")
     reading, size = (offers.reading(snapshot) if snapshot else None) or (None, (0, 0))
     # any tap is the players' own: a win the watcher reads next no longer replaces this draft

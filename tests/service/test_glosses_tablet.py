@@ -213,3 +213,22 @@ def test_renhou_is_offered_where_the_rule_counts_it(client, rules, offered):
             "melds": "[]", "op": ""}
     page = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"}).text
     assert ('name="renhou"' in page) is offered and 'name="tenhou"' in page
+
+
+def _flag_refusals() -> list[str]:
+    """Every refusal ``scoring.validate._check_flags`` can give (the flags a player ticks on the
+    tablet: riichi, rinshan, tenhou...), its variable parts sampled."""
+    tree = ast.parse((ROOT / "scoring" / "validate.py").read_text(encoding="utf-8"))
+    check = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "_check_flags")
+    said = [call.args[0] for call in ast.walk(check) if isinstance(call, ast.Call)
+            and getattr(call.func, "id", "") == "ScoringError" and call.args and _is_text(call.args[0])]
+    return [text for node in said for text in _render(node)]
+
+
+def test_every_refusal_of_a_ticked_flag_reads_japanese_first():
+    """人和 ticked on an open hand under isshokai: the tablet said only "renhou is a non-dealer's
+    closed ron"."""
+    refusals = _flag_refusals()
+    assert any("renhou" in r for r in refusals) and len(refusals) >= 10
+    english_only = [r for r in refusals if not JAPANESE.search(bilingual(r).split(" · ")[0])]
+    assert english_only == []

@@ -162,16 +162,40 @@ def test_a_winner_ticked_among_others_riichi_is_asked_about_and_a_mis_tap_undoes
     assert logged["riichi"] == {"Aki": "riichi"} and not logged["records"][0].get("riichi")
 
 
-def test_a_double_ron_waits_while_its_winner_is_ticked_among_others_riichi(client):
+def test_a_double_ron_asks_about_a_held_winner_ticked_among_others_riichi(client):
     """ダブロン held the winner's hand with its question unanswered: her tick among others' riichi
-    was then dropped unseen at Confirm (no stick, no riichi: 42/39 where it paid 42/42)."""
+    was then dropped unseen at Confirm (no stick, no riichi: 42/39 where it paid 42/42). Refusing
+    ダブロン and もう一人を直す instead left no way to her hand's 立直. The held winner is asked about,
+    Confirm waits, and もう一人を直す brings her hand to tick it."""
     from test_snapshot_fix import EditorForm
     sid = client.post("/api/sessions", json={"rules": "dunhill", "players": list(PLAYERS)}).json()["id"]
     hand = {"seat": "south", "win": "ron", "discarder": "west", "concealed": "123789p234s666z22z", "win_tile": "2z",
-            "melds": "[]", "riichi_others": "Ben"}
-    for op in ("double", "swap"):
-        r = client.post(f"/s/{sid}/edit", data={**hand, "op": op}, headers={"HX-Request": "true"})
-        assert r.status_code == 422 and "Ben is ticked among others" in r.text, (op, r.text)
-    doubled = client.post(f"/s/{sid}/edit", data={**hand, "riichi": "1", "op": "double"},
-                          headers={"HX-Request": "true"})
-    assert doubled.status_code == 200 and json.loads(EditorForm(doubled.text).values["first"])["riichi"] is True
+            "melds": "[]", "riichi_others": "Ben", "op": "double"}
+    doubled = client.post(f"/s/{sid}/edit", data=hand, headers={"HX-Request": "true"})
+    assert doubled.status_code == 200 and "Ben is ticked among others&#39; riichi and is the held winner" in doubled.text
+    second = {**EditorForm(doubled.text).values, "concealed": "234p567p789p11s555z", "win_tile": "1s", "op": ""}
+    assert client.post(f"/s/{sid}/confirm", data=second, headers={"HX-Request": "true"}).status_code == 422
+    swapped = EditorForm(client.post(f"/s/{sid}/edit", data={**second, "op": "swap"},
+                                     headers={"HX-Request": "true"}).text).values
+    assert swapped["seat"] == "south"
+    r = client.post(f"/s/{sid}/confirm", data={**swapped, "riichi": "1", "op": ""}, headers={"HX-Request": "true"})
+    assert r.status_code == 204, r.text
+    assert client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]["riichi"] == {"Ben": "riichi"}
+
+
+def test_taking_a_double_ron_back_keeps_the_dropped_winner_s_stick_and_the_dora_fixed_on_screen(client):
+    """取消 rebuilt the held hand as it was held: the dropped winner's riichi stick vanished from the
+    table, and a dora indicator fixed on screen went back to the one read."""
+    from test_snapshot_fix import EditorForm
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": list(PLAYERS)}).json()["id"]
+    hand = {"seat": "south", "win": "ron", "discarder": "east", "concealed": "123789p234s666z22z", "win_tile": "2z",
+            "dora_indicators": "3p", "melds": "[]", "riichi_others": "Chie", "op": "double"}
+    second = EditorForm(client.post(f"/s/{sid}/edit", data=hand, headers={"HX-Request": "true"}).text).values
+    assert second["seat"] == "west" and second.get("riichi")                # Chie's tick: her riichi
+    back = EditorForm(client.post(f"/s/{sid}/edit", data={**second, "concealed": "234p567p789p11s555z",
+                                                          "win_tile": "1s", "dora_indicators": "1p", "op": "single"},
+                                  headers={"HX-Request": "true"}).text).values
+    assert back["seat"] == "south" and back["dora_indicators"] == "1p" and back.get("riichi_others") == "Chie"
+    assert client.post(f"/s/{sid}/confirm", data={**back, "op": ""}, headers={"HX-Request": "true"}).status_code == 204
+    logged = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
+    assert logged["riichi"] == {"Chie": "riichi"} and logged["records"][0]["dora_indicators"] == "1p"
