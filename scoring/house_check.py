@@ -216,15 +216,13 @@ def _check_value(label: str, where: str, value: Any, examples: list[Any], base_i
         if not ok:
             raise ScoringError(f"{label}: {where} must be [closed, open], each a number of points "
                                f"(0: not counted that way) or \"yakuman\", got {toml_value(value)}")
-        if _out_of_range(value):
-            raise ScoringError(f"{label}: {where} must be a finite number within {LARGEST:,}, got {toml_value(value)}")
+        _check_range(label, where, value)
         return
     if section == "yakuman" and not examples:
         if _kind(value) != "int" or value < 0:
             raise ScoringError(f"{label}: {where} must be an integer (how many yakuman; 0: none), "
                                f"got {toml_value(value)}")
-        if _out_of_range(value):
-            raise ScoringError(f"{label}: {where} must be a finite number within {LARGEST:,}, got {toml_value(value)}")
+        _check_range(label, where, value)
         return
     problem = _misfit(value, examples)
     if problem:
@@ -234,8 +232,7 @@ def _check_value(label: str, where: str, value: Any, examples: list[Any], base_i
         raise ScoringError(f"{label}: {where} must be at least 1 (0 would make it worth nothing), got {toml_value(value)}")
     if where not in SIGNED and _negative(value):
         raise ScoringError(f"{label}: {where} must not be negative, got {toml_value(value)}")
-    if _out_of_range(value):
-        raise ScoringError(f"{label}: {where} must be a finite number within {LARGEST:,}, got {toml_value(value)}")
+    _check_range(label, where, value)
     words = WORDS.get(where)
     if words and not (isinstance(value, str) and value in words) and not (
             where == "yakuman.with_yaku" and isinstance(value, list)):
@@ -380,6 +377,11 @@ def _negative(v: Any) -> bool:
     if isinstance(v, dict):
         return any(map(_negative, v.values()))
     return False
+
+
+def _check_range(label: str, where: str, value: Any) -> None:
+    if _out_of_range(value):
+        raise ScoringError(f"{label}: {where} must be a finite number within {LARGEST:,}, got {toml_value(value)}")
 
 
 def _out_of_range(v: Any) -> bool:

@@ -7,7 +7,7 @@ flags against each other. Each failure is one ScoringError naming what is wrong.
 from __future__ import annotations
 
 from operator import add, gt
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from .errors import ScoringError
 from .record import HandRecord
@@ -32,21 +32,21 @@ def suit_in_play(rec: HandRecord, t: "Table") -> int | None:
     return present.pop() if present else 1
 
 
+def _fields(rec: HandRecord) -> tuple[tuple[str, Sequence[int]], ...]:
+    """The record's fields of tiles that lie on the table, each named as a refusal names it."""
+    return (("hand", rec.concealed), ("melds", [x for m in rec.melds for x in m.tiles]), ("gari", rec.gari),
+            ("dora indicators", rec.dora_indicators), ("ura indicators", rec.ura_indicators))
+
+
 def _physical(rec: HandRecord):
-    yield from rec.concealed
-    for m in rec.melds:
-        yield from m.tiles
-    yield from rec.gari
-    yield from rec.dora_indicators
-    yield from rec.ura_indicators
+    for _, tiles in _fields(rec):
+        yield from tiles
 
 
 def _where_plain(rec: HandRecord, five: int) -> str:
     """Where a record holds plain fives of kind ``five``, field by field ("hand 3, dora indicators
     1"): the players are told which tile to make red, not only that one is."""
-    fields = (("hand", rec.concealed), ("melds", [x for m in rec.melds for x in m.tiles]), ("gari", rec.gari),
-              ("dora indicators", rec.dora_indicators), ("ura indicators", rec.ura_indicators))
-    return ", ".join(f"{name} {n}" for name, tiles in fields if (n := sum(x == five for x in tiles)))
+    return ", ".join(f"{name} {n}" for name, tiles in _fields(rec) if (n := sum(x == five for x in tiles)))
 
 
 class Tally(NamedTuple):

@@ -41,6 +41,8 @@ PALETTE = (("1m", "5m", "0m", "9m"), tuple(f"{n}p" for n in "1234567890"),
            tuple(f"{n}s" for n in "1234567890"), tuple(f"{n}z" for n in "1234567"))
 
 
+# the flags that declare a riichi: a player ticked among others' riichi who wins with none of them
+RIICHI_FLAGS = frozenset({"riichi", "double_riichi", "open_riichi"})
 # a record's fields the editor keeps as text (a hand-made form's list there is refused, not a 500)
 TEXT_FIELDS = ("seat", "win", "discarder", "concealed", "win_tile", "gari", "dora_indicators", "ura_indicators")
 
@@ -182,7 +184,7 @@ class Draft:
         name = seats.get(self.seat)
         if name is None or name not in self.riichi_others:
             return self
-        riichi = set() if self.flags & {"riichi", "double_riichi", "open_riichi"} else {"riichi"}
+        riichi = set() if self.flags & RIICHI_FLAGS else {"riichi"}
         return replace(self, flags=self.flags | riichi, riichi_others=self.riichi_others - {name})
 
     def _reds(self, tile: str, n: int, tapped: int) -> int:

@@ -20,7 +20,7 @@ from scoring.tiles import parse_mpsz, tile_name
 from .. import table
 from ..deps import (AfterConfirmDep, CameraDep, HandPhotosDep, LedgerDep, OffersDep, ReaderDep, SettingsDep,
                     SnapshotsDep, TilesDep)
-from ..editing import FLAGS, HAND_OPTIONS, PALETTE, RARE_FLAGS, TARGETS, Draft, plain_fives
+from ..editing import FLAGS, HAND_OPTIONS, PALETTE, RARE_FLAGS, RIICHI_FLAGS, TARGETS, Draft, plain_fives
 from ..errors import ServiceError
 from ..refusal_ja import bilingual
 from ..ledger import Ledger
@@ -119,9 +119,6 @@ def _rare_flags(preset, draft: Draft) -> tuple:
     return tuple(f for f in RARE_FLAGS if f[0] != "renhou" or renhou or "renhou" in draft.flags)
 
 
-RIICHI_FLAGS = {"riichi", "double_riichi", "open_riichi"}
-
-
 def _winner_ticked(draft: Draft, seats: dict[str, str]) -> str:
     """A winner (the one on screen, or a double ron's held one) ticked among others' riichi (ticked,
     then made the winner) with no riichi of her hand's: said, so Confirm (and ダブロン, which would
@@ -201,13 +198,14 @@ def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, of
     rule = ledger.config(session_id).preset
     op = text(form, "op")
     before = replace(draft_of(form), plain_fives=plain_fives(rule))
-    seats = table_at(ledger, session_id, number(form, "correct"))["seats"]
     draft = before.apply(op)
-    if op == "double":      # the second winner, chosen by the double ron: her riichi ticked among others' is hers
-        draft = draft.winner_riichi(seats)
-    elif op == "single" and before.first is not None and before.flags & RIICHI_FLAGS:
-        # the hand on screen dropped: its winner's riichi stick stays on the table, among others'
-        draft = replace(draft, riichi_others=draft.riichi_others | {seats[before.seat]})
+    dropped_riichi = op == "single" and before.first is not None and before.flags & RIICHI_FLAGS
+    if op == "double" or dropped_riichi:        # the seats read only for these taps, not every one
+        seats = table_at(ledger, session_id, number(form, "correct"))["seats"]
+        if op == "double":  # the second winner, chosen by the double ron: her riichi ticked among others' is hers
+            draft = draft.winner_riichi(seats)
+        else:               # the hand on screen dropped: its winner's riichi stick stays, among others'
+            draft = replace(draft, riichi_others=draft.riichi_others | {seats[before.seat]})
     snapshot = text(form, "snapshot")
     reading, size = (offers.reading(snapshot) if snapshot else None) or (None, (0, 0))
     # any tap is the players' own: a win the watcher reads next no longer replaces this draft

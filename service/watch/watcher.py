@@ -141,8 +141,8 @@ class Watcher:
         log.info("the next deal's win, offered before the last was logged, offered again: %s", offer.snapshot)
         return self.offers.offer(offer.snapshot, reading, offer.size, frames=offer.frames, turn=context.turn)
 
-    def _read(self, frame: np.ndarray, context: ReadContext | None = None) -> Reading:
-        reading = self.reader.read(frame, context if context is not None else self.context())
+    def _read(self, frame: np.ndarray, context: ReadContext) -> Reading:
+        reading = self.reader.read(frame, context)
         self.reads += 1
         return reading
 
