@@ -399,19 +399,19 @@ def dead_wall_rows(pieces: Sequence[Piece], zone) -> tuple[list[str], list[str]]
 
 def table_warnings(pieces: Sequence[Piece]) -> list[str]:
     """Copies beyond what a set holds, and tiles the detector was unsure of."""
-    out = []
+    warnings = []
     faces = [p.tile for p in pieces if p.face_up]
     for kind, n in sorted(Counter(plain_kind(t) for t in faces).items()):
         if n > MAX_COPIES:
-            out.append(f"{n} copies of {kind} on the table (a set has {MAX_COPIES})")
+            warnings.append(f"{n} copies of {kind} on the table (a set has {MAX_COPIES})")
     for red, n in sorted(Counter(t for t in faces if t[0] == "0").items()):
         if n > MAX_REDS:
-            out.append(f"{n} copies of {red} on the table (a set has {MAX_REDS})")
+            warnings.append(f"{n} copies of {red} on the table (a set has {MAX_REDS})")
     for p in pieces:
         if p.score < LOW_SCORE:
             x, y = p.centre
-            out.append(f"unsure of the {p.tile} at ({x:.0f}, {y:.0f}) mm (score {p.score:.2f})")
-    return out
+            warnings.append(f"unsure of the {p.tile} at ({x:.0f}, {y:.0f}) mm (score {p.score:.2f})")
+    return warnings
 
 
 def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable[str] = DEFAULT_GARI

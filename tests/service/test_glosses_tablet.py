@@ -21,12 +21,16 @@ from table_fixtures import CHUN, PLAYERS
 ROOT = Path(__file__).resolve().parents[2]
 # where the warnings of a photo of the hand are made: the reader's own, and the mending of its reading
 HAND_PHOTO_WARNINGS = (ROOT / "vision" / "hand_photo.py", ROOT / "service" / "mending.py")
+# where the warnings of the table camera's reading are made: the layout of the tiles, and the frame's reader
+TABLE_WARNINGS = (ROOT / "vision" / "layout.py", ROOT / "vision" / "read.py")
 SAID = {"warnings", "said"}          # the names the warnings are gathered in
 
 # what a warning's variable part may be, by its expression in the code; any other reads as a count
 SAMPLES = {
     "five": ("", " (a five: red or plain, check)"),
     "how": ("at 1.5 times the size", "at its own size, turned 90 degrees"),
+    "kind": ("6m", "5p"),
+    "red": ("0p",),
 }
 
 
@@ -36,6 +40,8 @@ def _sample(node: ast.expr, spec: ast.expr | None = None) -> tuple[str, ...]:
         return (format(0.42, "".join(_render(spec)[0])),)
     if source in SAMPLES:
         return SAMPLES[source]
+    if source.startswith("len("):
+        return ("12",)
     if "join" in source:
         return ("1p 4p", "a 3m as 4m or 5m, or a 7s as 8s")
     if "tile" in source or re.fullmatch(r"on\[\d\]", source):
@@ -75,17 +81,21 @@ def _lines_in(node: ast.AST) -> list[ast.expr]:
     return []
 
 
+def _said(node: ast.expr) -> bool:
+    """``warnings`` or ``reading.warnings``: a name the warnings are gathered in."""
+    return (isinstance(node, ast.Name) and node.id in SAID) or (isinstance(node, ast.Attribute) and node.attr in SAID)
+
+
 def warnings_made(path: Path) -> list[str]:
     """Every warning ``path`` can give: a text appended to, or added to, its warnings (``SAID``);
     given as a reading's ``warnings``; or returned as the lines to tell (a tuple of texts)."""
     found: list[ast.expr] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append"
-                and isinstance(node.func.value, ast.Name) and node.func.value.id in SAID):
+                and _said(node.func.value)):
             found += _lines_in(node.args[0])
         elif isinstance(node, (ast.AugAssign, ast.Assign)) and any(
-                isinstance(t, ast.Name) and t.id in SAID
-                for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+                _said(t) for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
             found += _lines_in(node.value)
         elif isinstance(node, ast.keyword) and node.arg in SAID:
             found += _lines_in(node.value)
@@ -97,6 +107,7 @@ def warnings_made(path: Path) -> list[str]:
 
 
 HAND_PHOTO_LINES = [line for path in HAND_PHOTO_WARNINGS for line in warnings_made(path)]
+TABLE_LINES = [line for path in TABLE_WARNINGS for line in warnings_made(path)]
 MENDS = [Mend({}, "3m", "4m", 0.31).says(), Mend({}, "9p", "9m", 0.25, gari=True).says()]
 
 
@@ -123,6 +134,30 @@ def test_the_warnings_are_all_found():
 @pytest.mark.parametrize("line", HAND_PHOTO_LINES + MENDS)
 def test_every_warning_the_hand_photo_reader_can_give_reads_japanese_first_on_the_tablet(line):
     assert japanese_first(line), f"no Japanese gloss (service/refusal_ja.py GLOSSES) for: {line}"
+
+
+def test_the_table_cameras_warnings_are_all_found():
+    for line in ("12 copies of 0p on the table (a set has 12)",
+                 "unsure of the 6m at (0, 0) mm (score 0.42)",
+                 "too few of the table's markers seen in this frame (covered?): used the last good fit",
+                 "a 6m in the meld zone boxed as two halves (6m, 0p): read as one",
+                 "the hand has 12 concealed tiles and 12 meld(s): 12, not 14"):
+        assert line in TABLE_LINES
+    assert len(TABLE_LINES) >= 15
+
+
+@pytest.mark.parametrize("line", TABLE_LINES)
+def test_every_warning_the_table_camera_can_give_reads_japanese_first_on_the_tablet(line):
+    assert japanese_first(line), f"no Japanese gloss (service/refusal_ja.py GLOSSES) for: {line}"
+
+
+@pytest.mark.parametrize("line, ja", [
+    ("5 copies of 3p on the table (a set has 4)", "卓に 3p が 5 枚あります(1組に 4 枚)"),
+    ("3 boxes of 7s in 52 mm of the hand row: read as 2", "手牌の列の 7s を 3 枚と見ましたが、長さから 2 枚と読みました"),
+    ("unsure of the 0p at (120, 40) mm (score 0.41)", "0p の読みに自信がありません"),
+])
+def test_the_table_cameras_warnings_carry_their_tiles_and_counts_into_the_japanese(line, ja):
+    assert japanese_first(line).startswith(ja), bilingual(line)
 
 
 W, H = 60, 80
