@@ -212,14 +212,16 @@ def sankantsu(h: Hand, r: Reading) -> int:
     return int(r.n_kans == 3)
 
 
-def _dragon_trips(r: Reading) -> int:
-    # a kind can make two triplets where a wildcard adds copies: count each
-    return sum(map(r.trip_kinds.count, DRAGONS))
+def _kinds_tripled(r: Reading, kinds) -> set[int]:
+    # a kind can make two triplets where a wildcard adds copies (chinton's haku): one kind still counts
+    # once, as the seed's 四喜和 must hold 東南西北
+    return set(r.trip_kinds).intersection(kinds)
 
 
 def shousangen(h: Hand, r: Reading) -> int:
-    """Shousangen (小三元): two dragon triplets and a dragon pair."""
-    return int(_dragon_trips(r) == 2 and r.pair in DRAGONS)
+    """Shousangen (小三元): triplets of two dragons and a pair of the third."""
+    tripled = _kinds_tripled(r, DRAGONS)
+    return int(len(tripled) == 2 and r.pair in DRAGONS and r.pair not in tripled)
 
 
 def honroutou(h: Hand, r: Reading) -> int:
@@ -294,21 +296,18 @@ def suuankou(h: Hand, r: Reading) -> int:
 
 def daisangen(h: Hand, r: Reading) -> int:
     """Daisangen (大三元): triplets of all three dragons."""
-    return int(_dragon_trips(r) == 3)
-
-
-def _wind_trips(r: Reading) -> int:
-    return sum(map(r.trip_kinds.count, WINDS))
+    return int(len(_kinds_tripled(r, DRAGONS)) == 3)
 
 
 def shousuushii(h: Hand, r: Reading) -> int:
-    """Shousuushii (小四喜): three wind triplets and a wind pair."""
-    return int(_wind_trips(r) == 3 and r.pair in WINDS)
+    """Shousuushii (小四喜): triplets of three winds and a pair of the fourth."""
+    tripled = _kinds_tripled(r, WINDS)
+    return int(len(tripled) == 3 and r.pair in WINDS and r.pair not in tripled)
 
 
 def daisuushii(h: Hand, r: Reading) -> int:
     """Daisuushii (大四喜): four wind triplets."""
-    return int(_wind_trips(r) == 4)
+    return int(len(_kinds_tripled(r, WINDS)) == 4)
 
 
 def tsuuiisou(h: Hand, r: Reading) -> int:

@@ -271,6 +271,27 @@ def test_haku_drawn_on_a_riichi_ippatsu_tsumo_is_any_tile():
     assert "99p" in r.reading
 
 
+def test_hakus_making_a_second_triplet_of_a_wind_make_no_four_winds():
+    """四喜和は「4面子1雀頭の中に東南西北を含む必要がある」: East twice (the second with two hakus),
+    South and a West pair hold no North."""
+    r = win(R, "123p1111z222z33z55z", "2p", **G)
+    assert "shousuushii" not in yaku_lines(r)
+    assert r.total == 28
+
+
+def test_the_four_winds_may_take_a_haku_for_one_of_them():
+    """East, South, West triplets and a pair of North made with two hakus: all four winds are there."""
+    r = win(R, "123p111z222z333z55z", "2p", **G)
+    assert "shousuushii" in yaku_lines(r)
+
+
+def test_hakus_making_a_second_dragon_triplet_make_no_three_dragons():
+    """大三元 and 小三元 hold all three dragons: two chun triplets (one with two hakus standing in)
+    and hatsu are no 大三元, two chun triplets and a hatsu pair no 小三元."""
+    assert "daisangen" not in yaku_lines(win(R, "123p7777z55z666z11p", "2p", **G))
+    assert "shousangen" not in yaku_lines(win(R, "123p456p7777z55z66z", "2p", **G))
+
+
 def test_haku_dora_indicator_names_one_honour():
     """ドラとして白がめくれた場合は字牌1種類を選んでドラとする."""
     hand = dict(concealed="123456789p234p11z", win_tile="3p", riichi=True, dora_indicators="5z", **G)
