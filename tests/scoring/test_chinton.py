@@ -292,6 +292,20 @@ def test_hakus_making_a_second_dragon_triplet_make_no_three_dragons():
     assert "shousangen" not in yaku_lines(win(R, "123p456p7777z55z66z", "2p", **G))
 
 
+def test_a_pon_made_with_two_hakus_is_recorded_as_the_kind_it_stands_for():
+    """白2枚を晒してのポン, recorded as East (docs/rules.md): three Easts in the hand and the pon are
+    five Easts, two of them hakus."""
+    r = win(R, "123456789p11z", "1z", seat="east", win="tsumo", melds=[pon("111z", "south")])
+    assert "yakuhai_seat_wind" in yaku_lines(r)
+
+
+def test_hakus_stand_in_only_as_far_as_the_wall_holds_them():
+    # four hakus turned as dora indicators leave none to make the fifth East
+    with pytest.raises(ScoringError, match=r"too many copies of 1z: 5 seen .* the wall has 4 and 4 5z"):
+        win(R, "123456789p11z", "1z", seat="east", win="tsumo", melds=[pon("111z", "south")],
+            dora_indicators="5555z")
+
+
 def test_haku_dora_indicator_names_one_honour():
     """ドラとして白がめくれた場合は字牌1種類を選んでドラとする."""
     hand = dict(concealed="123456789p234p11z", win_tile="3p", riichi=True, dora_indicators="5z", **G)
