@@ -22,7 +22,7 @@ import numpy as np
 
 from scoring.mend import a_winners_hand
 
-from .mending import mended
+from .mending import mended, set_of
 from .reader import Detection, Reading
 
 NAME = "hand photo"
@@ -55,7 +55,8 @@ class HandPhotoReader:
         with self._lock:
             if self._detector is None:
                 self._detector = seat_detector()
-            hand = read_photo(photo, self._detector, accept=wins if self.again else None)
+            hand = read_photo(photo, self._detector, accept=wins if self.again else None,
+                              wall=set_of(draft.get("rules", ""), preset)[0])
         tiles = hand.line.tiles if hand.line else []
         detections = tuple(Detection(t.tile, int(t.box[0]), int(t.box[1]), int(t.width), int(t.height),
                                      score=t.score, zone="hand", rotation=t.rotation) for t in tiles)

@@ -16,10 +16,26 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+import scoring
 from scoring import Preset
 from scoring.mend import Doubt, changes_that_win, mend, mend_gari, winning_tile
+from scoring.table import Table
+from scoring.tiles import tile_name
+from vision.layout import SANMA, SetCounts
 
 HINTS = 3           # at most this many tiles, each of which read otherwise would make a win, are pointed at
+
+
+def set_of(rules: str, preset: Preset | None = None) -> tuple[SetCounts, tuple[str, ...]]:
+    """What the table's set holds under the session's rule (``preset``, else the built-in ``rules``
+    names), for the reader: its copies and red fives (chinton: eight of each pinzu and souzu, four
+    of their fives red) and its gari kinds. An unknown rule: 三人花's, and the reader's own gari."""
+    try:
+        t = Table(preset if preset is not None else scoring.load_preset(rules))
+    except (scoring.ScoringError, OSError, ValueError):
+        return SANMA, ()
+    return (SetCounts(t.copies, t.suit_copies, t.red_limit),
+            tuple(sorted(tile_name(k) for k in t.gari)))
 
 
 def mended(record: Mapping[str, Any] | None, hand: Iterable[Any], preset: Preset | None = None,

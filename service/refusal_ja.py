@@ -82,6 +82,8 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
     (r"^(?P<n>\d+) copies of (?P<t>\S+) on the table \(a set has (?P<m>\d+)\)",
      r"卓に \g<t> が \g<n> 枚あります(1組に \g<m> 枚)。読み違いがないか確かめてください"),
     (r"^unsure of the (?P<t>\S+) at ", r"\g<t> の読みに自信がありません。確かめてください"),
+    (r"^an ankan of (?P<t>\S+): its backs may hide red fives",
+     r"\g<t> の暗槓の裏の2枚は赤五かもしれません(黒として読みました)。確かめてください"),
     (r"a double ron is two rons by the two other players", "ダブロンは放銃者以外の二人のロンです"),
     # a photo of the hand, taken at the seat (vision.hand_photo, service.mending): what to check
     (r"^13 tiles in the line: the winning tile is not among them", "写真の牌は13枚で、和了牌がありません。和了牌を選んでください"),

@@ -22,9 +22,10 @@ from calibration.errors import CalibrationError
 from calibration.store import TableFile, load
 from calibration.tracker import Tracker
 from vision.detect import Detector
+from vision.layout import DEFAULT_GARI
 from vision.read import TableReader, table_windows, top_view
 
-from .mending import mended
+from .mending import mended, set_of
 from .reader import Cut, Detection, ReadContext, Reading
 
 ENV_TABLE = "TABLE_CALIBRATION"
@@ -44,7 +45,8 @@ class VisionReader:
         self.mend = mend                    # a hand read one tile off a win mended (service.mending)
         # as TableReader makes its own: one locator pass (see vision/read.py)
         self.detector = detector or Detector()
-        self._readers: dict[str, TableReader] = {}      # one per house rule (the record names it)
+        # one per house rule (the record names it) and what its set holds (a rule edited may change it)
+        self._readers: dict[tuple, TableReader] = {}
         # one frame at a time: a TableReader keeps its last frame (tracker, rectified table for the cuts)
         self._lock = threading.Lock()
 
@@ -64,9 +66,12 @@ class VisionReader:
         return table_windows(top_view(self.table, frame, fit))
 
     def _read(self, frame: np.ndarray, context: ReadContext) -> Reading:
-        reader = self._readers.get(context.rules)
+        key = (context.rules, getattr(context.preset, "digest", None))
+        reader = self._readers.get(key)
         if reader is None:
-            reader = self._readers[context.rules] = TableReader(self.table, context.rules, detector=self.detector)
+            wall, gari = set_of(context.rules, context.preset)
+            reader = self._readers[key] = TableReader(self.table, context.rules, detector=self.detector,
+                                                      gari_kinds=gari or DEFAULT_GARI, wall=wall)
         try:
             reading = reader.read(frame)
         except CalibrationError as e:

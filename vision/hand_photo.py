@@ -44,7 +44,7 @@ import numpy as np
 
 from .classes import BACK, BLANK, HALF_TURN_SAME
 from .classifier import NONE
-from .layout import hidden_pair, mpsz, plain_kind
+from .layout import SANMA, SetCounts, hidden_pair, mpsz, plain_kind
 
 NEIGHBOUR_GAP = 1.0      # most felt between two tiles of the line, in tile widths (a win tile or meld set apart)
 NEIGHBOUR_OVERLAP = 0.5  # most two neighbours' boxes overlap across, in tile widths: seen from the seat a box
@@ -285,19 +285,23 @@ def _ankan(tiles: Sequence[Tile]) -> bool:
             and plain_kind(tiles[1].tile) == plain_kind(tiles[2].tile))
 
 
-def _meld(tiles: Sequence[Tile], stacked: bool) -> dict[str, Any] | None:
+def _meld(tiles: Sequence[Tile], stacked: bool, wall: SetCounts) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     """A pon (three of a kind), a kan (four; added when one lies stacked) or an ankan (two backs
-    around two faces; an ankan of fives holds the set's two red fives, as ``layout.hidden_pair``
-    says), else None."""
+    around two faces; of fives, what ``layout.hidden_pair`` says the backs hide), else None; and what
+    the players should check."""
     if _ankan(tiles):
         faces = [tiles[1].tile, tiles[2].tile]
-        return {"kind": "ankan", "tiles": mpsz(sorted(faces + hidden_pair(faces)))}
+        hidden, known = hidden_pair(faces, wall)
+        kind = plain_kind(faces[0])
+        return ({"kind": "ankan", "tiles": mpsz(sorted(faces + hidden))},
+                () if known else (f"an ankan of {kind}: its backs may hide red fives ({wall.red(kind[1])} "
+                                  f"0{kind[1]} of {wall.of(kind)} {kind} in the set), taken as plain: check them",))
     if len(tiles) not in (3, 4) or BACK in {t.tile for t in tiles} or len({plain_kind(t.tile) for t in tiles}) != 1:
-        return None
+        return None, ()
     names = mpsz(sorted(t.tile for t in tiles))
     if len(tiles) == 3:
-        return {"kind": "pon", "tiles": names}
-    return {"kind": "kakan" if stacked else "minkan", "tiles": names}
+        return {"kind": "pon", "tiles": names}, ()
+    return {"kind": "kakan" if stacked else "minkan", "tiles": names}, ()
 
 
 def kans_apart(line: Line) -> Line:
@@ -322,8 +326,8 @@ def kans_apart(line: Line) -> Line:
     return Line(tuple(tuple(flat[x:y]) for x, y in zip(bounds, bounds[1:])), line.stacked)
 
 
-def read_line(line: Line | None) -> HandRead:
-    """The hand a line shows (module doc)."""
+def read_line(line: Line | None, wall: SetCounts = SANMA) -> HandRead:
+    """The hand a line shows (module doc; ``wall``: what the table's set holds)."""
     if line is None:
         return HandRead((), "", (), (f"no revealed hand: no {MIN_LINE} face-up tiles lie side by side",), None)
     line = kans_apart(line)
@@ -333,11 +337,12 @@ def read_line(line: Line | None) -> HandRead:
     backs = 0
     alone = False
     for n, (group, members) in enumerate(zip(line.groups, line.members())):
-        meld = _meld(members, any(m not in group for m in members)) if n > 0 else None
+        meld, said = _meld(members, any(m not in group for m in members), wall) if n > 0 else (None, ())
         if meld is not None and not concealed:
             meld = None
         if meld:
             melds.append(meld)
+            warnings += said
         else:
             alone = len(members) == 1          # the hand's last tile so far lies apart from the rest
             concealed += [m for m in members if m.tile != BACK]
@@ -361,9 +366,10 @@ def read_line(line: Line | None) -> HandRead:
     return HandRead(tuple(t.tile for t in concealed), win, tuple(melds), tuple(warnings), line, tuple(concealed))
 
 
-def read_hand(found: Iterable[Any]) -> HandRead:
-    """Detections of a photo of a revealed hand (``vision.detect``) to the hand they show."""
-    return read_line(find_line(found))
+def read_hand(found: Iterable[Any], wall: SetCounts = SANMA) -> HandRead:
+    """Detections of a photo of a revealed hand (``vision.detect``) to the hand they show (``wall``:
+    what the table's set holds)."""
+    return read_line(find_line(found), wall)
 
 
 def seat_detector(**kwargs):
@@ -379,22 +385,23 @@ def seat_detector(**kwargs):
     return Detector.for_view("oblique", second=False, **{**kwargs, "locator": kwargs.get("locator") or SEAT_LOCATOR})
 
 
-def read_photo(image: np.ndarray, detector=None, accept: Callable[[HandRead], bool] | None = None) -> HandRead:
+def read_photo(image: np.ndarray, detector=None, accept: Callable[[HandRead], bool] | None = None,
+               wall: SetCounts = SANMA) -> HandRead:
     """A photo of a revealed hand, taken from the seat (BGR), to the hand it shows, its line's boxes
     in the photo's pixels (``detector``: ``seat_detector()``'s, by default). A photo larger than
     ``PHOTO_PX`` on its longer side is read shrunk to it, in one window: a phone's 12 MP photo cut
     in windows cuts its tiles in parts. ``accept``: whether a reading may be the hand (a winning
     hand, by the caller's rule); one it refuses is read again as each of ``AGAIN_AT`` says in turn
     (that many times the size, turned that many degrees), and the first reading it takes is
-    returned; where it takes none, the first."""
+    returned; where it takes none, the first. ``wall``: what the table's set holds (三人花's by default)."""
     if detector is None:
         detector = seat_detector()
     small, scale = as_read(image)
-    first = _read_at(small, scale, detector)
+    first = _read_at(small, scale, detector, wall=wall)
     if accept is None or accept(first):
         return first
     for size, turn in AGAIN_AT:
-        again = _read_at(small, scale, detector, size, turn)
+        again = _read_at(small, scale, detector, size, turn, wall)
         if accept(again):
             how = ((f"at {size:g} times the size" if size != 1 else "at its own size")
                    + (f", turned {turn:g} degrees" if turn else ""))
@@ -545,7 +552,8 @@ def _free(box, boxes: Sequence[Sequence[float]], image_width: int) -> bool:
     return True
 
 
-def _read_at(image: np.ndarray, scale: float, detector, size: float = 1.0, turn: float = 0.0) -> HandRead:
+def _read_at(image: np.ndarray, scale: float, detector, size: float = 1.0, turn: float = 0.0,
+             wall: SetCounts = SANMA) -> HandRead:
     """The hand in ``image`` (the photo at ``scale`` times its size) read at ``size`` times that, turned
     ``turn`` degrees anticlockwise about its centre, its boxes put back in the photo's pixels (a turned
     box: the box around its corners turned back)."""
@@ -562,7 +570,7 @@ def _read_at(image: np.ndarray, scale: float, detector, size: float = 1.0, turn:
         found = [replace(d, box=_turned_back(d.box, back)) for d in found]
     if scale * size != 1.0:
         found = [replace(d, box=tuple(v / (scale * size) for v in d.box)) for d in found]
-    hand = read_hand(found)
+    hand = read_hand(found, wall)
     return replace(hand, warnings=hand.warnings + said) if said and hand.line else hand
 
 

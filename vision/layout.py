@@ -57,6 +57,7 @@ WIN_GAP = 0.3               # a gap of 30% of a tile's width sets the winning ti
 MELD_GAP = 0.25             # tiles of one meld touch; 25% of a width between them starts another meld ...
 SAME_KIND_GAP = 1.0         # ... but faces of one kind less than a width apart stay one: a kind has four tiles,
                             # so no two melds share one, and a box drawn a little off opens a gap inside a meld
+                            # (a wall of more copies, chinton's, may hold two: a whole meld's gap parts them)
 TILE_MM = (26.0, 35.0)      # a tile's face, width x height; gaps are measured between nominal faces
                             # placed on the box centres, since a box also holds the tile's side
 PITCH = TILE_MM[0] + 1.0    # tiles of a row touch: one face and a hair from centre to centre
@@ -67,8 +68,27 @@ PAIR_DEEP = 1.35            # ... and this many deep holds two sideways tiles st
 LOW_SCORE = 0.6
 SQUARE = 1.15               # a box within this ratio of square may be a tile either way: its rotation decides
 DEFAULT_GARI = ("1m", "5m", "9m", "4z")     # the union over the presets; the reader passes the preset's
-MAX_COPIES = 4
-MAX_REDS = 2                # 三人花: two each of 0m 0p 0s
+
+
+@dataclass(frozen=True)
+class SetCounts:
+    """What the table's set holds of each kind: more seen is a misread, and an ankan's backs hide what
+    its four leave of a five. 三人花 by default (``SANMA``); the service gives the rule's own from its
+    preset (chinton: eight of each pinzu and souzu kind, four of each of their fives red)."""
+
+    copies: int = 4                                 # of each manzu kind and honour
+    suit_copies: int = 4                            # of each pinzu and souzu kind
+    reds: tuple[int, int, int] = (2, 2, 2)          # red fives of m, p, s
+
+    def of(self, kind: str) -> int:
+        """Copies of ``kind`` (a red five: of its five)."""
+        return self.suit_copies if kind[1] in "ps" else self.copies
+
+    def red(self, suit: str) -> int:
+        return self.reds["mps".index(suit)] if suit in "mps" else 0
+
+
+SANMA = SetCounts()
 
 
 @dataclass(frozen=True)
@@ -178,14 +198,20 @@ def plain_kind(tile: str) -> str:
     return "5" + tile[1] if tile[0] == "0" else tile
 
 
-def hidden_pair(faces: Sequence[str]) -> list[str]:
-    """The two tiles an ankan's backs hide: of a five, what the set's four fives leave after the two shown
-    (三人花 holds ``MAX_REDS`` red and the rest plain of each five); of any other kind, two more of it."""
+def hidden_pair(faces: Sequence[str], wall: SetCounts = SANMA) -> tuple[list[str], bool]:
+    """The two tiles an ankan's backs hide, and whether they are known: of a five the wall holds four
+    of, what those four leave after the two shown (三人花: two red, two plain); of a five it holds
+    more of, partly red (chinton: eight, four red), unknown: taken plain, as the tablet's tap makes
+    them, for the players to check; of any other kind, two more of it."""
     kind = plain_kind(faces[0])
-    if kind[0] != "5" or kind[1] == "z":
-        return [kind, kind]
-    reds = MAX_REDS - sum(t[0] == "0" for t in faces)
-    return ["0" + kind[1]] * reds + [kind] * (2 - reds)
+    suit = kind[1]
+    red = wall.red(suit)
+    if kind[0] != "5" or suit == "z" or not red:
+        return [kind, kind], True
+    if wall.of(kind) > 4 and red < wall.of(kind):
+        return [kind, kind], False
+    reds = min(2, max(0, red - sum(t[0] == "0" for t in faces)))
+    return ["0" + suit] * reds + [kind] * (2 - reds), True
 
 
 def _in_zone(pieces: Sequence[Piece], zone) -> list[Piece]:
@@ -300,11 +326,12 @@ def split_stacked_pairs(pieces: Sequence[Piece], frame: SeatFrame) -> tuple[list
     return out, warnings
 
 
-def group_melds(pieces: Sequence[Piece], frame: SeatFrame) -> list[list[Piece]]:
+def group_melds(pieces: Sequence[Piece], frame: SeatFrame, wall: SetCounts = SANMA) -> list[list[Piece]]:
     """Pieces of the meld zone in groups, left to right: a face of another kind starts a new one, and
     so does a gap of ``MELD_GAP`` widths, but for a face of the group's own kind within
-    ``SAME_KIND_GAP`` (two melds never share a kind). A tile stacked on its neighbour (kakan)
-    overlaps it along the row and stays in its group."""
+    ``SAME_KIND_GAP`` (two melds never share a kind where the wall holds four; where it holds more,
+    a group of three or more tiles, a meld already, parts at ``MELD_GAP``). A tile stacked on its
+    neighbour (kakan) overlaps it along the row and stays in its group."""
     pieces = sorted(pieces, key=lambda p: (frame.local(p.centre)[0], frame.local(p.centre)[1]))
     if not pieces:
         return []
@@ -314,7 +341,8 @@ def group_melds(pieces: Sequence[Piece], frame: SeatFrame) -> list[list[Piece]]:
         kinds = {plain_kind(q.tile) for q in groups[-1] if q.face_up}
         gap = frame.gap(reach, p)
         same = p.face_up and kinds == {plain_kind(p.tile)}
-        if (p.face_up and kinds and not same) or gap >= (SAME_KIND_GAP if same else MELD_GAP) * TILE_MM[0]:
+        own_kind = same and (wall.of(p.tile) <= 4 or len(groups[-1]) < 3)
+        if (p.face_up and kinds and not same) or gap >= (SAME_KIND_GAP if own_kind else MELD_GAP) * TILE_MM[0]:
             groups.append([p])
         else:
             groups[-1].append(p)
@@ -337,16 +365,18 @@ def _neighbours(frame: SeatFrame, seat: str, zones) -> dict[str, str | None]:
     return out
 
 
-def read_meld(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tuple[dict | None, list[str]]:
+def read_meld(group: Sequence[Piece], frame: SeatFrame, neighbours: dict, wall: SetCounts = SANMA
+              ) -> tuple[dict | None, list[str]]:
     """One group as a hand-record meld ``{kind, tiles, from}``, or None with the reason."""
     said: list[str] = []
     if any(frame.sideways(p) for p in group):   # only an ankan shows backs, and it lies upright
         group, said = faces_not_backs(group)
-    meld, warnings = _meld_of(group, frame, neighbours)
+    meld, warnings = _meld_of(group, frame, neighbours, wall)
     return meld, said + warnings
 
 
-def _meld_of(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tuple[dict | None, list[str]]:
+def _meld_of(group: Sequence[Piece], frame: SeatFrame, neighbours: dict, wall: SetCounts
+             ) -> tuple[dict | None, list[str]]:
     faces = [p.tile for p in group if p.face_up]
     backs = len(group) - len(faces)
     kinds = {plain_kind(t) for t in faces}
@@ -355,13 +385,18 @@ def _meld_of(group: Sequence[Piece], frame: SeatFrame, neighbours: dict) -> tupl
     if len(kinds) > 1:
         return None, [f"meld tiles differ ({' '.join(faces)}): not read"]
     if backs:
+        kind = plain_kind(faces[0])
         if len(group) == 4 and backs == 2:
-            tiles = faces + hidden_pair(faces)
-            return {"kind": "ankan", "tiles": mpsz(sorted(tiles))}, []
+            hidden, known = hidden_pair(faces, wall)
+            warnings = []
+            if not known:
+                warnings.append(f"an ankan of {kind}: its backs may hide red fives ({wall.red(kind[1])} "
+                                f"0{kind[1]} of {wall.of(kind)} {kind} in the set), taken as plain: check them")
+            return {"kind": "ankan", "tiles": mpsz(sorted(faces + hidden))}, warnings
         if len(group) == 3 and group[1].face_up:
             # only an ankan shows backs, at its ends: one tile of its four was not seen
-            kind = plain_kind(faces[0])
-            return ({"kind": "ankan", "tiles": mpsz(sorted([kind, kind] + hidden_pair([kind, kind])))},
+            hidden, _ = hidden_pair([kind, kind], wall)
+            return ({"kind": "ankan", "tiles": mpsz(sorted([kind, kind] + hidden))},
                     [f"an ankan of {kind} with one of its four tiles not seen: check it"])
         return None, [f"a meld of {len(group)} tiles with {backs} back(s): not read"]
     # the row is what lies on the near line; kakan's added tile lies beyond its partner
@@ -397,16 +432,16 @@ def dead_wall_rows(pieces: Sequence[Piece], zone) -> tuple[list[str], list[str]]
     return by_u(dora), by_u(ura)
 
 
-def table_warnings(pieces: Sequence[Piece]) -> list[str]:
-    """Copies beyond what a set holds, and tiles the detector was unsure of."""
+def table_warnings(pieces: Sequence[Piece], wall: SetCounts = SANMA) -> list[str]:
+    """Copies beyond what the table's set holds, and tiles the detector was unsure of."""
     warnings = []
     faces = [p.tile for p in pieces if p.face_up]
     for kind, n in sorted(Counter(plain_kind(t) for t in faces).items()):
-        if n > MAX_COPIES:
-            warnings.append(f"{n} copies of {kind} on the table (a set has {MAX_COPIES})")
+        if n > wall.of(kind):
+            warnings.append(f"{n} copies of {kind} on the table (a set has {wall.of(kind)})")
     for red, n in sorted(Counter(t for t in faces if t[0] == "0").items()):
-        if n > MAX_REDS:
-            warnings.append(f"{n} copies of {red} on the table (a set has {MAX_REDS})")
+        if n > wall.red(red[1]):
+            warnings.append(f"{n} copies of {red} on the table (a set has {wall.red(red[1])})")
     for p in pieces:
         if p.score < LOW_SCORE:
             x, y = p.centre
@@ -414,10 +449,11 @@ def table_warnings(pieces: Sequence[Piece]) -> list[str]:
     return warnings
 
 
-def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable[str] = DEFAULT_GARI
-                ) -> Reading:
-    """The hand record of a table after a win (``rules``: the table's preset), with warnings."""
-    warnings = table_warnings(pieces)
+def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable[str] = DEFAULT_GARI,
+                wall: SetCounts = SANMA) -> Reading:
+    """The hand record of a table after a win (``rules``: the table's preset, ``wall``: what its set
+    holds), with warnings."""
+    warnings = table_warnings(pieces, wall)
     seat, w = find_winner(pieces, zones)
     warnings += w
     if seat is None:
@@ -441,8 +477,8 @@ def read_layout(pieces: Sequence[Piece], zones, rules: str, gari_kinds: Iterable
         neighbours = _neighbours(frame, seat, zones)
         in_zone, w = split_stacked_pairs(_in_zone(pieces, meld_zone), frame)
         warnings += w
-        for group in group_melds(in_zone, frame):
-            meld, w = read_meld(group, frame, neighbours)
+        for group in group_melds(in_zone, frame, wall):
+            meld, w = read_meld(group, frame, neighbours, wall)
             warnings += w
             if meld:
                 melds.append(meld)

@@ -33,7 +33,7 @@ from .crop import CLS_SIZE, upright_cut
 from .detect import NONE, Detection, Detector
 from .draw import draw_detections
 from .tileset import current
-from .layout import (DEFAULT_GARI, BACK, LOW_SCORE, TILE_MM, Piece, Reading, SeatFrame, plain_kind, read_layout,
+from .layout import (DEFAULT_GARI, SANMA, BACK, SetCounts, LOW_SCORE, TILE_MM, Piece, Reading, SeatFrame, plain_kind, read_layout,
                      split_stacked_pairs, vote)
 
 PX_PER_MM = 1.2
@@ -321,9 +321,11 @@ class TableReader:
     """Holds a table's calibration, its tracker (the last good homography) and the detector."""
 
     def __init__(self, table: TableFile, rules: str, detector: Detector | None = None,
-                 px_per_mm: float = PX_PER_MM, gari_kinds: Iterable[str] = DEFAULT_GARI, tileset=None):
+                 px_per_mm: float = PX_PER_MM, gari_kinds: Iterable[str] = DEFAULT_GARI, tileset=None,
+                 wall: SetCounts = SANMA):
         self.table = table
         self.rules = rules
+        self.wall = wall                # what the rule's set holds (copies, red fives): layout.SetCounts
         # one locator pass (the detector's default): the layout rules (a kakan's pair box, the second
         # look at added tiles) were made on single-pass boxes, and bench/bench_read.py on its 200 frames
         # reads 190 records exact with one, 186 with the mirrored pass too (more melds wrong)
@@ -367,7 +369,7 @@ class TableReader:
         pieces, cut = name_stacked_halves(top, pieces, self.table.zones, open_seats, self.detector, self.px_per_mm)
         if debug is not None:           # what the layout rules read: every region's tiles after the second looks
             debug.write("pieces", draw_pieces(top, pieces, self.px_per_mm))
-        reading = read_layout(pieces, self.table.zones, self.rules, self.gari_kinds)
+        reading = read_layout(pieces, self.table.zones, self.rules, self.gari_kinds, self.wall)
         reading.warnings += joined + gaps + cut
         return reading
 

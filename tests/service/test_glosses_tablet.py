@@ -73,7 +73,10 @@ def _lines_in(node: ast.AST) -> list[ast.expr]:
     if _is_text(node):
         return [node]
     if isinstance(node, (ast.Tuple, ast.List)):
-        return [e for e in node.elts if _is_text(e)]
+        return [line for e in node.elts if _is_text(e) or isinstance(e, (ast.Tuple, ast.IfExp))
+                for line in _lines_in(e)]
+    if isinstance(node, ast.IfExp):
+        return _lines_in(node.body) + _lines_in(node.orelse)
     if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
         return _lines_in(node.elt)
     if isinstance(node, ast.BinOp):

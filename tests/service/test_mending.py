@@ -132,3 +132,18 @@ def test_the_table_s_setting_turns_the_mend_off_for_the_camera_and_the_seat_phot
             state = client.app.state
             assert isinstance(state.reader, VisionReader)
             assert (state.reader.mend, state.hand_photos.mend) == (expected, expected)
+
+
+def test_the_reader_is_told_what_the_rule_s_set_holds():
+    """The layout stage takes its copies, red fives and gari from the session's rule: chinton's set holds
+    eight of each pinzu and souzu kind and four red of each of their fives, and no 5m; the 三人花 rules
+    four of each kind, two red of each five."""
+    from scoring import load_preset
+    from service.mending import set_of
+    from vision.layout import SANMA, SetCounts
+
+    assert set_of("chinton") == (SetCounts(copies=4, suit_copies=8, reds=(0, 4, 4)), ("1m", "4z", "9m"))
+    assert set_of("isshokai")[0] == SANMA and set_of("dunhill")[1] == ("1m", "4z", "5m", "9m")
+    assert set_of("a-rule-no-one-wrote") == (SANMA, ())
+    # a session's stored rule is read as stored, whatever its name
+    assert set_of("ours", load_preset("chinton"))[0].suit_copies == 8

@@ -15,6 +15,7 @@ import pytest
 from scoring import HandRecord
 from vision.evaluate import labelled_photo, photos_dir
 from vision.hand_photo import MIN_LINE, Tile, _neighbours, find_line, read_hand
+from vision.layout import SetCounts
 
 ROOT = Path(__file__).resolve().parents[2]
 W, H = 60, 80            # a tile's box in the photo, upright: face and the strip of its near side
@@ -117,6 +118,14 @@ def test_two_backs_around_two_faces_are_a_closed_kan_of_the_sets_fives():
     hand = read_hand(line_of("2p 3p 4p 6s 7s 8s 1z 1z 1z 5z 5z back 5p 5p back", gaps={11: 0.6}))
     assert hand.melds == ({"kind": "ankan", "tiles": "0055p"},)     # 三人花: both red 5p in every 5p kan
     assert hand.win_tile == "5z" and len(hand.concealed) == 11
+
+
+def test_a_closed_kan_of_fives_of_a_set_holding_more_is_taken_plain_and_said():
+    # chinton's set: eight 5p, four of them red: the backs may hide none, one or two
+    chinton = SetCounts(copies=4, suit_copies=8, reds=(0, 4, 4))
+    hand = read_hand(line_of("1p 2p 3p 4p 4p 4p 6p 7p 8p 9p 9p back 5p 5p back", gaps={11: 0.6}), chinton)
+    assert hand.melds == ({"kind": "ankan", "tiles": "5555p"},)
+    assert any("its backs may hide red fives" in w for w in hand.warnings)
 
 
 def test_a_hand_photographed_from_across_the_table_runs_right_to_left():

@@ -11,7 +11,7 @@ import pytest
 
 from calibration.markers import default_layout
 from calibration.zones import SEAT_TEMPLATE, default_zones
-from vision.layout import Piece, Reading, SeatFrame, read_layout, tiles_of, vote
+from vision.layout import Piece, Reading, SeatFrame, SetCounts, read_layout, tiles_of, vote
 
 W, H = 26.0, 35.0
 HAND_U0, HAND_V0 = SEAT_TEMPLATE["hand"][0], SEAT_TEMPLATE["hand"][2]
@@ -245,6 +245,46 @@ def test_an_ankan_of_fives_holds_the_sets_two_reds(shown, hidden):
     pieces += [at("west", t, 240 + i * (W + 1), 40) for i, t in enumerate(["back", *shown, "back"])]
     reading = read_layout(pieces, ZONES, "dunhill")
     assert reading.record["melds"] == [{"kind": "ankan", "tiles": hidden}]
+
+
+# chinton's set: eight of each pinzu and souzu kind, four of their fives red; no 5m
+CHINTON = SetCounts(copies=4, suit_copies=8, reds=(0, 4, 4))
+
+
+def test_an_ankan_of_fives_of_a_set_holding_more_may_hide_reds_and_says_so():
+    """Of chinton's eight 5p four are red: two plain faces shown leave the backs' reds unknown. They
+    were taken as the 三人花 set's two reds (0055p, red +4 from each payer); now plain, as the
+    tablet's own tap makes them, and the players are asked to check."""
+    pieces = revealed("west", ["1p", "2p", "3p", "4p", "4p", "4p", "6p", "7p", "8p", "9p"], "9p")
+    pieces += [at("west", t, 240 + i * (W + 1), 40) for i, t in enumerate(["back", "5p", "5p", "back"])]
+    reading = read_layout(pieces, ZONES, "chinton", ("1m", "9m", "4z"), CHINTON)
+    assert reading.record["melds"] == [{"kind": "ankan", "tiles": "5555p"}]
+    assert any("may hide red fives (4 0p of 8 5p in the set)" in w for w in reading.warnings)
+    assert read_layout(pieces, ZONES, "dunhill").record["melds"] == [{"kind": "ankan", "tiles": "0055p"}]
+
+
+def test_copies_beyond_four_are_no_misread_where_the_set_holds_eight():
+    pieces = revealed("east", ["1p"] * 6 + ["2p", "3p", "4p", "0p", "0p", "0p", "7p"], "7p")
+    said = read_layout(pieces, ZONES, "chinton", ("1m", "9m", "4z"), CHINTON).warnings
+    assert not [w for w in said if "copies of" in w], said
+    said = read_layout(pieces, ZONES, "dunhill").warnings
+    assert "6 copies of 1p on the table (a set has 4)" in said and "3 copies of 0p on the table (a set has 2)" in said
+
+
+def test_two_pons_of_one_kind_are_two_melds_where_the_set_holds_eight():
+    """Six 3p in two pons side by side: chinton's set holds eight. Read as one group of six they made
+    no meld, and the hand was eight tiles short."""
+    pieces = revealed("east", ["1p", "2p", "3p", "4p", "5p", "6p", "7p"], "7p")
+    u = 215.0
+    for _ in range(2):
+        for i in range(3):
+            side = i == 1
+            w = H if side else W
+            pieces.append(at("east", "3p", u + w / 2, 40 - ((H - W) / 2 if side else 0), sideways=side))
+            u += w + 1
+        u += 12                                        # the gap between melds
+    reading = read_layout(pieces, ZONES, "chinton", ("1m", "9m", "4z"), CHINTON)
+    assert [(m["kind"], m["tiles"]) for m in reading.record["melds"]] == [("pon", "333p"), ("pon", "333p")]
 
 
 def test_a_nearly_square_box_is_turned_as_its_face_reads():
