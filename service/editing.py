@@ -20,8 +20,12 @@ TILE_FIELDS = ("concealed", "gari", "dora_indicators", "ura_indicators")
 MELD_KINDS = {"pon": 3, "minkan": 4, "ankan": 4, "kakan": 4}
 # 三人花's four fives of a suit hold two red, so two plain: a meld of three fives made by a tap holds one
 # red, of four two (an ankan tapped as 5p was 5555p, counted two reds short). A rule's wall says its own
-# (``plain_fives``: chinton's suit holds four plain); ``red:I:J`` turns a meld's five red or plain.
+# (``wall_of``: chinton's suit holds four plain); ``red:I:J`` turns a meld's five red or plain.
 PLAIN_FIVES = (2, 2, 2)
+# The most tiles a kan of each suit (m, p, s, z) may hold: four, where the rule has no added kan. Chinton's
+# suit in play holds eight of each number, and a kan of them grows to eight, a tile at a time (暗加カン onto an
+# ankan, 明加カン onto a minkan or kakan): ``Wall.kan_most``.
+KAN_MOST = (4, 4, 4, 4)
 TARGETS = (("concealed", "手牌", "hand"), ("win_tile", "和了牌", "winning tile"), ("gari", "ガリ", "gari"),
            ("dora_indicators", "ドラ表示", "dora"), ("ura_indicators", "裏ドラ", "ura"),
            ("pon", "ポン", "pon"), ("minkan", "明槓", "kan"), ("ankan", "暗槓", "closed kan"),
@@ -45,6 +49,15 @@ PALETTE = (("1m", "5m", "0m", "9m"), tuple(f"{n}p" for n in "1234567890"),
 RIICHI_FLAGS = frozenset({"riichi", "double_riichi", "open_riichi"})
 # a record's fields the editor keeps as text (a hand-made form's list there is refused, not a 500)
 TEXT_FIELDS = ("seat", "win", "discarder", "concealed", "win_tile", "gari", "dora_indicators", "ura_indicators")
+
+
+@dataclass(frozen=True)
+class Wall:
+    """A rule's wall as the editor takes it (``wall_of``): the plain fives of each suit (m, p, s) and
+    the most tiles a kan of each suit (m, p, s, z) may hold."""
+
+    plain_fives: tuple[int, int, int] = PLAIN_FIVES
+    kan_most: tuple[int, int, int, int] = KAN_MOST
 
 
 class EditError(ValueError):
@@ -74,7 +87,7 @@ class Draft:
     # HAND_OPTIONS the players (or the record) say are not so: written false, as a house rule whose
     # default is true would otherwise count them so (an unticked box wrote nothing)
     options_off: frozenset[str] = frozenset()
-    plain_fives: tuple[int, int, int] = field(default=PLAIN_FIVES, compare=False)   # the rule's wall (m, p, s)
+    wall: Wall = field(default=Wall(), compare=False)     # the rule's wall: its plain fives, its kans' sizes
     # what a record held that the editor does not show (the camera's ``discards``, other options):
     # carried through, so a hand confirmed or corrected untouched counts as it was read or logged
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
@@ -192,7 +205,11 @@ class Draft:
         the wall's plain ones leave (a kan of 5p in 三人花: two); none for any other kind."""
         if not is_five(tile):
             return 0
-        return min(n, max(int(tapped), n - self.plain_fives["mps".index(tile[1])]))
+        return min(n, max(int(tapped), n - self.wall.plain_fives["mps".index(tile[1])]))
+
+    def kan_most(self, tile: str) -> int:
+        """The most tiles a kan of ``tile``'s kind may hold under the rule: 4, or chinton's suit 8."""
+        return self.wall.kan_most["mpsz".index(tile[1])]
 
     def ticked(self, key: str, default: bool) -> bool:
         """Whether the box of the HAND_OPTIONS toggle ``key`` shows ticked: as the hand says, else for
@@ -241,7 +258,7 @@ class Draft:
         """``add:5p`` (to the target; with a tile picked, in its place), ``pick:FIELD:TILE`` or
         ``pick:meld:I`` (a tile tapped on the snapshot; again, or ``pick:``, lets go), ``del:FIELD:I``,
         ``win:I`` (the hand's tile I is the winning tile: it stays in the hand), ``red:I:J`` (meld I's
-        five J red or plain), ``delmeld:I``,
+        five J red or plain), ``less:I`` (a kan of five or more tiles one tile fewer), ``delmeld:I``,
         ``double``, ``swap`` (a double ron's other hand to edit, this one held), ``single``, ``clear``."""
         verb, _, arg = op.partition(":")
         if verb == "add":
@@ -270,6 +287,8 @@ class Draft:
             tiles[j] = ("5" if tiles[j][0] == "0" else "0") + tiles[j][1]
             meld = {**self.melds[i], "tiles": format_mpsz(parse_mpsz("".join(tiles)))}
             return replace(self, melds=self.melds[:i] + (meld,) + self.melds[i + 1:], pick="")
+        if verb == "less":          # a kan grown past four (暗加カン, 明加カン): its last added tile taken back
+            return self._less(_index(arg))
         if verb == "delmeld":
             i = _index(arg)
             if i >= len(self.melds):
@@ -284,13 +303,13 @@ class Draft:
                 return self
             held, shown = self.records("_")    # one dead wall: the indicators on screen are both hands'
             return replace(Draft.from_record(held, self.riichi_others, first=shown), penalties=self.penalties,
-                           plain_fives=self.plain_fives)
+                           wall=self.wall)
         if verb == "single":            # the double ron taken back: the held hand alone, the dead wall as on screen
             if self.first is None:
                 return self
             held = self.records("_")[0]
             return replace(Draft.from_record(held, self.riichi_others), penalties=self.penalties,
-                           plain_fives=self.plain_fives)
+                           wall=self.wall)
         if verb in ("", "refresh"):
             return self
         raise EditError(f"unknown editor action {op!r}")
@@ -304,6 +323,10 @@ class Draft:
                     had = sum(t[0] == "0" for t in tile_names(m["tiles"])) + (tile[0] == "0")
                     kan = {**m, "kind": "kakan", "tiles": meld_tiles(tile, 4, self._reds(tile, 4, had))}
                     return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:])
+        if t in ("ankan", "kakan"):     # chinton: a kan of this kind takes one tile more (暗加カン, 明加カン)
+            grown = self._grown(tile, ("ankan",) if t == "ankan" else ("minkan", "kakan"))
+            if grown is not None:
+                return grown
         if t in MELD_KINDS:
             source = None if t == "ankan" else (self.meld_from or _other_seat(self.seat))
             n = MELD_KINDS[t]
@@ -316,6 +339,34 @@ class Draft:
         if t not in TILE_FIELDS:
             raise EditError(f"unknown target {t!r}")
         return replace(self, **{t: _sorted(getattr(self, t) + tile)})
+
+    def _grown(self, tile: str, kinds: tuple[str, ...]) -> "Draft | None":
+        """The first kan of ``kinds`` of ``tile``'s kind one tile larger, where the rule lets it grow (its
+        reds as the wall's plain fives leave, and those tapped); None where none may (三人花: never, so a
+        second kan of the kind is made as before, and the count says the wall has no such hand)."""
+        plain, most = plain_five(tile), self.kan_most(tile)
+        for i, m in enumerate(self.melds):
+            names = tile_names(m["tiles"])
+            if m.get("kind") in kinds and 4 <= len(names) < most and set(map(plain_five, names)) == {plain}:
+                n = len(names) + 1
+                had = sum(x[0] == "0" for x in names) + (tile[0] == "0")
+                kan = {**m, "tiles": meld_tiles(tile, n, self._reds(tile, n, had))}
+                return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:])
+        return None
+
+    def _less(self, i: int) -> "Draft":
+        """Meld ``i``, a kan of five or more tiles, one tile fewer: a plain five goes before a red one
+        while the wall's plain fives allow (the reds a tap on a five set stay)."""
+        if i >= len(self.melds):
+            raise EditError(f"no meld {i + 1}")
+        names = tile_names(self.melds[i]["tiles"])
+        if len(set(map(plain_five, names))) != 1:
+            raise EditError(f"meld {i + 1} is not of one kind of tile")
+        if len(names) <= 4:
+            raise EditError(f"meld {i + 1} has no added tile to take back (× removes the meld)")
+        n, reds = len(names) - 1, sum(x[0] == "0" for x in names)
+        kan = {**self.melds[i], "tiles": meld_tiles(names[0], n, self._reds(names[0], n, reds))}
+        return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:], pick="")
 
     def _with_win_tile(self, tile: str) -> "Draft":
         """``tile`` is the winning tile: it takes the old one's place in the hand (which holds it)."""
@@ -403,7 +454,7 @@ class Draft:
         # one dead wall: the second winner's dora indicators are the first's (the second counted without)
         return Draft(seat=other, win="ron", discarder=self.discarder, first=self.record("_"),
                      dora_indicators=self.dora_indicators, riichi_others=self.riichi_others,
-                     penalties=self.penalties, plain_fives=self.plain_fives)
+                     penalties=self.penalties, wall=self.wall)
 
 
 def _order(t: int) -> tuple[int, int]:
@@ -435,13 +486,17 @@ def tile_names(mpsz: str) -> list[str]:
         return []
 
 
-def plain_fives(preset) -> tuple[int, int, int]:
-    """How many plain fives of each suit (m, p, s) the rule's wall holds: its fives less its red ones
-    (三人花: 2 each; chinton's suit in play 4). ``PLAIN_FIVES`` without a rule."""
+def wall_of(preset) -> Wall:
+    """The rule's wall as the editor takes it: the plain fives of each suit (m, p, s), its fives less
+    its red ones (三人花: 2 each; chinton's suit in play 4), and the most tiles a kan of each suit may
+    hold: a suit's copies where the rule counts an added kan (chinton: its suit in play 8, honours
+    4), else 4. ``Wall()`` without a rule."""
     if preset is None:
-        return PLAIN_FIVES
+        return Wall()
     t = Table(preset)
-    return tuple(max(0, (t.copies if s == 0 else t.suit_copies) - t.red_limit[s]) for s in range(3))
+    copies = (t.copies, t.suit_copies, t.suit_copies, t.copies)
+    most = tuple(max(4, c) for c in copies) if t.allows_added_kan else KAN_MOST
+    return Wall(tuple(max(0, copies[s] - t.red_limit[s]) for s in range(3)), most)
 
 
 def is_five(tile: str) -> bool:

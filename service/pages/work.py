@@ -20,7 +20,7 @@ from scoring.tiles import parse_mpsz, tile_name
 from .. import table
 from ..deps import (AfterConfirmDep, CameraDep, HandPhotosDep, LedgerDep, OffersDep, ReaderDep, SettingsDep,
                     SnapshotsDep, TilesDep)
-from ..editing import FLAGS, HAND_OPTIONS, PALETTE, RARE_FLAGS, RIICHI_FLAGS, TARGETS, Draft, plain_fives
+from ..editing import FLAGS, HAND_OPTIONS, PALETTE, RARE_FLAGS, RIICHI_FLAGS, TARGETS, Draft, wall_of
 from ..errors import ServiceError
 from ..refusal_ja import bilingual
 from ..ledger import Ledger
@@ -197,7 +197,7 @@ def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, sta
 def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, offers: OffersDep) -> Response:
     rule = ledger.config(session_id).preset
     op = text(form, "op")
-    before = replace(draft_of(form), plain_fives=plain_fives(rule))
+    before = replace(draft_of(form), wall=wall_of(rule))
     draft = before.apply(op)
     dropped_riichi = op == "single" and before.first is not None and before.flags & RIICHI_FLAGS
     if op == "double" or dropped_riichi:        # the seats read only for these taps, not every one

@@ -11,7 +11,7 @@ import scoring
 from scoring.tiles import parse_mpsz
 from dataclasses import replace
 
-from service.editing import Draft, EditError, plain_fives
+from service.editing import Draft, EditError, wall_of
 
 
 def test_tapping_fourteen_tiles_and_the_winning_tile_makes_a_record():
@@ -320,9 +320,9 @@ def test_a_meld_of_fives_made_by_a_tap_holds_the_wall_s_reds_and_a_tap_on_a_five
     for tapped in ("5p", "0p"):                          # the kan added onto it holds the wall's two reds too
         assert replace(pon, target="kakan").apply(f"add:{tapped}").melds[0]["tiles"] == "5500p"
     # chinton's suit holds eight 5p, four red: a pon or kan of plain ones is a hand of its wall
-    chinton = plain_fives(scoring.load_preset("chinton"))
-    assert Draft(target="pon", plain_fives=chinton).apply("add:5p").melds[0]["tiles"] == "555p"
-    assert Draft(target="ankan", plain_fives=chinton).apply("add:0p").melds[0]["tiles"] == "5550p"
+    chinton = wall_of(scoring.load_preset("chinton"))
+    assert Draft(target="pon", wall=chinton).apply("add:5p").melds[0]["tiles"] == "555p"
+    assert Draft(target="ankan", wall=chinton).apply("add:0p").melds[0]["tiles"] == "5550p"
     d = Draft(seat="south", target="ankan").apply("add:5p")
     rec = {"rules": "dunhill", "seat": "east", "win": "tsumo", "concealed": "234p678s11s789s", "win_tile": "9s",
            "gari": "1m", "melds": [dict(d.melds[0])]}
@@ -370,3 +370,100 @@ def test_a_hand_corrected_untouched_counts_as_it_was_logged(client, rules, logge
     assert total is None or after["totals"] == [total]
     for key, value in logged.items():
         assert after["records"][0][key] == value
+
+
+# chinton's suit in play holds eight of each number: "暗カン 2点、暗加カン1回につき2点追加",
+# "明カン 1点、明加カン1回につき1点追加" (seed 004). The tablet built only kans of four: a 1p tapped
+# onto an ankan of 1p made a second 1111p beside it.
+CHINTON_HAND = {"rules": "chinton", "seat": "south", "win": "tsumo", "concealed": "234p678p234p99p", "win_tile": "9p"}
+
+
+def _kan_points(draft: Draft) -> dict[str, int]:
+    """The kan lines of the count of ``draft``'s melds in a chinton hand of 234p678p234p99p."""
+    result = scoring.score({**CHINTON_HAND, "melds": draft.record("chinton")["melds"]}).to_dict()
+    return {i["key"]: i["points"] for i in result["items"] if i["group"] == "kan"}
+
+
+def test_chinton_an_ankan_tapped_again_is_an_added_closed_kan_two_points_each():
+    """暗加カン: a 1p tapped onto the ankan of 1p is its fifth tile (2 + 2), up to the eighth (2 + 8).
+    A tile taken back (−) counts one fewer; a ninth is a kan the wall has no tiles for."""
+    chinton = wall_of(scoring.load_preset("chinton"))
+    d = Draft(seat="south", target="ankan", wall=chinton).apply("add:1p").apply("add:1p")
+    assert d.melds == ({"kind": "ankan", "tiles": "11111p"},)
+    assert _kan_points(d) == {"ankan": 2, "ankan_extra": 2}
+    for _ in range(3):
+        d = d.apply("add:1p")
+    assert d.melds == ({"kind": "ankan", "tiles": "11111111p"},)
+    assert _kan_points(d) == {"ankan": 2, "ankan_extra": 8}
+    d = d.apply("less:0")
+    assert d.melds == ({"kind": "ankan", "tiles": "1111111p"},) and _kan_points(d) == {"ankan": 2, "ankan_extra": 6}
+    full = d.apply("add:1p").apply("add:1p")
+    assert [m["tiles"] for m in full.melds] == ["11111111p", "1111p"]
+    with pytest.raises(scoring.ScoringError, match="too many copies of 1p: 12 seen .* the wall has 8"):
+        _kan_points(full)
+    # honours are four in chinton's wall too: a kan of them takes no fifth
+    assert len(Draft(target="ankan", wall=chinton).apply("add:7z").apply("add:7z").melds) == 2
+    with pytest.raises(EditError, match="no added tile"):
+        Draft(target="ankan", wall=chinton).apply("add:7z").apply("less:0")
+
+
+def test_chinton_an_added_kan_tapped_onto_a_kan_is_an_added_open_kan_one_point_each():
+    """明加カン: the added-kan target grows the open kan of that tile, a kakan made on a pon or a
+    minkan, one tile a tap (1 + 1 a tile); it stays the kan it was, called from the same seat."""
+    chinton = wall_of(scoring.load_preset("chinton"))
+    pon = Draft(seat="south", target="pon", meld_from="east", wall=chinton).apply("add:1p")
+    d = replace(pon, target="kakan").apply("add:1p").apply("add:1p")
+    assert d.melds == ({"kind": "kakan", "tiles": "11111p", "from": "east"},)
+    assert _kan_points(d) == {"minkan": 1, "minkan_extra": 1}
+    d = replace(Draft(seat="south", target="minkan", meld_from="west", wall=chinton).apply("add:1p"),
+                target="kakan").apply("add:1p").apply("add:1p")
+    assert d.melds == ({"kind": "minkan", "tiles": "111111p", "from": "west"},)
+    assert _kan_points(d) == {"minkan": 1, "minkan_extra": 2}
+    assert _kan_points(d.apply("less:0")) == {"minkan": 1, "minkan_extra": 1}
+
+
+def test_chinton_an_added_five_is_red_once_the_wall_s_four_plain_ones_are_in_the_kan():
+    """Chinton's eight 5p hold four red: a fifth 5p tapped onto 5555p is a red one (55555p is refused,
+    "a red one taken for plain?"); a red tapped stays red, and a five of the kan tapped turns."""
+    chinton = wall_of(scoring.load_preset("chinton"))
+    d = Draft(seat="south", target="ankan", wall=chinton).apply("add:5p")
+    assert d.apply("add:5p").melds[0]["tiles"] == "55550p"
+    assert _kan_points(d.apply("add:5p")) == {"ankan": 2, "ankan_extra": 2}
+    with pytest.raises(scoring.ScoringError, match="too many plain fives 5p"):
+        scoring.score({**CHINTON_HAND, "melds": [{"kind": "ankan", "tiles": "55555p"}]})
+    d = d.apply("add:0p").apply("add:5p")
+    assert d.melds[0]["tiles"] == "555500p"
+    with pytest.raises(scoring.ScoringError, match="too many plain fives 5p"):      # a red turned plain: 555550p
+        _kan_points(d.apply(f"red:0:{_names_of(d.melds[0]['tiles']).index('0p')}"))
+    d = d.apply(f"red:0:{_names_of(d.melds[0]['tiles']).index('5p')}")
+    assert d.melds[0]["tiles"] == "555000p" and _kan_points(d) == {"ankan": 2, "ankan_extra": 4}
+    assert d.apply("less:0").melds[0]["tiles"] == "55000p"            # a plain one taken back: the reds stay
+
+
+def test_under_san_nin_bana_a_kan_stays_four_and_the_count_refuses_a_second_one(client):
+    """三人花's wall holds four of a kind and no added kan: an ankan or kan tapped again is a second
+    kan beside it, as before, and the count refuses it; the page offers no − (take back a tile) on a
+    kan of four. The same taps on a chinton session's page grow the kan and offer it."""
+    from table_fixtures import PLAYERS
+    from test_snapshot_fix import EditorForm
+    dunhill = wall_of(scoring.load_preset("dunhill"))
+    d = Draft(seat="south", target="ankan", wall=dunhill).apply("add:1p").apply("add:1p")
+    assert d.melds == ({"kind": "ankan", "tiles": "1111p"},) * 2
+    rec = {"rules": "dunhill", "seat": "south", "win": "tsumo", "concealed": "234p678s11s789s", "win_tile": "9s",
+           "gari": "1m", "melds": [dict(m) for m in d.melds]}
+    with pytest.raises(scoring.ScoringError, match="too many copies of 1p: 8 seen .* the wall has 4"):
+        scoring.score(rec)
+    kan = replace(Draft(seat="south", target="pon", meld_from="east", wall=dunhill).apply("add:8s"),
+                  target="kakan").apply("add:8s").apply("add:8s")
+    assert [m["tiles"] for m in kan.melds] == ["8888s", "8888s"]
+    with pytest.raises(scoring.ScoringError, match="too many copies of 1p: 5 seen .* the wall has 4"):
+        scoring.score({**rec, "melds": [{"kind": "ankan", "tiles": "11111p"}]})
+    with pytest.raises(EditError, match="no added tile"):
+        d.apply("less:0")
+    form = {"seat": "south", "target": "ankan", "melds": json.dumps([{"kind": "ankan", "tiles": "1111p"}]),
+            "op": "add:1p"}
+    for rules, made in (("dunhill", ["1111p", "1111p"]), ("chinton", ["11111p"])):
+        sid = client.post("/api/sessions", json={"rules": rules, "players": PLAYERS}).json()["id"]
+        page = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"}).text
+        assert [m["tiles"] for m in json.loads(EditorForm(page).values["melds"])] == made
+        assert ('value="less:0"' in page) is (rules == "chinton")

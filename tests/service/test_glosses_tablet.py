@@ -204,6 +204,8 @@ def test_the_tiles_a_hand_waits_on_are_named_in_the_japanese_too():
     (Draft(concealed="123m"), "pick:concealed:9p"),                          # fixed already on another tap
     (Draft(), "pick:meld:1"),
     (Draft(), "red:0:0"),
+    (Draft(melds=({"kind": "ankan", "tiles": "1111p"},)), "less:0"),       # nothing added to take back
+    (Draft(melds=({"kind": "ankan", "tiles": "11112p"},)), "less:0"),
     (Draft(concealed="123m"), "del:concealed:5"),
     (Draft(), "add:8z"),
     (Draft(), "frobnicate"),
