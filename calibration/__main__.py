@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 import time
@@ -27,6 +28,7 @@ from .sheet import write_sheet
 from .store import to_json, list_tables, load, save, table_path, tables_dir
 from .tracker import TAP_ORDER, Tracker
 from .whitebalance import apply_gains, gains_from_frame
+from .zones import MIN_ON_FELT, REMAKE, off_felt
 
 
 # Corners of a sharp view fit to ~0.5 mm; a barrel lens leaves 2 mm and more.
@@ -84,8 +86,9 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(run=_show)
 
     le = sub.add_parser("lens", help="calibrate the lens from ChArUco board frames; stored with the table")
-    le.add_argument("frames", nargs="+", type=Path, metavar="FRAME")
+    le.add_argument("frames", nargs="*", type=Path, metavar="FRAME")
     le.add_argument("--table", required=True)
+    le.add_argument("--clear", action="store_true", help="remove the table's lens (and its fit) instead")
     le.set_defaults(run=_lens)
     return p
 
@@ -121,9 +124,17 @@ def _fit(args) -> int:
     # the outputs are checked before the fit is saved: a failed write at the end would leave half a run
     if args.overlay and args.overlay.suffix.lower() not in OVERLAY_SUFFIXES:
         raise CalibrationError(f"--overlay {args.overlay}: name a .jpg or .png file")
+    out = args.overlay or table_path(args.table, args.dir).with_suffix(".overlay.jpg")
+    _check_writable(out, "--overlay" if args.overlay else "overlay")
     if args.debug and args.debug.exists() and not args.debug.is_dir():
         raise CalibrationError(f"--debug {args.debug}: a file, not a folder for the stages' images")
+    if args.debug:
+        _check_writable(args.debug, "--debug", folder=True)
     table = load(args.table, args.dir, missing_ok=True)
+    off = off_felt(table.zones, table.layout)
+    if off:
+        raise CalibrationError(f"{table_path(table.name, args.dir)}: {_off_felt(off, table.layout)}; "
+                               "nothing fitted")
     frame = read_frame(args.frame)
     debug = Debug(args.debug)
     stored = table.fit
@@ -141,6 +152,8 @@ def _fit(args) -> int:
     if fit.source == "markers" and fit.fresh:
         print(f"{label}: fitted from {len(fit.marker_ids)} markers (ids {_ids(fit.marker_ids)}), "
               f"RMS {fit.error_mm:.2f} mm over {fit.inliers} corners")
+        if args.corners:
+            print("--corners not used: the markers gave a fit (the corners are for a frame without one)")
         if fit.error_mm > LENS_HINT_MM and table.lens is None:
             print(f"hint: over {LENS_HINT_MM:g} mm RMS is what a distorting lens gives; "
                   f"see python -m calibration lens")
@@ -154,24 +167,28 @@ def _fit(args) -> int:
     if stored is not None and fit.fresh and tuple(stored.image_size) == fit.image_size:
         line += f"; the camera moved {moved_mm(stored, fit, table.layout):.1f} mm since the stored fit"
     print(line)
+    measured = False
     if fit.fresh:
         table.fit = fit
         if fit.source == "markers":
             try:
                 table.white_balance = gains_from_frame(frame, tracker.last_detection, table.layout)
+                table.white_balance_at, measured = fit.made_at, True
             except CalibrationError as e:
-                print(f"white balance: not measured ({e})")
+                print(f"white balance: not measured ({str(e).removeprefix('white balance: ')})")
         table.camera.setdefault("resolution", list(fit.image_size))
         print(f"wrote {save(table, args.dir)}")
     if table.white_balance:
         b, g, r = table.white_balance
-        print(f"white balance gains: B {b:.2f} G {g:.2f} R {r:.2f}")
+        kept = "" if measured else "; kept from " + (
+            "an earlier fit" if table.white_balance_at is None
+            else f"the fit of {time.strftime('%Y-%m-%d %H:%M', time.localtime(table.white_balance_at))}")
+        print(f"white balance gains: B {b:.2f} G {g:.2f} R {r:.2f}{kept}")
         balanced = apply_gains(frame, table.white_balance, debug)
     else:
         balanced = frame
     rectify(balanced, fit, table.layout, 1.0, table.lens, debug)
     overlay = draw_overlay(balanced, fit, table.layout, table.zones, table.lens, debug)
-    out = args.overlay or table_path(table.name, args.dir).with_suffix(".overlay.jpg")
     out.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(out), overlay):
         raise CalibrationError(f"{out}: cannot write an image there")
@@ -204,10 +221,25 @@ def _show(args) -> int:
         print(f"  zone {z.name:<16} {min(xs):5.0f}..{max(xs):<5.0f} x {min(ys):5.0f}..{max(ys):<5.0f} mm")
     if table.camera:
         print(f"  camera: {json.dumps(table.camera)}")
+    off = off_felt(table.zones, table.layout)
+    if off:
+        print(f"warning: {_off_felt(off, table.layout)}", file=sys.stderr)
     return 0
 
 
 def _lens(args) -> int:
+    if args.clear and args.frames:
+        raise CalibrationError("lens: --clear takes no frames (it removes the table's lens)")
+    if not args.clear and not args.frames:
+        raise CalibrationError("lens: give the board's frames, or --clear to remove the table's lens")
+    if args.clear:
+        table = load(args.table, args.dir)
+        if table.lens is None:
+            print(f"table {table.name} has no lens: nothing to remove")
+            return 0
+        table.lens = table.fit = None      # the fit is in the lens's undistorted pixels
+        print(f"lens removed; wrote {save(table, args.dir)} (fit the table again: its homography was cleared)")
+        return 0
     table = load(args.table, args.dir, missing_ok=True)
     lens = calibrate([read_frame(p) for p in args.frames])
     table.lens = lens
@@ -226,7 +258,29 @@ def _summary(table) -> str:
         f"RMS {f.error_mm:.2f} mm, {f.image_size[0]}x{f.image_size[1]}")
     lens = "lens" if table.lens else "no lens"
     wb = "white balance" if table.white_balance else "no white balance"
-    return f"{table.name}: {fit}; {lens}; {wb}; {len(table.zones)} zones"
+    off = off_felt(table.zones, table.layout)
+    zones = f"{len(table.zones)} zones" + (f" ({len(off)} off the felt)" if off else "")
+    return f"{table.name}: {fit}; {lens}; {wb}; {zones}"
+
+
+def _off_felt(zones, layout) -> str:
+    x0, y0, x1, y1 = layout.felt
+    return (f"zones {', '.join(z.name for z in zones)} lie off the felt ({x0:g}..{x1:g} x {y0:g}..{y1:g} mm; "
+            f"less than {MIN_ON_FELT:.0%} on it), so no tile there is read: {REMAKE}, or edit them onto it")
+
+
+def _check_writable(path: Path, what: str, folder: bool = False) -> None:
+    """CalibrationError unless a file (``folder``: files in a folder) can be made at ``path``:
+    the nearest of its folders that exists (``folder``: or itself) is a folder one may write in."""
+    if path.is_dir() and not folder:
+        raise CalibrationError(f"{what} {path}: a folder, not a file")
+    for up in [path] * folder + list(path.parents):
+        if up.exists():
+            if not up.is_dir():
+                raise CalibrationError(f"{what} {path}: {up} is a file, not a folder")
+            if not os.access(up, os.W_OK | os.X_OK):
+                raise CalibrationError(f"{what} {path}: no permission to write in {up}")
+            return
 
 
 def _ids(ids) -> str:

@@ -23,7 +23,7 @@ from .homography import Fit
 from .lens import Lens
 from .markers import MarkerLayout, default_layout
 from .whitebalance import MAX_GAIN
-from .zones import Zone, default_zones, zones_from_list, zones_to_list
+from .zones import REMAKE, Zone, default_zones, zones_from_list, zones_to_list
 
 ENV_DIR = "CALIBRATION_DIR"
 FORMAT = 1
@@ -51,7 +51,8 @@ class TableFile:
 
     ``homography`` maps image px (undistorted, when ``lens`` is set) to table mm.
     ``camera`` is free-form settings for whoever opens the camera (device,
-    resolution, fixed exposure/focus/white balance), kept as given."""
+    resolution, fixed exposure/focus/white balance), kept as given.
+    ``white_balance_at``: when the gains were measured (the fit's time), None if not known."""
     name: str
     layout: MarkerLayout = field(default_factory=default_layout)
     zones: list[Zone] | None = None
@@ -59,6 +60,7 @@ class TableFile:
     camera: dict = field(default_factory=dict)
     lens: Lens | None = None
     white_balance: tuple[float, float, float] | None = None
+    white_balance_at: float | None = None
 
     def __post_init__(self):
         if self.zones is None:
@@ -81,7 +83,8 @@ class TableFile:
             "camera": self.camera,
             "lens": None if self.lens is None else self.lens.to_dict(),
             "white_balance": None if self.white_balance is None else {
-                "gains_bgr": [round(g, 5) for g in self.white_balance]},
+                "gains_bgr": [round(g, 5) for g in self.white_balance],
+                **({} if self.white_balance_at is None else {"measured": _iso(self.white_balance_at)})},
             "zones": zones_to_list(self.zones),
         }
 
@@ -90,6 +93,8 @@ class TableFile:
         if not isinstance(d, dict) or d.get("format") != FORMAT:
             raise CalibrationError(f"table file: not a format-{FORMAT} table file")
         layout = MarkerLayout.from_dict(d.get("markers") or {})
+        if d.get("zones") == []:
+            raise CalibrationError(f"zones: none, so no hand is ever read ({REMAKE})")
         return cls(
             name=name or str(d.get("table", "")),
             layout=layout,
@@ -98,6 +103,7 @@ class TableFile:
             camera=_camera_from(d.get("camera")),
             lens=Lens.from_dict(d["lens"]) if d.get("lens") else None,
             white_balance=_gains_from(d.get("white_balance")),
+            white_balance_at=_measured_from(d.get("white_balance")),
         )
 
     def with_fit(self, fit: Fit) -> "TableFile":
@@ -174,6 +180,16 @@ def _camera_from(d) -> dict:
     if d is not None and not isinstance(d, dict):
         raise CalibrationError("table file: camera must be an object")
     return dict(d or {})
+
+
+def _measured_from(d) -> float | None:
+    if not d or d.get("measured") is None:
+        return None
+    try:
+        return datetime.fromisoformat(d["measured"]).timestamp()
+    except (TypeError, ValueError):
+        raise CalibrationError("table file: white_balance.measured must be a time like "
+                               "2025-01-31T18:00:00+00:00, or null") from None
 
 
 def _gains_from(d):

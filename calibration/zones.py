@@ -34,6 +34,8 @@ SEAT_TEMPLATE = {
     "discards": (-95.0, 95.0, 190.0, 330.0),
 }
 DEAD_WALL = (-150.0, 150.0, 5.0, 120.0)     # on the empty side, same local frame
+MIN_ON_FELT = 0.5           # of a zone's area: less, and it was drawn for another table
+REMAKE = 'set "zones" to null in the table file and the default zones for its markers are made'
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,40 @@ def default_zones(layout: MarkerLayout) -> list[Zone]:
              for seat in SEATS for kind, box in SEAT_TEMPLATE.items()]
     zones.append(Zone("dead_wall", "dead_wall", None, _rect(layout, "north", *DEAD_WALL)))
     return zones
+
+
+def off_felt(zones: list[Zone], layout: MarkerLayout) -> list[Zone]:
+    """The zones with less than MIN_ON_FELT of their area on the layout's felt: no tile
+    lying on the felt is ever found in them (zones kept from a bigger table, say)."""
+    off = []
+    for z in zones:
+        area = _area(z.polygon)
+        if area > 0 and _area(_clip(z.polygon, layout.felt)) < MIN_ON_FELT * area:
+            off.append(z)
+    return off
+
+
+def _area(polygon) -> float:
+    return abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]))) / 2
+
+
+def _clip(polygon, rect) -> tuple:
+    """The part of ``polygon`` inside ``rect`` (x0, y0, x1, y1), by Sutherland-Hodgman."""
+    x0, y0, x1, y1 = rect
+    pts = tuple(polygon)
+    for axis, bound, side in ((0, x0, 1), (1, y0, 1), (0, x1, -1), (1, y1, -1)):
+        inside = [side * (p[axis] - bound) >= 0 for p in pts]
+        out = []
+        for i, (a, b) in enumerate(zip(pts, pts[1:] + pts[:1])):
+            if inside[i]:
+                out.append(a)
+            if inside[i] != inside[(i + 1) % len(pts)]:
+                t = (bound - a[axis]) / (b[axis] - a[axis])
+                out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])))
+        pts = tuple(out)
+        if not pts:
+            break
+    return pts
 
 
 def zone_at(zones: list[Zone], point) -> Zone | None:

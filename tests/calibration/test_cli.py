@@ -7,6 +7,7 @@ import re
 import struct
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -171,3 +172,99 @@ def test_the_module_runs_and_never_shows_a_traceback(tmp_path):
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert p.stderr.startswith("error: ") and p.stderr.count("\n") == 1
 
+
+
+def test_lens_refuses_views_of_one_pose_and_keeps_the_table(tmp_path, capsys, frame_file):
+    """Four copies of one board view were stored as f 17345 px, k2 +47590 and the table's fit
+    cleared; every later fit then failed."""
+    from calibration.lens import board_image
+    from test_lens import board_view
+    assert run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t")[0] == 0
+    before = (tmp_path / "t.json").read_bytes()
+    view, flat = tmp_path / "board.png", tmp_path / "flat.png"
+    cv2.imwrite(str(view), board_view(np.random.default_rng(1), None, (0.0, 0.0), (0, 0), 600))
+    rc, out, err = run(capsys, "--dir", tmp_path, "lens", "--table", "t", view, view, view, view)
+    assert rc == 2 and "tilted alike" in err and "film the board again" in err and err.count("\n") == 1
+    assert out == "" and (tmp_path / "t.json").read_bytes() == before
+    frame, board = np.full((SIZE[1], SIZE[0]), 255, np.uint8), board_image(2.0)
+    frame[300:300 + board.shape[0], 600:600 + board.shape[1]] = board      # pasted: OpenCV's calibration fails
+    cv2.imwrite(str(flat), frame)
+    rc, out, err = run(capsys, "--dir", tmp_path, "lens", "--table", "t", flat, flat, flat, flat)
+    assert rc == 2 and "film the board again" in err and "OpenCV(" not in err and err.count("\n") == 1
+
+
+def test_lens_clear_removes_the_lens_and_the_fit_made_with_it(tmp_path, capsys, frame_file):
+    from calibration.lens import Lens
+    from calibration.store import save
+    assert run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t")[0] == 0
+    table = load("t", tmp_path)
+    table.lens = Lens(np.array([[1050.0, 0, 960], [0, 1050, 540], [0, 0, 1]]), np.zeros(5), SIZE)
+    save(table, tmp_path)
+    rc, out, err = run(capsys, "--dir", tmp_path, "lens", "--table", "t", "--clear")
+    assert rc == 0 and "lens removed" in out and "fit the table again" in out, err
+    table = load("t", tmp_path)
+    assert table.lens is None and table.fit is None and table.white_balance is not None
+    rc, out, _ = run(capsys, "--dir", tmp_path, "lens", "--table", "t", "--clear")
+    assert rc == 0 and "no lens" in out
+    rc, _, err = run(capsys, "--dir", tmp_path, "lens", "--table", "t", "--clear", frame_file)
+    assert rc == 2 and "--clear takes no frames" in err
+    rc, _, err = run(capsys, "--dir", tmp_path, "lens", "--table", "t")
+    assert rc == 2 and "or --clear" in err
+
+
+def test_fit_refuses_zones_off_the_felt_and_show_warns(tmp_path, capsys, frame_file):
+    """The docs said a smaller table only needs its markers edited: the 1000 mm table's zones
+    then lay off the 900 mm table's felt, and every read found no hand."""
+    from calibration.store import TableFile, save, table_path
+    path = save(TableFile("t"), tmp_path)
+    data = json.loads(path.read_text())
+    data["markers"]["table_mm"] = [900, 900]
+    for m in data["markers"]["markers"]:
+        m["center"] = [min(c, 862.5) for c in m["center"]]
+    path.write_text(json.dumps(data))
+    rc, out, err = run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t")
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert "zones east.hand, east.melds, south.hand, south.melds lie off the felt" in err
+    assert 'set "zones" to null' in err and load("t", tmp_path).fit is None
+    rc, out, err = run(capsys, "--dir", tmp_path, "show", "--table", "t")
+    assert rc == 0 and "4 off the felt" in out and "warning: zones east.hand" in err
+    data["zones"] = None                                  # as the error says: the defaults for this felt
+    table_path("t", tmp_path).write_text(json.dumps(data))
+    rc, out, err = run(capsys, "--dir", tmp_path, "show", "--table", "t")
+    assert rc == 0 and "off the felt" not in out + err
+
+
+def test_fit_refuses_an_overlay_under_a_file_before_saving(tmp_path, capsys, frame_file):
+    """It saved the fit, then stopped on "[Errno 17] File exists"."""
+    (tmp_path / "notes").write_text("a file")
+    rc, out, err = run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t",
+                       "--overlay", tmp_path / "notes" / "o.jpg")
+    assert rc == 2 and f"{tmp_path / 'notes'} is a file, not a folder" in err and out == ""
+    rc, out, err = run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t",
+                       "--debug", tmp_path / "notes" / "dbg")
+    assert rc == 2 and "--debug" in err and "is a file, not a folder" in err and out == ""
+    assert not (tmp_path / "t.json").exists()
+
+
+def test_white_balance_not_measured_says_the_stored_gains_were_kept(tmp_path, capsys, frame_file, monkeypatch):
+    from calibration.errors import CalibrationError
+    """It printed "not measured", then the older fit's gains as if just measured."""
+    assert run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t")[0] == 0
+    before = load("t", tmp_path)
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(before.fit.made_at))
+
+    def clipped(*_):
+        raise CalibrationError("white balance: too little unclipped white around the markers")
+    monkeypatch.setattr("calibration.__main__.gains_from_frame", clipped)
+    rc, out, _ = run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t")
+    assert rc == 0 and f"white balance gains: B 1.00 G 1.00 R 1.00; kept from the fit of {when}" in out
+    assert "white balance: not measured (too little unclipped white" in out
+    after = load("t", tmp_path)
+    assert after.white_balance == before.white_balance and after.white_balance_at == before.fit.made_at
+
+
+def test_fit_says_corners_were_not_used_when_the_markers_gave_a_fit(tmp_path, capsys, frame_file):
+    rc, out, _ = run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t",
+                     "--corners", "100,100", "1800,100", "1800,1000", "100,1000")
+    assert rc == 0 and "fitted from 9 markers" in out and "--corners not used" in out
+    assert load("t", tmp_path).fit.source == "markers"

@@ -99,3 +99,41 @@ def test_too_few_board_views_are_refused():
         calibrate([blank] * 5)
     with pytest.raises(CalibrationError, match="no frames"):
         calibrate([])
+
+
+def _board_frames(maps, views, distance=600):
+    rng = np.random.default_rng(42)
+    return [board_view(rng, maps, at, tilt, distance) for at, tilt in views]
+
+
+def test_views_tilted_alike_are_refused(maps):
+    """Four copies of one view "calibrated" to f 17345 px, k2 +47590 at RMS 0.05 px, and
+    `lens` stored it; four views tilted 5 degrees either way gave k3 +23."""
+    same = _board_frames(maps, [((0.0, 0.0), (0, 0))])
+    with pytest.raises(CalibrationError, match=r"tilted alike \(at most 0 degrees apart"):
+        calibrate(same * 4)
+    near = _board_frames(maps, [((0, 0), (5, 0)), ((0.05, 0), (0, 5)), ((0, 0.05), (-5, 0)), ((0.02, 0.02), (0, -5))])
+    with pytest.raises(CalibrationError, match="tilted alike"):
+        calibrate(near)
+
+
+def test_views_in_one_spot_are_refused(maps):
+    """Tilted every way, but all in the middle of the view: the distortion at the edges is a guess."""
+    tilts = [(25, 0), (0, 25), (-25, 0), (0, -25), (20, 20)]
+    frames = _board_frames(maps, [((0.0, 0.0), t) for t in tilts], distance=1100)
+    with pytest.raises(CalibrationError, match=r"covered \d+% of the frame over all views, calibration needs 25%"):
+        calibrate(frames)
+
+
+@pytest.mark.parametrize("f, dist, words", [
+    (17345.0, [-56.099, 47590.46, -0.238, 0.036, 27.207], "f 17345 px for a frame 1920 px wide"),
+    (1067.0, [-0.152, -1.279, 0.0, 0.001, 23.153], "k3 +23.153 would undistort the frame to 0.48 times"),
+    (1050.0, [-0.4, 0.0, 0.0, 0.0, 0.0], "fold the frame's edge over"),
+    (1050.0, DIST, None),
+    (500.0, [-0.2, 0.03, 0.0, 0.0, 0.0], None),          # a wide lens's strong barrel is a lens
+])
+def test_a_result_no_camera_has_is_named(f, dist, words):
+    from calibration.lens import implausible
+    K_ = np.array([[f, 0, 960], [0, f, 540], [0, 0, 1.0]])
+    said = implausible(Lens(K_, np.array(dist, np.float64), SIZE))
+    assert said == words if words is None else words in said

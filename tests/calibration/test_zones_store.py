@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -158,3 +159,26 @@ def test_tables_dir_from_the_environment(monkeypatch, tmp_path):
     assert tables_dir() == tmp_path
     monkeypatch.delenv("CALIBRATION_DIR")
     assert tables_dir().name == "tables" and "toutenkou" in str(tables_dir())
+
+
+def test_zones_off_the_felt_are_found():
+    """The markers edited for a 900 mm table, as the docs said, the zones kept: the East and
+    South hands lay on the rim and past it, and every read found no hand."""
+    small = replace(LAYOUT, table_mm=(900.0, 900.0))
+    from calibration.zones import off_felt
+    assert off_felt(default_zones(LAYOUT), LAYOUT) == []
+    assert off_felt(default_zones(small), small) == []
+    assert [z.name for z in off_felt(default_zones(LAYOUT), small)] == [
+        "east.hand", "east.melds", "south.hand", "south.melds"]
+
+
+def test_a_table_file_with_no_zones_is_refused_and_null_makes_the_defaults(tmp_path):
+    path = save(TableFile("t"), tmp_path)
+    data = json.loads(path.read_text())
+    data["zones"] = []
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match='zones: none, so no hand is ever read .*set "zones" to null'):
+        load("t", tmp_path)
+    data["zones"] = None
+    path.write_text(json.dumps(data))
+    assert load("t", tmp_path).zones == default_zones(LAYOUT)
