@@ -64,6 +64,7 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
      "カメラの映像がありません。カメラの電源とケーブルを確かめてください(手で入力するか、手牌の写真でも記録できます)"),
     (r"no homography", "卓の位置がわかりません。縁のマーカーが手や物で隠れていないか確かめてください"),
     (r"too few of the table's markers seen", "マーカーが隠れています(前回の卓の位置で読みました)"),
+    (r"^the table file changed but cannot be read", "卓の設定ファイルが読めません(前の設定で読みました)。設定を確かめてください"),
     (r"no revealed hand: no \d+ face-up tiles lie side by side", "手牌が見つかりません。写真が横向きなら、牌が横に並ぶ向きで撮り直してください"),
     (r"no revealed hand", "和了者の手牌が見つかりません。表向きに並べてください"),
     (r"tsumo or ron cannot be seen", "ツモかロンか読めません。選んでください"),

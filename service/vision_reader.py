@@ -3,7 +3,9 @@
 It wraps ``vision.read.TableReader`` (calibration -> detector -> layout) in the
 service's Reader protocol. The calibrated table is named by ``TABLE_CALIBRATION``
 (a table file of ``python -m calibration fit``, in ``CALIBRATION_DIR``). A frame
-with no markers and no stored homography reads nothing and says why.
+with no markers and no stored homography reads nothing and says why. The file
+is read again when it changes (a refit, a lens, zones edited while the table
+runs): from the next frame on, without a restart.
 
 One detector serves every house rule's reader; ``use_tileset`` switches it to
 the table's tile set (``vision.tileset``). Each reading carries the upright
@@ -15,11 +17,12 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import replace
 
 import numpy as np
 
 from calibration.errors import CalibrationError
-from calibration.store import TableFile, load
+from calibration.store import TableFile, load, table_path
 from calibration.tracker import Tracker
 from vision.detect import Detector
 from vision.layout import DEFAULT_GARI
@@ -42,6 +45,9 @@ class VisionReader:
 
     def __init__(self, table: str | TableFile, detector: Detector | None = None, mend: bool = True):
         self.table = load(table) if isinstance(table, str) else table
+        self._file = table_path(table) if isinstance(table, str) else None     # read again when it changes
+        self._stamp = self._stamp_now()
+        self._file_said: tuple[str, ...] = ()       # why a changed file could not be read again
         self.mend = mend                    # a hand read one tile off a win mended (service.mending)
         # as TableReader makes its own: one locator pass (see vision/read.py)
         self.detector = detector or Detector()
@@ -56,12 +62,37 @@ class VisionReader:
 
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
         with self._lock:
-            return self._read(frame, context)
+            self._table_as_stored()
+            reading = self._read(frame, context)
+        return replace(reading, warnings=reading.warnings + self._file_said) if self._file_said else reading
+
+    def _stamp_now(self) -> tuple[int, int] | None:
+        try:
+            st = self._file.stat() if self._file is not None else None
+        except OSError:
+            return None
+        return None if st is None else (st.st_mtime_ns, st.st_size)
+
+    def _table_as_stored(self) -> None:
+        """The table file read again where it changed since it was read; one that cannot be read now
+        (written half, or broken) leaves the table as it was, and each reading says so until it can."""
+        stamp = self._stamp_now()
+        if self._file is None or stamp == self._stamp or stamp is None:
+            return
+        try:
+            table = load(self.table.name)
+        except CalibrationError as e:
+            self._file_said = (f"the table file changed but cannot be read ({e}): read with the one read before",)
+            return
+        self.table, self._stamp, self._file_said = table, stamp, ()
+        self._readers.clear()           # each holds the table and its tracker
 
     def table_windows(self, frame: np.ndarray) -> list[np.ndarray]:
         """The camera's frame rectified top-down as the reader reads it, in region-sized squares, the
         table's centre first (the teach page's rows are cut from them, so a table's set learns its
         tiles as the reader will cut them). CalibrationError without markers or a stored fit."""
+        with self._lock:
+            self._table_as_stored()
         fit = Tracker(self.table.layout, self.table.lens, last_good=self.table.fit).update(frame)
         return table_windows(top_view(self.table, frame, fit))
 

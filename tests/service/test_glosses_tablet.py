@@ -158,6 +158,8 @@ def test_every_warning_the_table_camera_can_give_reads_japanese_first_on_the_tab
     ("5 copies of 3p on the table (a set has 4)", "卓に 3p が 5 枚あります(1組に 4 枚)"),
     ("3 boxes of 7s in 52 mm of the hand row: read as 2", "手牌の列の 7s を 3 枚と見ましたが、長さから 2 枚と読みました"),
     ("unsure of the 0p at (120, 40) mm (score 0.41)", "0p の読みに自信がありません"),
+    ("the table file changed but cannot be read (t1.json: not JSON): read with the one read before",
+     "卓の設定ファイルが読めません"),
 ])
 def test_the_table_cameras_warnings_carry_their_tiles_and_counts_into_the_japanese(line, ja):
     assert japanese_first(line).startswith(ja), bilingual(line)

@@ -110,3 +110,26 @@ def test_auto_with_a_calibrated_table_reads_with_it(tmp_path, monkeypatch):
 def test_an_empty_reader_setting_installs_none():
     assert reader_for("", calibration="t7", demo_camera=True).read(
         np.zeros((8, 8, 3), np.uint8), ReadContext("dunhill")).warnings == (NoReader.MESSAGE,)
+
+
+def test_a_table_file_changed_while_the_table_runs_is_read_from_the_next_frame(calibrated, tmp_path):
+    """A refit, a lens or zones edited while the table runs were ignored until the service restarted.
+    The file is read again when it changes; one that cannot be read leaves the table as it was, said."""
+    reader = load_reader("service.vision_reader:from_env")
+    frame = cv2.imread(str(DEMO_FRAMES / "frame-02.jpg"))
+    first = reader.read(frame, ReadContext("dunhill"))
+    assert first.record is not None and first.table["white_balance"] is None
+    path = tmp_path / "t1.json"
+    data = json.loads(path.read_text())
+    data["white_balance"] = {"gains_bgr": [1.02, 1.0, 0.98]}
+    path.write_text(json.dumps(data))
+    assert reader.read(frame, ReadContext("dunhill")).table["white_balance"]["gains_bgr"] == [1.02, 1.0, 0.98]
+    path.write_text("{")                                  # caught half written
+    broken = reader.read(frame, ReadContext("dunhill"))
+    assert broken.record == first.record and broken.table["white_balance"]["gains_bgr"] == [1.02, 1.0, 0.98]
+    assert any("the table file changed but cannot be read" in w for w in broken.warnings)
+    data["zones"] = [z for z in data["zones"] if not (z["kind"] == "hand" and z["seat"] == first.record["seat"])]
+    data["white_balance"] = None
+    path.write_text(json.dumps(data))
+    moved = reader.read(frame, ReadContext("dunhill"))
+    assert moved.record != first.record and not any("cannot be read" in w for w in moved.warnings)
