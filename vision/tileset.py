@@ -369,6 +369,10 @@ def middle_colour(image: np.ndarray) -> np.ndarray:
 
 def read_image(path: Path) -> np.ndarray:
     """A crop from disk, BGR; ``TileSetError`` naming the file when it is no readable image or too small."""
+    if not path.exists():
+        raise TileSetError(f"{path}: no such file")
+    if path.is_dir():
+        raise TileSetError(f"{path}: a folder, not an image of one tile")
     try:
         data = path.read_bytes() if path.is_file() else b""
     except OSError as e:

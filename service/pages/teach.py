@@ -138,9 +138,10 @@ def adopt(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDe
         raise ServiceError(f"table {source} is this table: its set is the one in use", 409)
     _need_table(tiles)
     named = shared_tiles.crops_of(ledger.engine, source)
+    had_one = bool(tiles.kinds())       # a set in use to keep aside (none: the table was never taught)
     taken = tiles.adopt(named)
     return render(request, "_taught.html", enrolled=sum(map(len, taken.crops.values())), kinds=len(taken.crops),
-                  tileset=_set_view(tiles), source=source, **_kept_view(tiles, settings))
+                  tileset=_set_view(tiles), source=source, kept_one=had_one, **_kept_view(tiles, settings))
 
 
 def _kept_named(form, tiles: TableTiles, doing: str):
@@ -159,9 +160,11 @@ def _kept_named(form, tiles: TableTiles, doing: str):
 def restore(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDep) -> Response:
     """The set kept aside at ``kept`` (its time) put back in use; the one in use is kept aside."""
     kept = _kept_named(form, tiles, "put back")
+    had_one = bool(tiles.kinds())       # none in use after a start over: nothing is kept aside in its turn
     tiles.restore(kept)
     return render(request, "_taught.html", enrolled=kept.crops, kinds=kept.kinds, tileset=_set_view(tiles),
-                  restored=local_time(kept.at.isoformat(), settings.timezone, SECONDS), **_kept_view(tiles, settings))
+                  restored=local_time(kept.at.isoformat(), settings.timezone, SECONDS), kept_one=had_one,
+                  **_kept_view(tiles, settings))
 
 
 @router.post("/teach/start-over")

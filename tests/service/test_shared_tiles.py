@@ -78,6 +78,7 @@ def test_a_set_taught_at_one_table_is_taken_by_another(tables, photo, tmp_path):
     took = b.post("/teach/adopt", data={"table": "A"}, headers=HTMX)
     assert took.status_code == 200, took.text
     assert "took table A's set: 34 tile(s) of 32 kind(s)" in took.text
+    assert "earlier set is kept aside" not in took.text                # B had none to keep aside
     mine, theirs = TileSet.load(_folder(b)), TileSet.load(_folder(a))
     assert mine.kinds() == theirs.kinds() == sorted(set(LAID))
     assert all(c.source == ENROLLED for crops in mine.crops.values() for c in crops)
@@ -203,7 +204,8 @@ def test_a_set_kept_aside_is_put_back_in_a_tap_and_the_one_in_use_kept_in_its_tu
     _teach(b, photo)
     _teach(b, jpeg(rows_photo(tile_art(), seed=5)))     # B's own set: two of every crop, 68
     assert _kept_stamps(b.get("/teach").text) == []
-    assert b.post("/teach/adopt", data={"table": "A"}, headers=HTMX).status_code == 200
+    took = b.post("/teach/adopt", data={"table": "A"}, headers=HTMX)
+    assert took.status_code == 200 and "This table's earlier set is kept aside" in took.text
     assert _crops(_folder(b)) == 34                     # A's
     _counts_kept(_folder(b))
 
@@ -213,6 +215,7 @@ def test_a_set_kept_aside_is_put_back_in_a_tap_and_the_one_in_use_kept_in_its_tu
     back = b.post("/teach/restore", data={"kept": stamp}, headers=HTMX)
     assert back.status_code == 200, back.text
     assert "put back the set kept aside" in back.text and "68 tile(s) of 32 kind(s)" in back.text
+    assert "until now is kept aside" in back.text
     assert _crops(_folder(b)) == 68
     assert b.app.state.reader.detector.tileset is b.app.state.tiles._in_use
     assert _crops(b.app.state.tiles._in_use.folder) == 68

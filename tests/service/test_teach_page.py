@@ -312,6 +312,7 @@ def test_a_set_taught_wrong_is_started_over_and_can_be_put_back(client, photo):
     assert again.status_code == 422 and "nothing to start over" in again.text
     back = client.post("/teach/restore", data={"kept": stamp}, headers=HTMX)
     assert back.status_code == 200 and re.search(rf'id="crops-count">{len(LAID)}<', back.text)
+    assert "until now is kept aside" not in back.text                  # none was in use after the start over
     assert "0p" in client.app.state.reader.detector.tileset.kinds()
     assert shared_tiles.listing(engine) == []                   # the set taught wrong is no longer offered
     folder = client.app.state.tiles.folder                      # the empty set of the start over left nothing

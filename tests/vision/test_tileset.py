@@ -697,6 +697,15 @@ def test_cli_refuses_bad_crops_with_one_line(case, expected, tmp_path):
     assert not (tmp_path / "set" / INDEX).exists()
 
 
+def test_naming_a_crop_that_is_not_there_or_a_folder_says_so(art, tmp_path):
+    crops = crops_folder(art, tmp_path / "c", ["1s", "2s"], seeds=(1,))
+    assert _cli("enroll", tmp_path / "set", "--crops", crops).returncode == 0
+    for crop, says in ((tmp_path / "gone.png", "gone.png: no such file"),
+                       (crops / "1s", "1s: a folder, not an image of one tile")):
+        done = _cli("name", tmp_path / "set", crop, "--json")
+        assert done.returncode == 2 and says in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
 def test_a_folders_crops_are_kept_as_read_set_in_the_detectors_margin(art, classifier, tmp_path):
     """A folder's crops are taken as cut at the tile's edges and set in the margin a located box is
     cut with (``--margin 0``: as they are); the set keeps them so, and rebuilds from them alike."""
