@@ -18,7 +18,7 @@ from .presets import Preset
 from .record import SEATS, HandRecord
 from .table import Table, reading_asks
 from .tiles import FIVE_KINDS, KIND_OF, NORTH, format_mpsz, is_red, kind, tile_name
-from .validate import Tally, tally, validate
+from .validate import Tally, stood_in, tally, validate
 from .yaku import BY_ID, CHIITOI, KIND_BITS, KOKUSHI, SIMPLE_MASK, SUIT_MASKS, Hand, Reading, Yaku, readings_by_wait
 
 
@@ -462,15 +462,21 @@ def _fixed_items(rec: HandRecord, t: Table, c: Tally) -> _Fixed:
 
 
 def _dora_count(indicators: tuple[int, ...], t: Table, c: Tally) -> int:
+    """The dora the indicators point at among the tiles that count. A wildcard counts as itself (docs/
+    rules.md): hakus recorded in a meld as the honour they stand for are taken back to hakus, as many
+    as that honour's copies show at least (``validate.stood_in``)."""
     n = 0
     dora_of = t.dora_of
     hand = c.hand
     gari = c.gari if t.dora_counts_gari else None
+    stood = stood_in(c.seen, (t.copies,) * 34, t.wildcard) if t.wildcard is not None else {}
     for ind in indicators:
         dk = dora_of[ind]
         if dk is None:  # the wildcard names an honour: the best for the winner, of the tiles that count
             dk = t.dora_kind(KIND_OF[ind], c.all if gari is not None else hand)
         n += hand[dk] + gari[dk] if gari is not None else hand[dk]
+        if stood:
+            n += sum(stood.values()) if dk == t.wildcard else -stood.get(dk, 0)
     return n
 
 

@@ -131,7 +131,7 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
     least, absent = t.copy_floor(one_suit)
     seen = c.seen
     if max(seen) > least or any(map(seen.__getitem__, absent)):
-        if any(map(gt, seen, limits)) and not _hakus_stand_in(seen, limits, t):
+        if any(map(gt, seen, limits)) and not _hakus_stand_in(rec, seen, limits, t):
             _too_many(rec, t, c, limits, one_suit)
     # Each check asks its question of all tiles at once; the loops that name the culprit run on failure.
     if any(map(gt, c.reds_seen, t.red_limit)):
@@ -191,17 +191,30 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
     return one_suit
 
 
-def _hakus_stand_in(seen: tuple[int, ...], limits: tuple[int, ...], t: "Table") -> bool:
-    """Whether the rule's wildcard (chinton's haku) covers every honour seen beyond its copies: a pon
-    made with two hakus is recorded as the kind it stands for (docs/rules.md), so three Easts of the
-    hand and that pon of East are five; the wall's hakus, less those seen as themselves, make up the rest."""
+def _hakus_stand_in(rec: HandRecord, seen: tuple[int, ...], limits: tuple[int, ...], t: "Table") -> bool:
+    """Whether the rule's wildcard (chinton's haku) covers every honour seen beyond its copies: a meld
+    made with hakus is recorded as the kind it stands for (docs/rules.md), so two Easts in the hand
+    and a pon of East made with two hakus are five Easts. Only a meld's tiles may be hakus so
+    recorded (a concealed haku is written 5z, an indicator is the tile turned), each meld holding one
+    real tile at least, and no more hakus than the wall's, less those seen as themselves."""
     w = t.wildcard
     if w is None:
         return False
-    beyond = [(k, n - lim) for k, (n, lim) in enumerate(zip(seen, limits)) if n > lim]
-    if any(k < 27 or k == w for k, _ in beyond):
+    beyond = stood_in(seen, limits, w)
+    if any(k < 27 or k == w for k in beyond):
         return False
-    return seen[w] + sum(n for _, n in beyond) <= limits[w]
+    called = [0] * 34
+    for m in rec.melds:
+        called[m.tile_kind] += len(m.tiles) - 1
+    return (all(n <= called[k] for k, n in beyond.items())
+            and seen[w] + sum(beyond.values()) <= limits[w])
+
+
+def stood_in(seen, limits, wildcard: int | None) -> dict[int, int]:
+    """Kind -> how many of it, at least, are wildcards recorded as it: those seen beyond its copies."""
+    if wildcard is None:
+        return {}
+    return {k: n - lim for k, (n, lim) in enumerate(zip(seen, limits)) if n > lim}
 
 
 def _too_many(rec: HandRecord, t: "Table", c: Tally, limits: tuple[int, ...], one_suit: int | None) -> None:
@@ -216,7 +229,7 @@ def _too_many(rec: HandRecord, t: "Table", c: Tally, limits: tuple[int, ...], on
         if one_suit is not None and s in (1, 2) and s != one_suit:
             raise ScoringError(f"{tile_name(k)} is not in this hand's wall: {rec.rules} plays "
                                f"{'mps'[one_suit]} this hand")
-        stand_in = (f" and {limits[t.wildcard]} {tile_name(t.wildcard)} to stand in for honours, "
+        stand_in = (f" and {limits[t.wildcard]} {tile_name(t.wildcard)} to stand in for honours in melds, "
                     f"{c.seen[t.wildcard]} of them seen as themselves"
                     if t.wildcard is not None and k >= 27 and k != t.wildcard else "")
         raise ScoringError(f"too many copies of {tile_name(k)}: {n} seen "

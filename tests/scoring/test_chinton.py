@@ -292,18 +292,31 @@ def test_hakus_making_a_second_dragon_triplet_make_no_three_dragons():
     assert "shousangen" not in yaku_lines(win(R, "123p456p7777z55z66z", "2p", **G))
 
 
-def test_a_pon_made_with_two_hakus_is_recorded_as_the_kind_it_stands_for():
-    """白2枚を晒してのポン, recorded as East (docs/rules.md): three Easts in the hand and the pon are
-    five Easts, two of them hakus."""
+def test_a_pon_made_with_hakus_is_recorded_as_the_kind_it_stands_for():
+    """白2枚を晒してのポン, recorded as East (docs/rules.md): two Easts in the hand and a pon of East
+    are five Easts, a haku at least in the pon."""
     r = win(R, "123456789p11z", "1z", seat="east", win="tsumo", melds=[pon("111z", "south")])
     assert "yakuhai_seat_wind" in yaku_lines(r)
 
 
-def test_hakus_stand_in_only_as_far_as_the_wall_holds_them():
+def test_hakus_stand_in_only_in_melds_and_as_far_as_the_wall_holds_them():
     # four hakus turned as dora indicators leave none to make the fifth East
     with pytest.raises(ScoringError, match=r"too many copies of 1z: 5 seen .* the wall has 4 and 4 5z"):
         win(R, "123456789p11z", "1z", seat="east", win="tsumo", melds=[pon("111z", "south")],
             dora_indicators="5555z")
+    # a concealed haku is written 5z, and an indicator is the tile turned: neither stands in
+    with pytest.raises(ScoringError, match="too many copies of 1z"):
+        win(R, "123456789p11111z", "1z", seat="east", win="tsumo")
+    with pytest.raises(ScoringError, match="too many copies of 1z"):
+        win(R, "123456789p11122z", "2z", seat="east", win="tsumo", dora_indicators="1z1z")
+
+
+def test_a_haku_standing_in_a_meld_is_dora_as_a_haku():
+    """A wildcard counts as the physical tile for dora (docs/rules.md). Five Easts recorded hold a
+    haku at least: with North turned (East dora) it is four Easts' dora, not five."""
+    r = win(R, "123456789p11z", "1z", seat="east", win="tsumo", melds=[pon("111z", "south")],
+            dora_indicators="4z", gari="1m")
+    assert lines(r)["dora"] == 4
 
 
 def test_haku_dora_indicator_names_one_honour():
