@@ -329,9 +329,10 @@ def split_stacked_pairs(pieces: Sequence[Piece], frame: SeatFrame) -> tuple[list
 def group_melds(pieces: Sequence[Piece], frame: SeatFrame, wall: SetCounts = SANMA) -> list[list[Piece]]:
     """Pieces of the meld zone in groups, left to right: a face of another kind starts a new one, and
     so does a gap of ``MELD_GAP`` widths, but for a face of the group's own kind within
-    ``SAME_KIND_GAP`` (two melds never share a kind where the wall holds four; where it holds more,
-    a group of three or more tiles, a meld already, parts at ``MELD_GAP``). A tile stacked on its
-    neighbour (kakan) overlaps it along the row and stays in its group."""
+    ``SAME_KIND_GAP`` (two melds never share a kind where the wall holds four). A tile stacked on
+    its neighbour (kakan) overlaps it along the row and stays in its group. Where the wall holds
+    more of a kind (chinton's eight), a group of more faces than a kan's four is two melds side by
+    side, parted at its widest gap (``_parted``)."""
     pieces = sorted(pieces, key=lambda p: (frame.local(p.centre)[0], frame.local(p.centre)[1]))
     if not pieces:
         return []
@@ -341,12 +342,23 @@ def group_melds(pieces: Sequence[Piece], frame: SeatFrame, wall: SetCounts = SAN
         kinds = {plain_kind(q.tile) for q in groups[-1] if q.face_up}
         gap = frame.gap(reach, p)
         same = p.face_up and kinds == {plain_kind(p.tile)}
-        own_kind = same and (wall.of(p.tile) <= 4 or len(groups[-1]) < 3)
-        if (p.face_up and kinds and not same) or gap >= (SAME_KIND_GAP if own_kind else MELD_GAP) * TILE_MM[0]:
+        if (p.face_up and kinds and not same) or gap >= (SAME_KIND_GAP if same else MELD_GAP) * TILE_MM[0]:
             groups.append([p])
         else:
             groups[-1].append(p)
-    return groups
+    return [part for g in groups for part in _parted(g, frame, wall)]
+
+
+def _parted(group: list[Piece], frame: SeatFrame, wall: SetCounts) -> list[list[Piece]]:
+    """A group of more than four faces of a kind the wall holds more of, and no backs, cut at its
+    widest gap until each part is four tiles or fewer (a box drawn a little off inside a meld opens
+    a narrower gap than the felt between two melds); any other group as it is."""
+    if len(group) <= 4 or not all(p.face_up for p in group) or wall.of(group[0].tile) <= 4:
+        return [group]
+    gaps = [frame.gap(max(group[:i], key=lambda q: frame.local(q.centre)[0] + frame.half_width(q)), group[i])
+            for i in range(1, len(group))]
+    cut = 1 + int(np.argmax(gaps))
+    return _parted(group[:cut], frame, wall) + _parted(group[cut:], frame, wall)
 
 
 def _neighbours(frame: SeatFrame, seat: str, zones) -> dict[str, str | None]:

@@ -287,6 +287,35 @@ def test_two_pons_of_one_kind_are_two_melds_where_the_set_holds_eight():
     assert [(m["kind"], m["tiles"]) for m in reading.record["melds"]] == [("pon", "333p"), ("pon", "333p")]
 
 
+@pytest.mark.parametrize("off", [1, 2])
+def test_a_kan_with_a_box_drawn_off_stays_one_where_the_set_holds_eight(off):
+    # the gap a box drawn 8 mm off opens inside a minkan is no gap between two melds
+    pieces = revealed("south", ["1p", "2p", "3p", "4p", "4p", "4p", "6p", "7p", "8p", "9p"], "9p")
+    u = 240.0
+    pieces.append(at("south", "5p", u + H / 2, 40 - (H - W) / 2, sideways=True))
+    u += H + 1
+    for i, tile in enumerate(["0p", "5p", "5p"]):
+        pieces.append(at("south", tile, u + W / 2 + (8.0 if i == off else 0.0), 40))
+        u += W + 1
+    reading = read_layout(pieces, ZONES, "chinton", ("1m", "9m", "4z"), CHINTON)
+    assert reading.record["melds"] == [{"kind": "minkan", "tiles": "0555p", "from": "east"}]
+
+
+def test_a_pon_beside_a_kan_of_its_kind_is_parted_at_the_felt_between_them():
+    pieces = revealed("east", ["1p", "1p", "4p", "5p", "6p", "7p", "8p"], "9p")
+    u = 201.0                                           # the meld zone is 220 mm: a pon, 10 mm, a kan
+    for n in (3, 4):
+        for i in range(n):
+            side = i == n - 1                           # called from the right
+            w = H if side else W
+            pieces.append(at("east", "3p", u + w / 2, 40 - ((H - W) / 2 if side else 0), sideways=side))
+            u += w + 1
+        u += 10
+    reading = read_layout(pieces, ZONES, "chinton", ("1m", "9m", "4z"), CHINTON)
+    assert [(m["kind"], m["tiles"]) for m in reading.record["melds"]] == [("pon", "333p"), ("minkan", "3333p")]
+    assert not [w for w in reading.warnings if "not 14" in w or "not read" in w], reading.warnings
+
+
 def test_a_nearly_square_box_is_turned_as_its_face_reads():
     # A sideways tile whose body strip, seen aslant, makes its box as deep as wide: the face's
     # rotation decides. East's row runs along the image x axis: a face at 90/270 lies sideways.
