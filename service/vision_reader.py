@@ -66,6 +66,14 @@ class VisionReader:
             reading = self._read(frame, context)
         return replace(reading, warnings=reading.warnings + self._file_said) if self._file_said else reading
 
+    def current_table(self) -> TableFile:
+        """The table as its file says now, read again where it changed (the watcher's look follows it);
+        a stat a frame, the lock only to read it again."""
+        if self._stamp_now() != self._stamp:
+            with self._lock:
+                self._table_as_stored()
+        return self.table
+
     def _stamp_now(self) -> tuple[int, int] | None:
         try:
             st = self._file.stat() if self._file is not None else None

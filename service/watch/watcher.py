@@ -94,6 +94,9 @@ class Watcher:
             if self._scene is not None and self.trigger.state in (OFFERED, HELD):
                 self.trigger.rearm("見ています · watching the table (a new table)")
             self._scene = scene
+        table = self.reader.current_table() if hasattr(self.reader, "current_table") else self.looker.table
+        if table is not self.looker.table:    # the table file changed (a refit, a lens, zones): look with it
+            self.looker = Looker(table)
         try:
             look = self.looker.look(frame, t)
         except CalibrationError as e:

@@ -285,3 +285,27 @@ def test_under_a_warm_light_the_look_sees_the_hand_with_the_tables_white_balance
     balanced = Looker(replaced(table, white_balance=gains)).look(warm, 0.0).shown[seat]
     assert plain >= 10 and blind < 1.5                       # before: the hand was not there
     assert balanced >= 0.8 * plain
+
+
+def test_the_look_follows_the_table_file_edited_while_the_table_runs(win, tmp_path, monkeypatch):
+    """The reader read a changed table file again, but the watcher's look kept the table it started
+    with (its white balance, lens, hand zones): a zone edited stayed watched, and a new lens never
+    reached the look that decides when to read. It looks with the file as it is now."""
+    from service.vision_reader import VisionReader
+
+    monkeypatch.setenv("CALIBRATION_DIR", str(tmp_path))
+    save(TableFile("t1"), tmp_path)
+    reader = VisionReader("t1")
+    watcher = Watcher(reader, reader.table, SnapshotStore(tmp_path / "snapshots"), Offers(),
+                      lambda: ReadContext("dunhill"))
+    watcher.step(win.frame(0), 0, 0.0)
+    seat = win.record["seat"]
+    assert f"{seat}.hand" in [z.name for z in watcher.looker.hands]
+    path = tmp_path / "t1.json"
+    data = json.loads(path.read_text())
+    data["zones"] = [z for z in data["zones"] if z["name"] != f"{seat}.hand"]
+    data["white_balance"] = {"gains_bgr": [1.1, 1.0, 0.9]}
+    path.write_text(json.dumps(data))
+    watcher.step(win.frame(1), 1, 0.1)
+    assert f"{seat}.hand" not in [z.name for z in watcher.looker.hands]
+    assert watcher.looker.table.white_balance == (1.1, 1.0, 0.9) and watcher.looker.table is reader.table
