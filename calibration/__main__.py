@@ -28,7 +28,7 @@ from .sheet import write_sheet
 from .store import to_json, list_tables, load, save, table_path, tables_dir
 from .tracker import TAP_ORDER, Tracker
 from .whitebalance import apply_gains, gains_from_frame
-from .zones import MIN_ON_FELT, REMAKE, off_felt
+from .zones import MIN_ON_FELT, REMAKE, default_zones, off_felt
 
 
 # Corners of a sharp view fit to ~0.5 mm; a barrel lens leaves 2 mm and more.
@@ -132,9 +132,11 @@ def _fit(args) -> int:
         _check_writable(args.debug, "--debug", folder=True)
     table = load(args.table, args.dir, missing_ok=True)
     off = off_felt(table.zones, table.layout)
-    if off:
+    if off and table.zones != default_zones(table.layout):     # drawn for another table: refused
         raise CalibrationError(f"{table_path(table.name, args.dir)}: {_off_felt(off, table.layout)}; "
                                "nothing fitted")
+    if off:                                                   # the defaults, on a table this small: said
+        print(f"warning: {_off_felt(off, table.layout)}", file=sys.stderr)
     frame = read_frame(args.frame)
     debug = Debug(args.debug)
     stored = table.fit
@@ -264,9 +266,14 @@ def _summary(table) -> str:
 
 
 def _off_felt(zones, layout) -> str:
+    """What is wrong, and the way out: the defaults made again where they lie on this felt, else the
+    zones edited (the defaults' melds zones reach past the felt of a table under 800 mm)."""
     x0, y0, x1, y1 = layout.felt
-    return (f"zones {', '.join(z.name for z in zones)} lie off the felt ({x0:g}..{x1:g} x {y0:g}..{y1:g} mm; "
-            f"less than {MIN_ON_FELT:.0%} on it), so no tile there is read: {REMAKE}, or edit them onto it")
+    where = (f"zones {', '.join(z.name for z in zones)} lie off the felt ({x0:g}..{x1:g} x {y0:g}..{y1:g} mm; "
+             f"less than {MIN_ON_FELT:.0%} on it): tiles laid on this felt fall outside them")
+    if not off_felt(default_zones(layout), layout):
+        return f"{where}: {REMAKE}, or edit them onto it"
+    return f"{where}: the default zones do not fit a table this small either; edit them onto the felt"
 
 
 def _check_writable(path: Path, what: str, folder: bool = False) -> None:

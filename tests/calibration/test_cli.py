@@ -234,6 +234,25 @@ def test_fit_refuses_zones_off_the_felt_and_show_warns(tmp_path, capsys, frame_f
     assert rc == 0 and "off the felt" not in out + err
 
 
+def test_fit_takes_a_small_table_s_own_default_zones_and_warns(tmp_path, capsys):
+    """On a 750 mm table the default melds zones reach past the felt: fit refused them and told the
+    staff to set the zones to null, which they were: a loop. It fits, and says what to edit."""
+    from calibration.store import TableFile, save, table_path
+    path = save(TableFile("t"), tmp_path)
+    data = json.loads(path.read_text())
+    data["markers"]["table_mm"] = [750, 750]
+    for m in data["markers"]["markers"]:
+        m["center"] = [min(c, 712.5) for c in m["center"]]
+    data["zones"] = None
+    path.write_text(json.dumps(data))
+    layout = load("t", tmp_path).layout
+    frame = tmp_path / "small.png"
+    cv2.imwrite(str(frame), render(topdown(layout), pose_homography(layout), np.random.default_rng(3)))
+    rc, out, err = run(capsys, "--dir", tmp_path, "fit", frame, "--table", "t")
+    assert rc == 0 and "fitted from" in out and load("t", tmp_path).fit is not None
+    assert "the default zones do not fit a table this small either" in err and 'to null' not in err
+
+
 def test_fit_refuses_an_overlay_under_a_file_before_saving(tmp_path, capsys, frame_file):
     """It saved the fit, then stopped on "[Errno 17] File exists"."""
     (tmp_path / "notes").write_text("a file")
