@@ -469,7 +469,8 @@ def _dora_count(indicators: tuple[int, ...], t: Table, c: Tally) -> int:
     dora_of = t.dora_of
     hand = c.hand
     gari = c.gari if t.dora_counts_gari else None
-    stood = stood_in(c.seen, (t.copies,) * 34, t.wildcard) if t.wildcard is not None else {}
+    stood = ({k: n for k, n in stood_in(c.seen, (t.copies,) * 34, t.wildcard).items() if k >= 27 and k != t.wildcard}
+             if t.wildcard is not None else {})
     for ind in indicators:
         dk = dora_of[ind]
         if dk is None:  # the wildcard names an honour: the best for the winner, of the tiles that count

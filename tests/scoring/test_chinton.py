@@ -319,6 +319,12 @@ def test_a_haku_standing_in_a_meld_is_dora_as_a_haku():
     assert lines(r)["dora"] == 4
 
 
+def test_every_copy_of_a_suit_kind_held_beyond_four_is_dora():
+    """Eight of each number: six 6p held under a 5p indicator are six dora (no haku stands in a suit)."""
+    r = win(R, "12366666788889p", "2p", riichi=True, dora_indicators="5p", **G)
+    assert lines(r)["dora"] == 6
+
+
 def test_haku_dora_indicator_names_one_honour():
     """ドラとして白がめくれた場合は字牌1種類を選んでドラとする."""
     hand = dict(concealed="123456789p234p11z", win_tile="3p", riichi=True, dora_indicators="5z", **G)
