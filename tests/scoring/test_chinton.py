@@ -320,9 +320,9 @@ def test_a_haku_standing_in_a_meld_is_dora_as_a_haku():
 
 
 def test_every_copy_of_a_suit_kind_held_beyond_four_is_dora():
-    """Eight of each number: six 6p held under a 5p indicator are six dora (no haku stands in a suit)."""
+    """Eight of each number: five 6p held under a 5p indicator are five dora (no haku stands in a suit)."""
     r = win(R, "12366666788889p", "2p", riichi=True, dora_indicators="5p", **G)
-    assert lines(r)["dora"] == 6
+    assert lines(r)["dora"] == 5
 
 
 def test_haku_dora_indicator_names_one_honour():
