@@ -29,6 +29,7 @@ from .shown import shown_url
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 BOUNDARY = "frame"
 KEEPALIVE_S = 2.0        # seconds: the preview sends a part at least this often (mjpeg)
+STILL_EVERY_S = 0.25    # a slideshow's image given again this often while it is shown (a still table)
 STALE_MIN_S = 5.0       # no new frame for this long (or three of a slow slideshow's): the camera is lost
 log = logging.getLogger(__name__)
 
@@ -151,7 +152,8 @@ class Camera:
                 if not ok or frame is None:
                     raise CameraError(f"camera {self.shown!r} gave no frame")
                 self._say_size(frame)
-                self._publish(frame, (cap.i - 1) % len(cap.files) if isinstance(cap, _Folder) else 0)
+                scene = (cap.i - 1) % len(cap.files) if isinstance(cap, _Folder) else 0
+                self._publish(frame, scene)
             except (CameraError, cv2.error, OSError) as e:
                 if str(e) != self._error:          # said once, not at every retry
                     log.warning("%s (retrying every second)", e)
@@ -162,9 +164,20 @@ class Camera:
                 self._stop.wait(1.0)             # a lost camera: try again shortly
                 continue
             if paced:
-                self._stop.wait(self.period)
+                self._show_for(frame, scene)
         if cap is not None:
             cap.release()
+
+    def _show_for(self, frame: np.ndarray, scene: int) -> None:
+        """Wait out the frame's period; a folder's image is a table lying still, so it is given again
+        every ``STILL_EVERY_S`` meanwhile, new frames of one view as a camera gives them (the watcher
+        sees a still table only over frames it has not seen: the demo's slideshow, one frame an image,
+        never showed one, and its hands were never counted by themselves)."""
+        until = time.monotonic() + self.period
+        while not self._stop.wait(max(0.0, min(STILL_EVERY_S, until - time.monotonic()))):
+            if self.kind != "folder" or time.monotonic() >= until - 1e-3:
+                return
+            self._publish(frame, scene)
 
     def _say_size(self, frame: np.ndarray) -> None:
         """A live camera whose frames come smaller than ``size`` is said in the log, once a size: the

@@ -33,6 +33,27 @@ def test_a_folder_is_shown_frame_by_frame(tmp_path):
         cam.stop()
 
 
+def test_a_slideshow_s_image_is_a_still_table_given_as_new_frames_while_it_is_shown(tmp_path):
+    """The demo's folder shows each image 4 s. Given once, the watcher (which sees a table still only
+    over frames it has not seen) never saw one still, and the demo's hands were never counted by
+    themselves. A camera on a still table gives new frames of one view: so does the slideshow."""
+    for i, f in enumerate(_frames(2)):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), f)
+    cam = Camera(str(tmp_path), fps=0.5).start()        # an image every 2 s
+    try:
+        seen = []
+        deadline = time.monotonic() + 1.6
+        while time.monotonic() < deadline:
+            n, frame = cam.latest()
+            seen.append((n, int(frame[0, 0, 0]), cam.scene))
+            time.sleep(0.05)
+        numbers = {n for n, _, _ in seen}
+        assert len(numbers) >= 4                         # new frames while the first image is shown
+        assert {(v, sc) for _, v, sc in seen} == {(20, 0)}   # all of it, one scene
+    finally:
+        cam.stop()
+
+
 def test_a_video_file_loops(tmp_path):
     path = tmp_path / "clip.avi"
     out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (160, 120))

@@ -209,6 +209,28 @@ def test_the_service_watches_its_camera_and_offers_the_win(settings, watch_folde
         assert c.post("/api/watch", json={"on": "maybe"}).status_code == 422
 
 
+def test_on_the_demo_camera_a_table_s_win_is_offered_by_itself(settings):
+    """The README's main job: the demo camera's slideshow of tables after a win, each shown 4 s, and
+    its hands counted by themselves. Each image came as one frame, so the watcher never saw a table
+    still and offered nothing."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    from service.settings import DEMO_HANDS
+
+    s = settings.model_copy(update={"camera_fps": None, "watch": True})
+    assert s.demo_camera and s.frame_rate == 0.25
+    hands = json.loads(DEMO_HANDS.read_text())
+    with TestClient(create_app(s), headers={"X-Table-PIN": PIN}) as c:
+        deadline = time.monotonic() + 60
+        while (st := c.get("/api/watch").json())["offer"] is None:
+            assert time.monotonic() < deadline, st
+            time.sleep(0.25)
+        offer = st["offer"]
+    shown = [h for h in hands.values() if h["seat"] == offer["seat"]]
+    assert any(record_diff(h, offer["record"]) == [] for h in shown), offer["record"]
+
+
 def test_the_tablets_are_told_when_the_camera_is_lost_and_when_it_is_back(settings, ip_camera, tmp_path,
                                                                           monkeypatch):
     """Auto count on and the camera unplugged: before, the switch kept saying "watching" and the players
