@@ -470,7 +470,7 @@ def test_rules_check_prints_the_changes_and_the_bases_examples_side_by_side(rule
     assert f"house rule, extends dunhill, file {path}" in out
     assert "  items.dealer: 1 -> 2\n  table.noten_total: 6 -> 10\n" in out
     rows = {r.split()[0]: r for r in out.splitlines() if r.startswith("  dunhill-")}
-    assert set(rows) == {"dunhill-60.json", "dunhill-96.json"}               # only the base's examples
+    assert set(rows) == {"dunhill-60.json", "dunhill-96.json", "dunhill-first.json"}   # only the base's examples
     assert re.search(r"96 \(south 96, west 96\)\s+98 \(south 98, west 98\)\s+<- differs", rows["dunhill-96.json"])
     assert re.search(r"60 \(south 60, west 60\)\s+63 \(south 63, west 63\)", rows["dunhill-60.json"])
 
