@@ -23,6 +23,7 @@ from .ledger.text import MAX_TABLE_NAME, checked
 
 DEMO_FRAMES = Path(__file__).parent / "demo" / "frames"
 DEMO_HANDS = DEMO_FRAMES.parent / "hands.json"      # the hand record each demo frame shows
+DEMO_REPEAT_S = 30.0                                # the demo's six tables at 4 s each come round in 24 s
 ENV_FILE = ".env"                                   # the settings file, in the working folder
 MIN_PIN = 4                                         # characters: a shorter PIN falls to the tries allowed
 
@@ -182,7 +183,16 @@ class Settings(BaseSettings):
         from .watch.rule import Thresholds
         return Thresholds(reveal_tiles=self.watch_reveal_tiles, still_share=self.watch_still_share,
                           settle_s=self.watch_settle_s, frames=self.watch_frames, win_tiles=self.watch_win_tiles,
-                          clear_s=self.watch_clear_s, repeat_s=self.watch_repeat_s)
+                          clear_s=self.watch_clear_s, repeat_s=self.repeat_s)
+
+    @property
+    def repeat_s(self) -> float:
+        """``watch_repeat_s``; on the demo camera, unless set, one turn of its slideshow: a session
+        opened after its tables were first offered (before any session) gets one within half a
+        minute, not ten (a picture logged already is never offered again)."""
+        if self.demo_camera and "watch_repeat_s" not in self.model_fields_set:
+            return DEMO_REPEAT_S
+        return self.watch_repeat_s
 
     @property
     def ledger_url(self) -> str:

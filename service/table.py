@@ -24,6 +24,7 @@ from .reader import Reader, ReadContext, Reading
 from .snapshots import Snapshot, SnapshotStore
 from .table_tiles import TableTiles
 from .watch.offers import Offers
+from .watch.rule import another_hand
 from .views import score_view, session_view
 
 
@@ -134,6 +135,22 @@ def add_win(ledger: Ledger, store: SnapshotStore, session_id: str, records: Sequ
     if offers is not None:
         offers.logged(snap, records)
     return written
+
+
+def logged_already(ledger: Ledger, session_id: str, snapshot: str | None,
+                   record: Mapping[str, Any] | None) -> str | None:
+    """Why the watcher's offer is no news to this session, or None: its picture is a hand logged
+    already, or its hand is the session's last hand (its tiles: the service restarted with the hand
+    still on the table, or the demo's slideshow come round again). Confirmed, it was paid twice."""
+    found = ledger.hand_of_snapshot(snapshot) if snapshot else None
+    if found is not None:
+        return f"この写真は第{found[1]}局として記録済みです · this picture is hand {found[1]}, logged already"
+    slots = ledger.slots(session_id)
+    if record and slots and slots[-1].kind == "win" and any(
+            not another_hand(w["record"], record) for w in slots[-1].body.get("wins", ())):
+        n = slots[-1].number
+        return f"この和了は第{n}局として記録済みです · this win is hand {n}, logged already"
+    return None
 
 
 def undo(ledger: Ledger, session_id: str, hand: int | None, confirmed_by: str | None,

@@ -33,7 +33,9 @@
     var d = JSON.parse(e.data);
     var w = work();
     if (!w || w.dataset.offer === String(d.id)) return;
-    if (w.dataset.clean === "1" && !root.dataset.correct) load(d.id);
+    // typing not applied yet, or the snapshot zoomed, is the players' own work too: a banner, not the new draft
+    var z = zoom();
+    if (w.dataset.clean === "1" && !root.dataset.correct && !unsaved(w) && !(z && z.open)) load(d.id);
     else banner(d);
   });
   events.addEventListener("status", function (e) {

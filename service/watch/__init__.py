@@ -32,7 +32,8 @@ def watcher_for(settings, reader: Reader, camera, store, offers: Offers, ledger:
         return None
     watcher = Watcher(reader, table, store, offers, lambda: current_context(ledger, offers), tiles=tiles,
                       limits=settings.watch_limits, fps=settings.watch_fps, camera=camera, enabled=settings.watch,
-                      slideshow=settings.demo_camera)
+                      slideshow=settings.demo_camera,
+                      logged=lambda snapshot: ledger.hand_of_snapshot(snapshot) is not None)
     if camera is not None:
         watcher.start()
     return watcher

@@ -49,8 +49,11 @@ class Watcher:
     def __init__(self, reader: Reader, table: TableFile, store: SnapshotStore, offers: Offers,
                  context: Callable[[], ReadContext] = lambda: ReadContext(""), *, tiles=None,
                  limits: Thresholds | None = None, fps: float = 8.0, camera: Camera | None = None,
-                 enabled: bool = True, slideshow: bool = False):
+                 enabled: bool = True, slideshow: bool = False, logged: Callable[[str], bool] | None = None):
         self.reader, self.store, self.offers, self.context, self.tiles = reader, store, offers, context, tiles
+        # whether a snapshot is a hand logged already (the ledger's word): the demo's slideshow come
+        # round again, or a service restarted, shows the very picture of a logged hand
+        self.logged = logged
         self.looker = Looker(table)
         self.trigger = Trigger(limits or Thresholds())
         self.fps, self.camera = fps, camera
@@ -123,12 +126,22 @@ class Watcher:
             self._full = True
             return None
         self._full = False
+        if self._logged_already(snap.name):
+            self.trigger.message = f"{SEAT}: 記録済み · this picture is a hand logged already"
+            return None
         if self.tiles is not None:
             self.tiles.remember(snap.name, reading.cuts)
         offer = self.offers.offer(snap.name, reading, (snap.width, snap.height), frames=len(payloads),
                                   turn=payloads[i][2])
         log.info("offered a win read over %d frames: %s", len(payloads), snap.name)
         return offer
+
+    def _logged_already(self, snapshot: str) -> bool:
+        try:
+            return self.logged is not None and self.logged(snapshot)
+        except Exception as e:          # the database away a moment: offered, the page checks again
+            log.warning("whether %s is logged could not be read: %s", snapshot, e)
+            return False
 
     def _offer_again(self, offer: Offer | None) -> Offer | None:
         """The next deal's win, offered before the last deal's was logged, offered anew: news to the

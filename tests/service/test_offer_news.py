@@ -210,3 +210,52 @@ def test_a_hand_read_twice_between_does_not_keep_the_next_deal_from_being_offere
     watcher_looks(client)
     again = offers.latest
     assert again.id > following.id and again.snapshot == following.snapshot and OFFERED in page(client, sid)
+
+
+def _log(client, sid: str, name: str, snapshot: str) -> None:
+    from service.settings import DEMO_HANDS
+    import json
+    shown = json.loads(DEMO_HANDS.read_text())[name]
+    logged = client.post(f"/api/sessions/{sid}/wins", json={"records": [shown], "snapshot": snapshot, "hand": 1})
+    assert logged.status_code == 201, logged.text
+
+
+def test_an_offer_of_a_picture_logged_already_is_refused_not_drafted(table):
+    """The demo's slideshow came round again (and a restarted service forgets what it offered): the
+    same picture, a hand logged already, was offered and drafted as a clean count, and a second
+    Confirm paid the win twice."""
+    client, sid = table
+    first = offer_a_frame(client, sid, "frame-02.jpg")
+    _log(client, sid, "frame-02.jpg", first.snapshot)
+    again = offer_a_frame(client, sid, "frame-02.jpg")
+    assert again.snapshot == first.snapshot and again.id != first.id
+    shown = client.post(f"/s/{sid}/offer", data={"offer": again.id}, headers={"HX-Request": "true"})
+    assert shown.status_code == 409 and "this picture is hand 1, logged already" in shown.text
+    assert OFFERED not in page(client, sid)
+
+
+def test_the_hand_just_logged_read_again_in_another_picture_is_not_offered_nor_confirmed(table):
+    """A service restarted with the winner's hand still on the table reads it again in a new
+    picture: the same tiles as the hand logged last are no new win."""
+    client, sid = table
+    first = offer_a_frame(client, sid, "frame-02.jpg")
+    _log(client, sid, "frame-02.jpg", first.snapshot)
+    again = offer_a_frame(client, sid, "frame-02.jpg", lighter=3)
+    assert again.snapshot != first.snapshot
+    shown = client.post(f"/s/{sid}/offer", data={"offer": again.id}, headers={"HX-Request": "true"})
+    assert shown.status_code == 409 and "this win is hand 1, logged already" in shown.text
+    assert OFFERED not in page(client, sid)
+
+
+def test_an_offer_drafted_before_its_hand_was_logged_elsewhere_is_not_confirmed_again(table):
+    """Two tablets on one offer: one confirms, the other's Confirm of the same win is refused."""
+    client, sid = table
+    offered = offer_a_frame(client, sid, "frame-02.jpg")
+    drafted = client.post(f"/s/{sid}/offer", data={"offer": offered.id}, headers={"HX-Request": "true"})
+    assert drafted.status_code == 200
+    form = EditorForm(drafted.text).values
+    assert form["offer"] == str(offered.id)
+    _log(client, sid, "frame-02.jpg", offered.snapshot)
+    again = client.post(f"/s/{sid}/confirm", data=form, headers={"HX-Request": "true"})
+    assert again.status_code == 409 and "logged already" in again.text
+    assert len(client.get(f"/api/sessions/{sid}/hands").json()["hands"]) == 1

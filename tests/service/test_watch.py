@@ -49,6 +49,16 @@ def test_a_win_laid_down_is_offered_once_after_it_lies_still_and_read_exactly(wa
     assert watcher.trigger.state == WATCHING
 
 
+def test_the_picture_of_a_hand_logged_already_is_not_offered_again(watching, win):
+    """The demo's slideshow come round again, or a service restarted over a hand still lying there,
+    shows the very picture of a logged hand (one snapshot name): offered, a second Confirm paid it
+    twice. The ledger says which pictures are hands; the watcher asks it before offering."""
+    asked = []
+    watcher, offers = watching(logged=lambda snapshot: asked.append(snapshot) or True)
+    assert step_through(watcher, win) == [] and offers.latest is None
+    assert len(asked) == 1                  # the win was read and decided: the ledger was asked once
+
+
 def test_after_the_deal_moves_on_the_status_names_the_seat_the_hand_s_player_sits_in_now(vision_reader, win,
                                                                                        tmp_path):
     """A zone keeps its player while the dealer moves on. The status said "reading south's hand" by
@@ -220,6 +230,8 @@ def test_on_the_demo_camera_a_table_s_win_is_offered_by_itself(settings):
 
     s = settings.model_copy(update={"camera_fps": None, "watch": True})
     assert s.demo_camera and s.frame_rate == 0.25
+    # its tables come round every 24 s: a session opened after they were first offered gets one soon
+    assert s.repeat_s == 30 and s.model_copy(update={"watch_repeat_s": 600.0}).repeat_s == 600
     hands = json.loads(DEMO_HANDS.read_text())
     with TestClient(create_app(s), headers={"X-Table-PIN": PIN}) as c:
         deadline = time.monotonic() + 60

@@ -119,3 +119,34 @@ def test_the_open_tablet_shows_the_camera_lost_and_watching_again(page, ip_camer
         ip_camera.plug()
         expect(state).to_have_attribute("data-state", "watching", timeout=15_000)
         expect(state).not_to_contain_text("camera lost")      # the rule's own line again (grey frames: no table)
+
+
+def test_a_newer_reading_waits_behind_a_banner_while_the_players_type_or_look_closely(page, watch_server, win):
+    """Typing not applied yet and the snapshot zoomed are the players' own work as much as a tap: a
+    newer offer replaced the draft under them (the typed hand gone, the zoom shut)."""
+    url, app = watch_server
+    start_session(page, url)
+    app.state.watcher.switch(True)
+    expect(page.locator("#strip")).to_be_visible(timeout=45_000)
+    offers = app.state.offers
+    first = offers.latest
+
+    def newer(concealed: str) -> None:
+        offers.offer(first.snapshot, replace(first.reading, record={**first.reading.record, "concealed": concealed}),
+                     first.size)
+
+    page.locator("summary", has_text="Type the hand").click()
+    page.fill("#concealed", "123456789p11z22z")                # typed, not applied
+    newer("111222333p44z55z6z")
+    expect(page.locator("#offer-banner")).to_be_visible()
+    expect(page.locator("#concealed")).to_have_value("123456789p11z22z")
+    page.click("#show-offer")                                  # the players choose to see it
+    expect(page.locator("#offer-banner")).to_have_count(0)
+    expect(page.locator('#hand button[data-tile="6z"]')).to_have_count(1)
+
+    page.click("#snap .frame")                                 # zoomed in on the snapshot
+    expect(page.locator("#zoom")).to_be_visible()
+    newer("123456789p11z22z")
+    expect(page.locator("#offer-banner")).to_be_visible()
+    expect(page.locator("#zoom")).to_be_visible()
+    expect(page.locator('#hand button[data-tile="6z"]')).to_have_count(1)
