@@ -352,11 +352,16 @@ class Draft:
                 had = sum(x[0] == "0" for x in names) + (tile[0] == "0")
                 kan = {**m, "tiles": meld_tiles(tile, n, self._reds(tile, n, had))}
                 return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:])
+        if most > 4 and any(m.get("kind") in kinds and len(tile_names(m["tiles"])) >= most
+                            and {plain_five(x) for x in tile_names(m["tiles"])} == {plain} for m in self.melds):
+            raise EditError(f"a kan of {plain} holds {most} already: the wall has no more")
         return None
 
     def _less(self, i: int) -> "Draft":
-        """Meld ``i``, a kan of five or more tiles, one tile fewer: a plain five goes before a red one
-        while the wall's plain fives allow (the reds a tap on a five set stay)."""
+        """Meld ``i``, a kan of five or more tiles, one tile fewer: the tile a tap added last goes. A tap
+        adds a plain five while the wall has one left, else a red one: so a kan holding all the wall's
+        plain fives gives back a red one (55550p: 5555p), any other a plain one (the reds a tap on a
+        five set stay)."""
         if i >= len(self.melds):
             raise EditError(f"no meld {i + 1}")
         names = tile_names(self.melds[i]["tiles"])
@@ -365,6 +370,8 @@ class Draft:
         if len(names) <= 4:
             raise EditError(f"meld {i + 1} has no added tile to take back (× removes the meld)")
         n, reds = len(names) - 1, sum(x[0] == "0" for x in names)
+        if reds and is_five(names[0]) and len(names) - reds >= self.wall.plain_fives["mps".index(names[0][1])]:
+            reds -= 1
         kan = {**self.melds[i], "tiles": meld_tiles(names[0], n, self._reds(names[0], n, reds))}
         return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:], pick="")
 

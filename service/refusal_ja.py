@@ -123,6 +123,7 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
     (r"of meld \d+ is no five", "その牌は五ではありません"),
     (r"^meld \d+ is not of one kind of tile", "その鳴きは1種類の牌ではありません"),
     (r"^meld \d+ has no added tile to take back", "その鳴きに加カンした牌はありません(×で鳴きごと消せます)"),
+    (r"^a kan of (?P<t>\S+) holds (?P<n>\d+) already", r"\g<t> の槓はもう \g<n> 枚です(それ以上はありません)"),
     (r"^(bad box|cannot pick|unknown target|unknown editor action|unknown tile field|bad tile position)|^the editor's ",
      "画面から送られた内容が読めません。ページを再読み込みしてください"),
     (r"honours are 1z-7z", "字牌は 1z から 7z です"),

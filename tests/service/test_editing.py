@@ -386,7 +386,8 @@ def _kan_points(draft: Draft) -> dict[str, int]:
 
 def test_chinton_an_ankan_tapped_again_is_an_added_closed_kan_two_points_each():
     """暗加カン: a 1p tapped onto the ankan of 1p is its fifth tile (2 + 2), up to the eighth (2 + 8).
-    A tile taken back (−) counts one fewer; a ninth is a kan the wall has no tiles for."""
+    A tile taken back (−) counts one fewer; a ninth is refused at the tap (it made a second kan the
+    count refused: the wall has no tiles for it)."""
     chinton = wall_of(scoring.load_preset("chinton"))
     d = Draft(seat="south", target="ankan", wall=chinton).apply("add:1p").apply("add:1p")
     assert d.melds == ({"kind": "ankan", "tiles": "11111p"},)
@@ -397,10 +398,9 @@ def test_chinton_an_ankan_tapped_again_is_an_added_closed_kan_two_points_each():
     assert _kan_points(d) == {"ankan": 2, "ankan_extra": 8}
     d = d.apply("less:0")
     assert d.melds == ({"kind": "ankan", "tiles": "1111111p"},) and _kan_points(d) == {"ankan": 2, "ankan_extra": 6}
-    full = d.apply("add:1p").apply("add:1p")
-    assert [m["tiles"] for m in full.melds] == ["11111111p", "1111p"]
-    with pytest.raises(scoring.ScoringError, match="too many copies of 1p: 12 seen .* the wall has 8"):
-        _kan_points(full)
+    full = d.apply("add:1p")
+    with pytest.raises(EditError, match="a kan of 1p holds 8 already"):      # a ninth: refused at the tap
+        full.apply("add:1p")
     # honours are four in chinton's wall too: a kan of them takes no fifth
     assert len(Draft(target="ankan", wall=chinton).apply("add:7z").apply("add:7z").melds) == 2
     with pytest.raises(EditError, match="no added tile"):
@@ -438,6 +438,19 @@ def test_chinton_an_added_five_is_red_once_the_wall_s_four_plain_ones_are_in_the
     d = d.apply(f"red:0:{_names_of(d.melds[0]['tiles']).index('5p')}")
     assert d.melds[0]["tiles"] == "555000p" and _kan_points(d) == {"ankan": 2, "ankan_extra": 4}
     assert d.apply("less:0").melds[0]["tiles"] == "55000p"            # a plain one taken back: the reds stay
+
+
+def test_chinton_minus_takes_back_the_five_the_last_tap_added():
+    """5555p and a 5p tapped onto it is 55550p (the wall's four plain are in it): − gave 5550p, a red
+    five the kan never had before the tap (+2 from each payer); it gives back 5555p."""
+    chinton = wall_of(scoring.load_preset("chinton"))
+    for target in ("ankan", "minkan"):
+        d = Draft(seat="south", target=target, meld_from="west", wall=chinton).apply("add:5p")
+        if target == "minkan":
+            d = replace(d, target="kakan")
+        grown = d.apply("add:5p")
+        assert grown.melds[0]["tiles"] == "55550p"
+        assert grown.apply("less:0").melds[0]["tiles"] == d.melds[0]["tiles"] == "5555p"
 
 
 def test_under_san_nin_bana_a_kan_stays_four_and_the_count_refuses_a_second_one(client):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from scoring.mend import Mend
-from service.editing import Draft, EditError
+from service.editing import Draft, EditError, Wall
 from service.mending import mended
 from service.refusal_ja import JAPANESE, bilingual
 from vision.hand_photo import Tile, read_hand
@@ -208,6 +208,8 @@ def test_the_tiles_a_hand_waits_on_are_named_in_the_japanese_too():
     (Draft(), "red:0:0"),
     (Draft(melds=({"kind": "ankan", "tiles": "1111p"},)), "less:0"),       # nothing added to take back
     (Draft(melds=({"kind": "ankan", "tiles": "11112p"},)), "less:0"),
+    (Draft(target="ankan", melds=({"kind": "ankan", "tiles": "11111111p"},), wall=Wall(kan_most=(4, 8, 8, 4))),
+     "add:1p"),                                                            # chinton: a ninth 1p
     (Draft(concealed="123m"), "del:concealed:5"),
     (Draft(), "add:8z"),
     (Draft(), "frobnicate"),
