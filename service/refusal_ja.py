@@ -130,6 +130,7 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
     (r"bad tile text|is not one tile|tiles must be an mpsz string", "牌の書き方が違います(例: 123m 456p 77z)"),
     (r"^no hand (?P<n>\d+): the session has", r"第\g<n>局はありません(取り消されたかもしれません)"),
     (r"declared riichi but was not tenpai", "立直した人がテンパイになっていません(流局後のチョンボとして記録してください)"),
+    (r"this table has no tile set yet: nothing to start over", "この卓にはまだ牌セットがありません(教え直すものはありません)"),
     (r"unknown session", "この半荘はありません(カウンターで取り消されたか、別の卓の半荘です)。はじめの画面に戻ってください"),
     (r"logged entr(y|ies): a session with hands is kept", "記録のある半荘は取り消せません"),
     (r"players are named .*: choose one by member code", "同じ名前のプレイヤーがいます。会員番号で選んでください"),

@@ -125,7 +125,8 @@ def confirm(request: Request, form: FormDep, tiles: TilesDep, settings: Settings
         except Exception:       # the set is taught here whatever the database does
             log.exception("table %r's tile set could not be kept for the parlour", settings.table_name)
     return render(request, "_taught.html", enrolled=sum(added.values()), kinds=len(added),
-                  held=len(named) - sum(added.values()), tileset=_set_view(tiles), shared=shared)
+                  held=len(named) - sum(added.values()), tileset=_set_view(tiles), shared=shared,
+                  **_kept_view(tiles, settings))
 
 
 @router.post("/teach/adopt")

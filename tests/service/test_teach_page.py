@@ -298,7 +298,8 @@ def test_a_set_taught_wrong_is_started_over_and_can_be_put_back(client, photo):
     lesson = _Lesson(_upload(client, photo).text)
     kinds = list(lesson.kinds)
     kinds[LAID.index("7z")] = "0p"
-    assert client.post("/teach/confirm", data={"token": lesson.token, "kind": kinds}, headers=HTMX).status_code == 200
+    taught = client.post("/teach/confirm", data={"token": lesson.token, "kind": kinds}, headers=HTMX)
+    assert taught.status_code == 200 and 'id="start-over"' in taught.text      # on the page at once, not on reload
     assert 'id="start-over"' in client.get("/teach").text
     from service import shared_tiles
     engine = client.app.state.ledger.engine
@@ -308,8 +309,10 @@ def test_a_set_taught_wrong_is_started_over_and_can_be_put_back(client, photo):
     assert re.search(r'id="crops-count">0<', over.text) and "put back" in over.text.lower()
     assert client.app.state.reader.detector.tileset is None
     stamp = re.search(r'name="kept" value="([^"]+)"', over.text).group(1)
+    assert 'id="start-over-row"' in over.text and 'id="start-over"' not in over.text   # no set left to start over
     again = client.post("/teach/start-over", headers=HTMX)
     assert again.status_code == 422 and "nothing to start over" in again.text
+    assert "この卓にはまだ牌セットがありません" in again.text
     back = client.post("/teach/restore", data={"kept": stamp}, headers=HTMX)
     assert back.status_code == 200 and re.search(rf'id="crops-count">{len(LAID)}<', back.text)
     assert "until now is kept aside" not in back.text                  # none was in use after the start over
