@@ -187,6 +187,15 @@ def test_switched_off_it_reads_nothing_and_a_tap_on_count_still_works(watching, 
     assert watcher.enabled
 
 
+def first_offer(client, within_s: float) -> dict:
+    """The watcher's status once it holds an offer (polled as a tablet would), within ``within_s``."""
+    deadline = time.monotonic() + within_s
+    while (st := client.get("/api/watch").json())["offer"] is None:
+        assert time.monotonic() < deadline, st
+        time.sleep(0.25)
+    return st
+
+
 def test_the_service_watches_its_camera_and_offers_the_win(settings, watch_folder, win, tmp_path,
                                                           monkeypatch):
     """The app with a camera folder (play, then the win lying still), a calibrated table and the
@@ -200,10 +209,7 @@ def test_the_service_watches_its_camera_and_offers_the_win(settings, watch_folde
     s = settings.model_copy(update={"camera": str(watch_folder), "camera_fps": 4.0, "calibration": "t1",
                                     "watch": True, "data_dir": tmp_path / "watch-data"})
     with TestClient(create_app(s), headers={"X-Table-PIN": PIN}) as c:
-        deadline = time.monotonic() + 40
-        while (st := c.get("/api/watch").json())["offer"] is None:
-            assert time.monotonic() < deadline, st
-            time.sleep(0.25)
+        st = first_offer(c, 40)
         offer = st["offer"]
         assert st["available"] and st["enabled"] and st["state"] in (OFFERED, WATCHING, HELD)
         assert record_diff(win.record, offer["record"]) == []
@@ -234,11 +240,7 @@ def test_on_the_demo_camera_a_table_s_win_is_offered_by_itself(settings):
     assert s.repeat_s == 30 and s.model_copy(update={"watch_repeat_s": 600.0}).repeat_s == 600
     hands = json.loads(DEMO_HANDS.read_text())
     with TestClient(create_app(s), headers={"X-Table-PIN": PIN}) as c:
-        deadline = time.monotonic() + 60
-        while (st := c.get("/api/watch").json())["offer"] is None:
-            assert time.monotonic() < deadline, st
-            time.sleep(0.25)
-        offer = st["offer"]
+        offer = first_offer(c, 60)["offer"]
     shown = [h for h in hands.values() if h["seat"] == offer["seat"]]
     assert any(record_diff(h, offer["record"]) == [] for h in shown), offer["record"]
 
