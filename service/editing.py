@@ -83,6 +83,7 @@ class Draft:
     first: Mapping[str, Any] | None = None         # the first record of a double ron
     pick: str = ""                                 # a tile picked on the snapshot to fix: FIELD:TILE or meld:I
     fixed: frozenset[int] = frozenset()            # the snapshot's boxes fixed so (shown as fixed, not picked again)
+    grown: str = ""                                # a kan's last tap: MELD:TILES:ADDED (what − takes back)
     options: frozenset[str] = frozenset()          # HAND_OPTIONS set for this hand
     # HAND_OPTIONS the players (or the record) say are not so: written false, as a house rule whose
     # default is true would otherwise count them so (an unticked box wrote nothing)
@@ -124,6 +125,7 @@ class Draft:
                    riichi_others=frozenset(getlist("riichi_others")), penalties=frozenset(getlist("penalty")),
                    target=text("target") or "concealed",
                    meld_from=text("meld_from"), first=first, pick=text("pick"), fixed=_boxes(text("fixed")),
+                   grown=text("grown"),
                    options=frozenset(k for k, _, _ in HAND_OPTIONS if text(f"option_{k}")),
                    options_off=frozenset(k for k, _, _ in HAND_OPTIONS
                                          if k in getlist("options_shown") and not text(f"option_{k}")),
@@ -351,17 +353,20 @@ class Draft:
                 n = len(names) + 1
                 had = sum(x[0] == "0" for x in names) + (tile[0] == "0")
                 kan = {**m, "tiles": meld_tiles(tile, n, self._reds(tile, n, had))}
-                return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:])
+                reds = sum(x[0] == "0" for x in tile_names(kan["tiles"])) - sum(x[0] == "0" for x in names)
+                added = ("0" if reds else "5") + plain[1] if is_five(plain) else plain
+                return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:],
+                               grown=f"{i}:{kan['tiles']}:{added}")
         if most > 4 and any(m.get("kind") in kinds and len(tile_names(m["tiles"])) >= most
                             and {plain_five(x) for x in tile_names(m["tiles"])} == {plain} for m in self.melds):
             raise EditError(f"a kan of {plain} holds {most} already: the wall has no more")
         return None
 
     def _less(self, i: int) -> "Draft":
-        """Meld ``i``, a kan of five or more tiles, one tile fewer: the tile a tap added last goes. A tap
-        adds a plain five while the wall has one left, else a red one: so a kan holding all the wall's
-        plain fives gives back a red one (55550p: 5555p), any other a plain one (the reds a tap on a
-        five set stay)."""
+        """Meld ``i``, a kan of five or more tiles, one tile fewer: the tile the last tap added, where the
+        kan is as that tap left it (``grown``: 5555p and a 5p tapped is 55550p, and − gives 5555p; 5550p
+        and a 5p tapped is 55550p too, and − gives 5550p); else a plain five while the kan holds fewer
+        than the wall's plain ones, so the reds a tap on a five set stay."""
         if i >= len(self.melds):
             raise EditError(f"no meld {i + 1}")
         names = tile_names(self.melds[i]["tiles"])
@@ -370,10 +375,13 @@ class Draft:
         if len(names) <= 4:
             raise EditError(f"meld {i + 1} has no added tile to take back (× removes the meld)")
         n, reds = len(names) - 1, sum(x[0] == "0" for x in names)
-        if reds and is_five(names[0]) and len(names) - reds >= self.wall.plain_fives["mps".index(names[0][1])]:
+        meld, tiles, added = (self.grown.split(":") + ["", "", ""])[:3]
+        if meld == str(i) and tiles == self.melds[i]["tiles"]:
+            reds -= added[0] == "0"
+        elif reds and is_five(names[0]) and len(names) - reds >= self.wall.plain_fives["mps".index(names[0][1])]:
             reds -= 1
         kan = {**self.melds[i], "tiles": meld_tiles(names[0], n, self._reds(names[0], n, reds))}
-        return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:], pick="")
+        return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:], pick="", grown="")
 
     def _with_win_tile(self, tile: str) -> "Draft":
         """``tile`` is the winning tile: it takes the old one's place in the hand (which holds it)."""

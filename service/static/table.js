@@ -35,7 +35,7 @@
     if (!w || w.dataset.offer === String(d.id)) return;
     // typing not applied yet, or the snapshot zoomed, is the players' own work too: a banner, not the new draft
     var z = zoom();
-    if (w.dataset.clean === "1" && !root.dataset.correct && !unsaved(w) && !(z && z.open)) load(d.id);
+    if (w.dataset.clean === "1" && !root.dataset.correct && !typed(w) && !(z && z.open)) load(d.id);
     else banner(d);
   });
   events.addEventListener("status", function (e) {
@@ -84,13 +84,15 @@
   var LEAVE = root.dataset.correct ?
     "この訂正はまだ記録されていません。移動すると消えます。移動しますか? · This correction is not logged yet: leaving the page loses it. Leave anyway?" :
     "入力中の手はまだ記録されていません。移動すると消えます。移動しますか? · This hand is not logged yet: leaving the page loses it. Leave anyway?";
+  function typed(w) {         // typing not applied yet
+    return Array.prototype.some.call(w.querySelectorAll("input:not([type]), input[type=text], textarea"),
+                                     function (i) { return i.value !== i.defaultValue; });
+  }
   function unsaved(w) {
-    var typed = Array.prototype.some.call(w.querySelectorAll("input:not([type]), input[type=text], textarea"),
-                                          function (i) { return i.value !== i.defaultValue; });   // not applied yet
     // the draw and chombo forms: a box ticked or a choice made and not logged
     var ticked = Array.prototype.some.call(document.querySelectorAll("#draw input, #chombo input"),
                                            function (i) { return i.checked !== i.defaultChecked; });
-    return typed || ticked || w.dataset.entered === "1";   // a correction's: differs from the hand as logged
+    return typed(w) || ticked || w.dataset.entered === "1";   // a correction's: differs from the hand as logged
   }
   document.addEventListener("click", function (e) {
     var link = e.target.closest && e.target.closest("a[href]");

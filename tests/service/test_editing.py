@@ -453,6 +453,20 @@ def test_chinton_minus_takes_back_the_five_the_last_tap_added():
         assert grown.apply("less:0").melds[0]["tiles"] == d.melds[0]["tiles"] == "5555p"
 
 
+def test_chinton_minus_keeps_a_red_five_the_players_chose():
+    """A kan of 5p made with a red one tapped (5550p), then a 5p tapped: 55550p as well. − gives back
+    the plain 5p of that tap, and the red the players chose stays (it took the red away)."""
+    chinton = wall_of(scoring.load_preset("chinton"))
+    chosen = Draft(seat="south", target="ankan", wall=chinton).apply("add:0p")
+    assert chosen.melds[0]["tiles"] == "5550p"
+    grown = chosen.apply("add:5p")
+    assert grown.melds[0]["tiles"] == "55550p"
+    assert grown.apply("less:0").melds[0]["tiles"] == "5550p"
+    # the page carries the last tap in its form: a draft read back from it takes back the same tile
+    read_back = replace(Draft.from_form({"melds": json.dumps(grown.melds), "grown": grown.grown}), wall=chinton)
+    assert read_back.apply("less:0").melds[0]["tiles"] == "5550p"
+
+
 def test_under_san_nin_bana_a_kan_stays_four_and_the_count_refuses_a_second_one(client):
     """三人花's wall holds four of a kind and no added kan: an ankan or kan tapped again is a second
     kan beside it, as before, and the count refuses it; the page offers no − (take back a tile) on a

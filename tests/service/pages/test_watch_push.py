@@ -135,18 +135,23 @@ def test_a_newer_reading_waits_behind_a_banner_while_the_players_type_or_look_cl
         offers.offer(first.snapshot, replace(first.reading, record={**first.reading.record, "concealed": concealed}),
                      first.size)
 
+    newer("111222333p44z55z6z")                                # a draft untouched: the newer one replaces it
+    expect(page.locator('#hand button[data-tile="6z"]')).to_have_count(1)
+    expect(page.locator("#offer-banner")).to_have_count(0)
+
     page.locator("summary", has_text="Type the hand").click()
-    page.fill("#concealed", "123456789p11z22z")                # typed, not applied
-    newer("111222333p44z55z6z")
+    page.fill("#concealed", "123456789p11z22z5z")              # typed, not applied
+    newer("123456789p11z22z")
     expect(page.locator("#offer-banner")).to_be_visible()
-    expect(page.locator("#concealed")).to_have_value("123456789p11z22z")
+    expect(page.locator("#concealed")).to_have_value("123456789p11z22z5z")
+    expect(page.locator('#hand button[data-tile="6z"]')).to_have_count(1)
     page.click("#show-offer")                                  # the players choose to see it
     expect(page.locator("#offer-banner")).to_have_count(0)
-    expect(page.locator('#hand button[data-tile="6z"]')).to_have_count(1)
+    expect(page.locator('#hand button[data-tile="1p"]')).to_have_count(1)
 
     page.click("#snap .frame")                                 # zoomed in on the snapshot
     expect(page.locator("#zoom")).to_be_visible()
-    newer("123456789p11z22z")
+    newer("111222333p44z55z6z")
     expect(page.locator("#offer-banner")).to_be_visible()
     expect(page.locator("#zoom")).to_be_visible()
-    expect(page.locator('#hand button[data-tile="6z"]')).to_have_count(1)
+    expect(page.locator('#hand button[data-tile="1p"]')).to_have_count(1)
