@@ -24,7 +24,7 @@ from .reader import Reader, ReadContext, Reading
 from .snapshots import Snapshot, SnapshotStore
 from .table_tiles import TableTiles
 from .watch.offers import Offers
-from .watch.rule import another_hand
+from .watch.rule import same_hand
 from .views import score_view, session_view
 
 
@@ -147,7 +147,7 @@ def logged_already(ledger: Ledger, session_id: str, snapshot: str | None,
         return f"この写真は第{found[1]}局として記録済みです · this picture is hand {found[1]}, logged already"
     slots = ledger.slots(session_id)
     if record and slots and slots[-1].kind == "win" and any(
-            not another_hand(w["record"], record) for w in slots[-1].body.get("wins", ())):
+            same_hand(w["record"], record) for w in slots[-1].body.get("wins", ())):
         n = slots[-1].number
         return f"この和了は第{n}局として記録済みです · this win is hand {n}, logged already"
     return None

@@ -304,6 +304,11 @@ def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, si
                                                  "earlier one and its reading are kept",) + tuple(reading.warnings))
         else:                           # a new picture: the boxes fixed on the one before are not its own
             draft = replace(draft, fixed=frozenset(), pick="")
+    if not number(form, "correct") and (logged := table.logged_already(ledger, session_id, snapshot, None)):
+        # a Count of the very picture a hand was logged from (a camera stalled, the demo come round):
+        # said, not refused, since the players may know better
+        reading = replace(reading, warnings=(f"{logged}: confirmed again, it is logged twice",)
+                          + tuple(reading.warnings))
     return work(request, ledger, session_id, draft, correct=number(form, "correct"), seen=number(form, "seen"),
                 snapshot=snapshot, reading=reading, size=size, oob_snapshot=True, offer=offer)
 

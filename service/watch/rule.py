@@ -87,6 +87,16 @@ def another_hand(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bo
     return 2 * sum((ta & tb).values()) <= min(sum(ta.values()), sum(tb.values()))
 
 
+def same_hand(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None, misread: int = 2) -> bool:
+    """Whether two records surely hold one hand read twice: all the tiles of the larger but
+    ``misread`` are the other's too. The next deal's win, even of one suit (chinton), shares far fewer
+    (``another_hand`` asks the opposite: surely not one hand). Not sure (either names no tiles): False."""
+    ta, tb = tiles_of(a), tiles_of(b)
+    if not ta or not tb:
+        return False
+    return max(sum(ta.values()), sum(tb.values())) - sum((ta & tb).values()) <= misread
+
+
 def record_key(record: Mapping[str, Any] | None) -> str:
     """What makes two readings the same hand (the session's rule and honba aside)."""
     if not record:

@@ -259,3 +259,31 @@ def test_an_offer_drafted_before_its_hand_was_logged_elsewhere_is_not_confirmed_
     again = client.post(f"/s/{sid}/confirm", data=form, headers={"HX-Request": "true"})
     assert again.status_code == 409 and "logged already" in again.text
     assert len(client.get(f"/api/sessions/{sid}/hands").json()["hands"]) == 1
+
+
+def test_the_next_win_sharing_many_tiles_with_the_last_is_no_logged_hand(table):
+    """frame-04's hand (11222233334488s) logged, frame-05's (12333345666789s) offered: another win of
+    one suit, sharing half its tiles. It was refused as "this win is hand 1, logged already"."""
+    client, sid = table
+    first = offer_a_frame(client, sid, "frame-04.jpg")
+    _log(client, sid, "frame-04.jpg", first.snapshot)
+    nxt = offer_a_frame(client, sid, "frame-05.jpg")
+    shown = client.post(f"/s/{sid}/offer", data={"offer": nxt.id}, headers={"HX-Request": "true"})
+    assert shown.status_code == 200, shown.text
+    assert OFFERED in page(client, sid)
+
+
+def test_a_count_of_the_picture_a_hand_was_logged_from_says_so(table):
+    """Count on a camera showing the very picture of a logged hand (the demo's slideshow come round, a
+    camera stalled) drafted it with no word, and Confirm paid it twice. It is said, not refused."""
+    client, sid = table
+    first = offer_a_frame(client, sid, "frame-02.jpg")
+    _log(client, sid, "frame-02.jpg", first.snapshot)
+    image = (DEMO_FRAMES / "frame-02.jpg").read_bytes()
+    counted = client.post(f"/s/{sid}/upload", files={"image": ("f.jpg", image, "image/jpeg")},
+                          headers={"HX-Request": "true"})
+    assert counted.status_code == 200
+    assert "this picture is hand 1, logged already: confirmed again, it is logged twice" in counted.text
+    fresh = client.post(f"/s/{sid}/upload", headers={"HX-Request": "true"},
+                        files={"image": ("f.jpg", (DEMO_FRAMES / "frame-03.jpg").read_bytes(), "image/jpeg")})
+    assert "logged already" not in fresh.text
