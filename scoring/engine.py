@@ -469,7 +469,8 @@ def _dora_count(indicators: tuple[int, ...], t: Table, c: Tally) -> int:
     dora_of = t.dora_of
     hand = c.hand
     gari = c.gari if t.dora_counts_gari else None
-    stood = ({k: n for k, n in stood_in(c.seen, (t.copies,) * 34, t.wildcard).items() if k >= 27 and k != t.wildcard}
+    # honours only: a suit's kinds hold more than ``copies`` where the wall does (chinton's eight)
+    stood = ({k: n for k, n in stood_in(c.seen, (t.copies,) * 34).items() if k >= 27}
              if t.wildcard is not None else {})
     for ind in indicators:
         dk = dora_of[ind]

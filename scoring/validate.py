@@ -200,7 +200,7 @@ def _hakus_stand_in(rec: HandRecord, seen: tuple[int, ...], limits: tuple[int, .
     w = t.wildcard
     if w is None:
         return False
-    beyond = stood_in(seen, limits, w)
+    beyond = stood_in(seen, limits)
     if any(k < 27 or k == w for k in beyond):
         return False
     called = [0] * 34
@@ -210,10 +210,9 @@ def _hakus_stand_in(rec: HandRecord, seen: tuple[int, ...], limits: tuple[int, .
             and seen[w] + sum(beyond.values()) <= limits[w])
 
 
-def stood_in(seen, limits, wildcard: int | None) -> dict[int, int]:
-    """Kind -> how many of it, at least, are wildcards recorded as it: those seen beyond its copies."""
-    if wildcard is None:
-        return {}
+def stood_in(seen, limits) -> dict[int, int]:
+    """Kind -> how many of it are seen beyond its copies: under a wildcard rule (``_hakus_stand_in``),
+    at least that many are wildcards recorded as it."""
     return {k: n - lim for k, (n, lim) in enumerate(zip(seen, limits)) if n > lim}
 
 

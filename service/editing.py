@@ -347,18 +347,22 @@ class Draft:
         reds as the wall's plain fives leave, and those tapped); None where none may (三人花: never, so a
         second kan of the kind is made as before, and the count says the wall has no such hand)."""
         plain, most = plain_five(tile), self.kan_most(tile)
+        full = False                    # a kan of the kind holds all the wall may
         for i, m in enumerate(self.melds):
             names = tile_names(m["tiles"])
-            if m.get("kind") in kinds and 4 <= len(names) < most and set(map(plain_five, names)) == {plain}:
+            if m.get("kind") not in kinds or len(names) < 4 or set(map(plain_five, names)) != {plain}:
+                continue
+            if len(names) >= most:
+                full = True
+            else:
                 n = len(names) + 1
-                had = sum(x[0] == "0" for x in names) + (tile[0] == "0")
-                kan = {**m, "tiles": meld_tiles(tile, n, self._reds(tile, n, had))}
-                reds = sum(x[0] == "0" for x in tile_names(kan["tiles"])) - sum(x[0] == "0" for x in names)
-                added = ("0" if reds else "5") + plain[1] if is_five(plain) else plain
+                before = sum(x[0] == "0" for x in names)
+                reds = self._reds(tile, n, before + (tile[0] == "0"))
+                kan = {**m, "tiles": meld_tiles(tile, n, reds)}
+                added = ("0" if reds > before else "5") + plain[1] if is_five(plain) else plain
                 return replace(self, melds=self.melds[:i] + (kan,) + self.melds[i + 1:],
                                grown=f"{i}:{kan['tiles']}:{added}")
-        if most > 4 and any(m.get("kind") in kinds and len(tile_names(m["tiles"])) >= most
-                            and {plain_five(x) for x in tile_names(m["tiles"])} == {plain} for m in self.melds):
+        if full and most > 4:
             raise EditError(f"a kan of {plain} holds {most} already: the wall has no more")
         return None
 

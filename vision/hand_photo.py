@@ -291,11 +291,8 @@ def _meld(tiles: Sequence[Tile], stacked: bool, wall: SetCounts) -> tuple[dict[s
     the players should check."""
     if _ankan(tiles):
         faces = [tiles[1].tile, tiles[2].tile]
-        hidden, known = hidden_pair(faces, wall)
-        kind = plain_kind(faces[0])
-        return ({"kind": "ankan", "tiles": mpsz(sorted(faces + hidden))},
-                () if known else (f"an ankan of {kind}: its backs may hide red fives ({wall.red(kind[1])} "
-                                  f"0{kind[1]} of {wall.of(kind)} {kind} in the set), taken as plain: check them",))
+        hidden, said = hidden_pair(faces, wall)
+        return {"kind": "ankan", "tiles": mpsz(sorted(faces + hidden))}, said
     if len(tiles) not in (3, 4) or BACK in {t.tile for t in tiles} or len({plain_kind(t.tile) for t in tiles}) != 1:
         return None, ()
     names = mpsz(sorted(t.tile for t in tiles))

@@ -198,20 +198,21 @@ def plain_kind(tile: str) -> str:
     return "5" + tile[1] if tile[0] == "0" else tile
 
 
-def hidden_pair(faces: Sequence[str], wall: SetCounts = SANMA) -> tuple[list[str], bool]:
-    """The two tiles an ankan's backs hide, and whether they are known: of a five the wall holds four
-    of, what those four leave after the two shown (三人花: two red, two plain); of a five it holds
-    more of, partly red (chinton: eight, four red), unknown: taken plain, as the tablet's tap makes
-    them, for the players to check; of any other kind, two more of it."""
+def hidden_pair(faces: Sequence[str], wall: SetCounts = SANMA) -> tuple[list[str], tuple[str, ...]]:
+    """The two tiles an ankan's backs hide, and what the players should check: of a five the wall
+    holds four of, what those four leave after the two shown (三人花: two red, two plain); of a five
+    it holds more of, partly red (chinton: eight, four red), unknown: taken plain, as the tablet's
+    tap makes them, and said; of any other kind, two more of it."""
     kind = plain_kind(faces[0])
     suit = kind[1]
     red = wall.red(suit)
     if kind[0] != "5" or suit == "z" or not red:
-        return [kind, kind], True
+        return [kind, kind], ()
     if wall.of(kind) > 4 and red < wall.of(kind):
-        return [kind, kind], False
+        return [kind, kind], (f"an ankan of {kind}: its backs may hide red fives ({red} 0{suit} of "
+                              f"{wall.of(kind)} {kind} in the set), taken as plain: check them",)
     reds = min(2, max(0, red - sum(t[0] == "0" for t in faces)))
-    return ["0" + suit] * reds + [kind] * (2 - reds), True
+    return ["0" + suit] * reds + [kind] * (2 - reds), ()
 
 
 def _in_zone(pieces: Sequence[Piece], zone) -> list[Piece]:
@@ -399,12 +400,8 @@ def _meld_of(group: Sequence[Piece], frame: SeatFrame, neighbours: dict, wall: S
     if backs:
         kind = plain_kind(faces[0])
         if len(group) == 4 and backs == 2:
-            hidden, known = hidden_pair(faces, wall)
-            warnings = []
-            if not known:
-                warnings.append(f"an ankan of {kind}: its backs may hide red fives ({wall.red(kind[1])} "
-                                f"0{kind[1]} of {wall.of(kind)} {kind} in the set), taken as plain: check them")
-            return {"kind": "ankan", "tiles": mpsz(sorted(faces + hidden))}, warnings
+            hidden, said = hidden_pair(faces, wall)
+            return {"kind": "ankan", "tiles": mpsz(sorted(faces + hidden))}, list(said)
         if len(group) == 3 and group[1].face_up:
             # only an ankan shows backs, at its ends: one tile of its four was not seen
             hidden, _ = hidden_pair([kind, kind], wall)

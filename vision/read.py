@@ -33,8 +33,8 @@ from .crop import CLS_SIZE, upright_cut
 from .detect import NONE, Detection, Detector
 from .draw import draw_detections
 from .tileset import current
-from .layout import (DEFAULT_GARI, SANMA, BACK, SetCounts, LOW_SCORE, TILE_MM, Piece, Reading, SeatFrame, plain_kind, read_layout,
-                     split_stacked_pairs, vote)
+from .layout import (DEFAULT_GARI, SANMA, BACK, LOW_SCORE, TILE_MM, Piece, Reading, SeatFrame, SetCounts, plain_kind,
+                     read_layout, split_stacked_pairs, vote)
 
 PX_PER_MM = 1.2
 PAD_MM = 25.0
