@@ -174,8 +174,9 @@ class Camera:
         sees a still table only over frames it has not seen: the demo's slideshow, one frame an image,
         never showed one, and its hands were never counted by themselves)."""
         until = time.monotonic() + self.period
-        while not self._stop.wait(max(0.0, min(STILL_EVERY_S, until - time.monotonic()))):
-            if self.kind != "folder" or time.monotonic() >= until - 1e-3:
+        step = STILL_EVERY_S if self.kind == "folder" else self.period      # a video file: its next frame
+        while not self._stop.wait(max(0.0, min(step, until - time.monotonic()))):
+            if time.monotonic() >= until - 1e-3:
                 return
             self._publish(frame, scene)
 

@@ -70,6 +70,23 @@ def test_a_video_file_loops(tmp_path):
         cam.stop()
 
 
+def test_a_video_file_plays_at_its_pace(tmp_path):
+    """A file plays at ``fps`` (TABLE_CAMERA_FPS, 2 by default): the slideshow's giving an image again
+    every 0.25 s waited a quarter second, not the period, so a file at 2 fps played at 4."""
+    path = tmp_path / "clip.avi"
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (160, 120))
+    for f in _frames(3):
+        out.write(f)
+    out.release()
+    cam = Camera(str(path), fps=2).start()
+    try:
+        first, _ = cam.latest()
+        time.sleep(2.0)
+        assert 3 <= cam.frames - first <= 5           # about four frames in two seconds, not eight
+    finally:
+        cam.stop()
+
+
 def test_a_still_image_file_is_shown_as_a_camera_that_never_moves(tmp_path):
     """TABLE_CAMERA set to one photo: OpenCV read it once, then gave no frame, and the camera flapped
     between a frame and "lost" (Count refused two times in three). Shown as a folder of one."""
