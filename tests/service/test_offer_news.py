@@ -8,6 +8,7 @@ ten minutes slow, a win offered after a hand was not news to a page opened on it
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import cv2
@@ -17,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from service.app import create_app
 from service.ledger import db, repo
-from service.settings import DEMO_FRAMES
+from service.settings import DEMO_FRAMES, DEMO_HANDS
 from service.watch import offers as offers_module
 from table_fixtures import PIN, PLAYERS, machine_clock, record
 from test_snapshot_fix import EditorForm
@@ -213,8 +214,7 @@ def test_a_hand_read_twice_between_does_not_keep_the_next_deal_from_being_offere
 
 
 def _log(client, sid: str, name: str, snapshot: str) -> None:
-    from service.settings import DEMO_HANDS
-    import json
+    """The demo frame ``name``'s hand (as hands.json says it) logged as hand 1, naming ``snapshot``."""
     shown = json.loads(DEMO_HANDS.read_text())[name]
     logged = client.post(f"/api/sessions/{sid}/wins", json={"records": [shown], "snapshot": snapshot, "hand": 1})
     assert logged.status_code == 201, logged.text
