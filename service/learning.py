@@ -9,7 +9,7 @@ matched to it by kind (``labels``); pure functions, which pass a cut's image thr
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 from vision.classes import BACK
 from vision.layout import tiles_of
@@ -56,33 +56,48 @@ def indicator_tiles(records: Sequence[Mapping[str, Any]]) -> list[str]:
             for t in max((tiles_of(str(r.get(name) or "")) for r in records), key=len, default=[])]
 
 
-def labels(read: Sequence[str], shown: Sequence[str], maybe: Sequence[str] = ()) -> list[str | None]:
+def labels(read: Sequence[str], shown: Sequence[str], maybe: Sequence[str] = (),
+           fixed: Collection[int] = ()) -> list[str | None]:
     """The kind to learn each read tile as, or None: not learnt from.
 
     ``read`` is what the reader named each face-up cut; ``shown`` and ``maybe`` are the confirmed
-    tiles (``face_up_tiles``). A read tile whose kind is among the confirmed ones is labelled that
-    kind, each confirmed tile taken once (first ``shown``, then ``maybe``). Of what is left: when
-    exactly one read tile and exactly one shown tile are unmatched, the players fixed that one tile,
-    and it is labelled as they fixed it; otherwise (two fixes or more, a tile the players removed,
-    one they added) the unmatched cuts are not learnt from, as which cut became which tile is not
-    known. A red five is its own kind: a ``5p`` read where ``0p`` was confirmed is a fix."""
+    tiles (``face_up_tiles``); ``fixed``, the read tiles (indices) the players tapped and fixed on
+    the snapshot. A read tile whose kind is among the confirmed ones is labelled that kind, each
+    confirmed tile taken once (first ``shown``, then ``maybe``); a tapped tile is never so matched,
+    as its read kind is the one the players took back. Of what is left: when exactly one read tile
+    and exactly one shown tile are unmatched, the players fixed that one tile, and it is labelled as
+    they fixed it; otherwise (two fixes or more, a tile the players removed, one they added) the
+    unmatched cuts are not learnt from, as which cut became which tile is not known.
+
+    A read tile left over whose kind the hand also holds, not tapped, while a confirmed tile was not
+    read, says one of the cuts read as that kind is that tile, and not which: none of them is learnt
+    from (a 4s read as 8s in a hand
+    holding three 8s; matched in reading order, the misread 4s was learnt as an 8s and a true 8s as
+    the 4s, and the next count read every 8s as 4s). A red five is its own kind: a ``5p`` read where
+    ``0p`` was confirmed is a fix, and of two fives read plain, one confirmed red, the red one is
+    known only by the players' tap."""
+    held = Counter(shown) + Counter(maybe)
     left, extra = Counter(shown), Counter(maybe)
     out: list[str | None] = [None] * len(read)
     for pool in (left, extra):
         for i, tile in enumerate(read):
-            if out[i] is None and pool[tile] > 0:
+            if out[i] is None and i not in fixed and pool[tile] > 0:
                 pool[tile] -= 1
                 out[i] = tile
     unmatched = [i for i, kind in enumerate(out) if kind is None]
     missing = list((+left).elements())
-    if len(unmatched) == 1 and len(missing) == 1:
+    # a confirmed tile not read, and a read one left over of a kind the hand holds: a cut of that kind is the other
+    doubtful = {read[i] for i in unmatched if i not in fixed and held[read[i]] > 0} if missing else set()
+    out = [None if i not in fixed and tile in doubtful else kind for i, (tile, kind) in enumerate(zip(read, out))]
+    if len(unmatched) == 1 and len(missing) == 1 and read[unmatched[0]] not in doubtful:
         out[unmatched[0]] = missing[0]
     return out
 
 
-def confirmed_labels(cuts: Sequence[tuple[str, str]], records: Sequence[Mapping[str, Any]]) -> list[str | None]:
+def confirmed_labels(cuts: Sequence[tuple[str, str]], records: Sequence[Mapping[str, Any]],
+                     fixed: Collection[int] = ()) -> list[str | None]:
     """The kind to learn each cut ``(tile read, zone)`` of a count as, once ``records`` are confirmed;
-    None: not learnt from.
+    None: not learnt from. ``fixed``: the cuts (indices) the players tapped and fixed.
 
     A cut outside ``CONFIRMED_ZONES`` is not learnt from. The winners' zones (hand, melds, gari) are
     labelled by ``labels`` against the winners' tiles, the dead wall against its indicators, each on
@@ -100,11 +115,11 @@ def confirmed_labels(cuts: Sequence[tuple[str, str]], records: Sequence[Mapping[
     out: list[str | None] = [None] * len(cuts)
     shown, maybe = winners_tiles(records)
     own = [i for i, (tile, zone) in enumerate(cuts) if zone in _WINNERS_ZONES and tile != BACK]
-    for i, kind in zip(own, labels([cuts[i][0] for i in own], shown, maybe)):
+    for i, kind in zip(own, labels([cuts[i][0] for i in own], shown, maybe, _among(own, fixed))):
         out[i] = kind
     indicators = indicator_tiles(records)
     wall = [i for i, (tile, zone) in enumerate(cuts) if zone == DEAD_WALL and tile != BACK]
-    named = labels([cuts[i][0] for i in wall], indicators)
+    named = labels([cuts[i][0] for i in wall], indicators, fixed=_among(wall, fixed))
     for i, kind in zip(wall, named):
         out[i] = kind
     wall_found = not (Counter(indicators) - Counter(k for k in named if k is not None))
@@ -115,10 +130,17 @@ def confirmed_labels(cuts: Sequence[tuple[str, str]], records: Sequence[Mapping[
     return out
 
 
-def confirmed_cuts(cuts: Sequence[Any], records: Sequence[Mapping[str, Any]]) -> list[tuple[str, Any]]:
-    """``(kind, image)`` of each cut (``service.reader.Cut``: ``tile``, ``zone``, ``seat``, ``image``)
-    that a count confirmed as ``records`` teaches, by ``confirmed_labels``; the images pass through
-    untouched. A cut in the hand, melds or gari of a seat that no record names the winner (``seat``)
+def _among(chosen: Sequence[int], fixed: Collection[int]) -> set[int]:
+    """The places in ``chosen`` (indices) of the indices in ``fixed``."""
+    return {k for k, i in enumerate(chosen) if i in fixed}
+
+
+def confirmed_cuts(cuts: Sequence[Any], records: Sequence[Mapping[str, Any]],
+                   fixed_boxes: Collection[int] = ()) -> list[tuple[str, Any]]:
+    """``(kind, image)`` of each cut (``service.reader.Cut``: ``tile``, ``zone``, ``seat``, ``image``,
+    ``box``) that a count confirmed as ``records`` teaches, by ``confirmed_labels``; the images pass
+    through untouched. ``fixed_boxes``: the reading's boxes the players tapped and fixed on the
+    snapshot (``editing.Draft.fixed``), which are the cuts of those ``box``. A cut in the hand, melds or gari of a seat that no record names the winner (``seat``)
     teaches nothing: it is another player's tile, not one the players confirmed. A reader can take
     a row for the winner's that is not (a set's pale backs read as 白, thirteen of them, took the
     seat) or read a face on another seat's row, and matched by kind such a cut was learnt as the
@@ -127,5 +149,6 @@ def confirmed_cuts(cuts: Sequence[Any], records: Sequence[Mapping[str, Any]]) ->
     winners = {r.get("seat") for r in records}
     kept = [(c.tile, c.zone if c.seat is None or c.zone not in _WINNERS_ZONES or c.seat in winners else "")
             for c in cuts]
-    kinds = confirmed_labels(kept, records)
+    tapped = {i for i, c in enumerate(cuts) if c.box is not None and c.box in fixed_boxes}
+    kinds = confirmed_labels(kept, records, tapped)
     return [(kind, c.image) for kind, c in zip(kinds, cuts) if kind is not None]

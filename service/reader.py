@@ -50,12 +50,15 @@ class Cut:
     """One face-up tile as the reader's classifier saw it: the tile it read, the upright BGR cut,
     the kind of table zone it lay in (``hand``, ``melds``, ``gari``, ``dead_wall``,
     ``discards``; empty: none) and that zone's seat (None: the table's own zone, the dead wall, or
-    not known). What a confirmed count teaches the table's tile set."""
+    not known), and the reading's box it was cut from (its index in ``Reading.detections``: a box
+    the players fixed on the snapshot says which cut they fixed; None: not known). What a confirmed
+    count teaches the table's tile set."""
 
     tile: str
     image: np.ndarray = field(repr=False)
     zone: str = ""
     seat: str | None = None
+    box: int | None = None
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ ledger's one transaction.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -64,10 +64,12 @@ class AfterConfirm:
     labels: PhotoLabels
     tally: ReadTally
 
-    def queue(self, background, snapshot: str | None, records: Sequence[Mapping[str, Any]]) -> None:
-        """Each task in ``background`` (the route's), run after the answer."""
+    def queue(self, background, snapshot: str | None, records: Sequence[Mapping[str, Any]],
+              fixed: Collection[int] = ()) -> None:
+        """Each task in ``background`` (the route's), run after the answer; ``fixed``: the snapshot's
+        boxes the players fixed (``editing.Draft.fixed``), which tell the tile set which cuts they fixed."""
         if self.tiles is not None:
-            background.add_task(self.tiles.learn, snapshot, records)
+            background.add_task(self.tiles.learn, snapshot, records, frozenset(fixed))
         background.add_task(self.labels.keep, snapshot, records)
         background.add_task(self.tally.add, snapshot, records)
 
@@ -163,6 +165,23 @@ def undo(ledger: Ledger, session_id: str, hand: int | None, confirmed_by: str | 
     # a picture another standing hand names still teaches what it taught (the demo's identical frames)
     if after is not None and background is not None and taught and ledger.hand_of_snapshot(taught) is None:
         after.undone(background, taught)
+    return event, state
+
+
+def correct(ledger: Ledger, session_id: str, number: int, kind: str, *, snapshot: str | None = None,
+            after: AfterConfirm | None = None, background=None, **given: Any) -> tuple[Event, State]:
+    """Hand ``number`` corrected (``Ledger.correct``, ``given`` passed on). With ``after``, what the
+    count it was logged with taught the tile set is taken back where the correction names another
+    picture, or none, or is no win: that count's tiles were confirmed as a hand the players took
+    back (a correction read from a new picture learns from that one; one naming the same picture
+    learns it again as corrected, ``TableTiles.learn``)."""
+    slots = ledger.slots(session_id)
+    was = slots[number - 1].event.snapshot if 1 <= number <= len(slots) else None
+    event, state = ledger.correct(session_id, number, kind, snapshot=snapshot, **given)
+    # a picture another standing hand names still teaches what it taught (the demo's identical frames)
+    if (after is not None and background is not None and was and (was != snapshot or kind != "win")
+            and ledger.hand_of_snapshot(was) is None):
+        after.undone(background, was)
     return event, state
 
 

@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -182,9 +182,11 @@ class TableTiles:
             self.counts.put(snapshot, tuple(cuts))
             self.waiting.put(snapshot, cuts)
 
-    def learn(self, snapshot: str | None, records: Sequence[Mapping[str, Any]]) -> Update | None:
+    def learn(self, snapshot: str | None, records: Sequence[Mapping[str, Any]],
+              fixed: Collection[int] = ()) -> Update | None:
         """The confirmed count of ``snapshot`` taught to the set: its cuts labelled by the confirmed
-        ``records`` (``service.learning``), learnt, saved, put in the reader. None when there was
+        ``records`` and the boxes the players fixed on it (``fixed``: ``service.learning``), learnt,
+        saved, put in the reader. None when there was
         nothing to learn (no cuts kept for it, learning off) or it failed: never raises. The cuts are
         taken from memory, else from disk (a count read before a restart), and then kept in the
         set's ``learnt/`` folder (the last ``KEEP`` counts): a correction of the count confirms it
@@ -197,12 +199,12 @@ class TableTiles:
         (bench/bench_night.py)."""
         if not self.learning or self.waiting is None or not snapshot:
             return None
-        return self._thread.submit(self._learn, snapshot, records).result()
+        return self._thread.submit(self._learn, snapshot, records, fixed).result()
 
-    def _learn(self, snapshot: str, records: Sequence[Mapping[str, Any]]) -> Update | None:
+    def _learn(self, snapshot: str, records: Sequence[Mapping[str, Any]], fixed: Collection[int]) -> Update | None:
         try:
             cuts = self._cuts_of(snapshot)
-            named = confirmed_cuts(cuts, records) if cuts else []
+            named = confirmed_cuts(cuts, records, fixed) if cuts else []
             if not named and not self._taught(snapshot):
                 return None             # nothing to learn, and nothing this count taught to take back
             with self._lock, writing(self.folder):    # the command line enrolling waits, or we do

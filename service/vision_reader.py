@@ -124,8 +124,8 @@ class VisionReader:
                               context.preset, reading.gari, self.mend)
         if record is not None:
             record = {**record, "honba": context.honba}
-        cuts = tuple(Cut(p.tile, image, kind, context.seat_now(seat)) for p, image, (kind, seat) in
-                     zip(reading.pieces, reader.upright_cuts(reading.pieces), zones) if image is not None)
+        cuts = tuple(Cut(p.tile, image, kind, context.seat_now(seat), box=i) for i, (p, image, (kind, seat)) in
+                     enumerate(zip(reading.pieces, reader.upright_cuts(reading.pieces), zones)) if image is not None)
         # the calibration this frame was read with: a confirmed count's labels carry it (service.photo_labels)
         table = reader.table.with_fit(reader.tracker.last_good).to_dict()
         return Reading(self.name, record, detections, tuple(reading.warnings) + said, cuts=cuts, table=table)

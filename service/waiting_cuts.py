@@ -3,8 +3,9 @@ the service still teaches the table's tile set when it is confirmed after it (``
 
 - One file a count, ``<snapshot stem>.npz`` in the folder (``<table>.tileset/waiting/``): each cut's
   image (``cut0``, ``cut1``, ...) and its ``tiles``, ``zones`` and ``seats`` (unicode arrays; a
-  seat not known is empty, and a file written before seats were kept reads as none known), no pickle
-  either way. It is written to a temporary file in the folder, then renamed over the name: a
+  seat not known is empty, and a file written before seats were kept reads as none known) and
+  ``boxes`` (each cut's box in its reading, -1 where not known; none in a file written before
+  boxes were kept), no pickle either way. It is written to a temporary file in the folder, then renamed over the name: a
   crash never leaves half a file under a count's name.
 - Only a snapshot store's name (``<20 hex>.jpg``) names a file; a count under another name is not
   kept here.
@@ -56,6 +57,7 @@ class WaitingCuts:
         arrays["tiles"] = np.array([c.tile for c in cuts], dtype=str)
         arrays["zones"] = np.array([c.zone for c in cuts], dtype=str)
         arrays["seats"] = np.array([c.seat or "" for c in cuts], dtype=str)
+        arrays["boxes"] = np.array([-1 if c.box is None else c.box for c in cuts], dtype=np.int64)
         try:
             with self._lock:
                 self.folder.mkdir(parents=True, exist_ok=True)
@@ -134,8 +136,11 @@ def _read(path: Path) -> tuple[Cut, ...]:
         seats = z["seats"] if "seats" in z.files else np.full(tiles.shape, "")
         if seats.dtype.kind != "U" or seats.shape != tiles.shape:
             raise ValueError("its seats do not go with its tiles")
-        cuts = tuple(Cut(str(t), z[f"cut{i}"], str(zone), str(seat) or None)
-                     for i, (t, zone, seat) in enumerate(zip(tiles, zones, seats)))
+        boxes = z["boxes"] if "boxes" in z.files else np.full(tiles.shape, -1)
+        if boxes.dtype.kind != "i" or boxes.shape != tiles.shape:
+            raise ValueError("its boxes do not go with its tiles")
+        cuts = tuple(Cut(str(t), z[f"cut{i}"], str(zone), str(seat) or None, None if box < 0 else int(box))
+                     for i, (t, zone, seat, box) in enumerate(zip(tiles, zones, seats, boxes)))
     if not cuts or any(c.image.dtype != np.uint8 or c.image.ndim != 3 for c in cuts):
         raise ValueError("its cuts are not images")
     return cuts

@@ -43,10 +43,10 @@ def chombo(session_id: str, body: ChomboIn, ledger: LedgerDep) -> dict:
 def correct(session_id: str, number: int, body: CorrectIn, ledger: LedgerDep, store: SnapshotsDep,
             after: AfterConfirmDep, background: BackgroundTasks) -> dict:
     snap = table.checked_snapshot(store, body.snapshot)
-    event, state = ledger.correct(session_id, number, body.kind, records=body.records, tenpai=body.tenpai,
-                                  offender=body.offender, riichi=body.riichi or None, seen=body.seen,
-                                  penalties=body.penalties,
-                                  confirmed_by=body.confirmed_by, snapshot=snap)
+    event, state = table.correct(ledger, session_id, number, body.kind, records=body.records, tenpai=body.tenpai,
+                                 offender=body.offender, riichi=body.riichi or None, seen=body.seen,
+                                 penalties=body.penalties, confirmed_by=body.confirmed_by, snapshot=snap,
+                                 after=after, background=background)
     if body.kind == "win" and body.records:
         after.queue(background, snap, body.records)
     return table.written(ledger, session_id, event, state)

@@ -137,12 +137,13 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
 
 
 @router.post("/s/{session_id}/draw")
-def draw(session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
+def draw(session_id: str, form: FormDep, ledger: LedgerDep, after: AfterConfirmDep,
+         background: BackgroundTasks) -> Response:
     tenpai, riichi, penalties = texts(form, "tenpai"), texts(form, "riichi"), texts(form, "penalty")
     correct = number(form, "correct")
     if correct:
-        ledger.correct(session_id, correct, "draw", tenpai=tenpai, riichi=riichi, seen=number(form, "seen"),
-                       penalties=penalties, confirmed_by="tablet")
+        table.correct(ledger, session_id, correct, "draw", tenpai=tenpai, riichi=riichi, seen=number(form, "seen"),
+                      penalties=penalties, confirmed_by="tablet", after=after, background=background)
         return _go(f"/s/{session_id}/history?corrected={correct}")
     ledger.add_draw(session_id, tenpai, riichi=riichi, penalties=penalties, hand=number(form, "hand"),
                     confirmed_by="tablet")
@@ -150,14 +151,16 @@ def draw(session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
 
 
 @router.post("/s/{session_id}/chombo")
-def chombo(session_id: str, form: FormDep, ledger: LedgerDep) -> Response:
+def chombo(session_id: str, form: FormDep, ledger: LedgerDep, after: AfterConfirmDep,
+           background: BackgroundTasks) -> Response:
     offender, riichi, penalties = text(form, "offender"), texts(form, "riichi"), texts(form, "penalty")
     if not offender:
         raise ServiceError("choose who made the chombo")
     correct = number(form, "correct")
     if correct:
-        ledger.correct(session_id, correct, "chombo", offender=offender, riichi=riichi, seen=number(form, "seen"),
-                       penalties=penalties, confirmed_by="tablet")
+        table.correct(ledger, session_id, correct, "chombo", offender=offender, riichi=riichi,
+                      seen=number(form, "seen"), penalties=penalties, confirmed_by="tablet", after=after,
+                      background=background)
         return _go(f"/s/{session_id}/history?corrected={correct}")
     ledger.add_chombo(session_id, offender, riichi=riichi, penalties=penalties, hand=number(form, "hand"),
                       confirmed_by="tablet")

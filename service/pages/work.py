@@ -330,8 +330,9 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
     correct = number(form, "correct")
     if correct:
         table.checked_snapshot(store, snapshot)
-        ledger.correct(session_id, correct, "win", records=records, riichi=riichi, snapshot=snapshot,
-                       seen=number(form, "seen"), penalties=sorted(draft.penalties), confirmed_by="tablet")
+        table.correct(ledger, session_id, correct, "win", records=records, riichi=riichi, snapshot=snapshot,
+                      seen=number(form, "seen"), penalties=sorted(draft.penalties), confirmed_by="tablet",
+                      after=after, background=background)
         target = f"/s/{session_id}/history?corrected={correct}"
     else:
         if number(form, "offer") and (said := table.logged_already(ledger, session_id, snapshot, records[0])):
@@ -340,5 +341,5 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
                                      hand=number(form, "hand"), snapshot=snapshot, confirmed_by="tablet",
                                      penalties=sorted(draft.penalties), offers=offers)
         target = f"/s/{session_id}?recorded={state.hands}"
-    after.queue(background, snapshot, records)
+    after.queue(background, snapshot, records, draft.fixed)
     return Response(status_code=204, headers={"HX-Redirect": target})

@@ -14,7 +14,9 @@ import json
 import logging
 import re
 from collections import Counter
+from dataclasses import replace
 
+import cv2
 import numpy as np
 
 import pytest
@@ -23,9 +25,9 @@ from fastapi.testclient import TestClient
 from service.app import create_app
 from service.learning import face_up_tiles
 from service.reader import Cut
-from service.settings import DEMO_HANDS
+from service.settings import DEMO_FRAMES, DEMO_HANDS
 from service.table_tiles import KEEP, LEARNT as LEARNT_CUTS, WAITING, TableTiles
-from vision.tileset import FIXED, INDEX, KEPT_OUT, LEARNT, TileSet
+from vision.tileset import FIXED, INDEX, KEPT_OUT, LEARNT, TileSet, stored
 
 from table_fixtures import PIN, PLAYERS
 
@@ -49,11 +51,12 @@ def _count(client) -> tuple[str, str]:
     return sid, re.search(r'name="snapshot" value="([0-9a-f]{20}\.jpg)"', page.text).group(1)
 
 
-def _confirm(client, sid: str, snapshot: str, **changes) -> None:
+def _confirm(client, sid: str, snapshot: str, *, fixed: str = "", **changes) -> None:
+    """The count confirmed as ``SHOWN`` with ``changes``; ``fixed``: the boxes tapped and fixed."""
     record = {**SHOWN, **changes}
     form = {"snapshot": snapshot, "hand": "1", "seat": record["seat"], "win": "tsumo",
             "concealed": record["concealed"], "win_tile": record["win_tile"],
-            "dora_indicators": record["dora_indicators"], "melds": "[]"}
+            "dora_indicators": record["dora_indicators"], "melds": "[]", "fixed": fixed}
     r = client.post(f"/s/{sid}/confirm", data=form)
     assert r.status_code == 204, r.text
     assert client.get(f"/api/sessions/{sid}").json()["hands"] == 1
@@ -179,6 +182,83 @@ def test_an_undone_hand_keeps_what_a_standing_hand_of_the_same_picture_taught(st
         r = client.post(f"/api/sessions/{sid}/undo", json={"hand": 2})
         assert r.status_code == 201, r.text
         assert _origins(folder)[("6s", snapshot)] == 1                  # hand 1 stands on that picture
+
+
+def _misread(client, snapshot: str, true: str, read: str) -> Cut:
+    """The count's first hand cut of ``true`` made one the reader read as ``read`` (kept so until
+    Confirm, as a misread one would be); that cut."""
+    cuts = list(client.app.state.tiles.counts.get(snapshot))
+    i = next(j for j, c in enumerate(cuts) if c.zone == "hand" and c.tile == true)
+    cuts[i] = replace(cuts[i], tile=read)
+    client.app.state.tiles.counts.put(snapshot, tuple(cuts))
+    return cuts[i]
+
+
+def _kinds_of(folder, image) -> list[tuple[str, str]]:
+    """The kind and source (``learnt``, ``fixed``, ...) of each crop in the set that is ``image``."""
+    index, mine = json.loads((folder / INDEX).read_text()), stored(image)
+    return [(kind, c["source"]) for kind, crops in index["kinds"].items() for c in crops
+            if np.array_equal(cv2.imread(str(folder / c["file"])), mine)]
+
+
+def test_a_tile_tapped_and_fixed_to_a_kind_the_hand_also_holds_is_learnt_as_fixed_and_no_other(still):
+    """A 4s read as 8s in 222234444888s66z, fixed on the snapshot: matched in reading order, the
+    misread 4s was learnt as an 8s and the last true 8s as the 4s, and the next count read every 8s
+    as 4s. The tapped box names the cut; untapped (fixed by typing), no 8s cut is sure, and none
+    teaches."""
+    folder = still.data_dir / "demo.tileset"
+    assert SHOWN["concealed"] == "222234444888s66z"
+    with _client(still) as client:
+        sid, snapshot = _count(client)
+        cut = _misread(client, snapshot, "4s", "8s")
+        _confirm(client, sid, snapshot, fixed=str(cut.box))
+        assert _crops(folder) == Counter(face_up_tiles([SHOWN])[0])
+        assert [kind for kind, _ in _kinds_of(folder, cut.image)] == ["4s"]
+        assert client.post(f"/api/sessions/{sid}/undo", json={"hand": 1}).status_code == 201
+        assert not folder.joinpath(INDEX).exists() or not _crops(folder)
+        sid, snapshot = _count(client)
+        cut = _misread(client, snapshot, "4s", "8s")
+        _confirm(client, sid, snapshot)
+        taught = _crops(folder)
+        assert taught["8s"] == 0 and taught["4s"] == 3 and _kinds_of(folder, cut.image) == []
+
+
+def _count_again(client, sid: str) -> str:
+    """The correction page's hand 1 read from a new picture of the table (an upload); its snapshot."""
+    frame = cv2.imread(str(DEMO_FRAMES / "frame-01.jpg"))
+    frame[0, 0] = 255 - frame[0, 0]                 # another picture of the same table
+    ok, jpg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    page = client.post(f"/s/{sid}/upload", data={"correct": "1", "hand": "1"},
+                       files={"image": ("t.jpg", jpg.tobytes(), "image/jpeg")})
+    assert page.status_code == 200, page.text
+    return re.search(r'name="snapshot" value="([0-9a-f]{20}\.jpg)"', page.text).group(1)
+
+
+def test_a_correction_read_from_another_picture_takes_back_what_the_first_taught(still):
+    """The indicator wrongly fixed to 6s, the hand corrected from a new picture: the first picture's
+    6s stayed in the set (only overruled), came back when the hand was undone, and the next count
+    read the 5s indicator as 6s. A correction to a draw takes the count's lesson back too."""
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        sid, first = _count(client)
+        _confirm(client, sid, first, dora_indicators="6s")
+        assert _origins(folder)[("6s", first)] == 1
+        again = _count_again(client, sid)
+        assert again != first
+        correction = {"snapshot": again, "correct": "1", "seat": SHOWN["seat"], "win": "tsumo",
+                      "concealed": SHOWN["concealed"], "win_tile": SHOWN["win_tile"],
+                      "dora_indicators": "5s", "melds": "[]"}
+        r = client.post(f"/s/{sid}/confirm", data=correction)
+        assert r.status_code == 204, r.text
+        assert not any(origin == first for _, origin in _origins(folder))
+        assert _origins(folder)[("5s", again)] == 1
+        assert client.post(f"/api/sessions/{sid}/undo", json={"hand": 1}).status_code == 201
+        assert _crops(folder)["6s"] == 0
+        sid, snapshot = _count(client)
+        _confirm(client, sid, snapshot, dora_indicators="6s")
+        r = client.post(f"/api/sessions/{sid}/hands/1/correct", json={"kind": "draw", "tenpai": []})
+        assert r.status_code == 201, r.text
+        assert not any(origin == snapshot for _, origin in _origins(folder))
 
 
 def test_a_set_whose_embeddings_were_damaged_is_rebuilt_at_start_and_learns_on(still, caplog):
@@ -354,6 +434,22 @@ def test_a_count_waiting_from_before_seats_were_kept_still_teaches(still):
         update = tiles.learn(_name(0), [{"seat": "east", "concealed": "1m5p"}])
         assert update is not None and update.accepted
         assert _crops(folder) == Counter({"1m": 1, "5p": 1})
+
+
+def test_a_count_waiting_on_disk_keeps_which_box_each_cut_was(still):
+    """The boxes the players tap are the reading's: a count confirmed after a restart still knows
+    which cut each was (-1 on disk: not known)."""
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        tiles = client.app.state.tiles
+        cuts = tuple(replace(c, box=b) for c, b in zip(_cuts(), (4, None, 0)))
+        tiles.waiting.put(_name(0), cuts)
+        assert [c.box for c in tiles.waiting.pop(_name(0))] == [4, None, 0]
+        fives = (replace(cuts[1], box=4), replace(cuts[1], box=None, image=cuts[0].image))
+        tiles.waiting.put(_name(1), fives)
+        update = tiles.learn(_name(1), [{"seat": "east", "concealed": "0p5p"}], fixed={4})
+        assert update is not None and _crops(folder) == Counter({"0p": 1, "5p": 1})   # the tapped five was red
+        assert _kinds_of(folder, fives[0].image) == [("0p", FIXED)]
 
 
 def test_a_count_teaches_nothing_from_another_seats_row(still):

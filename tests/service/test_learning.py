@@ -33,11 +33,33 @@ def test_two_fixes_leave_both_tiles_unlabelled():
 def test_a_red_five_is_its_own_kind():
     confirmed = ["0p", "5p", "5p"]
     assert labels(["5p", "5p", "0p"], confirmed) == ["5p", "5p", "0p"]
-    # the red five read plain: a fix, labelled red (and the plain ones stay plain)
-    assert labels(["5p", "5p", "5p"], confirmed).count("0p") == 1
-    assert Counter(labels(["5p", "5p", "5p"], confirmed)) == Counter(confirmed)
-    # a plain five read red, with another tile also wrong: neither is learnt
-    assert labels(["0p", "0p", "5p"], ["0p", "5p", "5p", "1s"]) == ["0p", None, "5p"]
+    # the red five read plain: which of the three fives is red only the players' tap says
+    assert labels(["5p", "5p", "5p"], confirmed) == [None, None, None]
+    assert labels(["5p", "5p", "5p"], confirmed, fixed={1}) == ["5p", "0p", "5p"]
+    # a plain five read red, with another tile also wrong: no five read red is learnt
+    assert labels(["0p", "0p", "5p"], ["0p", "5p", "5p", "1s"]) == [None, None, "5p"]
+
+
+def test_a_fix_to_a_kind_the_hand_also_holds_teaches_only_the_tile_the_players_tapped():
+    """A 4s read as 8s in a hand of 2222 3 4444 888s 66z: matched in reading order, the misread 4s was
+    learnt as an 8s and the last true 8s as the 4s, and the next count read every 8s as 4s."""
+    hand = ["2s"] * 4 + ["3s"] + ["4s"] * 4 + ["8s"] * 3 + ["6z"] * 2
+    read = ["2s"] * 4 + ["3s"] + ["8s"] + ["4s"] * 3 + ["8s"] * 3 + ["6z"] * 2
+    assert labels(read, hand) == [k if k != "8s" else None for k in read]          # no 8s cut is sure
+    tapped = labels(read, hand, fixed={5})
+    assert tapped == hand[:5] + ["4s"] + ["4s"] * 3 + ["8s"] * 3 + ["6z"] * 2
+    # a fix to a kind the hand holds none of was never in doubt, tapped or not
+    assert labels(["1p", "9m"], ["1p", "1m"]) == labels(["1p", "9m"], ["1p", "1m"], fixed={1}) == ["1p", "1m"]
+
+
+def test_the_boxes_the_players_tapped_name_their_cuts():
+    record = {"seat": "east", "concealed": "0p5p", "dora_indicators": "5p"}
+    cuts = [Cut("5p", np.zeros((64, 48, 3), np.uint8), "hand", "east", box=3),
+            Cut("5p", np.ones((64, 48, 3), np.uint8), "hand", "east", box=4),
+            Cut("5p", np.zeros((64, 48, 3), np.uint8), "dead_wall", None, box=9)]
+    assert [kind for kind, _ in confirmed_cuts(cuts, [record])] == ["5p"]             # the indicator alone
+    taught = confirmed_cuts(cuts, [record], fixed_boxes={4})
+    assert [(kind, int(image.max())) for kind, image in taught] == [("5p", 0), ("0p", 1), ("5p", 0)]
 
 
 def test_a_tile_the_players_removed_or_added_is_not_learnt():
