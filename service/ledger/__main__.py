@@ -232,12 +232,12 @@ def _chombo(args: argparse.Namespace) -> int:
 def _correct(args: argparse.Namespace) -> int:
     with _ledger(args) as ledger:
         if args.hand_files:
-            kw = {"records": [_read_json(f) for f in args.hand_files]}
-            kind = "win"
+            kind, kw = "win", {"records": [_read_json(f) for f in args.hand_files]}
         elif args.draw:
-            kind, kw = "draw", {"tenpai": args.tenpai}
+            kind, kw = "draw", {}
         else:
             kind, kw = "chombo", {"offender": args.chombo}
+        kw["tenpai"] = args.tenpai          # given to a win or a chombo: refused, not dropped (Ledger.correct)
         _, state = ledger.correct(args.session, args.number, kind, riichi=args.riichi, penalties=args.penalty,
                                   **kw, **_meta(args))
         _print_state(ledger.config(args.session), state)

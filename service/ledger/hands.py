@@ -143,7 +143,7 @@ def _checked_record(config: SessionConfig, state: State, rec: Any, i: int) -> di
         raise LedgerError(f"hand record: {e}") from None
     if rec["rules"] != config.rules:
         raise LedgerError(f"the record is for {rec['rules']}, the session plays {config.rules}")
-    if "honba" not in rec:
+    if rec.get("honba") is None:        # null is none given, as the record's format says: the table's
         rec["honba"] = state.honba
     elif rec["honba"] != state.honba:
         raise StaleState(f"stale state: the record says {rec['honba']} honba, "

@@ -87,6 +87,9 @@ def test_a_penalty_from_the_command_line(db_url, tmp_path, capsys):
     (["hand", "SID", "STALE.json"], "stale state"),
     (["hand", "no-such-session", "GOOD.json"], "unknown session"),
     (["draw", "SID", "--tenpai", "Zed"], "not a player"),
+    # tenpai belongs to a draw: given to a win's or a chombo's correction it was dropped, the hand logged
+    (["correct", "SID", "1", "--hand", "GOOD.json", "--tenpai", "Ben"], "a win correction has no tenpai"),
+    (["correct", "SID", "1", "--chombo", "Ben", "--tenpai", "Aki"], "a chombo correction has no tenpai"),
     (["start", "--rules", "nope", "--players", "a", "b", "c"], "unknown rules preset"),
     (["frobnicate"], "invalid choice"),
 ])
@@ -98,12 +101,33 @@ def test_bad_input_exits_2_with_one_line(db_url, tmp_path, capsys, argv, message
     (tmp_path / "STALE.json").write_text(json.dumps(hand("dunhill", "south", "ron", "west", honba=3)))
     (tmp_path / "GOOD.json").write_text(json.dumps(hand("dunhill", "south", "ron", "west", honba=0)))
     argv = [sid if a == "SID" else str(tmp_path / a) if a.endswith(".json") else a for a in argv]
+    if argv[0] == "correct":                            # a hand to correct
+        assert run(capsys, "draw", sid)[0] == 0
     with pytest.raises(SystemExit) if argv[0] == "frobnicate" else _nothing() as e:
         code, out, err = run(capsys, *argv)
     if argv[0] == "frobnicate":
         code, err = e.value.code, capsys.readouterr().err
     assert code == 2
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    if argv[0] == "correct":                            # nothing logged
+        assert "->" not in run(capsys, "history", sid)[1]
+
+
+def test_a_record_whose_honba_is_null_is_at_the_tables_honba(db_url, tmp_path, capsys):
+    """The record's format says null is none given, and the scoring command reads it as 0: the
+    ledger refused it as a stale view ("the record says None honba") where the table was at 0, and
+    at 2 honba would have refused it too instead of counting the table's 2."""
+    shown = []
+    for honba in (None, 2):
+        sid = run(capsys, "start", "--rules", "dunhill", "--players", *PLAYERS)[1].strip()
+        for _ in range(2):
+            assert run(capsys, "draw", sid, "--tenpai", A)[0] == 0        # Aki deals on, 2 honba
+        f = tmp_path / "h.json"
+        f.write_text(json.dumps({**hand("dunhill", "south", "tsumo", honba=0), "honba": honba}))
+        code, out, err = run(capsys, "hand", sid, str(f))
+        assert code == 0, err
+        shown.append(json.loads(run(capsys, "show", sid, "--json")[1]))
+    assert shown[0]["balances"] == shown[1]["balances"] and shown[0]["hands"] == 3
 
 
 def test_no_traceback_from_a_real_process(tmp_path):
