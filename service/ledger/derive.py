@@ -220,6 +220,13 @@ def head_order(discarder: str) -> tuple[str, str]:
     return SEATS[(i + 1) % 3], SEATS[(i + 2) % 3]
 
 
+def paid(t: TableRules, payments: Mapping[str, int], discarder: str | None, double: bool) -> dict[str, int]:
+    """What a win's payers (seat -> amount, the count's) pay at the table: all of it, but in a double
+    ron without ``double_ron_bounty_exchange`` the discarder's alone (the other payer is the other
+    winner, not "uninvolved": no lateral bounty). The tablet shows a double ron's payers by it."""
+    return {s: a for s, a in payments.items() if not double or s == discarder or t.double_ron_bounty_exchange}
+
+
 def _win(t: TableRules, body: Mapping[str, Any], seats: Mapping[str, str],
          idx: Mapping[str, int], deltas: list[int]) -> tuple[tuple[int, ...], int, int]:
     """Pay each win; return the winners (head first), who takes the pool, the next dealer."""
@@ -228,10 +235,7 @@ def _win(t: TableRules, body: Mapping[str, Any], seats: Mapping[str, str],
     win_seats = [w["record"]["seat"] for w in wins]
     for w in wins:
         winner = idx[seats[w["record"]["seat"]]]
-        discarder = w["record"].get("discarder")
-        for payer_seat, amount in w["score"]["payments"].items():
-            if double and payer_seat != discarder and not t.double_ron_bounty_exchange:
-                continue   # the other winner is not "uninvolved": no lateral bounty
+        for payer_seat, amount in paid(t, w["score"]["payments"], w["record"].get("discarder"), double).items():
             payer = idx[seats[payer_seat]]
             deltas[payer] -= amount
             deltas[winner] += amount

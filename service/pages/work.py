@@ -24,6 +24,7 @@ from ..editing import FLAGS, HAND_OPTIONS, PALETTE, RARE_FLAGS, RIICHI_FLAGS, TA
 from ..errors import ServiceError
 from ..refusal_ja import bilingual
 from ..ledger import Ledger
+from ..ledger.derive import paid
 from ..ledger.hands import head_first, is_double_ron, scored_honba
 from ..overlay import views
 from ..reader import Reading
@@ -64,7 +65,8 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     at = table_at(ledger, session_id, correct)
     cfg = at["cfg"]
     records = draft.records(cfg.rules)
-    if is_double_ron(records):
+    double = is_double_ron(records)
+    if double:
         records = head_first(records)       # in the order, and with the honba, the ledger will count
     scores, error = [], "; ".join(bilingual(p) for p in draft.problems())
     if not error:
@@ -82,11 +84,14 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     if not error:
         for i, rec in enumerate(records):
             try:
-                scores.append(table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])},
-                                                 at["seats"], cfg.preset))       # the session's stored rule
+                score = table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])},
+                                           at["seats"], cfg.preset)       # the session's stored rule
             except ValueError as e:
                 scores, error = [], bilingual(str(e))
                 break
+            # the payers as the ledger pays them (a double ron's bounty between its winners, by the rule)
+            kept = paid(cfg.table, score["payments"], rec.get("discarder"), double)
+            scores.append({**score, "payers": [p for p in score["payers"] if p["seat"] in kept]})
     # anything in the hand, read or entered: not logged yet, so a link away asks first (table.js)
     entered = bool(draft.concealed or draft.melds or draft.gari or draft.dora_indicators or draft.first
                    or draft.riichi_others or draft.penalties)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from scoring.tiles import parse_mpsz
 from table_fixtures import PLAYERS
 
@@ -199,3 +201,36 @@ def test_taking_a_double_ron_back_keeps_the_dropped_winner_s_stick_and_the_dora_
     assert client.post(f"/s/{sid}/confirm", data={**back, "op": ""}, headers={"HX-Request": "true"}).status_code == 204
     logged = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]
     assert logged["riichi"] == {"Chie": "riichi"} and logged["records"][0]["dora_indicators"] == "1p"
+
+
+def _paid_as_shown(html: str) -> dict[str, int]:
+    """Each player's net as the preview's payer lists say: a winner takes her payers' amounts."""
+    net: dict[str, int] = {}
+    for winner, payers in re.findall(r"<h3>(\w+)</h3>.*?<ul class=\"payers\">(.*?)</ul>", html, re.S):
+        for payer, amount in re.findall(r"<li>(\w+) → (\d+)</li>", payers):
+            net[winner] = net.get(winner, 0) + int(amount)
+            net[payer] = net.get(payer, 0) - int(amount)
+    return net
+
+
+@pytest.mark.parametrize("rules", ["balance", "dunhill"])
+def test_a_double_ron_in_a_bounty_round_shows_the_payments_the_ledger_makes(client, rules):
+    """At 4 honba and more both winners of a double ron count the bounty the uninvolved player pays.
+    Under dunhill the winners exchange it (アガった者同士で懸賞分をやり取りする); under balance the
+    discarder alone pays both wins. The balance preview listed the other winner as a payer (Aki
+    paying Chie 5, Chie paying Aki 10), payments the ledger never made: the tablet said Aki +33
+    where the log said +28."""
+    sid = client.post("/api/sessions", json={"rules": rules, "players": list(PLAYERS)}).json()["id"]
+    for hand in range(1, 5):                                   # four draws, the dealer on: 4 honba and more
+        assert client.post(f"/api/sessions/{sid}/draws", json={"tenpai": [], "hand": hand}).status_code == 201
+    east = {"seat": "east", "win": "ron", "discarder": "south", "concealed": "446688s22336677z", "win_tile": "4s",
+            "rules": rules}
+    form = {"seat": "west", "win": "ron", "discarder": "south", "concealed": "123456789p11222z", "win_tile": "9p",
+            "first": json.dumps(east), "hand": "5"}
+    preview = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"})
+    assert preview.status_code == 200, preview.text
+    shown = _paid_as_shown(preview.text)
+    assert client.post(f"/s/{sid}/confirm", data=form, headers={"HX-Request": "true"}).status_code == 204
+    balances = {b["player"]: b["balance"] for b in client.get(f"/api/sessions/{sid}").json()["balances"]}
+    assert shown == balances
+    assert ("Aki" in shown and shown["Aki"] > 0 and shown["Chie"] > 0 and shown["Ben"] < 0)
