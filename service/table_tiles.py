@@ -18,6 +18,9 @@ learns from each confirmed count, what the teach page enrols, and the reader swi
   replaces is kept aside (``<set>.replaced-<UTC time>``), listed (``kept_aside``) and can be put
   back (``restore``), the one in use then kept aside in its turn: nothing taught or learnt is lost
   until the staff remove a kept set (``discard``), once the set in use reads well.
+- A set whose index cannot be read (cut short, edited by hand: ``unreadable``) is said so on the
+  teach page, learns nothing (one warning a Confirm), and Start over keeps it aside like any other:
+  listed as damaged, with its crop files counted, to be removed; it cannot be put back.
 
 Changes to the set are made on a copy loaded from disk, under one lock, and
 the reader is handed the new set: the set a running detector names with is
@@ -79,12 +82,16 @@ def tileset_folder(settings: Settings) -> Path | None:
 
 @dataclass(frozen=True)
 class KeptSet:
-    """A set the table had before it took another: when it was put aside, what it holds."""
+    """A set the table had before it took another: when it was put aside, what it holds. A set whose
+    index cannot be read is ``damaged`` (what is wrong, in a line): its crops are then the image files
+    in its ``crops/<kind>/`` folders, and it can only be removed."""
 
     stamp: str                  # its folder's suffix: the UTC time it was put aside
     at: datetime
     crops: int
     kinds: int
+    damaged: str = ""
+    folder: Path | None = None
 
 
 def _held(folder: Path) -> tuple[int, int] | None:
@@ -94,6 +101,29 @@ def _held(folder: Path) -> tuple[int, int] | None:
         return sum(len(v) for v in kinds.values()), sum(1 for v in kinds.values() if v)
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None
+
+
+def _damage(folder: Path) -> str | None:
+    """What is wrong with the set in ``folder`` when its index cannot be read as a set (no index, cut
+    short, edited wrong, a view that is none), in a line; None when it reads. Damaged embeddings are
+    no damage here: ``ready`` rebuilds them from the crops."""
+    try:
+        TileSet.load(folder, vectors=False).view       # noqa: B018 -- a set naming no view names nothing
+    except TileSetError as e:
+        return str(e)
+    except OSError as e:
+        return f"{folder / INDEX}: cannot be read ({e.strerror or e})"
+    return None
+
+
+def _files_held(folder: Path) -> tuple[int, int]:
+    """(crop files, kinds holding any) in a set folder's ``crops/<kind>/``, whatever its index says:
+    what a damaged set still holds on the disk."""
+    try:
+        held = [sum(1 for f in sub.iterdir() if f.is_file()) for sub in (folder / "crops").iterdir() if sub.is_dir()]
+    except OSError:
+        return 0, 0
+    return sum(held), sum(1 for n in held if n)
 
 
 class TableTiles:
@@ -151,6 +181,14 @@ class TableTiles:
         except TileSetError:
             return []
 
+    def unreadable(self) -> str | None:
+        """What is wrong with the table's set on disk, in a line, when its index cannot be read (a copy
+        cut short, an edit by hand); None when it reads or there is none. Said on the teach page: the
+        page counted such a set as none, and its players never knew why it learnt nothing."""
+        if self.folder is None or not (self.folder / INDEX).is_file():
+            return None
+        return _damage(self.folder)
+
     def crops(self) -> int:
         """How many crops the table's set holds now (taught and learnt), 0 with no set."""
         if self._in_use is not None:
@@ -172,6 +210,17 @@ class TableTiles:
         if (self.folder / INDEX).is_file():
             return ready(self.folder, classifier)
         return open_or_create(self.folder, classifier)
+
+    def _open_for(self, count: str, doing: str) -> TileSet | None:
+        """The set to change for the count ``count`` (``_open``), or None, logged in one line, when it
+        cannot be read: a damaged set is no error of the count, and a traceback at every Confirm said
+        nothing the teach page does not (``unreadable``; its Start over keeps the set aside)."""
+        try:
+            return self._open()
+        except TileSetError as e:
+            log.warning("the tile set %s cannot be read, so it %s the count %s: %s (the teach page's "
+                        "Start over keeps it aside)", self.folder, doing, count, e)
+            return None
 
     # ---- learning from confirmed counts ---------------------------------------------------------
 
@@ -208,7 +257,8 @@ class TableTiles:
             if not named and not self._taught(snapshot):
                 return None             # nothing to learn, and nothing this count taught to take back
             with self._lock, writing(self.folder):    # the command line enrolling waits, or we do
-                tileset = self._open()
+                if (tileset := self._open_for(snapshot, "learns nothing from")) is None:
+                    return None
                 forgot = tileset.forget(snapshot)       # what an earlier Confirm of this count taught
                 update = tileset.learn(named, self.detector.classifier, origin=snapshot) if named else None
                 tileset.save()          # a refused update is in the set's log too
@@ -235,7 +285,8 @@ class TableTiles:
         if not self._taught(snapshot):
             return 0
         with self._lock, writing(self.folder):
-            tileset = self._open()
+            if (tileset := self._open_for(snapshot, "takes nothing back for")) is None:
+                return 0
             gone = tileset.forget(snapshot)
             tileset.save()
             self._use(tileset)
@@ -347,9 +398,10 @@ class TableTiles:
                 (old / counts).rename(folder / counts)
 
     def start_over(self) -> None:
-        """A set taught wrong, started again: the set in use kept aside (``kept_aside``: put back in a
-        tap) and none in its place, so the reader names tiles by its classifier alone until the table
-        is taught again (or learns from its counts). ``TileSetError`` with no set to start over."""
+        """A set taught wrong, or one that cannot be read, started again: the set kept aside
+        (``kept_aside``: put back in a tap; one that cannot be read listed, to be removed) and none
+        in its place, so the reader names tiles by its classifier alone until the table is taught
+        again (or learns from its counts). ``TileSetError`` with no set to start over."""
         own = self._require_folder()
         with self._lock:
             if not (own / INDEX).is_file():
@@ -366,7 +418,9 @@ class TableTiles:
                 self._detector.use_tileset(None)
 
     def kept_aside(self) -> list[KeptSet]:
-        """The sets this table put aside for another, newest first ([] with no set folder)."""
+        """The sets this table put aside for another, newest first ([] with no set folder). One whose
+        index cannot be read is listed too, as damaged: left out, its crops lay on the disk out of
+        the page's reach, neither put back nor removed."""
         if self.folder is None or not self.folder.parent.is_dir():
             return []
         out = []
@@ -377,9 +431,11 @@ class TableTiles:
                 at = datetime.strptime(m.group(1), STAMP).replace(tzinfo=timezone.utc) if m else None
             except ValueError:
                 at = None
-            held = _held(p) if at is not None else None
-            if held is not None:
-                out.append(KeptSet(stamp, at, *held))
+            if at is None or not p.is_dir():
+                continue
+            damaged = _damage(p)
+            held = _held(p) if damaged is None else None
+            out.append(KeptSet(stamp, at, *(held or _files_held(p)), damaged=damaged or "", folder=p))
         return sorted(out, key=lambda k: k.stamp, reverse=True)
 
     def discard(self, kept: KeptSet) -> None:

@@ -34,9 +34,17 @@ FACES = len(KINDS) - 1          # 37 kinds of face (34, and the three red fives)
 
 
 def _set_view(tiles: TableTiles) -> dict:
+    """The table's set as the page counts it; ``damaged``: what is wrong with it, when it cannot be read
+    (the page said "0 kinds, 0 tiles" of such a set, as if the table had none)."""
     kinds = tiles.kinds()
     return {"faces": sum(k != BACK for k in kinds), "of": FACES, "back": BACK in kinds, "crops": tiles.crops(),
-            "folder": str(tiles.folder) if tiles.folder is not None else ""}
+            "folder": str(tiles.folder) if tiles.folder is not None else "", "damaged": tiles.unreadable() or ""}
+
+
+def _has_set(tiles: TableTiles) -> bool:
+    """Whether the table has a set to keep aside when another takes its place: one it reads with, or
+    one that cannot be read (kept aside all the same)."""
+    return bool(tiles.kinds()) or tiles.unreadable() is not None
 
 
 def _sisters(ledger, settings) -> list[shared_tiles.SharedSet]:
@@ -139,7 +147,7 @@ def adopt(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDe
         raise ServiceError(f"table {source} is this table: its set is the one in use", 409)
     _need_table(tiles)
     named = shared_tiles.crops_of(ledger.engine, source)
-    had_one = bool(tiles.kinds())       # a set in use to keep aside (none: the table was never taught)
+    had_one = _has_set(tiles)           # a set to keep aside (none: the table was never taught)
     taken = tiles.adopt(named)
     return render(request, "_taught.html", enrolled=sum(map(len, taken.crops.values())), kinds=len(taken.crops),
                   tileset=_set_view(tiles), source=source, kept_one=had_one, **_kept_view(tiles, settings))
@@ -161,7 +169,7 @@ def _kept_named(form, tiles: TableTiles, doing: str):
 def restore(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDep) -> Response:
     """The set kept aside at ``kept`` (its time) put back in use; the one in use is kept aside."""
     kept = _kept_named(form, tiles, "put back")
-    had_one = bool(tiles.kinds())       # none in use after a start over: nothing is kept aside in its turn
+    had_one = _has_set(tiles)           # none after a start over: nothing is kept aside in its turn
     tiles.restore(kept)
     return render(request, "_taught.html", enrolled=kept.crops, kinds=kept.kinds, tileset=_set_view(tiles),
                   restored=local_time(kept.at.isoformat(), settings.timezone, SECONDS), kept_one=had_one,
@@ -171,16 +179,18 @@ def restore(request: Request, form: FormDep, tiles: TilesDep, settings: Settings
 @router.post("/teach/start-over")
 def start_over(request: Request, tiles: TilesDep, settings: SettingsDep, ledger: LedgerDep) -> Response:
     """A set taught wrong (a cut confirmed as another kind): the set in use kept aside, listed to be
-    put back, and the table taught again from nothing. The set it offered the other tables is
+    put back, and the table taught again from nothing. A set that cannot be read is kept aside too,
+    listed to be removed (the answer says it cannot be put back). The set it offered the other tables is
     withdrawn with it (the one taught wrong is no set to take)."""
     _need_table(tiles)
+    damaged = tiles.unreadable()        # kept aside all the same, to be removed: it cannot be put back
     tiles.start_over()
     try:
         shared_tiles.withdraw(ledger.engine, settings.table_name)
     except Exception:           # the table starts over whatever the database does
         log.exception("table %r's offered tile set could not be withdrawn", settings.table_name)
     return render(request, "_taught.html", enrolled=0, kinds=0, started_over=True, tileset=_set_view(tiles),
-                  **_kept_view(tiles, settings))
+                  damaged_one=bool(damaged), **_kept_view(tiles, settings))
 
 
 @router.post("/teach/discard")

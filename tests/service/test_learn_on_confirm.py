@@ -303,16 +303,37 @@ def test_with_learning_off_a_confirm_adds_nothing(still):
         assert client.app.state.reader.detector.tileset is None
 
 
-def test_a_set_that_cannot_learn_never_fails_the_confirm(still, caplog):
+def test_a_set_that_cannot_be_read_never_fails_the_confirm_and_is_said_in_one_line(still, caplog):
+    """A set whose index cannot be read learns nothing, and the Confirm stands. It is said in one
+    warning naming the set and what is wrong: each Confirm logged a whole traceback, which said
+    nothing the teach page does not (the set cannot be read: Start over keeps it aside)."""
     folder = still.data_dir / "demo.tileset"
     with _client(still) as client:
         sid, snapshot = _count(client)
         folder.mkdir(parents=True, exist_ok=True)          # (the count's cuts wait in it)
         (folder / INDEX).write_text("{not json")          # broken after the service started
-        with caplog.at_level(logging.ERROR, logger="service.table_tiles"):
+        with caplog.at_level(logging.WARNING, logger="service.table_tiles"):
             _confirm(client, sid, snapshot)
-        assert "could not learn" in caplog.text and "not a tile set index" in caplog.text
+        [said] = [r for r in caplog.records if r.name == "service.table_tiles"]
+        assert said.levelno == logging.WARNING and said.exc_info is None
+        assert str(folder) in said.getMessage() and "not a tile set index" in said.getMessage()
+        assert "learns nothing from the count" in said.getMessage()
         assert (folder / INDEX).read_text() == "{not json"
+
+
+def test_an_undone_hand_whose_set_cannot_be_read_is_said_in_one_line(still, caplog):
+    """The undo stands, and what its count taught stays in a set that cannot be read: one warning,
+    no traceback, as at a Confirm."""
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        sid, snapshot = _count(client)
+        _confirm(client, sid, snapshot)
+        (folder / INDEX).write_text((folder / INDEX).read_text()[:500])
+        with caplog.at_level(logging.WARNING, logger="service.table_tiles"):
+            assert client.post(f"/api/sessions/{sid}/undo", json={"hand": 1}).status_code == 201
+        [said] = [r for r in caplog.records if r.name == "service.table_tiles"]
+        assert said.levelno == logging.WARNING and said.exc_info is None
+        assert "takes nothing back for the count" in said.getMessage() and str(folder) in said.getMessage()
 
 
 def test_a_count_read_before_a_restart_teaches_the_set_after_it(still):

@@ -311,3 +311,18 @@ def test_the_counter_stops_offering_a_tables_set_and_the_table_keeps_it(db_url, 
         assert again.status_code == 404 and "table 'A' offers no taught tile set" in html.unescape(again.text)
         _teach(a, photo)                                # taught again: offered again
         assert re.findall(r'name="table" value="(\w+)"', b.get("/teach").text) == ["A"]
+
+
+def test_a_set_that_cannot_be_read_is_kept_aside_and_listed_when_another_takes_its_place(tables, photo):
+    """B's index cut short, B takes A's set: B's is kept aside all the same, said so, and listed as
+    damaged to be removed (it was neither said nor listed: its crops lay on the disk out of reach)."""
+    a, b = tables["A"], tables["B"]
+    _teach(a, photo)
+    _teach(b, photo)
+    index = _folder(b) / "index.json"
+    index.write_text(index.read_text()[:500])
+    took = b.post("/teach/adopt", data={"table": "A"}, headers=HTMX)
+    assert took.status_code == 200 and "This table's earlier set is kept aside" in took.text
+    [kept] = b.app.state.tiles.kept_aside()
+    assert "not a tile set index" in kept.damaged and kept.crops == len(LAID)
+    assert _kept_stamps(took.text) == [kept.stamp] and _crops(_folder(b)) == 34

@@ -343,3 +343,48 @@ def test_back_from_the_teach_page_goes_to_the_session_it_was_opened_from(client)
     sid = client.post("/api/sessions", json={"rules": "dunhill", "players": ["Aki", "Ben", "Chie"]}).json()["id"]
     assert client.get(f"/s/{sid}").status_code == 200
     assert f'href="/s/{sid}" id="home-link"' in client.get("/teach").text
+
+
+def _damaged_set(client, photo):
+    """The table taught, then its index cut short (a copy or a disk that stopped half way): its folder."""
+    lesson = _Lesson(_upload(client, photo).text)
+    done = client.post("/teach/confirm", data={"token": lesson.token, "kind": lesson.kinds}, headers=HTMX)
+    assert done.status_code == 200, done.text
+    folder = client.app.state.tiles.folder
+    index = folder / "index.json"
+    index.write_text(index.read_text()[:500])
+    return folder
+
+
+def test_a_set_that_cannot_be_read_is_said_so_with_what_to_do(client, photo):
+    """The page counted a set whose index is cut short as none ("0 / 37 kinds, 0 tiles"): the players
+    never learnt the table had a set, nor why it learnt nothing. It says the set cannot be read, what
+    is wrong, and offers Start over, which keeps it aside."""
+    _damaged_set(client, photo)
+    page = client.get("/teach").text
+    said = re.search(r'id="damage">([^<]+)<', page)
+    assert said and "index.json: not a tile set index" in said.group(1)
+    assert "この卓の牌セットが読めません" in page and "Start over (below) keeps it aside" in page
+    assert 'id="start-over"' in page and "Keep the set that cannot be read aside" in page
+    assert "It can be put back" not in page
+
+
+def test_a_set_that_cannot_be_read_started_over_is_listed_to_be_removed_never_put_back(client, photo):
+    """Started over, the damaged set was moved aside but never listed (its index cannot say what it
+    holds): its crops lay on the disk out of the page's reach. It is listed as damaged, with its crop
+    files and where they lie, to be removed; putting it back is refused, naming what is wrong."""
+    folder = _damaged_set(client, photo)
+    over = client.post("/teach/start-over", headers=HTMX)
+    assert over.status_code == 200, over.text
+    assert "the set that could not be read is kept aside" in over.text
+    assert re.search(r'<div id="tileset-damaged" hx-swap-oob="true"></div>', over.text)     # the line goes
+    [kept] = client.app.state.tiles.kept_aside()
+    assert kept.damaged and kept.crops == len(LAID) and kept.folder.is_dir() and kept.folder != folder
+    assert f'name="kept" value="{kept.stamp}"' in over.text and f"stay in {kept.folder}" in over.text
+    listed = re.search(r'<form class="sister damaged".*?</form>', over.text, re.S).group(0)
+    assert "put-back" not in listed and 'class="btn remove"' in listed
+    back = client.post("/teach/restore", data={"kept": kept.stamp}, headers=HTMX)
+    assert back.status_code == 422 and "not a tile set index" in back.text
+    assert len(list(kept.folder.rglob("*.png"))) == len(LAID)          # nothing lost by the refusal
+    gone = client.post("/teach/discard", data={"kept": kept.stamp}, headers=HTMX)
+    assert gone.status_code == 200 and not kept.folder.exists() and client.app.state.tiles.kept_aside() == []

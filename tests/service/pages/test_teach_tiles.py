@@ -136,3 +136,35 @@ def test_a_refusal_goes_once_the_next_photo_is_read(page, server, tmp_path):
     page.click("#teach-upload button[type=submit]")
     expect(page.locator("#lesson .cut")).to_have_count(len(LAID))
     expect(page.locator("#flash .flash.error")).to_have_count(0)
+
+
+def test_a_set_that_cannot_be_read_is_said_so_started_over_and_removed(page, server, tmp_path):
+    """The table's index cut short: the page says the set cannot be read and what is wrong; Start over
+    keeps it aside, the line going with the answer; the set kept aside is listed as damaged, with
+    Remove and no Put back."""
+    photo = tmp_path / "rows.jpg"
+    photo.write_bytes(jpeg(rows_photo(tile_art())))
+    page.goto(server + "/")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.goto(server + "/teach")
+    page.set_input_files("#teach-image", str(photo))
+    page.click("#teach-upload button[type=submit]")
+    expect(page.locator("#lesson .cut")).to_have_count(len(LAID))
+    page.click("#teach-confirm")
+    expect(page.locator("#taught")).to_contain_text("learnt 34 tile(s)")
+    index = tmp_path / "data" / "demo.tileset" / "index.json"
+    index.write_text(index.read_text()[:500])
+
+    page.goto(server + "/teach")
+    expect(page.locator("#damage")).to_contain_text("not a tile set index")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#start-over")
+    expect(page.locator("#taught")).to_contain_text("the set that could not be read is kept aside")
+    expect(page.locator("#tileset-damaged")).to_be_empty()
+    expect(page.locator("#kept .sister.damaged")).to_contain_text("34 crop file(s)")
+    expect(page.locator("#kept .sister .put-back")).to_have_count(0)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#kept .sister button.remove")
+    expect(page.locator("#kept-removed")).to_be_visible()
+    assert not list((tmp_path / "data").glob("demo.tileset.replaced-*"))
