@@ -185,8 +185,8 @@ class TableTiles:
         """What is wrong with the table's set on disk, in a line, when its index cannot be read (a copy
         cut short, an edit by hand); None when it reads or there is none. Said on the teach page: the
         page counted such a set as none, and its players never knew why it learnt nothing."""
-        if self.folder is None or not (self.folder / INDEX).is_file():
-            return None
+        if self.folder is None or not ((self.folder / INDEX).is_file() or _files_held(self.folder)[0]):
+            return None                 # no set, or one started over (its counts alone)
         return _damage(self.folder)
 
     def crops(self) -> int:
@@ -373,7 +373,10 @@ class TableTiles:
             self._counts_into(self._put_aside(own), folder)
         elif own.exists():              # no set in it (started over): nothing to keep aside but its counts
             self._counts_into(own, folder)
-            shutil.rmtree(own)
+            if _files_held(own)[0]:     # crops without an index (lost, deleted by hand): kept, listed damaged
+                self._put_aside(own)
+            else:
+                shutil.rmtree(own)
         folder.rename(own)
         tileset.folder = own                                    # its files are named relative to it
         self._use(tileset)

@@ -326,3 +326,17 @@ def test_a_set_that_cannot_be_read_is_kept_aside_and_listed_when_another_takes_i
     [kept] = b.app.state.tiles.kept_aside()
     assert "not a tile set index" in kept.damaged and kept.crops == len(LAID)
     assert _kept_stamps(took.text) == [kept.stamp] and _crops(_folder(b)) == 34
+
+
+def test_a_set_that_lost_its_index_keeps_its_crops_when_another_takes_its_place(tables, photo):
+    """B's index.json gone, its crops still there: taking A's set removed B's folder, crops and all,
+    as if B had started over and held nothing."""
+    a, b = tables["A"], tables["B"]
+    _teach(a, photo)
+    _teach(b, photo)
+    (_folder(b) / "index.json").unlink()
+    assert "cannot be read" in b.get("/teach").text
+    took = b.post("/teach/adopt", data={"table": "A"}, headers=HTMX)
+    assert took.status_code == 200 and "This table's earlier set is kept aside" in took.text
+    [kept] = b.app.state.tiles.kept_aside()
+    assert kept.damaged and kept.crops == len(LAID)
