@@ -83,18 +83,22 @@ class Result(NamedTuple):
         }
 
 
-def score(record: HandRecord | Mapping[str, Any], preset: Preset | None = None) -> Result:
+def score(record: HandRecord | Mapping[str, Any], preset: Preset | None = None, *,
+          round_honba: int | None = None) -> Result:
     """Score a winning hand under its preset; raises ScoringError saying what is wrong.
 
     ``preset``: score under this rule (e.g. a house rule file) instead of the one
-    the record names; the record's options still apply over it."""
+    the record names; the record's options still apply over it. ``round_honba``: the
+    table's honba where the record's is not (a double ron's second winner when the honba
+    goes to the head winner alone counts none): whether the hand is a bounty round
+    (懸賞) is the table's, whoever counts the honba; None: the record's."""
     rec, t, counted, suit_in_play = _checked(record, preset)
     fx = _fixed_items(rec, t, counted)
     if rec.nagashi:
         return _nagashi(rec, t)
     # validate() refused gari kinds in the hand unless the preset allows some
     gari_held = bool(t.gari_in_hand) and any(counted.hand[k] for k in t.gari)
-    bounty = _bounty(rec, t)
+    bounty = _bounty(t, rec.is_dealer, rec.honba if round_honba is None else round_honba)
     best_total = 0
     best: tuple[list, Reading, list] | None = None
     reason = "not a winning hand: the tiles do not make four sets and a pair, seven pairs or kokushi"
@@ -578,10 +582,11 @@ def _karasu_strict_ok(rec: HandRecord, t: Table, hits, fx: _Fixed) -> bool:
     return not t.options.get("discarded_five", False)
 
 
-def _bounty(rec: HandRecord, t: Table) -> int:
-    if t.bounty_from is None or rec.honba < t.bounty_from:
+def _bounty(t: Table, dealer: bool, honba: int) -> int:
+    """What the uninvolved player pays a ron's winner at ``honba`` (the table's): from ``bounty_from`` on."""
+    if t.bounty_from is None or honba < t.bounty_from:
         return 0
-    return t.bounty_dealer if rec.is_dealer else t.bounty_nondealer
+    return t.bounty_dealer if dealer else t.bounty_nondealer
 
 
 _OTHERS = {seat: [s for s in SEATS if s != seat] for seat in SEATS}

@@ -72,7 +72,8 @@ def build_win(config: SessionConfig, state: State, records: Sequence[Mapping[str
     for i, (rec, name) in enumerate(zip(recs, names)):
         scored = dict(rec, honba=scored_honba(t, i, rec["honba"]))
         try:
-            res = scoring.score(scored, config.preset)     # the session's own rule, as stored
+            # the session's own rule, as stored; the bounty round is the table's whoever counts the honba
+            res = scoring.score(scored, config.preset, round_honba=rec["honba"])
         except scoring.ScoringError as e:
             raise LedgerError(f"hand record{_which(recs, i)}: {e}") from None
         entry = {"winner": name, "record": rec, "score": res.to_dict()}

@@ -228,6 +228,16 @@ def test_bounty_from_3_honba_dealer_10_non_dealer_5(seat, bounty):
     assert r.total == 3 + 2 + dealer + 1 + 1 + bounty
 
 
+def test_the_bounty_round_is_the_tables_whoever_counts_the_honba():
+    """A win counting no honba (a double ron's second winner where the honba goes to the head alone)
+    at the table's 3 honba is still in the bounty round: ``round_honba``."""
+    from rulebook import record, score
+    rec = record(R, "234567p234678s88s", "3p", seat="south", discarder="west", honba=0, **G)
+    r = score(rec, round_honba=3)
+    assert r.bounty == 5 and "honba" not in lines(r) and dict(r.payments) == {"west": r.total, "east": 5}
+    assert score(rec).bounty == 0
+
+
 def test_bounty_is_added_before_the_multiplier():
     """Worked example 1 adds 親の懸賞場 10 to the 48 before doubling."""
     r = win(R, "234567p234678s88s", "3p", honba=3, gari="1111m")

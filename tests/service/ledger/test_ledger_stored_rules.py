@@ -189,3 +189,31 @@ def test_a_rule_renamed_and_nothing_else_is_shown_by_its_new_name(led, rules, db
         data = fresh.config(sid).preset.data
         assert (data["name_ja"], data["name_en"]) == ("新しい名前", "New name")
     assert led.config(after).preset.data["name_en"] == "New name"
+
+
+def test_honba_to_the_head_winner_alone_leaves_both_winners_in_the_bounty_round(db_url, tmp_path):
+    """A house rule of dunhill with 積み棒も上家取り (``double_ron_honba = "head"``): the second
+    winner counts no honba, but the bounty round (懸賞, from 3 honba) is the table's. Scored at 0
+    honba, the second winner lost her bounty and still paid the head's: a winner down 1 on her own
+    win (Aki -16, Ben +17, Chie -1), where the winners exchange bounties both ways.
+
+    At 3 honba Aki (east, dealer) deals in to Ben (south) and Chie (west); Ben is the head.
+    Ben: 4 + honba 3 + bounty 5 = 12 from Aki; Chie: 4 (no honba) + bounty 5 = 9 from Aki.
+    The exchange: Chie pays Ben 5, Ben pays Chie 5. Aki -21, Ben +12, Chie +9."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    write_fixture_rule(rules, "head", 'extends = "dunhill"\nname_ja = "上家取り"\nname_en = "head"\n'
+                                      '[table]\ndouble_ron_honba = "head"\n')
+    ledger = Ledger(db_url, rules_dir=rules)
+    try:
+        s = ledger.start("head", PLAYERS).id
+        for _ in range(3):
+            ledger.add_draw(s, PLAYERS)                          # all tenpai: Aki deals on
+        recs = [{**hand("dunhill", "south", "ron", "east", honba=3), "rules": "head"},
+                {**hand("dunhill", "west", "ron", "east", honba=3, shape="hatsu"), "rules": "head"}]
+        event, st = ledger.add_win(s, recs)
+        paid = {w["winner"]: w["score"]["payments"] for w in event.body["wins"]}
+        assert paid == {B: {"east": 12, "west": 5}, C: {"east": 9, "south": 5}}
+        assert dict(zip(PLAYERS, st.balances)) == {A: -21, B: 12, C: 9}
+    finally:
+        ledger.close()
