@@ -158,9 +158,26 @@ _BY_NAME: dict[tuple[str, str], HouseRule] = {}
 _WITH_OPTIONS: dict[tuple, Preset] = {}
 
 
-def read(path: Path) -> HouseRule:
-    """Load and check the house rule file at ``path`` (cached until a file of it changes)."""
-    return _read(Path(path), ())
+def read(path: Path, *, own_folder: bool = False) -> HouseRule:
+    """Load and check the house rule file at ``path`` (cached until a file of it changes).
+
+    ``own_folder``: every rule it extends is a built-in or lies beside it. A table's rules folder is
+    all it counts by: a base found in the user's rules folder (``$TOUTENKOU_RULES_DIR``) is refused,
+    or one table's stray file there would count a rule its sisters sharing the folder count
+    otherwise, and the table itself could not start a session under that base."""
+    rule = _read(Path(path), ())
+    if own_folder:
+        folder = Path(path).absolute().parent
+        stray = [Path(p) for p, _, _ in rule.stamps if Path(p).absolute().parent != folder]
+        if stray:               # read again: a base of that name may have been put beside it since
+            _CACHE.pop(str(Path(path).absolute()), None)
+            rule = _read(Path(path), ())
+            stray = [Path(p) for p, _, _ in rule.stamps if Path(p).absolute().parent != folder]
+        if stray:
+            raise ScoringError(f"{path}: it extends {stray[0].stem!r}, found at {stray[0]}, outside this rules "
+                               f"folder ({folder}): a table counts by its own folder's rules (copy that file "
+                               "here, or extend a built-in)")
+    return rule
 
 
 def _read(path: Path, seen: tuple[str, ...]) -> HouseRule:

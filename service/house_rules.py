@@ -74,7 +74,7 @@ def choices(folder: Path) -> list[RuleChoice]:
                               digest=p.digest))
     for path in house_rule_files(folder):
         try:
-            rule = read(path)
+            rule = read(path, own_folder=True)
         except scoring.ScoringError as e:
             out.append(RuleChoice(path.stem, HOUSE, path.stem, path.stem, file=str(path), error=str(e)))
             continue
@@ -94,7 +94,7 @@ def house_rule(name: str, folder: Path) -> HouseRule | None:
         known = ", ".join(c.name for c in choices(folder))
         raise ServiceError(f"no rule {name!r}: not a built-in nor a house rule in {folder} (rules: {known})", 404)
     try:
-        return read(path)
+        return read(path, own_folder=True)
     except scoring.ScoringError as e:
         raise BrokenRule(name, path, str(e)) from None
 

@@ -51,7 +51,7 @@ def resolve(name: Any, folder: Path | None = None) -> Preset:
             house = ", ".join(p.stem for p in house_rule_files(Path(folder))) or "none"
             raise LedgerError(f"unknown rules {name!r}: not a built-in ({', '.join(scoring.preset_ids())}) "
                               f"nor a house rule in {folder} ({house})")
-        return read(path).preset
+        return read(path, own_folder=True).preset
     except scoring.ScoringError as e:
         raise LedgerError(str(e)) from None
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -44,6 +45,7 @@ router = APIRouter()
 public = APIRouter()      # the staff login: no PIN needed
 TITLE = "カウンター Counter"
 MAX_RULE_TEXT = 64 * 1024
+_SAVING = threading.Lock()     # one rule file written at a time (``_write``)
 
 
 def _page(request: Request, template_name: str, status: int = 200, /, **context) -> Response:
@@ -254,7 +256,7 @@ def rule_page(request: Request, name: str, settings: SettingsDep, saved: int = 0
     error = None
     if not builtin:
         try:
-            read(path)
+            read(path, own_folder=True)
         except scoring.ScoringError as e:
             error = str(e)
     # a file not in UTF-8 is shown as best it reads (the error above says what is wrong with it)
@@ -306,16 +308,16 @@ def save_rule(folder: Path, name: str, body: str, *, new: bool = False) -> Path:
         def said(e: Exception) -> str:       # scoring names the copy: name the folder's file
             return str(e).replace(str(trial), str(folder))
         try:
-            read(trial / path.name)
+            read(trial / path.name, own_folder=True)
         except scoring.ScoringError as e:
             raise ServiceError(said(e), 422) from None
         for other in others:                  # a rule extending this one must go on loading
             try:
-                read(other)
+                read(other, own_folder=True)
             except scoring.ScoringError:
                 continue                      # broken before the edit: not this edit's doing
             try:
-                read(trial / other.name)
+                read(trial / other.name, own_folder=True)
             except scoring.ScoringError as e:
                 raise ServiceError(f"saving {name} would break {other.stem}, which extends it: {said(e)}",
                                    422) from None
@@ -324,15 +326,23 @@ def save_rule(folder: Path, name: str, body: str, *, new: bool = False) -> Path:
 
 
 def _write(path: Path, body: str, new: bool) -> None:
-    """All or nothing (a temporary file moved into place); the time moves on, so a reader sees it."""
-    before = path.stat() if path.exists() else None
-    if new and before is not None:
-        raise ServiceError(f"{path} exists already: edit it, or choose another name", 409)
-    tmp = path.with_name(f".{path.name}.saving")
-    tmp.write_text(body, encoding="utf-8")
-    if before is not None:
-        # scoring keeps a file until its time or size changes: a coarse clock must not hide the edit
-        later = max(tmp.stat().st_mtime_ns, before.st_mtime_ns + 1_000_000)
-        os.utime(tmp, ns=(later, later))
-    os.replace(tmp, path)
+    """All or nothing (a temporary file of its own moved into place: two saves at once shared one,
+    and a table could read a rule cut short); the time moves on, so a reader sees it. One save at a
+    time in this process, so a new rule's name is taken once."""
+    with _SAVING:
+        before = path.stat() if path.exists() else None
+        if new and before is not None:
+            raise ServiceError(f"{path} exists already: edit it, or choose another name", 409)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".saving", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(body)
+            if before is not None:
+                # scoring keeps a file until its time or size changes: a coarse clock must not hide the edit
+                later = max(os.stat(tmp).st_mtime_ns, before.st_mtime_ns + 1_000_000)
+                os.utime(tmp, ns=(later, later))
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
 

@@ -481,3 +481,34 @@ def test_the_tables_view_survives_a_session_taken_away_by_another_service(staff,
     other.close()
     r = staff.get("/api/counter/tables")
     assert r.status_code == 200 and r.json()[0]["session"] is None
+
+
+def test_two_saves_of_one_rule_at_once_never_leave_it_cut_short(tmp_path):
+    """Both saves wrote the one temporary file ``.NAME.toml.saving``: one truncated it while the
+    other moved it into place, a save failed with FileNotFoundError and a table reading the rule
+    meanwhile could read it cut short."""
+    import threading
+    from service.pages.counter import _write
+    path = tmp_path / "ours.toml"
+    bodies = [house_rule(d, 10) * 20 for d in (2, 5)]          # long enough to be caught half written
+    path.write_text(bodies[0], encoding="utf-8")
+    failed, seen = [], set()
+
+    def save(body):
+        for _ in range(150):
+            try:
+                _write(path, body, False)
+            except Exception as e:                              # noqa: BLE001 -- any failure is the finding
+                failed.append(repr(e))
+
+    def look():
+        for _ in range(600):
+            seen.add(path.read_text(encoding="utf-8"))
+
+    threads = [threading.Thread(target=save, args=(b,)) for b in bodies] + [threading.Thread(target=look)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failed == [] and seen <= set(bodies)
+    assert [p.name for p in tmp_path.iterdir()] == ["ours.toml"]       # no temporary file left

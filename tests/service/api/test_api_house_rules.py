@@ -225,3 +225,20 @@ def test_try_it_takes_the_tables_reading(client, settings):
     page = client.post("/rules/ours/try/camera", headers={"HX-Request": "true"})
     assert page.status_code == 200 and 'id="record" hx-swap-oob="true"' in page.text   # the box shows what was read
     assert page.text.count('data-role="') == 2
+
+
+def test_a_table_counts_by_its_own_folders_rules_alone(client, settings, tmp_path, monkeypatch):
+    """child.toml in the table's folder extends mid, which lies only in the user's rules folder
+    ($TOUTENKOU_RULES_DIR, where a stray `rules new` may have left it): child loaded and counted a
+    chombo at mid's 99 each while mid itself was no rule of the table, and a sister table sharing
+    the folder without that stray file counted child otherwise. Now child is refused, naming mid."""
+    elsewhere = tmp_path / "users-rules"
+    write_rule(elsewhere, "mid", 'extends = "dunhill"\nname_ja = "中"\nname_en = "mid"\n[table]\nchombo_each = 99\n')
+    monkeypatch.setenv("TOUTENKOU_RULES_DIR", str(elsewhere))
+    write_rule(settings.house_rules_dir, "child", 'extends = "mid"\nname_ja = "子"\nname_en = "child"\n')
+    r = client.post("/api/sessions", json={"rules": "child", "players": PLAYERS})
+    assert r.status_code == 422 and "extends 'mid'" in r.json()["detail"] and "outside this rules folder" in r.json()["detail"]
+    listed = {c["name"]: c for c in client.get("/api/rules?detail=true").json()}
+    assert "outside this rules folder" in (listed["child"]["error"] or "")
+    write_rule(settings.house_rules_dir, "mid", 'extends = "dunhill"\nname_ja = "中"\nname_en = "mid"\n')
+    assert client.post("/api/sessions", json={"rules": "child", "players": PLAYERS}).status_code == 201
