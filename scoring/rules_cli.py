@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -77,7 +78,7 @@ def _new(name: str, base_name: str, out: str | None) -> int:
         path = rules_dir() / f"{name}.toml"
     else:
         path = Path(out)
-        if path.is_dir():
+        if path.is_dir() or out.endswith(("/", os.sep)):        # a folder, there or to be made
             path = path / f"{name}.toml"
         elif path.name != f"{name}.toml":
             raise ScoringError(f"--out {out}: a house rule is named by its file: write {name}.toml "

@@ -85,7 +85,8 @@ def unmerge_player(player_id: int, parlour: ParlourDep) -> dict:
 def known_rules(parlour: Ledger, settings: Settings) -> list[str]:
     """Rules a price may be set for: the built-ins and house rules now, then any rule a stored session
     played (a house rule since deleted still settles)."""
-    names = [c.name for c in house_rules.choices(settings.house_rules_dir)]
+    # each rule once: a file named for a built-in (put there by hand) is listed broken, and was a second row
+    names = list(dict.fromkeys(c.name for c in house_rules.choices(settings.house_rules_dir)))
     played = sorted(parlour.rules_played() - set(names))
     return names + played
 

@@ -460,6 +460,10 @@ def test_rules_new_out_writes_elsewhere_and_may_start_from_a_house_rule(rules, t
     text = (tmp_path / "late.toml").read_text(encoding="utf-8")
     assert '# 場に10\n# noten_total = 10' in text                           # the house rule's value and comment
     assert read(tmp_path / "late.toml").chain == ("parlour", "dunhill")
+    # a folder not made yet, said as one (a trailing slash): it was refused as a misnamed file
+    p = cli("rules", "new", "later", "--from", "dunhill", "--out", str(tmp_path / "new") + "/", env_dir=rules)
+    assert p.returncode == 0, p.stderr
+    assert read(tmp_path / "new" / "later.toml").chain == ("dunhill",)
 
 
 def test_rules_check_prints_the_changes_and_the_bases_examples_side_by_side(rules):

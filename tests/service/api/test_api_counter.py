@@ -164,6 +164,14 @@ def test_a_bad_price_is_a_422_in_one_line(client, body, said):
     assert all(not p["stored"] for p in client.get("/api/counter/prices", headers=STAFF_H).json())
 
 
+def test_a_rule_is_priced_once_though_a_file_in_the_folder_takes_a_built_ins_name(client, settings):
+    """A dunhill.toml put in the rules folder by hand is listed as a broken house rule; the price
+    list showed dunhill twice."""
+    write_rule(settings.house_rules_dir, "dunhill", house_rule(2, 10))
+    rules = [p["rule"] for p in client.get("/api/counter/prices", headers=STAFF_H).json()]
+    assert rules.count("dunhill") == 1 and set(scoring.preset_ids()) <= set(rules)
+
+
 def test_prices_page_form_sets_the_price(staff):
     r = staff.post("/counter/prices", data={"rule": "isshokai", "rate": "1000", "fee": "500", "fee_per": "hour"},
                    follow_redirects=False)
