@@ -77,7 +77,11 @@ class Draft:
     melds: tuple[Mapping[str, Any], ...] = ()
     flags: frozenset[str] = frozenset()
     riichi_others: frozenset[str] = frozenset()    # non-winners who declared riichi (their sticks)
-    penalties: frozenset[str] = frozenset()        # players who paid a 罰符 this hand (isshokai)
+    # of those, who declared open riichi: its sticks (dunhill: 2, ``open_riichi_sticks``); always
+    # among ``riichi_others`` too (an open tick is a riichi)
+    open_others: frozenset[str] = frozenset()
+    # who paid a 罰符 this hand (isshokai), a name once for each: one player may pay two (sorted)
+    penalties: tuple[str, ...] = ()
     target: str = "concealed"
     meld_from: str = ""
     first: Mapping[str, Any] | None = None         # the first record of a double ron
@@ -106,15 +110,18 @@ class Draft:
         except RecursionError:
             raise EditError("the editor's melds or first record are nested too deeply") from None
         # The page writes these hidden fields; a stale or hand-made form may not have.
-        if not isinstance(melds, list) or not all(
-                isinstance(m, dict) and isinstance(m.get("kind"), str) and isinstance(m.get("tiles"), str)
-                for m in melds):
+        if not _melds_ok(melds):
             raise EditError("the editor's melds must be a list of {kind, tiles, from} objects")
         if first is not None and not isinstance(first, dict):
             raise EditError("the editor's first record (double ron) must be an object")
         bad = next((k for k in TEXT_FIELDS if not isinstance((first or {}).get(k, ""), str)), None)
         if bad:
             raise EditError(f"the editor's first record (double ron): its {bad} must be text")
+        if first is not None and not _melds_ok(first.get("melds") or []):
+            raise EditError("the editor's first record (double ron): its melds must be a list of "
+                            "{kind, tiles, from} objects")
+        if first is not None and not isinstance(first.get("options") or {}, dict):
+            raise EditError("the editor's first record (double ron): its options must be an object")
         melds = tuple(melds)
         seat = text("seat") or "east"
         return cls(seat=seat, win=text("win") or "tsumo", discarder=text("discarder"),
@@ -122,7 +129,9 @@ class Draft:
                    dora_indicators=_sorted(text("dora_indicators")),
                    ura_indicators=_sorted(text("ura_indicators")),
                    melds=melds, flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if text(f)),
-                   riichi_others=frozenset(getlist("riichi_others")), penalties=frozenset(getlist("penalty")),
+                   # an open riichi ticked is a riichi, its own box ticked or not
+                   riichi_others=frozenset(getlist("riichi_others")) | frozenset(getlist("riichi_open")),
+                   open_others=frozenset(getlist("riichi_open")), penalties=tuple(sorted(getlist("penalty"))),
                    target=text("target") or "concealed",
                    meld_from=text("meld_from"), first=first, pick=text("pick"), fixed=_boxes(text("fixed")),
                    grown=text("grown"),
@@ -133,7 +142,7 @@ class Draft:
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any], riichi_others: frozenset[str] = frozenset(),
-                    first: Mapping[str, Any] | None = None) -> "Draft":
+                    first: Mapping[str, Any] | None = None, open_others: frozenset[str] = frozenset()) -> "Draft":
         return cls(seat=record.get("seat", "east"), win=record.get("win", "tsumo"),
                    discarder=record.get("discarder") or "", concealed=_sorted(record.get("concealed") or ""),
                    # null is none, as the record's format says: not the text "None" in the field
@@ -141,7 +150,8 @@ class Draft:
                    dora_indicators=_sorted(record.get("dora_indicators") or ""),
                    ura_indicators=_sorted(record.get("ura_indicators") or ""),
                    melds=tuple(dict(m) for m in record.get("melds") or []),
-                   flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if record.get(f)), riichi_others=riichi_others,
+                   flags=frozenset(f for f, _, _ in FLAGS + RARE_FLAGS if record.get(f)),
+                   riichi_others=riichi_others | open_others, open_others=open_others,
                    first=first, options=frozenset(k for k, v in _said(record).items() if v),
                    options_off=frozenset(k for k, v in _said(record).items() if not v),
                    extra=_kept_extra(record))
@@ -149,12 +159,16 @@ class Draft:
     @classmethod
     def from_logged(cls, body: Mapping[str, Any]) -> "Draft":
         """A logged win's hand as the editor opens it to correct it: the last winner's record, a
-        double ron's first held apart, others' riichi sticks and the hand's penalties."""
+        double ron's first held apart, others' riichi sticks (an open riichi's as open) and the hand's
+        penalties (a player's name once for each)."""
         wins = body["wins"]
         first = wins[0]["record"] if len(wins) == 2 else None
-        others = frozenset(body.get("riichi", {})) - {w["winner"] for w in wins}
-        return replace(cls.from_record(wins[-1]["record"], others, first),
-                       penalties=frozenset(body.get("penalties", ())))
+        winners = {w["winner"] for w in wins}
+        riichi = dict(body.get("riichi", {}))
+        others = frozenset(riichi) - winners
+        opened = frozenset(n for n, k in riichi.items() if k == "open") - winners
+        return replace(cls.from_record(wins[-1]["record"], others, first, opened),
+                       penalties=tuple(sorted(body.get("penalties", ()))))
 
     def record(self, rules: str) -> dict[str, Any]:
         """The hand record this draft says (honba is the ledger's to fill)."""
@@ -194,13 +208,20 @@ class Draft:
     def winner_riichi(self, seats: Mapping[str, str]) -> "Draft":
         """A player ticked among others' riichi who is the winner now (the winner changed after the
         tick, or a double ron made her its second winner) declared riichi: the tick becomes her
-        hand's 立直, where it was dropped unseen (no stick, no riichi counted). ``seats``: seat ->
-        player."""
+        hand's 立直, where it was dropped unseen (no stick, no riichi counted); ticked open, her
+        hand's オープン立直 (its sticks: dunhill 2). ``seats``: seat -> player."""
         name = seats.get(self.seat)
         if name is None or name not in self.riichi_others:
             return self
         riichi = set() if self.flags & RIICHI_FLAGS else {"riichi"}
-        return replace(self, flags=self.flags | riichi, riichi_others=self.riichi_others - {name})
+        if name in self.open_others:
+            riichi = {"open_riichi"}
+        return replace(self, flags=self.flags | riichi, riichi_others=self.riichi_others - {name},
+                       open_others=self.open_others - {name})
+
+    def penalty_count(self, name: str) -> int:
+        """The 罰符 ``name`` paid this hand."""
+        return sum(p == name for p in self.penalties)
 
     def _reds(self, tile: str, n: int, tapped: int) -> int:
         """The red fives in a meld of ``n`` of ``tile``'s kind: those tapped, and at least as many as
@@ -304,13 +325,15 @@ class Draft:
             if self.first is None:
                 return self
             held, shown = self.records("_")    # one dead wall: the indicators on screen are both hands'
-            return replace(Draft.from_record(held, self.riichi_others, first=shown), penalties=self.penalties,
+            return replace(Draft.from_record(held, self.riichi_others, shown, self.open_others),
+                           penalties=self.penalties,
                            wall=self.wall)
         if verb == "single":            # the double ron taken back: the held hand alone, the dead wall as on screen
             if self.first is None:
                 return self
             held = self.records("_")[0]
-            return replace(Draft.from_record(held, self.riichi_others), penalties=self.penalties,
+            return replace(Draft.from_record(held, self.riichi_others, open_others=self.open_others),
+                           penalties=self.penalties,
                            wall=self.wall)
         if verb in ("", "refresh"):
             return self
@@ -473,7 +496,13 @@ class Draft:
         # one dead wall: the second winner's dora indicators are the first's (the second counted without)
         return Draft(seat=other, win="ron", discarder=self.discarder, first=self.record("_"),
                      dora_indicators=self.dora_indicators, riichi_others=self.riichi_others,
-                     penalties=self.penalties, wall=self.wall)
+                     open_others=self.open_others, penalties=self.penalties, wall=self.wall)
+
+
+def _melds_ok(melds: Any) -> bool:
+    """Melds as the page writes them: a list of {kind, tiles, from} objects, kind and tiles text."""
+    return isinstance(melds, list) and all(
+        isinstance(m, dict) and isinstance(m.get("kind"), str) and isinstance(m.get("tiles"), str) for m in melds)
 
 
 def _order(t: int) -> tuple[int, int]:

@@ -108,6 +108,10 @@ GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), ja) for
      r"和了牌が写っていません。待ちは \g<t> だけなので和了牌としました"),
     (r"the hand waits on (?P<t>.+): pick the winning tile", r"待ちは \g<t> です。和了牌を選んでください"),
     # the hand editor's taps and Confirm
+    (r"^(?P<n>.+) is ticked among others' open riichi and is the held winner",
+     r"保留中の和了者 \g<n> が他家オープン立直に入っています。「もう一人を直す」でオープンを付けるか、チェックを外してください"),
+    (r"^(?P<n>.+) is ticked among others' open riichi and is the winner",
+     r"和了者の \g<n> が他家オープン立直に入っています。オープンを付けるか、チェックを外してください"),
     (r"^(?P<n>.+) is ticked among others' riichi and is the held winner",
      r"保留中の和了者 \g<n> が他家立直に入っています。「もう一人を直す」で立直を付けるか、チェックを外してください"),
     (r"^(?P<n>.+) is ticked among others' riichi and is the winner",

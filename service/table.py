@@ -8,8 +8,9 @@ ledger's one transaction.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any, Collection, Mapping, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -98,10 +99,37 @@ def context_of(ledger: Ledger, session_id: str | None, hand: int | None = None) 
 
 
 def score_record(record: Mapping[str, Any], seats: Mapping[str, str] | None = None,
-                 preset: scoring.Preset | None = None) -> dict[str, Any]:
+                 preset: scoring.Preset | None = None, round_honba: int | None = None) -> dict[str, Any]:
     """The engine's count of ``record`` (under ``preset``: a session's stored rule; else the rule the
-    record names), each line with its running total, payers named by seat."""
-    return score_view(scoring.score(record, preset).to_dict(), seats or {})
+    record names; ``round_honba``: the table's honba where the record counts other, ``scoring.score``),
+    each line with its running total, payers named by seat."""
+    return score_view(scoring.score(record, preset, round_honba=round_honba).to_dict(), seats or {})
+
+
+# what the engine refuses of the tiles themselves, whichever the winning tile: said before the
+# players are asked for one (a 13-tile photo's 6m under dunhill is no tile of its wall; both
+# pinzu and souzu under chinton)
+TILES_REFUSED = re.compile(r"not in (the|this hand's) .*wall|is a gari under|too many copies|too many (red|plain) fives"
+                           r"|plays one suit per hand")
+
+
+def tiles_refused(record: Mapping[str, Any], count: Callable[[dict[str, Any]], Any]) -> str:
+    """The engine's refusal of ``record``'s tiles, where it is one of ``TILES_REFUSED`` (else ''):
+    ``count`` (a record's score, or ValueError) tried with each concealed tile as the winning one
+    in turn, so a hand read without its winning tile (13 tiles) is told what is wrong with its
+    tiles rather than only to pick one."""
+    try:
+        tiles = [scoring.tiles.tile_name(t) for t in scoring.tiles.parse_mpsz(record.get("concealed") or "")]
+    except scoring.ScoringError:
+        return ""
+    for tile in dict.fromkeys(tiles):
+        try:
+            count({**record, "win_tile": tile})
+            return ""                       # some winning tile scores: the tiles themselves are fine
+        except ValueError as e:
+            if TILES_REFUSED.search(str(e)):
+                return str(e)
+    return ""
 
 
 def score_in_session(record: Mapping[str, Any], ledger: Ledger, session_id: str | None) -> dict[str, Any]:

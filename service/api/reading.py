@@ -109,5 +109,9 @@ def _reading_out(snap: Snapshot, reading: Reading, ledger, session: str | None) 
         try:
             out["score"] = table.score_in_session(reading.record, ledger, session)
         except ValueError as e:      # a misread hand: show it, let the players fix it
-            out["score_error"] = str(e)
+            # a hand read without its winning tile: what is wrong with its tiles, if anything, else that
+            out["score_error"] = (str(e) if reading.record.get("win_tile") else
+                                  table.tiles_refused(reading.record,
+                                                      lambda r: table.score_in_session(r, ledger, session))
+                                  or "no winning tile: the hand was read with 13 tiles; name the winning tile")
     return out

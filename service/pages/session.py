@@ -136,10 +136,18 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
                                  **shown))
 
 
+def posted_riichi(form) -> list[str]:
+    """The riichi of a draw or chombo form as the ledger takes it: a name ticked under 立直, or
+    "name:open" ticked under オープン (dunhill: 2 sticks), a riichi whether or not its 立直 box is.
+    ``penalty``, posted the same way, is a name once for each 罰符 (a player may pay two)."""
+    opened = texts(form, "riichi_open")
+    return [r for r in texts(form, "riichi") if r not in opened] + [f"{n}:open" for n in opened]
+
+
 @router.post("/s/{session_id}/draw")
 def draw(session_id: str, form: FormDep, ledger: LedgerDep, after: AfterConfirmDep,
          background: BackgroundTasks) -> Response:
-    tenpai, riichi, penalties = texts(form, "tenpai"), texts(form, "riichi"), texts(form, "penalty")
+    tenpai, riichi, penalties = texts(form, "tenpai"), posted_riichi(form), texts(form, "penalty")
     correct = number(form, "correct")
     if correct:
         table.correct(ledger, session_id, correct, "draw", tenpai=tenpai, riichi=riichi, seen=number(form, "seen"),
@@ -153,7 +161,7 @@ def draw(session_id: str, form: FormDep, ledger: LedgerDep, after: AfterConfirmD
 @router.post("/s/{session_id}/chombo")
 def chombo(session_id: str, form: FormDep, ledger: LedgerDep, after: AfterConfirmDep,
            background: BackgroundTasks) -> Response:
-    offender, riichi, penalties = text(form, "offender"), texts(form, "riichi"), texts(form, "penalty")
+    offender, riichi, penalties = text(form, "offender"), posted_riichi(form), texts(form, "penalty")
     if not offender:
         raise ServiceError("choose who made the chombo")
     correct = number(form, "correct")

@@ -6,16 +6,13 @@ it); confirming logs the hand and reloads the page.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import Response
 
-from scoring import ScoringError
 from scoring.record import SEATS
-from scoring.tiles import parse_mpsz, tile_name
 
 from .. import table
 from ..deps import (AfterConfirmDep, CameraDep, HandPhotosDep, LedgerDep, OffersDep, ReaderDep, SettingsDep,
@@ -85,7 +82,7 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
         for i, rec in enumerate(records):
             try:
                 score = table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])},
-                                           at["seats"], cfg.preset)       # the session's stored rule
+                                           at["seats"], cfg.preset, at["honba"])      # the session's stored rule
             except ValueError as e:
                 scores, error = [], bilingual(str(e))
                 break
@@ -110,6 +107,9 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                 hand_options=[(*o, bool(cfg.preset.options[o[0]])) for o in HAND_OPTIONS
                               if cfg.preset and o[0] in cfg.preset.options],
                 clean=clean and not correct, entered=entered, offer=offer, unsure_score=unsure_score,
+                # others' open riichi asked where the rule makes it cost more (dunhill: 2 sticks), or
+                # the hand says one already (logged by the API under another rule)
+                open_riichi=cfg.table.open_riichi_sticks != 1 or bool(draft.open_others),
                 # the hand being corrected as the page first showed it: kept through every edit, so a
                 # correction made meanwhile on another tablet is refused at Confirm (Ledger.correct)
                 seen=seen if seen is not None else at.get("seen"))
@@ -133,10 +133,16 @@ def _winner_ticked(draft: Draft, seats: dict[str, str]) -> str:
     if name in draft.riichi_others and not draft.flags & RIICHI_FLAGS:
         return bilingual(f"{name} is ticked among others' riichi and is the winner: tick 立直 riichi for "
                          "the hand, or choose the winner again")
+    if name in draft.open_others and "open_riichi" not in draft.flags:     # her sticks: open riichi's
+        return bilingual(f"{name} is ticked among others' open riichi and is the winner: tick オープン "
+                         "open riichi for the hand, or untick it")
     held = seats.get(draft.first.get("seat")) if draft.first is not None else None
     if held in draft.riichi_others and not any(draft.first.get(f) for f in RIICHI_FLAGS):
         return bilingual(f"{held} is ticked among others' riichi and is the held winner: もう一人を直す "
                          f"(edit the other's hand) to tick 立直 riichi there, or untick {held}")
+    if held in draft.open_others and not draft.first.get("open_riichi"):
+        return bilingual(f"{held} is ticked among others' open riichi and is the held winner: もう一人を直す "
+                         f"(edit the other's hand) to tick オープン open riichi there, or untick {held}")
     return ""
 
 
@@ -148,21 +154,18 @@ def _held_refused(draft: Draft, records: list[dict[str, Any]], at: dict[str, Any
         if rec.get("seat") == draft.first.get("seat"):
             try:
                 table.score_record({**rec, "honba": scored_honba(cfg.table, i, at["honba"])}, at["seats"],
-                                   cfg.preset)
+                                   cfg.preset, at["honba"])
             except ValueError as e:
                 return bilingual(f"the other winner's hand, held, is refused ({rec.get('seat')}: {e}): "
                                  "edit it with もう一人を直す")
     return ""
 
 
-# what the engine refuses of the tiles themselves, whichever the winning tile: said before the
-# players are asked for one (a 13-tile photo's 6m under dunhill is no tile of its wall)
-TILES_REFUSED = re.compile(r"not in (the|this hand's) .*wall|is a gari under|too many copies|too many (red|plain) fives")
-
 
 def _comparable(draft: Draft, cfg) -> tuple:
-    """What a correction's Confirm would log of ``draft``: its records, others' riichi, penalties."""
-    return (draft.records(cfg.rules), draft.riichi_others, draft.penalties)
+    """What a correction's Confirm would log of ``draft``: its records, others' riichi (and which
+    were open), penalties (a name once for each)."""
+    return (draft.records(cfg.rules), draft.riichi_others, draft.open_others, tuple(sorted(draft.penalties)))
 
 
 def _as_logged(ledger: Ledger, session_id: str, correct: int, cfg) -> tuple | None:
@@ -175,20 +178,9 @@ def _as_logged(ledger: Ledger, session_id: str, correct: int, cfg) -> tuple | No
 
 
 def _tiles_refused(rec, at, cfg) -> str:
-    """The engine's refusal of ``rec``'s tiles, tried with each tile as the winning one in turn,
-    where it is one of ``TILES_REFUSED`` (else '')."""
-    try:
-        tiles = [tile_name(t) for t in parse_mpsz(rec.get("concealed", ""))]
-    except ScoringError:
-        return ""
-    for tile in dict.fromkeys(tiles):
-        try:
-            table.score_record({**rec, "win_tile": tile, "honba": at["honba"]}, at["seats"], cfg.preset)
-            return ""                       # some winning tile scores: the tiles themselves are fine
-        except ValueError as e:
-            if TILES_REFUSED.search(str(e)):
-                return bilingual(str(e))
-    return ""
+    """The engine's refusal of ``rec``'s tiles themselves (``table.tiles_refused``), said bilingual."""
+    said = table.tiles_refused(rec, lambda r: table.score_record({**r, "honba": at["honba"]}, at["seats"], cfg.preset))
+    return bilingual(said) if said else ""
 
 
 def work(request: Request, ledger: Ledger, session_id: str, draft: Draft, *, status: int = 200,
@@ -210,7 +202,9 @@ def edit(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, of
         if op == "double":  # the second winner, chosen by the double ron: her riichi ticked among others' is hers
             draft = draft.winner_riichi(seats)
         else:               # the hand on screen dropped: its winner's riichi stick stays, among others'
-            draft = replace(draft, riichi_others=draft.riichi_others | {seats[before.seat]})
+            name = seats[before.seat]           # (an open riichi's sticks, as open)
+            draft = replace(draft, riichi_others=draft.riichi_others | {name},
+                            open_others=draft.open_others | ({name} if "open_riichi" in before.flags else set()))
     snapshot = text(form, "snapshot")
     reading, size = (offers.reading(snapshot) if snapshot else None) or (None, (0, 0))
     # any tap is the players' own: a win the watcher reads next no longer replaces this draft
@@ -295,7 +289,7 @@ def _show(request, session_id, form, ledger, snapshot: str, reading: Reading, si
         reading = replace(reading, warnings=(DISCARDER_READ,) + tuple(reading.warnings))
     elif reading.record is not None:    # what the reader saw replaces the draft; players fix it
         # a double ron's first hand, held, stays: the reading is the second winner's
-        read = Draft.from_record(reading.record, draft.riichi_others, draft.first)
+        read = Draft.from_record(reading.record, draft.riichi_others, draft.first, draft.open_others)
         draft = replace(_second_ron(read, draft.first) if draft.first else read, penalties=draft.penalties)
     else:
         # nothing read (felt, a blur): a picture that read the hand stays the count's, or Confirm
@@ -330,7 +324,8 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
         raise ServiceError(ticked)
     records = draft.records(cfg.rules)
     winners = {at_seats[r["seat"]] for r in records if r.get("seat") in at_seats}
-    riichi = sorted(draft.riichi_others - winners)
+    # others' riichi as the ledger takes it: an open one as "name:open" (dunhill: its 2 sticks)
+    riichi = [f"{n}:open" if n in draft.open_others else n for n in sorted(draft.riichi_others - winners)]
     snapshot = text(form, "snapshot") or None
     correct = number(form, "correct")
     if correct:

@@ -212,6 +212,22 @@ def test_a_photo_of_the_hand_is_read_and_scored_as_the_players_say_it_was_won(ro
     assert [p.name for p in _stored(settings)] == [out["snapshot"]]
 
 
+@pytest.mark.parametrize("rules, said", [("chinton", "plays one suit per hand"),
+                                          ("dunhill", "9m is a gari under dunhill")])
+def test_a_hand_photo_read_without_its_winning_tile_says_what_is_wrong_with_its_tiles(roomy_client, rules, said):
+    """hand-70008812's line: 13 tiles and a 9m kan, pinzu and souzu. Its score_error said only
+    "'' is not one tile"; its tiles are no hand at all under either rule, whatever tile won.
+    (Tiles that are fine are told to name the winning tile: ``table.tiles_refused``'s test.)"""
+    photo = photos_dir() / "hand-70008812.jpg"
+    if not photo.is_file():
+        pytest.skip(f"{photo} is not here (../shared/photos)")
+    session = roomy_client.post("/api/sessions", json={"rules": rules, "players": PLAYERS}).json()
+    r = roomy_client.post("/api/read/hand-photo", files={"image": (photo.name, photo.read_bytes(), "image/jpeg")},
+                          data={"session": session["id"], "seat": "south", "win": "tsumo"})
+    assert r.status_code == 200, r.text
+    assert r.json()["record"]["win_tile"] == "" and said in r.json()["score_error"]
+
+
 def test_a_13_mp_tablet_photo_of_the_hand_is_read_not_refused_as_too_large(settings):
     """The same real photo as a 13 MP tablet takes it (4128x3096): before, "larger than 4096 pixels
     on a side". Read at half size, the hand is read as from the photo itself."""

@@ -59,6 +59,27 @@ def test_a_hand_tapped_in_without_its_winning_tile_says_to_choose_it(client, ses
     assert "choose the winning tile" in r.text and "is not one tile" not in r.text
 
 
+def test_a_chinton_hand_of_two_suits_is_refused_before_its_winning_tile_is_asked_for(client):
+    """清一色東天紅 plays one suit a hand: a photo's 13 tiles holding pinzu and souzu were only asked
+    for their winning tile, the refusal coming once one was picked (the other rules' 6m, no tile of
+    their wall, was said at once)."""
+    sid = client.post("/api/sessions", json={"rules": "chinton", "players": ["Aki", "Ben", "Chie"]}).json()["id"]
+    r = client.post(f"/s/{sid}/edit", data={"concealed": "123p456p789p23s11z", "op": "refresh"}, headers=HTMX)
+    assert r.status_code == 200
+    assert "plays one suit per hand" in r.text and "choose the winning tile" not in r.text
+
+
+def test_the_tiles_a_hand_read_without_its_winning_tile_are_refused_for_are_said():
+    from service import table
+    count = lambda r: table.score_record(r)                       # noqa: E731  the rule the record names
+    assert "plays one suit" in table.tiles_refused({"rules": "chinton", "seat": "east", "win": "tsumo",
+                                                    "concealed": "123p456p789p23s11z"}, count)
+    assert "is not in the dunhill wall" in table.tiles_refused({"rules": "dunhill", "seat": "east", "win": "tsumo",
+                                                                "concealed": "123p456p789p67m11z"}, count)
+    assert table.tiles_refused({"rules": "dunhill", "seat": "east", "win": "tsumo",
+                                "concealed": "123p456p789p23s11z"}, count) == ""     # fine tiles, some tile wins
+
+
 def test_a_press_on_a_page_older_than_the_session_says_to_reload_in_both_languages(client, session):
     sid = session["id"]
     client.post(f"/s/{sid}/draw", data={"hand": "1"}, headers=HTMX)          # hand 1 logged elsewhere

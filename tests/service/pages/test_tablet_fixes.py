@@ -162,6 +162,48 @@ def test_an_isshokai_penalty_is_logged_from_the_tablet(page, server):
     assert page.locator("input[name=penalty]").count() == 0
 
 
+def _hands(server: str, sid: str) -> list[dict]:
+    return httpx.get(f"{server}/api/sessions/{sid}/hands", headers={"X-Table-PIN": PIN}).json()["hands"]
+
+
+def test_a_second_penalty_of_one_player_is_a_second_box_shown_once_the_first_is_ticked(page, server):
+    """isshokai: Ben's two false calls are two 罰符, two sticks into the pool. A box per player said one
+    at most; a further box (+1) shows beside Ben's once his first is ticked, in the draw form without a
+    round trip, and in the editor after one."""
+    sid = start_session(page, server, rules="isshokai")
+    page.click("#draw summary")
+    more = page.locator("#draw label.stick:has(input[name=penalty][value=Ben])")
+    expect(more).to_have_count(2)
+    expect(more.first).to_be_hidden()                            # no first stick, no second box
+    page.click("#draw label.toggle:has(input[name=penalty][value=Ben])")
+    expect(more.first).to_be_visible()
+    expect(more.nth(1)).to_be_hidden()
+    more.first.click()
+    page.click("#draw-confirm")
+    expect(page.locator("#pool")).to_have_text("2")
+    assert _hands(server, sid)[0]["penalties"] == ["Ben", "Ben"]
+    page.click("#penalties label.toggle:has(input[name=penalty][value=Chie])")      # the editor's row
+    second = page.locator("#penalties label.stick:has(input[name=penalty][value=Chie])").first
+    expect(second).to_be_visible()
+    second.click()
+    expect(page.locator("#penalties input[name=penalty][value=Chie]:checked")).to_have_count(2)
+
+
+def test_a_non_winner_s_open_riichi_is_ticked_apart_under_dunhill_and_costs_two_sticks(page, server):
+    """dunhill's open riichi puts two sticks in the pool: the draw form and the editor tick it beside
+    the riichi boxes (an open tick is a riichi); isshokai, one stick either way, shows no such box."""
+    sid = start_session(page, server)
+    page.click("#draw summary")
+    page.click("#draw label.toggle:has(input[name=tenpai][value=Ben])")
+    page.click("#draw label.toggle:has(input[name=riichi_open][value=Ben])")
+    page.click("#draw-confirm")
+    expect(page.locator("#pool")).to_have_text("20")              # two sticks of 10 (a plain riichi: 10)
+    assert _hands(server, sid)[0]["riichi"] == {"Ben": "open"}
+    page.click("#work label.toggle:has(input[name=riichi_open][value=Chie])")       # the editor's row
+    expect(page.locator("#work input[name=riichi_others][value=Chie]")).to_be_checked()    # a riichi too
+    expect(page.locator("#work input[name=riichi_open][value=Chie]")).to_be_checked()
+
+
 def test_leaving_for_the_teach_page_with_a_hand_entered_asks_first(page, server):
     """A hand counted and not logged lives in the page alone: Teach tiles (or History) asks before
     it is thrown away; a page with nothing entered leaves at once."""
