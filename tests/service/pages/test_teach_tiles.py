@@ -18,13 +18,26 @@ from vision.tileset import TileSet
 LAID = [k for row in LAYOUT for k in row]
 
 
+def _log_in(page, url: str) -> None:
+    page.goto(url + "/")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+
+
+def _teach_rows(page, url: str, photo) -> None:
+    """The teach page at ``url`` taught the rows' photo, every cut as laid."""
+    page.goto(url + "/teach")
+    page.set_input_files("#teach-image", str(photo))
+    page.click("#teach-upload button[type=submit]")
+    expect(page.locator("#lesson .cut")).to_have_count(len(LAID))
+    page.click("#teach-confirm")
+
+
 def test_upload_the_rows_change_a_kind_and_confirm(page, server, tmp_path):
     photo = tmp_path / "rows.jpg"
     photo.write_bytes(jpeg(rows_photo(tile_art())))
 
-    page.goto(server + "/")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
+    _log_in(page, server)
     page.click("#teach-link")
     expect(page).to_have_url(re.compile(r"/teach$"))
     expect(page.locator("#layout .tile")).to_have_count(len(LAID))
@@ -63,14 +76,8 @@ def test_a_sister_table_takes_the_set_taught_at_another(page, sister_servers, tm
     photo = tmp_path / "rows.jpg"
     photo.write_bytes(jpeg(rows_photo(tile_art())))
     for url in (a, b):
-        page.goto(url + "/")
-        page.fill("#pin", PIN)
-        page.click("button[type=submit]")
-    page.goto(a + "/teach")
-    page.set_input_files("#teach-image", str(photo))
-    page.click("#teach-upload button[type=submit]")
-    expect(page.locator("#lesson .cut")).to_have_count(len(LAID))
-    page.click("#teach-confirm")
+        _log_in(page, url)
+    _teach_rows(page, a, photo)
     expect(page.locator("#taught")).to_contain_text("Other tables of the parlour")
 
     page.goto(b + "/teach")
@@ -123,9 +130,7 @@ def test_a_refusal_goes_once_the_next_photo_is_read(page, server, tmp_path):
     felt, photo = tmp_path / "felt.jpg", tmp_path / "rows.jpg"
     felt.write_bytes(jpeg(np.full((480, 640, 3), (40, 110, 30), np.uint8)))
     photo.write_bytes(jpeg(rows_photo(tile_art())))
-    page.goto(server + "/")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
+    _log_in(page, server)
     page.click("#teach-link")
 
     page.set_input_files("#teach-image", str(felt))
@@ -144,14 +149,8 @@ def test_a_set_that_cannot_be_read_is_said_so_started_over_and_removed(page, ser
     Remove and no Put back."""
     photo = tmp_path / "rows.jpg"
     photo.write_bytes(jpeg(rows_photo(tile_art())))
-    page.goto(server + "/")
-    page.fill("#pin", PIN)
-    page.click("button[type=submit]")
-    page.goto(server + "/teach")
-    page.set_input_files("#teach-image", str(photo))
-    page.click("#teach-upload button[type=submit]")
-    expect(page.locator("#lesson .cut")).to_have_count(len(LAID))
-    page.click("#teach-confirm")
+    _log_in(page, server)
+    _teach_rows(page, server, photo)
     expect(page.locator("#taught")).to_contain_text("learnt 34 tile(s)")
     index = tmp_path / "data" / "demo.tileset" / "index.json"
     index.write_text(index.read_text()[:500])
