@@ -169,8 +169,9 @@ def read(path: Path, *, own_folder: bool = False) -> HouseRule:
     if own_folder:
         folder = Path(path).absolute().parent
         stray = [Path(p) for p, _, _ in rule.stamps if Path(p).absolute().parent != folder]
-        if stray:               # read again: a base of that name may have been put beside it since
-            _CACHE.pop(str(Path(path).absolute()), None)
+        if stray:               # read again, the chain afresh: a base may have been put beside it since
+            for p, _, _ in rule.stamps:
+                _CACHE.pop(str(Path(p).absolute()), None)
             rule = _read(Path(path), ())
             stray = [Path(p) for p, _, _ in rule.stamps if Path(p).absolute().parent != folder]
         if stray:

@@ -326,15 +326,13 @@ class Draft:
                 return self
             held, shown = self.records("_")    # one dead wall: the indicators on screen are both hands'
             return replace(Draft.from_record(held, self.riichi_others, shown, self.open_others),
-                           penalties=self.penalties,
-                           wall=self.wall)
+                           penalties=self.penalties, fixed=self.fixed, wall=self.wall)
         if verb == "single":            # the double ron taken back: the held hand alone, the dead wall as on screen
             if self.first is None:
                 return self
             held = self.records("_")[0]
             return replace(Draft.from_record(held, self.riichi_others, open_others=self.open_others),
-                           penalties=self.penalties,
-                           wall=self.wall)
+                           penalties=self.penalties, fixed=self.fixed, wall=self.wall)
         if verb in ("", "refresh"):
             return self
         raise EditError(f"unknown editor action {op!r}")
@@ -496,7 +494,7 @@ class Draft:
         # one dead wall: the second winner's dora indicators are the first's (the second counted without)
         return Draft(seat=other, win="ron", discarder=self.discarder, first=self.record("_"),
                      dora_indicators=self.dora_indicators, riichi_others=self.riichi_others,
-                     open_others=self.open_others, penalties=self.penalties, wall=self.wall)
+                     open_others=self.open_others, penalties=self.penalties, fixed=self.fixed, wall=self.wall)
 
 
 def _melds_ok(melds: Any) -> bool:

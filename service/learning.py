@@ -73,25 +73,45 @@ def labels(read: Sequence[str], shown: Sequence[str], maybe: Sequence[str] = (),
     read, says one of the cuts read as that kind is that tile, and not which: none of them is learnt
     from (a 4s read as 8s in a hand
     holding three 8s; matched in reading order, the misread 4s was learnt as an 8s and a true 8s as
-    the 4s, and the next count read every 8s as 4s). A red five is its own kind: a ``5p`` read where
-    ``0p`` was confirmed is a fix, and of two fives read plain, one confirmed red, the red one is
-    known only by the players' tap."""
+    the 4s, and the next count read every 8s as 4s). So too a confirmed tile no cut is left over for,
+    where more cuts were matched to a closed kan than its two faces up: the cut read as it was taken
+    in by the kan's face-down places (``maybe`` holds all four of an ankan), and the kan's kind is
+    not learnt from. A red five is its own kind: a
+    ``5p`` read where ``0p`` was confirmed is a fix, and of two fives read plain, one confirmed red,
+    the red one is known only by the players' tap."""
     held = Counter(shown) + Counter(maybe)
     left, extra = Counter(shown), Counter(maybe)
     out: list[str | None] = [None] * len(read)
+    from_maybe: Counter = Counter()         # cuts matched to an ankan's tiles, by kind a five's red or plain
     for pool in (left, extra):
         for i, tile in enumerate(read):
             if out[i] is None and i not in fixed and pool[tile] > 0:
                 pool[tile] -= 1
                 out[i] = tile
+                if pool is extra:
+                    from_maybe[_plain(tile)] += 1
     unmatched = [i for i, kind in enumerate(out) if kind is None]
     missing = list((+left).elements())
-    # a confirmed tile not read, and a read one left over of a kind the hand holds: a cut of that kind is the other
-    doubtful = {read[i] for i in unmatched if i not in fixed and held[read[i]] > 0} if missing else set()
+    # a cut left over whose fix is plain: tapped, or read as a kind the hand holds none of
+    plain = [i for i in unmatched if i in fixed or held[read[i]] == 0]
+    doubtful: set[str] = set()
+    if missing:     # a confirmed tile not read: some cut is it, misread
+        doubtful = {read[i] for i in unmatched if i not in plain}
+        # no leftover cut is it: where more cuts were matched to an ankan than its two faces up, its
+        # face-down places took the misread cut in
+        face_up = Counter(_plain(k) for k in maybe)
+        over = {k for k, n in from_maybe.items() if 2 * n > face_up[k]}
+        if len(missing) > len(plain) and over:
+            doubtful |= {tile for tile in read if _plain(tile) in over}
     out = [None if i not in fixed and tile in doubtful else kind for i, (tile, kind) in enumerate(zip(read, out))]
     if len(unmatched) == 1 and len(missing) == 1 and read[unmatched[0]] not in doubtful:
         out[unmatched[0]] = missing[0]
     return out
+
+
+def _plain(tile: str) -> str:
+    """A tile's kind with a red five taken as its plain five (an ankan's two faces up may be either)."""
+    return "5" + tile[1:] if tile.startswith("0") else tile
 
 
 def confirmed_labels(cuts: Sequence[tuple[str, str]], records: Sequence[Mapping[str, Any]],

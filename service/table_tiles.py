@@ -116,6 +116,12 @@ def _damage(folder: Path) -> str | None:
     return None
 
 
+def _holds_a_set(folder: Path) -> bool:
+    """Whether ``folder`` holds a set, readable or not: its index, or crop files without one (an index
+    lost or deleted by hand). A folder of counts alone (started over) holds none."""
+    return (folder / INDEX).is_file() or _files_held(folder)[0] > 0
+
+
 def _files_held(folder: Path) -> tuple[int, int]:
     """(crop files, kinds holding any) in a set folder's ``crops/<kind>/``, whatever its index says:
     what a damaged set still holds on the disk."""
@@ -185,7 +191,7 @@ class TableTiles:
         """What is wrong with the table's set on disk, in a line, when its index cannot be read (a copy
         cut short, an edit by hand); None when it reads or there is none. Said on the teach page: the
         page counted such a set as none, and its players never knew why it learnt nothing."""
-        if self.folder is None or not ((self.folder / INDEX).is_file() or _files_held(self.folder)[0]):
+        if self.folder is None or not _holds_a_set(self.folder):
             return None                 # no set, or one started over (its counts alone)
         return _damage(self.folder)
 
@@ -205,10 +211,14 @@ class TableTiles:
             self._detector.use_tileset(tileset)
 
     def _open(self) -> TileSet:
-        """The set on disk (rebuilt when stale), or a new empty one: a fresh copy to change."""
+        """The set on disk (rebuilt when stale), or a new empty one: a fresh copy to change.
+        TileSetError where crops lie there without an index: a new index made over them left them
+        out of the set and out of the teach page's reach (Start over keeps them aside)."""
         classifier = self.detector.classifier
         if (self.folder / INDEX).is_file():
             return ready(self.folder, classifier)
+        if _holds_a_set(self.folder):
+            raise TileSetError(_damage(self.folder) or f"{self.folder}: crops without an index")
         return open_or_create(self.folder, classifier)
 
     def _open_for(self, count: str, doing: str) -> TileSet | None:
@@ -369,14 +379,11 @@ class TableTiles:
         waiting for their Confirm and those kept for a correction moved over: a count read or confirmed
         before the swap is learnt by the set in use) and in the reader. Under the lock."""
         own = self.folder
-        if (own / INDEX).is_file():
+        if _holds_a_set(own):           # readable or not (crops without an index: kept, listed damaged)
             self._counts_into(self._put_aside(own), folder)
         elif own.exists():              # no set in it (started over): nothing to keep aside but its counts
             self._counts_into(own, folder)
-            if _files_held(own)[0]:     # crops without an index (lost, deleted by hand): kept, listed damaged
-                self._put_aside(own)
-            else:
-                shutil.rmtree(own)
+            shutil.rmtree(own)
         folder.rename(own)
         tileset.folder = own                                    # its files are named relative to it
         self._use(tileset)
@@ -407,7 +414,7 @@ class TableTiles:
         again (or learns from its counts). ``TileSetError`` with no set to start over."""
         own = self._require_folder()
         with self._lock:
-            if not (own / INDEX).is_file():
+            if not _holds_a_set(own):
                 raise TileSetError("this table has no tile set yet: nothing to start over")
             fresh = own.with_name(own.name + ".new")
             shutil.rmtree(fresh, ignore_errors=True)            # a try that died half way

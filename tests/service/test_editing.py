@@ -142,6 +142,18 @@ def test_a_double_ron_keeps_the_hands_penalties_and_riichi_sticks():
     assert both.penalties == {"Aki"} and both.riichi_others == {"Aki"}
 
 
+def test_the_boxes_fixed_on_the_snapshot_stay_fixed_through_a_double_ron():
+    """The snapshot's boxes the players tapped and fixed say which cuts the tile set learns as fixed;
+    made a double ron, swapped or taken back to one hand, the draft forgot them (the fix then learnt
+    as a typed one, or not at all)."""
+    d = Draft(seat="south", win="ron", discarder="east", concealed="234p678p234s66s777z", win_tile="6s",
+              fixed=frozenset({3}))
+    both = d.apply("double")
+    assert both.fixed == {3}
+    ready = replace(both, concealed="123789p678s777z99s", win_tile="9s")
+    assert ready.apply("swap").fixed == {3} and ready.apply("single").fixed == {3}
+
+
 def test_a_tile_the_rule_refuses_is_said_before_the_winning_tile_is_asked_for(client):
     """A 13-tile photo of a four-player hand: the page asked for the winning tile first, and said
     only then that 6m is no tile of the dunhill wall. The tiles' own refusal comes first now."""

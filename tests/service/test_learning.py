@@ -52,6 +52,15 @@ def test_a_fix_to_a_kind_the_hand_also_holds_teaches_only_the_tile_the_players_t
     assert labels(["1p", "9m"], ["1p", "1m"]) == labels(["1p", "9m"], ["1p", "1m"], fixed={1}) == ["1p", "1m"]
 
 
+def test_a_misread_tile_taken_in_by_a_closed_kans_face_down_places_teaches_nothing():
+    """A 4s read as 8s beside an 8s ankan, fixed by typing: the ankan's four (two face down) took the
+    misread cut in, none was left over, and the 4s was learnt as an 8s."""
+    shown, maybe = ["1m", "2m", "3m", "4s"], ["8s"] * 4
+    read = ["1m", "2m", "3m", "8s", "8s", "8s"]                # the hand's 8s is the 4s
+    assert labels(read, shown, maybe) == ["1m", "2m", "3m", None, None, None]
+    assert labels(read, shown, maybe, fixed={3}) == ["1m", "2m", "3m", "4s", "8s", "8s"]     # tapped: known
+
+
 def test_the_boxes_the_players_tapped_name_their_cuts():
     record = {"seat": "east", "concealed": "0p5p", "dora_indicators": "5p"}
     cuts = [Cut("5p", np.zeros((64, 48, 3), np.uint8), "hand", "east", box=3),

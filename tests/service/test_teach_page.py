@@ -388,3 +388,28 @@ def test_a_set_that_cannot_be_read_started_over_is_listed_to_be_removed_never_pu
     assert len(list(kept.folder.rglob("*.png"))) == len(LAID)          # nothing lost by the refusal
     gone = client.post("/teach/discard", data={"kept": kept.stamp}, headers=HTMX)
     assert gone.status_code == 200 and not kept.folder.exists() and client.app.state.tiles.kept_aside() == []
+
+
+def test_a_set_that_lost_its_index_learns_nothing_over_its_crops_and_is_started_over(client, photo):
+    """index.json gone, the crops still there: the next Confirm made a new index over them (the
+    warning gone, the taught crops out of the set and out of the page's reach), teaching again did
+    the same, and Start over was refused as "no tile set yet"."""
+    from service.reader import Cut
+    lesson = _Lesson(_upload(client, photo).text)
+    assert client.post("/teach/confirm", data={"token": lesson.token, "kind": lesson.kinds},
+                       headers=HTMX).status_code == 200
+    tiles = client.app.state.tiles
+    (tiles.folder / "index.json").unlink()
+    assert "cannot be read" in client.get("/teach").text
+    snap = "0123456789abcdef0123.jpg"
+    tiles.remember(snap, [Cut("1m", np.full((96, 72, 3), 90, np.uint8), "hand", "east", box=0)])
+    assert tiles.learn(snap, [{"seat": "east", "concealed": "1m"}]) is None
+    assert not (tiles.folder / "index.json").exists() and tiles.unreadable()
+    again = _upload(client, photo)
+    taught = client.post("/teach/confirm", data={"token": _Lesson(again.text).token, "kind": lesson.kinds},
+                         headers=HTMX)
+    assert taught.status_code == 422 and not (tiles.folder / "index.json").exists()
+    r = client.post("/teach/start-over", headers=HTMX)
+    assert r.status_code == 200, r.text
+    [kept] = tiles.kept_aside()
+    assert kept.damaged and kept.crops == len([k for row in LAYOUT for k in row])

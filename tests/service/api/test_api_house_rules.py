@@ -236,9 +236,13 @@ def test_a_table_counts_by_its_own_folders_rules_alone(client, settings, tmp_pat
     write_rule(elsewhere, "mid", 'extends = "dunhill"\nname_ja = "中"\nname_en = "mid"\n[table]\nchombo_each = 99\n')
     monkeypatch.setenv("TOUTENKOU_RULES_DIR", str(elsewhere))
     write_rule(settings.house_rules_dir, "child", 'extends = "mid"\nname_ja = "子"\nname_en = "child"\n')
+    write_rule(settings.house_rules_dir, "grand", 'extends = "child"\nname_ja = "孫"\nname_en = "grand"\n')
     r = client.post("/api/sessions", json={"rules": "child", "players": PLAYERS})
     assert r.status_code == 422 and "extends 'mid'" in r.json()["detail"] and "outside this rules folder" in r.json()["detail"]
     listed = {c["name"]: c for c in client.get("/api/rules?detail=true").json()}
     assert "outside this rules folder" in (listed["child"]["error"] or "")
+    assert "outside this rules folder" in (listed["grand"]["error"] or "")
+    # mid copied into the folder, as the refusal says: the whole chain is read again, grand's too
     write_rule(settings.house_rules_dir, "mid", 'extends = "dunhill"\nname_ja = "中"\nname_en = "mid"\n')
-    assert client.post("/api/sessions", json={"rules": "child", "players": PLAYERS}).status_code == 201
+    for rule in ("grand", "child"):
+        assert client.post("/api/sessions", json={"rules": rule, "players": PLAYERS}).status_code == 201
