@@ -130,19 +130,21 @@ def _winner_ticked(draft: Draft, seats: dict[str, str]) -> str:
     hold her hand) waits. Before, the tick was dropped unseen (no stick, no riichi counted); made
     her riichi by itself, a mis-tap of the winner gave it to the wrong player."""
     name = seats.get(draft.seat)
-    if name in draft.riichi_others and not draft.flags & RIICHI_FLAGS:
-        return bilingual(f"{name} is ticked among others' riichi and is the winner: tick 立直 riichi for "
-                         "the hand, or choose the winner again")
+    # an open tick asks for the open riichi (it is a riichi too): asked for 立直 first, the players
+    # were then asked again for オープン
     if name in draft.open_others and "open_riichi" not in draft.flags:     # her sticks: open riichi's
         return bilingual(f"{name} is ticked among others' open riichi and is the winner: tick オープン "
                          "open riichi for the hand, or untick it")
+    if name in draft.riichi_others and not draft.flags & RIICHI_FLAGS:
+        return bilingual(f"{name} is ticked among others' riichi and is the winner: tick 立直 riichi for "
+                         "the hand, or choose the winner again")
     held = seats.get(draft.first.get("seat")) if draft.first is not None else None
-    if held in draft.riichi_others and not any(draft.first.get(f) for f in RIICHI_FLAGS):
-        return bilingual(f"{held} is ticked among others' riichi and is the held winner: もう一人を直す "
-                         f"(edit the other's hand) to tick 立直 riichi there, or untick {held}")
     if held in draft.open_others and not draft.first.get("open_riichi"):
         return bilingual(f"{held} is ticked among others' open riichi and is the held winner: もう一人を直す "
                          f"(edit the other's hand) to tick オープン open riichi there, or untick {held}")
+    if held in draft.riichi_others and not any(draft.first.get(f) for f in RIICHI_FLAGS):
+        return bilingual(f"{held} is ticked among others' riichi and is the held winner: もう一人を直す "
+                         f"(edit the other's hand) to tick 立直 riichi there, or untick {held}")
     return ""
 
 

@@ -101,6 +101,20 @@
     if (!window.confirm(LEAVE)) e.preventDefault();
   });
 
+  // -- 罰符 boxes, a box a stick (isshokai: one player may pay two): a tap sets the player's count to
+  // that box, as stars do. Ticking a box ticks those before it, unticking one unticks those after it:
+  // a +1 left ticked behind an unticked first box logged a stick the player had taken off. Run in
+  // the capture phase, before the editor's form posts the change. --
+  document.addEventListener("change", function (e) {
+    var t = e.target;
+    if (!t.matches || !t.matches("input[type=checkbox][name=penalty]")) return;
+    var row = t.closest("p, .row") || t.form || document;
+    var boxes = Array.prototype.filter.call(row.querySelectorAll("input[type=checkbox][name=penalty]"),
+                                            function (i) { return i.value === t.value; });
+    var k = boxes.indexOf(t);
+    boxes.forEach(function (b, j) { if (t.checked ? j < k : j > k) b.checked = t.checked; });
+  }, true);
+
   // -- taps on the snapshot --
   document.addEventListener("click", function (e) {
     var t = e.target;

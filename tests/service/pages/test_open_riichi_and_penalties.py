@@ -150,6 +150,16 @@ def test_the_winner_ticked_open_is_asked_for_her_hand_s_open_riichi(client):
     assert _hand(client, sid)["riichi"] == {"Ben": "open"}
 
 
+def test_the_winner_ticked_open_alone_is_asked_for_open_riichi_first(client):
+    """Ticked among others' open riichi, then made the winner with no riichi of her hand's: she was
+    asked for 立直 riichi, and once it was ticked, asked again for オープン. オープン alone clears both."""
+    sid = _session(client, "dunhill")
+    form = {"seat": "south", "win": "tsumo", **CHUN, "melds": "[]", "hand": "1", "riichi_open": "Ben"}
+    shown = client.post(f"/s/{sid}/edit", data={**form, "op": ""}, headers=HTMX).text
+    assert "open riichi and is the winner: tick オープン open riichi" in shown
+    assert "tick 立直 riichi for the hand" not in shown
+
+
 # -- two penalties of one player (isshokai) ---------------------------------------------------------
 
 def test_one_player_s_two_penalties_put_two_sticks_in_the_pool_and_a_correction_confirmed_unchanged_keeps_both(client):

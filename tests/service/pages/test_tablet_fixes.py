@@ -189,6 +189,30 @@ def test_a_second_penalty_of_one_player_is_a_second_box_shown_once_the_first_is_
     expect(page.locator("#penalties input[name=penalty][value=Chie]:checked")).to_have_count(2)
 
 
+def test_unticking_a_players_penalty_box_unticks_the_sticks_after_it(page, server):
+    """A tap sets a player's 罰符 to that box, as stars do. Ben's box unticked with his +1 still ticked
+    logged one stick the player had taken off (the draw form), and in the editor Chie's own box
+    tapped stayed ticked, her +1 going instead."""
+    sid = start_session(page, server, rules="isshokai")
+    page.click("#draw summary")
+    ben = page.locator("#draw label.toggle:has(input[name=penalty][value=Ben])")
+    ben.click()
+    page.locator("#draw label.stick:has(input[name=penalty][value=Ben])").first.click()
+    ben.click()                                                       # Ben's penalty taken off
+    expect(page.locator("#draw input[name=penalty][value=Ben]:checked")).to_have_count(0)
+    expect(page.locator("#draw label.stick:has(input[name=penalty][value=Ben])").first).to_be_hidden()
+    page.click("#draw label.toggle:has(input[name=tenpai][value=Aki])")
+    page.click("#draw-confirm")
+    expect(page.locator("#pool")).to_have_text("0")
+    assert _hands(server, sid)[0]["penalties"] == []
+    chie = page.locator("#penalties label.toggle:has(input[name=penalty][value=Chie])")
+    chie.click()
+    page.locator("#penalties label.stick:has(input[name=penalty][value=Chie])").first.click()
+    expect(page.locator("#penalties input[name=penalty][value=Chie]:checked")).to_have_count(2)
+    page.locator("#penalties label.toggle:has(input[name=penalty][value=Chie])").click()
+    expect(page.locator("#penalties input[name=penalty][value=Chie]:checked")).to_have_count(0)
+
+
 def test_a_non_winner_s_open_riichi_is_ticked_apart_under_dunhill_and_costs_two_sticks(page, server):
     """dunhill's open riichi puts two sticks in the pool: the draw form and the editor tick it beside
     the riichi boxes (an open tick is a riichi); isshokai, one stick either way, shows no such box."""

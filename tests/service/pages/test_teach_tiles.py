@@ -163,6 +163,10 @@ def test_a_set_that_cannot_be_read_is_said_so_started_over_and_removed(page, ser
     expect(page.locator("#tileset-damaged")).to_be_empty()
     expect(page.locator("#kept .sister.damaged")).to_contain_text("34 crop file(s)")
     expect(page.locator("#kept .sister .put-back")).to_have_count(0)
+    page.set_viewport_size({"width": 390, "height": 844})          # a phone: its line wraps, Remove on screen
+    box = page.locator("#kept .sister button.remove").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#kept .sister button.remove")
     expect(page.locator("#kept-removed")).to_be_visible()
