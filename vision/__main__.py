@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Sequence
 
 from . import tileset_cli
-from .synth.art import ArtMissing
 
 
 class _Parser(argparse.ArgumentParser):
@@ -254,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return {"detect": _detect, "evaluate": _evaluate, "synth": _synth, "train": _train,
                 "read": _read, "hand": _hand, "soup": _soup, "refiner": _refiner, "tileset": tileset_cli.run}[a.command](a)
-    except (ArtMissing, ModelMissing, UsageError, TileSetError) as e:
+    except (ModelMissing, UsageError, TileSetError, *_art_missing()) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except OSError as e:      # a read-only or full disk, a path under a file: the path and why, not a traceback
@@ -285,15 +284,44 @@ def _folder_path(text: str) -> Path:
     return path
 
 
+def _art_missing() -> tuple[type[Exception], ...]:
+    """The tile art's error, where a command loaded the art (rendering, training): the runtime's
+    commands never import vision.synth, and importing it for its error loaded ten modules of it."""
+    art = sys.modules.get("vision.synth.art")
+    return (art.ArtMissing,) if art is not None else ()
+
+
 def _write_drawing(path: Path, image) -> None:
     import cv2
 
-    try:
-        written = cv2.imwrite(str(path), image)
-    except cv2.error:   # OpenCV raises, not returns False, for some paths it cannot encode to
-        written = False
-    if not written:
+    try:   # encoded here and written by Python: OpenCV's own write printed a warning line of its own
+        ok, encoded = cv2.imencode(Path(path).suffix or ".png", image)
+    except cv2.error:   # OpenCV raises, not returns False, for a suffix it cannot encode to
+        ok = False
+    if not ok:
         raise UsageError(f"{path}: cannot write an image there (use .png or .jpg)")
+    try:
+        Path(path).write_bytes(encoded.tobytes())
+    except OSError as e:
+        raise UsageError(f"{path}: cannot write an image there ({e.strerror or e})") from None
+
+
+def _rule_set(rules: str):
+    """``(SetCounts, gari kinds)`` of the rule ``rules`` (a built-in, or a house rule in the rules
+    folder), as the service reads a table with them (``service.mending.set_of``): the reader read
+    every rule's table with 三人花's set and the default gari (chinton's 0m in the gari zone went
+    into the record unwarned). UsageError for a rule there is none of."""
+    import scoring
+    from scoring.table import Table
+    from scoring.tiles import tile_name
+
+    from .layout import SetCounts
+
+    try:
+        t = Table(scoring.load_preset(rules))
+    except scoring.ScoringError as e:
+        raise UsageError(f"--rules {rules}: {e}") from None
+    return SetCounts(t.copies, t.suit_copies, t.red_limit), tuple(sorted(tile_name(k) for k in t.gari))
 
 
 def _read_image(path: Path):
@@ -379,12 +407,14 @@ def _read(a: argparse.Namespace) -> int:
 
     frames = [_read_image(f) for f in a.frames]
     try:
+        from .detect import Detector
         from .read import TableReader
 
-        from .tileset import for_table
-
+        wall, gari = _rule_set(a.rules)
         table = load(a.table, a.tables)
-        reader = TableReader(table, a.rules, tileset=for_table(a.table, a.tables) if a.tileset else None)
+        detector = Detector()
+        reader = TableReader(table, a.rules, detector=detector, gari_kinds=gari, wall=wall,
+                             tileset=_table_set(a.table, a.tables, detector.classifier) if a.tileset else None)
         reading = reader.read_frames(frames, Debug(a.debug) if a.debug else None)
     except CalibrationError as e:
         raise UsageError(str(e)) from None
@@ -397,6 +427,19 @@ def _read(a: argparse.Namespace) -> int:
     return 0
 
 
+def _table_set(table: str, folder, classifier):
+    """The table's tile set ready for the overhead ``classifier``, or None where it has none: loaded
+    and (where built on another classifier) rebuilt and saved holding the set's lock, as the service
+    and ``tileset enroll`` do (a rebuild here saved over what the service had saved meanwhile)."""
+    from .tileset import INDEX, ready, table_tileset_path, writing
+
+    path = table_tileset_path(table, folder)
+    if not (path / INDEX).is_file():
+        return None
+    with writing(path):
+        return ready(path, classifier)
+
+
 def _hand(a: argparse.Namespace) -> int:
     import json
 
@@ -404,6 +447,7 @@ def _hand(a: argparse.Namespace) -> int:
     from .hand_photo import read_photo, seat_detector
 
     image = _read_image(a.photo)
+    wall, _ = _rule_set(a.rules)
     detector = None
     if a.tileset:
         from .tileset import TileSet
@@ -413,7 +457,7 @@ def _hand(a: argparse.Namespace) -> int:
             raise UsageError(f"{a.tileset}: a tile set for the {tileset.view} view; a photo from the seat is read "
                              "in the oblique view (enrol a set with --view oblique)")
         detector = seat_detector(tileset=tileset)
-    hand = read_photo(image, detector)
+    hand = read_photo(image, detector, wall=wall)
     record = hand.into({"rules": a.rules, "seat": a.seat, "win": a.win})
     line = hand.line_tiles
     if a.draw:

@@ -187,7 +187,12 @@ class Report:
 
 def load_labels(path: Path) -> dict:
     """A labelled real image: {"image": file name, "tiles": [{tile, box, rotation}], ...}."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{path}: no such labels file") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{path}: not a labels file (not JSON: {e})") from None
     if (not isinstance(data, dict) or not isinstance(data.get("tiles"), list)
             or not isinstance(data.get("image"), str) or not data["image"]):
         raise ValueError(f"{path}: not a labels file (needs 'image', a file name, and a 'tiles' list)")

@@ -678,3 +678,28 @@ def test_no_session_of_the_detector_leaves_its_threads_spinning_after_a_run():
     assert all(s is not None for s in sessions)
     assert [s.get_session_options().get_session_config_entry("session.intra_op.allow_spinning")
             for s in sessions] == ["0"] * 4
+
+
+def test_a_drawing_the_disk_refuses_is_one_line(tmp_path):
+    """/sys takes no new file (root or not): OpenCV's own write printed a warning line of its own
+    before the refusal."""
+    r = _cli("detect", str(DATA / "images" / "val" / "scene-2000001.jpg"), "--draw", "/sys/boxes.png")
+    assert r.returncode == 2 and "/sys/boxes.png: cannot write an image there" in r.stderr
+    assert r.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("content, said", [(None, "no such labels file"), ("{bad", "not a labels file (not JSON")])
+def test_evaluate_names_a_labels_file_it_cannot_read(tmp_path, content, said):
+    labels = tmp_path / "labels.json"
+    if content is not None:
+        labels.write_text(content)
+    r = _cli("evaluate", "--scenes", "0", "--real", str(labels))
+    assert r.returncode == 2 and f"{labels}: {said}" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_the_command_line_runs_the_runtime_without_the_renderer():
+    """`python -m vision detect|read|hand` imported ten modules of vision.synth for one error class."""
+    r = subprocess.run([sys.executable, "-c", "import sys, vision.__main__; "
+                        "print(sorted(m for m in sys.modules if m.startswith(('vision.synth', 'vision.build'))))"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr

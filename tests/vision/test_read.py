@@ -352,3 +352,60 @@ def test_each_tile_is_placed_and_turned_on_the_camera_frame_as_the_camera_shows_
         assert got % 180 == want % 180 if p.tile in HALF_TURN_SAME else got == want, (p, laid, got)
         checked += 1
     assert checked >= 0.8 * len(pieces) and checked >= 12
+
+
+@pytest.mark.parametrize("command", ["read", "hand"])
+def test_a_rule_there_is_none_of_exits_2_naming_it(tmp_path, tables, command):
+    """--rules was written into the record whatever it said (exit 0)."""
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((64, 64, 3), 70, np.uint8))
+    args = [str(blank), "--table", "t1", "--tables", str(tables)] if command == "read" else [str(blank)]
+    r = subprocess.run([sys.executable, "-m", "vision", command, *args, "--rules", "nonsense"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "--rules nonsense" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_the_command_line_reads_with_the_rules_set_and_gari():
+    """As the service does (service.mending.set_of): the reader read every rule with 三人花's set and
+    the default gari, and chinton's 0m in the gari zone went into the record unwarned."""
+    from vision.__main__ import _rule_set
+    wall, gari = _rule_set("chinton")
+    assert gari == ("1m", "4z", "9m") and wall.suit_copies == 8 and wall.of("5p") == 8
+    from service.mending import set_of
+    assert _rule_set("chinton") == set_of("chinton") and _rule_set("balance") == set_of("balance")
+
+
+def test_a_stale_set_is_rebuilt_holding_its_lock(tmp_path):
+    """The table's set, built on another classifier, was rebuilt and saved by `read` without the set's
+    lock: what the service saved meanwhile (a count learnt, a kind taken off) was saved over."""
+    import threading
+    import time as clock
+
+    from vision.__main__ import _table_set
+    from vision.classifier import Classifier
+    from vision.detect import VIEWS
+    from vision.tileset import TileSet, table_tileset_path, writing
+
+    oblique, overhead = Classifier(VIEWS["oblique"][1]), Classifier(VIEWS["overhead"][1])
+    folder = table_tileset_path("t1", tmp_path)
+    rng = np.random.default_rng(3)
+    stale = TileSet.create(folder, oblique, view="oblique")
+    for kind in ("1p", "2p"):
+        stale.enroll(kind, [rng.integers(0, 256, (64, 48, 3), dtype=np.uint8) for _ in range(2)], oblique)
+    stale.save()
+    held, done = threading.Event(), []
+
+    def service():                      # holds the lock, takes 2p off, saves
+        with writing(folder):
+            held.set()
+            clock.sleep(0.5)
+            mine = TileSet.load(folder)
+            mine.crops.pop("2p")
+            mine.save()
+
+    t = threading.Thread(target=service)
+    t.start()
+    held.wait()
+    done.append(_table_set("t1", tmp_path, overhead))
+    t.join()
+    assert done[0].kinds() == ["1p"] and TileSet.load(folder).kinds() == ["1p"]
