@@ -124,8 +124,9 @@ def views(reading: Reading | None, size: tuple[int, int], draft: Draft, threshol
     mended = _mended(reading, draft)
     for i, (d, p) in enumerate(zip(reading.detections, picks)):
         # a box fixed on the snapshot, or a tile the reader's mend counted as another: marked so, and
-        # not picked again (fixed twice, the hand broke)
-        changed = i in draft.fixed or i in mended
+        # not picked again (fixed twice, the hand broke); a double ron's first winner's box, fixed, is
+        # kept (the tile set learns it) but not marked on the second's hand
+        changed = i in draft.fixed and own or i in mended
         p = f"{p}:{i}" if p and not changed else ""
         boxes.append(Box(d.x, d.y, d.w, d.h, d.tile, unsure(d, threshold) and d.tile != BACK, p,
                          bool(p) and p == draft.pick, d.score, changed))

@@ -140,7 +140,10 @@ def _parser() -> _Parser:
     r.add_argument("frames", type=Path, nargs="+", help="one frame, or several of the still table to vote")
     r.add_argument("--table", required=True, help="the table's calibration (python -m calibration fit)")
     r.add_argument("--tables", type=Path, help="folder of table files (default: calibration's)")
-    r.add_argument("--rules", default="dunhill", help="the table's house rule, written into the record")
+    r.add_argument("--rules", default="dunhill",
+                   help="the table's house rule, written into the record (not checked: vision knows no rules; "
+                        "the frame is read with 三人花's set and gari 1m 5m 9m 4z, where the service reads a "
+                        "table with its rule's own, chinton's eight of a kind and gari 1m 9m 4z)")
     r.add_argument("--json", action="store_true", help="print {record, warnings} as JSON")
     r.add_argument("--debug", type=_folder_path, metavar="DIR", help="write every stage's image there")
     r.add_argument("--no-tileset", dest="tileset", action="store_false",
@@ -148,7 +151,8 @@ def _parser() -> _Parser:
 
     h = sub.add_parser("hand", help="a photo of a revealed hand taken from the seat -> its tiles in the hand record")
     h.add_argument("photo", type=Path)
-    h.add_argument("--rules", default="dunhill", help="the table's house rule, written into the record")
+    h.add_argument("--rules", default="dunhill",
+                   help="the table's house rule, written into the record (not checked; read with 三人花's set)")
     h.add_argument("--seat", choices=("east", "south", "west"), default="east", help="the winner's seat")
     h.add_argument("--win", choices=("tsumo", "ron"), default="tsumo")
     h.add_argument("--json", action="store_true", help="print {record, line, warnings} as JSON")
@@ -306,22 +310,6 @@ def _write_drawing(path: Path, image) -> None:
         raise UsageError(f"{path}: cannot write an image there ({e.strerror or e})") from None
 
 
-def _rule_set(rules: str):
-    """``(SetCounts, gari kinds)`` of the rule ``rules`` (a built-in, or a house rule in the rules
-    folder), as the service reads a table with them (``service.mending.set_of``): the reader read
-    every rule's table with 三人花's set and the default gari (chinton's 0m in the gari zone went
-    into the record unwarned). UsageError for a rule there is none of."""
-    import scoring
-    from scoring.table import Table
-    from scoring.tiles import tile_name
-
-    from .layout import SetCounts
-
-    try:
-        t = Table(scoring.load_preset(rules))
-    except scoring.ScoringError as e:
-        raise UsageError(f"--rules {rules}: {e}") from None
-    return SetCounts(t.copies, t.suit_copies, t.red_limit), tuple(sorted(tile_name(k) for k in t.gari))
 
 
 def _read_image(path: Path):
@@ -410,10 +398,9 @@ def _read(a: argparse.Namespace) -> int:
         from .detect import Detector
         from .read import TableReader
 
-        wall, gari = _rule_set(a.rules)
         table = load(a.table, a.tables)
         detector = Detector()
-        reader = TableReader(table, a.rules, detector=detector, gari_kinds=gari, wall=wall,
+        reader = TableReader(table, a.rules, detector=detector,
                              tileset=_table_set(a.table, a.tables, detector.classifier) if a.tileset else None)
         reading = reader.read_frames(frames, Debug(a.debug) if a.debug else None)
     except CalibrationError as e:
@@ -447,7 +434,6 @@ def _hand(a: argparse.Namespace) -> int:
     from .hand_photo import read_photo, seat_detector
 
     image = _read_image(a.photo)
-    wall, _ = _rule_set(a.rules)
     detector = None
     if a.tileset:
         from .tileset import TileSet
@@ -457,7 +443,7 @@ def _hand(a: argparse.Namespace) -> int:
             raise UsageError(f"{a.tileset}: a tile set for the {tileset.view} view; a photo from the seat is read "
                              "in the oblique view (enrol a set with --view oblique)")
         detector = seat_detector(tileset=tileset)
-    hand = read_photo(image, detector, wall=wall)
+    hand = read_photo(image, detector)
     record = hand.into({"rules": a.rules, "seat": a.seat, "win": a.win})
     line = hand.line_tiles
     if a.draw:

@@ -354,27 +354,6 @@ def test_each_tile_is_placed_and_turned_on_the_camera_frame_as_the_camera_shows_
     assert checked >= 0.8 * len(pieces) and checked >= 12
 
 
-@pytest.mark.parametrize("command", ["read", "hand"])
-def test_a_rule_there_is_none_of_exits_2_naming_it(tmp_path, tables, command):
-    """--rules was written into the record whatever it said (exit 0)."""
-    blank = tmp_path / "blank.png"
-    cv2.imwrite(str(blank), np.full((64, 64, 3), 70, np.uint8))
-    args = [str(blank), "--table", "t1", "--tables", str(tables)] if command == "read" else [str(blank)]
-    r = subprocess.run([sys.executable, "-m", "vision", command, *args, "--rules", "nonsense"],
-                       capture_output=True, text=True)
-    assert r.returncode == 2 and "--rules nonsense" in r.stderr and r.stderr.count("\n") == 1
-
-
-def test_the_command_line_reads_with_the_rules_set_and_gari():
-    """As the service does (service.mending.set_of): the reader read every rule with 三人花's set and
-    the default gari, and chinton's 0m in the gari zone went into the record unwarned."""
-    from vision.__main__ import _rule_set
-    wall, gari = _rule_set("chinton")
-    assert gari == ("1m", "4z", "9m") and wall.suit_copies == 8 and wall.of("5p") == 8
-    from service.mending import set_of
-    assert _rule_set("chinton") == set_of("chinton") and _rule_set("balance") == set_of("balance")
-
-
 def test_a_stale_set_is_rebuilt_holding_its_lock(tmp_path):
     """The table's set, built on another classifier, was rebuilt and saved by `read` without the set's
     lock: what the service saved meanwhile (a count learnt, a kind taken off) was saved over."""
