@@ -1,15 +1,17 @@
 """A table that learns from its confirmed counts: a session of hands, read one after another.
 
-    .venv/bin/python bench/bench_learn.py [--designs 6] [--frames 24] [--seed 0] [--classifier ONNX]
+    .venv/bin/python bench/bench_learn.py [--designs 6] [--frames 24] [--seed 0] [--classifier ONNX] [--typed]
 
 Rendered, so it says little of a real parlour (bench_tileset.py measures real tiles);
 what it measures is item 4 of the tile set's path as the service runs it: per tile
 design no model learnt (drawn as ``bench_teach.py`` draws them), ``--frames`` hands of
 a session are read in turn by the service's vision reader, and after each the count
-is confirmed as the hand truly was (the players fix every misread tile): its cuts,
-labelled by ``service.learning`` from the confirmed record, are learnt by the table's
-set (``TileSet.learn``, kept-out check and all), as ``service.table_tiles`` does on
-Confirm. Four tables read the same frames:
+is confirmed as the hand truly was (the players fix every misread tile, tapping its
+box on the snapshot: the box whose tile is not the one laid there; ``--typed``: by
+typing, no box known, so ``service.learning`` learns only the fixes that are sure): its
+cuts, labelled by ``service.learning`` from the confirmed record and the boxes tapped,
+are learnt by the table's set (``TileSet.learn``, kept-out check and all), as
+``service.table_tiles`` does on Confirm. Four tables read the same frames:
 
 - ``alone``: no set, the classifier alone;
 - ``learning``: no teaching, a set that starts empty and learns from every count;
@@ -32,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bench_teach import design_options, design_style, hand_scene, rows_frame, teach, tile_art  # noqa: E402
@@ -40,6 +43,7 @@ from calibration.store import TableFile  # noqa: E402
 from service.learning import confirmed_cuts  # noqa: E402
 from service.reader import ReadContext  # noqa: E402
 from service.vision_reader import VisionReader  # noqa: E402
+from vision.classes import BACK  # noqa: E402
 from vision.detect import Detector  # noqa: E402
 from vision.layout import record_diff  # noqa: E402
 from vision.read import TableReader  # noqa: E402
@@ -49,10 +53,26 @@ TABLES = ("alone", "learning", "taught", "taught+learning")
 LEARNS = {"learning", "taught+learning"}
 
 
-def session(reader: VisionReader, tileset: TileSet | None, scenes, context: ReadContext, learn: bool) -> dict:
+def tapped(detections, scene) -> set[int]:
+    """The boxes a player taps to fix on the snapshot: each face-up box whose tile is not the tile laid
+    nearest its centre (within half the box), the laid tiles put on the frame by the scene's own
+    homography."""
+    laid = scene.tiles
+    at = cv2.perspectiveTransform(np.array([[[t.x, t.y]] for t in laid], np.float32), scene.H).reshape(-1, 2)
+    out = set()
+    for i, d in enumerate(detections):
+        centre = np.array([d.x + d.w / 2, d.y + d.h / 2])
+        j = int(np.argmin(((at - centre) ** 2).sum(1)))
+        if d.tile != BACK and np.hypot(*(at[j] - centre)) < max(d.w, d.h) / 2 and laid[j].tile != d.tile:
+            out.add(i)
+    return out
+
+
+def session(reader: VisionReader, tileset: TileSet | None, scenes, context: ReadContext, learn: bool,
+            tap: bool = True) -> dict:
     """Read ``scenes`` in turn with ``tileset`` (None: none), the set learning from each confirmed
-    count when ``learn``."""
-    exact, accepted, refused, learn_s = [], 0, 0, []
+    count when ``learn``, its fixes tapped on the snapshot (``tap``) or typed."""
+    exact, accepted, refused, learn_s, taps = [], 0, 0, [], 0
     reader.use_tileset(tileset)                             # learnt in place: the reader sees each update
     for hand, scene in enumerate(scenes):
         for r in reader._readers.values():
@@ -62,16 +82,19 @@ def session(reader: VisionReader, tileset: TileSet | None, scenes, context: Read
         if tileset is not None and learn:
             started = time.perf_counter()
             # named by the hand, not the clock: which cuts are kept out (by their names' hash) is the same each run
-            update = tileset.learn(confirmed_cuts(reading.cuts, [scene.record]), reader.detector.classifier,
+            fixed = tapped(reading.detections, scene) if tap else set()
+            taps += len(fixed)
+            update = tileset.learn(confirmed_cuts(reading.cuts, [scene.record], fixed), reader.detector.classifier,
                                    stamp=f"hand{hand:04d}")
             learn_s.append(time.perf_counter() - started)
             accepted += update.accepted
             refused += not update.accepted
-    return {"exact": exact, "accepted": accepted, "refused": refused, "learn_s": learn_s}
+    return {"exact": exact, "accepted": accepted, "refused": refused, "learn_s": learn_s, "taps": taps}
 
 
 def main() -> int:
-    a = design_options(__doc__, 24, "hands in each design's session")
+    a = design_options(__doc__, 24, "hands in each design's session",
+                       {"--typed": "the players fix tiles by typing, not by tapping their boxes"})
     if a.designs < 1 or a.frames < 2:
         print("error: --designs must be at least 1 and --frames at least 2", file=sys.stderr)
         return 2
@@ -97,12 +120,13 @@ def main() -> int:
                     **taught}
             line = []
             for table in TABLES:
-                got = session(reader, sets[table], scenes, context, table in LEARNS)
+                got = session(reader, sets[table], scenes, context, table in LEARNS, not a.typed)
                 first, second = sum(got["exact"][:half]), sum(got["exact"][half:])
                 totals[table][0] += first
                 totals[table][1] += second
                 learn_s += got["learn_s"]
-                extra = f" (updates {got['accepted']} accepted, {got['refused']} refused)" if table in LEARNS else ""
+                extra = (f" (updates {got['accepted']} accepted, {got['refused']} refused; {got['taps']} boxes tapped)"
+                         if table in LEARNS else "")
                 line.append(f"{table} {first}/{half} then {second}/{a.frames - half}{extra}")
             print(f"design {d} ({style.art_style}): " + "; ".join(line), flush=True)
     print(f"\n{a.designs} designs x {a.frames} hands, exact hand records in the first / second half of each session:")

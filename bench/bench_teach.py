@@ -90,14 +90,17 @@ def teach(reader: TableReader, frame: np.ndarray, laid: list[Laid], folder: Path
     return tileset, len(shown), sum(d.tile == kind for d, kind in shown), sum(len(v) for v in by_kind.values())
 
 
-def design_options(doc: str, frames: int, frames_help: str) -> argparse.Namespace:
+def design_options(doc: str, frames: int, frames_help: str, flags: dict[str, str] | None = None) -> argparse.Namespace:
     """The options of a bench over rendered designs: ``--designs``, ``--frames``, ``--seed``, ``--classifier``
-    (the shipped overhead classifier unless a candidate is named)."""
+    (the shipped overhead classifier unless a candidate is named), and the bench's own ``flags``
+    (``--name``: what it does)."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--designs", type=int, default=6)
     ap.add_argument("--frames", type=int, default=frames, help=frames_help)
     ap.add_argument("--seed", type=int, default=0)
     add_classifier(ap, CLASSIFIER)
+    for flag, said in (flags or {}).items():
+        ap.add_argument(flag, action="store_true", help=said)
     return ap.parse_args()
 
 
