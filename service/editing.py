@@ -219,10 +219,6 @@ class Draft:
         return replace(self, flags=self.flags | riichi, riichi_others=self.riichi_others - {name},
                        open_others=self.open_others - {name})
 
-    def penalty_count(self, name: str) -> int:
-        """The 罰符 ``name`` paid this hand."""
-        return sum(p == name for p in self.penalties)
-
     def _reds(self, tile: str, n: int, tapped: int) -> int:
         """The red fives in a meld of ``n`` of ``tile``'s kind: those tapped, and at least as many as
         the wall's plain ones leave (a kan of 5p in 三人花: two); none for any other kind."""
