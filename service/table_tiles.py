@@ -187,11 +187,16 @@ class TableTiles:
         except TileSetError:
             return []
 
+    def holds_a_set(self) -> bool:
+        """Whether the table has a set, readable or not: what another set taking its place keeps aside
+        (``_swap_in``)."""
+        return self.folder is not None and _holds_a_set(self.folder)
+
     def unreadable(self) -> str | None:
         """What is wrong with the table's set on disk, in a line, when its index cannot be read (a copy
         cut short, an edit by hand); None when it reads or there is none. Said on the teach page: the
         page counted such a set as none, and its players never knew why it learnt nothing."""
-        if self.folder is None or not _holds_a_set(self.folder):
+        if not self.holds_a_set():
             return None                 # no set, or one started over (its counts alone)
         return _damage(self.folder)
 

@@ -41,12 +41,6 @@ def _set_view(tiles: TableTiles) -> dict:
             "folder": str(tiles.folder) if tiles.folder is not None else "", "damaged": tiles.unreadable() or ""}
 
 
-def _has_set(tiles: TableTiles) -> bool:
-    """Whether the table has a set to keep aside when another takes its place: one it reads with, or
-    one that cannot be read (kept aside all the same)."""
-    return bool(tiles.kinds()) or tiles.unreadable() is not None
-
-
 def _sisters(ledger, settings) -> list[shared_tiles.SharedSet]:
     """The sets other tables of the parlour were taught ([] when the database cannot say)."""
     try:
@@ -147,7 +141,7 @@ def adopt(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDe
         raise ServiceError(f"table {source} is this table: its set is the one in use", 409)
     _need_table(tiles)
     named = shared_tiles.crops_of(ledger.engine, source)
-    had_one = _has_set(tiles)           # a set to keep aside (none: the table was never taught)
+    had_one = tiles.holds_a_set()       # a set to keep aside (none: the table was never taught)
     taken = tiles.adopt(named)
     return render(request, "_taught.html", enrolled=sum(map(len, taken.crops.values())), kinds=len(taken.crops),
                   tileset=_set_view(tiles), source=source, kept_one=had_one, **_kept_view(tiles, settings))
@@ -169,7 +163,7 @@ def _kept_named(form, tiles: TableTiles, doing: str):
 def restore(request: Request, form: FormDep, tiles: TilesDep, settings: SettingsDep) -> Response:
     """The set kept aside at ``kept`` (its time) put back in use; the one in use is kept aside."""
     kept = _kept_named(form, tiles, "put back")
-    had_one = _has_set(tiles)           # none after a start over: nothing is kept aside in its turn
+    had_one = tiles.holds_a_set()       # none after a start over: nothing is kept aside in its turn
     tiles.restore(kept)
     return render(request, "_taught.html", enrolled=kept.crops, kinds=kept.kinds, tileset=_set_view(tiles),
                   restored=local_time(kept.at.isoformat(), settings.timezone, SECONDS), kept_one=had_one,
