@@ -190,9 +190,7 @@ def undo(ledger: Ledger, session_id: str, hand: int | None, confirmed_by: str | 
     slots = ledger.slots(session_id)
     taught = slots[-1].event.snapshot if slots and slots[-1].kind == "win" else None
     event, state = ledger.undo(session_id, hand=hand, confirmed_by=confirmed_by)
-    # a picture another standing hand names still teaches what it taught (the demo's identical frames)
-    if after is not None and background is not None and taught and ledger.hand_of_snapshot(taught) is None:
-        after.undone(background, taught)
+    _take_back(ledger, taught, after, background)
     return event, state
 
 
@@ -206,11 +204,17 @@ def correct(ledger: Ledger, session_id: str, number: int, kind: str, *, snapshot
     slots = ledger.slots(session_id)
     was = slots[number - 1].event.snapshot if 1 <= number <= len(slots) else None
     event, state = ledger.correct(session_id, number, kind, snapshot=snapshot, **given)
-    # a picture another standing hand names still teaches what it taught (the demo's identical frames)
-    if (after is not None and background is not None and was and (was != snapshot or kind != "win")
-            and ledger.hand_of_snapshot(was) is None):
-        after.undone(background, was)
+    if was != snapshot or kind != "win":
+        _take_back(ledger, was, after, background)
     return event, state
+
+
+def _take_back(ledger: Ledger, snapshot: str | None, after: AfterConfirm | None, background) -> None:
+    """What the count of ``snapshot`` taught the tile set taken back (``after``, in ``background``),
+    but where another standing hand names that picture: it still teaches what it taught (the demo's
+    identical frames)."""
+    if after is not None and background is not None and snapshot and ledger.hand_of_snapshot(snapshot) is None:
+        after.undone(background, snapshot)
 
 
 def written(ledger: Ledger, session_id: str, event: Event, state: State) -> dict[str, Any]:
