@@ -71,14 +71,13 @@ def labels(read: Sequence[str], shown: Sequence[str], maybe: Sequence[str] = (),
 
     A read tile left over whose kind the hand also holds, not tapped, while a confirmed tile was not
     read, says one of the cuts read as that kind is that tile, and not which: none of them is learnt
-    from (a 4s read as 8s in a hand
-    holding three 8s; matched in reading order, the misread 4s was learnt as an 8s and a true 8s as
-    the 4s, and the next count read every 8s as 4s). So too a confirmed tile no cut is left over for,
-    where more cuts were matched to a closed kan than its two faces up: the cut read as it was taken
-    in by the kan's face-down places (``maybe`` holds all four of an ankan), and the kan's kind is
-    not learnt from. A red five is its own kind: a
-    ``5p`` read where ``0p`` was confirmed is a fix, and of two fives read plain, one confirmed red,
-    the red one is known only by the players' tap."""
+    from (a 4s read as 8s in a hand holding three 8s; matched in reading order, the misread 4s was
+    learnt as an 8s and a true 8s as the 4s, and the next count read every 8s as 4s). So too a
+    confirmed tile no cut is left over for, where more cuts were matched to a closed kan than its two
+    faces up: the cut read as it was taken in by the kan's face-down places (``maybe`` holds all four
+    of an ankan), and the kan's kind is not learnt from. A red five is its own kind: a ``5p`` read
+    where ``0p`` was confirmed is a fix, and of two fives read plain, one confirmed red, the red one
+    is known only by the players' tap."""
     held = Counter(shown) + Counter(maybe)
     left, extra = Counter(shown), Counter(maybe)
     out: list[str | None] = [None] * len(read)
@@ -160,12 +159,13 @@ def confirmed_cuts(cuts: Sequence[Any], records: Sequence[Mapping[str, Any]],
     """``(kind, image)`` of each cut (``service.reader.Cut``: ``tile``, ``zone``, ``seat``, ``image``,
     ``box``) that a count confirmed as ``records`` teaches, by ``confirmed_labels``; the images pass
     through untouched. ``fixed_boxes``: the reading's boxes the players tapped and fixed on the
-    snapshot (``editing.Draft.fixed``), which are the cuts of those ``box``. A cut in the hand, melds or gari of a seat that no record names the winner (``seat``)
-    teaches nothing: it is another player's tile, not one the players confirmed. A reader can take
-    a row for the winner's that is not (a set's pale backs read as 白, thirteen of them, took the
-    seat) or read a face on another seat's row, and matched by kind such a cut was learnt as the
-    winner's tile of its name: a back learnt as 白, and the set then read every pale back as 白
-    (docs/vision.md). A cut whose seat is not known is matched as before."""
+    snapshot (``editing.Draft.fixed``), which are the cuts of those ``box``. A cut in the hand, melds
+    or gari of a seat that no record names the winner (``seat``) teaches nothing: it is another
+    player's tile, not one the players confirmed. A reader can take a row for the winner's that is
+    not (a set's pale backs read as 白, thirteen of them, took the seat) or read a face on another
+    seat's row, and matched by kind such a cut was learnt as the winner's tile of its name: a back
+    learnt as 白, and the set then read every pale back as 白 (docs/vision.md). A cut whose seat is
+    not known is matched as before."""
     winners = {r.get("seat") for r in records}
     kept = [(c.tile, c.zone if c.seat is None or c.zone not in _WINNERS_ZONES or c.seat in winners else "")
             for c in cuts]

@@ -5,8 +5,8 @@ the service still teaches the table's tile set when it is confirmed after it (``
   image (``cut0``, ``cut1``, ...) and its ``tiles``, ``zones`` and ``seats`` (unicode arrays; a
   seat not known is empty, and a file written before seats were kept reads as none known) and
   ``boxes`` (each cut's box in its reading, -1 where not known; none in a file written before
-  boxes were kept), no pickle either way. It is written to a temporary file in the folder, then renamed over the name: a
-  crash never leaves half a file under a count's name.
+  boxes were kept), no pickle either way. It is written to a temporary file in the folder, then
+  renamed over the name: a crash never leaves half a file under a count's name.
 - Only a snapshot store's name (``<20 hex>.jpg``) names a file; a count under another name is not
   kept here.
 - At most ``keep`` files: writing one more removes the oldest (by modification time).

@@ -310,8 +310,6 @@ def _write_drawing(path: Path, image) -> None:
         raise UsageError(f"{path}: cannot write an image there ({e.strerror or e})") from None
 
 
-
-
 def _read_image(path: Path):
     import cv2
     import numpy as np
