@@ -79,6 +79,30 @@
     if (picked && e.detail.target && e.detail.target.id === "work") picked.scrollIntoView({block: "nearest"});
   });
 
+  // -- the keyboard's place in the editor: each change posts the draft and its answer replaces the
+  // editor, which drops the focus to the page's top (Space on a toggle, then Tab, began again at the
+  // bar). After a key press the control of the same name and value takes it back; after a tap nothing
+  // is focused (a text field focused on a tablet would raise its keyboard). --
+  var byKeys = false, held = null;
+  document.addEventListener("keydown", function () { byKeys = true; }, true);
+  document.addEventListener("pointerdown", function () { byKeys = false; }, true);
+  function where(el) {              // a selector that finds this control again in the next editor
+    if (el.id) return "#" + CSS.escape(el.id);
+    if (el.name) return el.tagName.toLowerCase() + ':not([type=hidden])[name="' + CSS.escape(el.name) + '"]' +
+                        (el.value ? '[value="' + CSS.escape(el.value) + '"]' : "");
+    if (el.dataset && el.dataset.op) return '[data-op="' + CSS.escape(el.dataset.op) + '"]';
+    return null;
+  }
+  document.addEventListener("focusin", function (e) {
+    if (e.target.closest && e.target.closest("#work")) held = where(e.target);
+  });
+  document.body.addEventListener("htmx:afterSettle", function () {
+    var w = work(), a = document.activeElement;
+    if (!byKeys || !held || !w || (a && a !== document.body && document.contains(a))) return;
+    var again = w.querySelector(held);
+    if (again) again.focus({preventScroll: true});
+  });
+
   // -- a link away (Teach tiles, History, home) with a hand entered and not logged: it would be lost
   // (the draft lives in this page alone, and the tiles may be swept by then) --
   var LEAVE = root.dataset.correct ?

@@ -1,0 +1,51 @@
+"""The editor by keyboard: each change posts the draft and the answer replaces the editor, so the
+control a key changed must keep the focus (Space on a toggle, then Tab, went on from the page's top),
+and the hidden input behind a pill shows the focus on its pill."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tablet_steps import start_session
+
+
+def _type_a_winning_hand(page):
+    page.click("details.typed summary")
+    page.fill("#concealed", "234p678p234s66s777z")
+    page.fill("#win_tile", "6s")
+    page.click("#apply")
+    expect(page.locator("#total")).to_be_visible()
+
+
+def _focused(page) -> str:
+    return page.evaluate("(() => { const a = document.activeElement;"
+                         " return a ? (a.name || a.id || a.tagName) + '=' + (a.value || '') : ''; })()")
+
+
+def test_space_on_a_toggle_keeps_the_focus_there_and_tab_goes_on(page, server):
+    start_session(page, server)
+    _type_a_winning_hand(page)
+    before = page.locator("#total").inner_text()
+
+    page.focus("#work input[name=riichi]")
+    page.keyboard.press("Space")
+    expect(page.locator("#work input[name=riichi]")).to_be_checked()
+    expect(page.locator("#total")).not_to_have_text(before)        # the answer came and replaced the editor
+    assert _focused(page) == "riichi=1"
+    pill = page.locator("#work input[name=riichi] + span")
+    assert page.evaluate("s => getComputedStyle(s).outlineStyle", pill.element_handle()) == "solid"
+
+    page.keyboard.press("Tab")
+    assert _focused(page) == "double_riichi=1"                     # the next toggle, not the bar's first link
+
+
+def test_a_tapped_toggle_leaves_no_focus_behind(page, server):
+    """After a tap nothing is focused anew: on a tablet a text field given the focus raises its keyboard."""
+    start_session(page, server)
+    _type_a_winning_hand(page)
+    page.focus("#concealed")
+    page.keyboard.press("End")                                      # a key, then a tap
+    page.click("#work input[name=riichi] + span")
+    expect(page.locator("#work input[name=riichi]")).to_be_checked()
+    page.wait_for_timeout(300)
+    assert _focused(page) == "BODY="
