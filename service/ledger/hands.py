@@ -175,7 +175,7 @@ def _riichi(config: SessionConfig, riichi: Mapping[str, str] | Iterable[str] | N
     if isinstance(riichi, Mapping):
         pairs = list(riichi.items())
     else:
-        pairs = [tuple(r.split(":", 1)) if ":" in r else (r, "riichi") for r in riichi]
+        pairs = [_declared(config, r) for r in riichi]
     out: dict[str, str] = {}
     for name, kind in pairs:
         _names(config, [name], "riichi")
@@ -185,6 +185,15 @@ def _riichi(config: SessionConfig, riichi: Mapping[str, str] | Iterable[str] | N
             raise LedgerError(f"riichi: {name} is named twice")
         out[name] = kind
     return out
+
+
+def _declared(config: SessionConfig, entry: str) -> tuple[str, str]:
+    """One list entry as (name, kind): a player's whole name first (a name may hold a colon, "Mr:T"),
+    else the kind after the last colon ("Mr:T:open")."""
+    name, colon, kind = entry.rpartition(":")
+    if entry in config.players or not colon:
+        return entry, "riichi"
+    return name, kind
 
 
 __all__ = ["build_win", "build_draw", "build_chombo", "SEATS"]

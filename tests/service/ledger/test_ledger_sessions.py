@@ -335,3 +335,17 @@ def test_a_session_taken_away_elsewhere_is_unknown_to_a_table_that_had_it(ledger
     for read in (ledger.state, ledger.events, ledger.slots):
         with pytest.raises(UnknownSession, match="unknown session"):
             read(sid)
+
+
+def test_a_name_holding_a_colon_declares_riichi_and_open_riichi_as_any_other(ledger):
+    """A list entry is a player's whole name first ("Mr:T"), else the kind after its last colon
+    ("Mr:T:open"): the name was cut at its first colon and the hand refused as "'Mr' is not a player".
+    dunhill: a draw, Mr:T tenpai in open riichi (2 sticks, 20 to the pool), Aki tenpai in riichi (10):
+    Ben, noten, pays each of them 3 (場に6)."""
+    players = ["Aki", "Ben", "Mr:T"]
+    s = ledger.start("dunhill", players).id
+    ledger.add_draw(s, ["Aki", "Mr:T"], riichi=["Mr:T:open", "Aki"])
+    st = ledger.state(s)
+    assert (st.balances, st.pool) == ((3 - 10, -6, 3 - 20), 30)
+    ledger.add_chombo(s, "Ben", riichi=["Mr:T"])
+    assert ledger.events(s)[-1].body["riichi"] == {"Mr:T": "riichi"}
