@@ -168,16 +168,24 @@ def add_win(ledger: Ledger, store: SnapshotStore, session_id: str, records: Sequ
 
 
 def logged_already(ledger: Ledger, session_id: str, snapshot: str | None,
-                   record: Mapping[str, Any] | None) -> str | None:
+                   record: Mapping[str, Any] | None, offers: Offers | None = None) -> str | None:
     """Why the watcher's offer is no news to this session, or None: its picture is a hand logged
     already, or its hand is the session's last hand (its tiles: the service restarted with the hand
-    still on the table, or the demo's slideshow come round again). Confirmed, it was paid twice."""
+    still on the table, or the demo's slideshow come round again). Confirmed, it was paid twice.
+    The last hand is known by its tiles as confirmed and, with ``offers``, as read from its picture:
+    a hand misread, fixed in three tiles and confirmed, then read again the same way after an arm
+    passed over it, is that hand, not the next."""
     found = ledger.hand_of_snapshot(snapshot) if snapshot else None
     if found is not None:
         return f"この写真は第{found[1]}局として記録済みです · this picture is hand {found[1]}, logged already"
     slots = ledger.slots(session_id)
-    if record and slots and slots[-1].kind == "win" and any(
-            same_hand(w["record"], record) for w in slots[-1].body.get("wins", ())):
+    if not record or not slots or slots[-1].kind != "win":
+        return None
+    known = [w["record"] for w in slots[-1].body.get("wins", ())]
+    kept = offers.reading(slots[-1].event.snapshot) if offers is not None and slots[-1].event.snapshot else None
+    if kept is not None:
+        known.append(kept[0].record)
+    if any(same_hand(k, record) for k in known):
         n = slots[-1].number
         return f"この和了は第{n}局として記録済みです · this win is hand {n}, logged already"
     return None

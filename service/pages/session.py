@@ -117,7 +117,7 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
         # is the last session's hand, and a picture logged as a hand anywhere is that hand
         pending = offers.pending(last.created_at if last else cfg.created_at, last and last.snapshot)
         if pending is not None and table.logged_already(ledger, session_id, pending.snapshot,
-                                                        pending.reading.record) is not None:
+                                                        pending.reading.record, offers) is not None:
             pending = None
         if pending is not None and pending.reading.record is not None:
             # read at its deal's seats: turned to this deal's (a hand taken back since, a dealer moved)

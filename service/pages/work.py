@@ -260,7 +260,7 @@ def offer(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, o
     found = offers.get(wanted)
     if found is None:
         raise ServiceError(f"読み取り {wanted} はもうありません · reading {wanted} was replaced by a newer one", 409)
-    if said := table.logged_already(ledger, session_id, found.snapshot, found.reading.record):
+    if said := table.logged_already(ledger, session_id, found.snapshot, found.reading.record, offers):
         raise ServiceError(said, 409)
     reading = table.context_of(ledger, session_id).turned(found.reading, found.turn)   # at this deal's seats
     return _show(request, session_id, form, ledger, found.snapshot, reading, found.size, offer=found.id)
@@ -337,7 +337,8 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
                       after=after, background=background)
         target = f"/s/{session_id}/history?corrected={correct}"
     else:
-        if number(form, "offer") and (said := table.logged_already(ledger, session_id, snapshot, records[0])):
+        if number(form, "offer") and (said := table.logged_already(ledger, session_id, snapshot, records[0],
+                                                                       offers)):
             raise ServiceError(said, 409)           # the watcher's offer of a hand logged meanwhile
         event, state = table.add_win(ledger, store, session_id, records, riichi=riichi,
                                      hand=number(form, "hand"), snapshot=snapshot, confirmed_by="tablet",

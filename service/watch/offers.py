@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..reader import Reading
 from ..recent import Recent
-from .rule import another_hand
+from .rule import another_hand, same_hand
 
 KEEP_S = 30 * 60            # an offer nobody confirmed is not shown to a newly opened page after this
 REMEMBER = 32               # readings kept by snapshot name (the overlay on the tablet)
@@ -75,6 +75,14 @@ class Offers:
         with self._lock:
             self._logged = (snapshot, tuple(records))
             self.hands_logged += 1
+
+    def logged_hand(self, record: Mapping[str, Any] | None) -> bool:
+        """Whether ``record`` holds the win logged last at this table, as confirmed or as read from its
+        picture: the hand still lying there, read again once an arm left the row, is no new win."""
+        with self._lock:
+            snapshot, records = self._logged
+        kept = self.reading(snapshot) if snapshot else None
+        return any(same_hand(k, record) for k in (*records, kept[0].record if kept is not None else None))
 
     def offered_since(self) -> Offer | None:
         """The newest offer, when it came after the offer the last win was logged from and holds

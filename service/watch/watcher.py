@@ -115,6 +115,9 @@ class Watcher:
         i, reading = voted([r for _, r, _ in payloads])
         if not self.trigger.decide(reading.record, t):
             return None
+        if self.offers.logged_hand(reading.record):
+            self.trigger.message = f"{SEAT}: 記録済み · this hand is logged already"
+            return None
         try:
             snap = self.store.save(payloads[i][0])
         except OSError as e:

@@ -287,3 +287,34 @@ def test_a_count_of_the_picture_a_hand_was_logged_from_says_so(table):
     fresh = client.post(f"/s/{sid}/upload", headers={"HX-Request": "true"},
                         files={"image": ("f.jpg", (DEMO_FRAMES / "frame-03.jpg").read_bytes(), "image/jpeg")})
     assert "logged already" not in fresh.text
+
+
+def test_a_hand_fixed_a_lot_and_confirmed_then_read_again_is_not_offered_nor_confirmed_again(table):
+    """frame-01 read, three of its tiles fixed (888s made 888p) and confirmed as hand 1; an arm over
+    the row, lifted, and the same hand read again in a new picture with its discards otherwise. It
+    differed from the hand as confirmed in three tiles, so it was drafted as hand 2 and a Confirm
+    paid the win twice: it is the hand as read from hand 1's picture."""
+    client, sid = table
+    offers = client.app.state.offers
+    offer_a_frame(client, sid, "frame-01.jpg")
+    form = EditorForm(page(client, sid)).values
+    assert form["concealed"] == "222234444888s66z", form
+    form["concealed"] = "222234444s888p66z"
+    assert client.post(f"/s/{sid}/confirm", data=form).status_code == 204
+
+    again = offer_a_frame(client, sid, "frame-01.jpg", lighter=3)
+    again = offers.offer(again.snapshot, replace(again.reading, record={**again.reading.record,
+                                                                        "discards": "9m39p039s25z"}), again.size)
+    assert offers.logged_hand(again.reading.record)                 # the watcher offers it no more
+    shown = client.post(f"/s/{sid}/offer", data={"offer": again.id}, headers={"HX-Request": "true"})
+    assert shown.status_code == 409 and "this win is hand 1, logged already" in shown.text
+    assert OFFERED not in page(client, sid)
+    form["offer"], form["snapshot"], form["concealed"] = str(again.id), again.snapshot, "222234444888s66z"
+    form["hand"] = "2"
+    twice = client.post(f"/s/{sid}/confirm", data=form, headers={"HX-Request": "true"})
+    assert twice.status_code == 409 and "logged already" in twice.text
+    assert len(client.get(f"/api/sessions/{sid}/hands").json()["hands"]) == 1
+
+    nxt = offer_a_frame(client, sid, "frame-02.jpg")                # the next deal's win is news
+    assert not offers.logged_hand(nxt.reading.record)
+    assert client.post(f"/s/{sid}/offer", data={"offer": nxt.id}, headers={"HX-Request": "true"}).status_code == 200

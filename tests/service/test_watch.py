@@ -59,6 +59,16 @@ def test_the_picture_of_a_hand_logged_already_is_not_offered_again(watching, win
     assert len(asked) == 1                  # the win was read and decided: the ledger was asked once
 
 
+def test_the_hand_logged_last_read_again_in_a_new_picture_is_not_offered(watching, win):
+    """An arm over the winner's row, lifted: the hand just logged is read again in a new picture (its
+    discards otherwise, so another record). Offered, it was drafted as the next hand and paid twice.
+    The watcher knows it by its tiles, as confirmed or as read from the logged hand's picture."""
+    watcher, offers = watching()
+    offers.logged(None, [dict(win.record)])
+    watcher._logged = offers.hands_logged           # as if logged before it looked: nothing lies "counted"
+    assert step_through(watcher, win) == [] and offers.latest is None
+
+
 def test_after_the_deal_moves_on_the_status_names_the_seat_the_hand_s_player_sits_in_now(vision_reader, win,
                                                                                        tmp_path):
     """A zone keeps its player while the dealer moves on. The status said "reading south's hand" by
