@@ -24,7 +24,7 @@ from .read_tally import ReadTally
 from .reader import Reader, ReadContext, Reading
 from .snapshots import Snapshot, SnapshotStore
 from .table_tiles import TableTiles
-from .watch.offers import Offers
+from .watch.offers import Offer, Offers
 from .watch.rule import same_hand
 from .views import score_view, session_view
 
@@ -79,6 +79,20 @@ class AfterConfirm:
         not read again at the next count."""
         if self.tiles is not None and snapshot:
             background.add_task(self.tiles.unlearn, snapshot)
+
+
+def drafted(ledger: Ledger, session_id: str, offer: Offer, offers: Offers, tiles: TableTiles | None) -> Reading:
+    """The watcher's ``offer`` as this session's deal drafts it: its seats and cuts turned from the
+    deal it was read at (``ReadContext.turned``). Where they turn, what is kept of it by snapshot is
+    turned too: the reading a Confirm is tallied against and the cuts it teaches. A win read at one
+    deal and confirmed at another (a tablet left on the last session, a hand taken back) taught the
+    set 1 of its 15 tiles, its winner's cuts taken for another seat's, and tallied "seat" as fixed."""
+    reading = context_of(ledger, session_id).turned(offer.reading, offer.turn)
+    if reading is not offer.reading:
+        offers.remember(offer.snapshot, reading, offer.size)
+        if tiles is not None:
+            tiles.remember(offer.snapshot, reading.cuts)
+    return reading
 
 
 def context_of(ledger: Ledger, session_id: str | None, hand: int | None = None) -> ReadContext:

@@ -10,8 +10,8 @@ import scoring
 
 from .. import heartbeat, house_rules, table
 from ..chart import balance_chart
-from ..deps import (TABLE_COOKIE, AfterConfirmDep, LedgerDep, OffersDep, SettingsDep, SnapshotsDep, WatcherDep,
-                    checked_pin, table_scope)
+from ..deps import (TABLE_COOKIE, AfterConfirmDep, LedgerDep, OffersDep, SettingsDep, SnapshotsDep, TilesDep,
+                    WatcherDep, checked_pin, table_scope)
 from ..editing import Draft
 from ..errors import ServiceError
 from ..ledger import Ledger, opening
@@ -99,7 +99,7 @@ def counted(snapshot: str | None, store, offers) -> dict:
 
 @router.get("/s/{session_id}")
 def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: SettingsDep, offers: OffersDep,
-               watcher: WatcherDep, store: SnapshotsDep, correct: int | None = None,
+               watcher: WatcherDep, store: SnapshotsDep, tiles: TilesDep, correct: int | None = None,
                recorded: int | None = None) -> Response:
     at = table_at(ledger, session_id, correct)
     cfg, state = at["cfg"], at["state"]
@@ -121,7 +121,7 @@ def table_page(request: Request, session_id: str, ledger: LedgerDep, settings: S
             pending = None
         if pending is not None and pending.reading.record is not None:
             # read at its deal's seats: turned to this deal's (a hand taken back since, a dealer moved)
-            reading = table.context_of(ledger, session_id).turned(pending.reading, pending.turn)
+            reading = table.drafted(ledger, session_id, pending, offers, tiles)
             draft = Draft.from_record(reading.record)
             shown = dict(snapshot=pending.snapshot, reading=reading, size=pending.size, offer=pending.id)
     latest = offers.latest

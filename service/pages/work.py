@@ -254,7 +254,8 @@ def _read(request, session_id, form, ledger, reader, store, tiles: TableTiles, o
 
 
 @router.post("/s/{session_id}/offer")
-def offer(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, offers: OffersDep) -> Response:
+def offer(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, offers: OffersDep,
+          tiles: TilesDep) -> Response:
     """The watcher's offer ``offer`` (a win it read by itself) in the work area."""
     wanted = number(form, "offer") or 0
     found = offers.get(wanted)
@@ -262,7 +263,7 @@ def offer(request: Request, session_id: str, form: FormDep, ledger: LedgerDep, o
         raise ServiceError(f"読み取り {wanted} はもうありません · reading {wanted} was replaced by a newer one", 409)
     if said := table.logged_already(ledger, session_id, found.snapshot, found.reading.record, offers):
         raise ServiceError(said, 409)
-    reading = table.context_of(ledger, session_id).turned(found.reading, found.turn)   # at this deal's seats
+    reading = table.drafted(ledger, session_id, found, offers, tiles)        # at this deal's seats
     return _show(request, session_id, form, ledger, found.snapshot, reading, found.size, offer=found.id)
 
 

@@ -527,3 +527,31 @@ def test_the_service_and_the_command_line_take_turns_with_the_set(still):
         assert not served.is_alive()
         kinds = json.loads((folder / INDEX).read_text())["kinds"]
         assert all(kinds.get(k) for k in ("1m", "9m", "5z")), {k: len(v) for k, v in kinds.items()}
+
+
+def test_a_win_read_at_another_deal_teaches_its_tiles_when_drafted_at_this_one(still):
+    """A win read at the next deal's seats (turn 1: read before the last hand was confirmed, that
+    hand then taken back; or a tablet left on the last session), drafted at this deal's seats and
+    confirmed: its cuts kept the seats they were read at, so the winner's were taken for another
+    seat's and the set learnt 2 of its 16 tiles."""
+    from service.reader import ReadContext
+    from test_snapshot_fix import EditorForm
+
+    folder = still.data_dir / "demo.tileset"
+    with _client(still) as client:
+        sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+        image = (DEMO_FRAMES / "frame-01.jpg").read_bytes()
+        snapshot = client.post("/api/read", data={"session": sid},
+                               files={"image": ("f.jpg", image, "image/jpeg")}).json()["snapshot"]
+        offers, tiles = client.app.state.offers, client.app.state.tiles
+        here, size = offers.reading(snapshot)
+        there = ReadContext("dunhill", turn=1).turned(here, 0)        # as the next deal reads it
+        assert there.record["seat"] != here.record["seat"]
+        offers.offer(snapshot, there, size, turn=1)
+        tiles.remember(snapshot, there.cuts)
+
+        form = EditorForm(client.get(f"/s/{sid}").text).values
+        assert (form["snapshot"], form["seat"]) == (snapshot, SHOWN["seat"])
+        assert client.post(f"/s/{sid}/confirm", data=form).status_code == 204
+        learnt = +Counter({k: n for (k, origin), n in _origins(folder).items() if origin == snapshot})
+        assert learnt == Counter(face_up_tiles([SHOWN])[0])
