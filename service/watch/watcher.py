@@ -83,13 +83,29 @@ class Watcher:
             finally:
                 self._tell_status()
 
+    def idle(self) -> Offer | None:
+        """A tick with no frame to look at (the camera out): a win logged meanwhile is heard all the
+        same, so the next deal's win, read before it, is offered anew (``_heard``) without waiting for
+        the camera to come back."""
+        with self._lock:
+            try:
+                return self._heard()
+            finally:
+                self._tell_status()
+
+    def _heard(self) -> Offer | None:
+        """A win logged since the last look: the hand lying there is counted, and the next deal's win
+        read before the Confirm is offered again at this deal's seats (``_offer_again``)."""
+        if self.offers.hands_logged == self._logged:
+            return None
+        self._logged = self.offers.hands_logged
+        self.trigger.counted()
+        return self._offer_again(self.offers.offered_since())
+
     def _step(self, frame, number, t, scene) -> Offer | None:
         if self._full and _room(self.store.folder):   # freed while the table was cleared: no offer tells it
             self._full = False
-        if self.offers.hands_logged != self._logged:      # a win logged since: the hand lying there is counted
-            self._logged = self.offers.hands_logged
-            self.trigger.counted()
-            self._offer_again(self.offers.offered_since())
+        self._heard()
         if number == self._looked:          # the camera gave no newer frame (a stall): nothing new seen, so
             return None                     # it neither reads as still nor counts again in the vote
         self._looked = number
@@ -252,6 +268,10 @@ class Watcher:
                 number, frame = self.camera.latest(timeout=1.0)
             except CameraError as e:
                 self._see_camera(str(e))
+                try:
+                    self.idle()
+                except Exception:
+                    log.exception("the watcher failed to offer again with the camera out")
                 continue
             self._see_camera("")
             try:

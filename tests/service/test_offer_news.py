@@ -137,6 +137,23 @@ def test_the_next_deal_s_win_read_before_the_last_was_confirmed_is_offered_again
     assert EditorForm(page(client, sid)).values["seat"] == "west"
 
 
+def test_the_next_deal_s_win_is_offered_again_with_the_camera_out(table):
+    """The camera went out after the next deal's win was read and before the last was confirmed: the
+    watcher offered it again only at its next look, once the camera came back, and the page drafted
+    nothing meanwhile (Count answered 503). A tick with no frame hears the Confirm too."""
+    client, sid = table
+    offers = client.app.state.offers
+    last = offer_a_frame(client, sid, "frame-01.jpg")
+    following = offer_a_frame(client, sid, "frame-05.jpg")
+    r = client.post(f"/api/sessions/{sid}/wins", json={"records": [dict(last.reading.record)],
+                                                       "snapshot": last.snapshot, "hand": 1})
+    assert r.status_code == 201
+    again = client.app.state.watcher.idle()                            # what the thread does, no frame come
+    assert again is offers.latest and again.snapshot == following.snapshot and again.id > following.id
+    assert EditorForm(page(client, sid)).values["snapshot"] == following.snapshot
+    assert client.app.state.watcher.idle() is None                     # heard once
+
+
 def test_with_two_deals_waiting_the_newest_is_not_drafted_in_the_next_one_s_place(table):
     """Three deals offered before the first was confirmed: the third was drafted as the second
     hand (at the wrong dealer), the second skipped. Only the offer right after the one logged
