@@ -44,6 +44,7 @@ import numpy as np
 
 from .classes import BACK, BLANK, HALF_TURN_SAME
 from .classifier import NONE
+from .colour import NO_COLOUR, colourless
 from .layout import SANMA, SetCounts, hidden_pair, mpsz, plain_kind
 
 NEIGHBOUR_GAP = 1.0      # most felt between two tiles of the line, in tile widths (a win tile or meld set apart)
@@ -396,15 +397,23 @@ def read_photo(image: np.ndarray, detector=None, accept: Callable[[HandRead], bo
     small, scale = as_read(image)
     first = _read_at(small, scale, detector, wall=wall)
     if accept is None or accept(first):
-        return first
+        return _colour_said(first, small, wall)
     for size, turn in AGAIN_AT:
         again = _read_at(small, scale, detector, size, turn, wall)
         if accept(again):
             how = ((f"at {size:g} times the size" if size != 1 else "at its own size")
                    + (f", turned {turn:g} degrees" if turn else ""))
-            return replace(again, warnings=again.warnings + (f"read again {how}: the first reading made no "
-                                                             "winning hand",))
-    return first
+            return _colour_said(replace(again, warnings=again.warnings + (
+                f"read again {how}: the first reading made no winning hand",)), small, wall)
+    return _colour_said(first, small, wall)
+
+
+def _colour_said(hand: HandRead, image: np.ndarray, wall: SetCounts) -> HandRead:
+    """``hand``, with word that its photo holds no colour (``vision.colour``) where it read a line and
+    the set has red fives: each 5 of it may be red."""
+    if hand.line and any(wall.red(s) for s in "mps") and colourless(image):
+        return replace(hand, warnings=hand.warnings + (NO_COLOUR,))
+    return hand
 
 
 def look_again(found: Sequence[Any], image: np.ndarray, detector) -> tuple[list[Any], tuple[str, ...]]:
@@ -581,6 +590,8 @@ def as_read(image: np.ndarray) -> tuple[np.ndarray, float]:
     """A photo of a hand as ``read_photo`` reads it, and the scale from the photo to that: shrunk to
     ``PHOTO_PX`` on its longer side when larger, else itself (scale 1)."""
     scale = min(1.0, PHOTO_PX / max(image.shape[:2]))
-    if scale < 1.0:
-        return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), scale
+    if scale < 1.0:      # never to no pixels: a 1x4096 picture shrunk by 0.47 has a side of 0.47
+        h, w = image.shape[:2]
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        return cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale
     return image, scale

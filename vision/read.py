@@ -29,6 +29,7 @@ from calibration.tracker import Tracker
 from calibration.whitebalance import apply_gains
 
 from .boxes import around
+from .colour import NO_COLOUR, colourless
 from .crop import CLS_SIZE, upright_cut
 from .detect import NONE, Detection, Detector
 from .draw import draw_detections
@@ -352,6 +353,8 @@ class TableReader:
             again = self._read_top(top, None, debug)
             if again.record:
                 reading = again
+        if any(self.wall.red(s) for s in "mps") and colourless(top):
+            reading.warnings.append(NO_COLOUR)
         if not fit.fresh:        # too few markers seen, or all in a row: the table placed as last seen
             reading.warnings.append("too few of the table's markers seen in this frame (covered?): used the "
                                     "last good fit")

@@ -528,3 +528,35 @@ def test_a_hand_photo_refuses_a_tile_set_made_on_another_classifier_and_says_how
     r = _vision("hand", photo, "--tileset", tileset)
     assert r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
     assert f"python -m vision tileset rebuild {tmp_path / 's.tileset'}" in r.stderr
+
+
+def test_a_black_and_white_photo_says_its_red_fives_cannot_be_told_and_a_colour_one_does_not():
+    """hand-839f5eac holds 0m and 0s; its greyscale copy read them as 5m and 5s at 0.87 and 0.98,
+    with no word that the photo had no colour to tell them by."""
+    from vision.colour import NO_COLOUR
+    from vision.hand_photo import read_photo
+
+    photo = PHOTOS / "hand-839f5eac.jpg"
+    if not photo.is_file():
+        pytest.skip(f"{photo} is not here (../shared/photos)")
+    colour = cv2.imread(str(photo))
+    grey = cv2.cvtColor(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    sepia = (grey * np.array([0.8, 0.95, 1.1])).clip(0, 255).astype(np.uint8)     # one tint over all
+    assert NO_COLOUR not in read_photo(colour).warnings
+    assert NO_COLOUR in read_photo(grey).warnings
+    assert NO_COLOUR in read_photo(sepia).warnings
+    # a set without red fives has nothing to tell: said nowhere
+    assert NO_COLOUR not in read_photo(grey, wall=SetCounts(reds=(0, 0, 0))).warnings
+
+
+@pytest.mark.parametrize("shape", [(1, 4096), (4096, 1), (2, 8000)])
+def test_a_picture_a_pixel_thin_reads_no_hand_and_raises_nothing(shape):
+    """Shrunk to 1,920 on its long side, a 1x4096 picture had a side of no pixels, and OpenCV raised
+    (a 500 on the tablet, a traceback from the command)."""
+    from vision.hand_photo import as_read, read_photo
+
+    image = np.full(shape + (3,), 200, np.uint8)
+    small, _ = as_read(image)
+    assert min(small.shape[:2]) >= 1
+    hand = read_photo(image)
+    assert hand.concealed == () and not hand.line

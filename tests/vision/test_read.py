@@ -388,3 +388,16 @@ def test_a_stale_set_is_rebuilt_holding_its_lock(tmp_path):
     done.append(_table_set("t1", tmp_path, overhead))
     t.join()
     assert done[0].kinds() == ["1p"] and TileSet.load(folder).kinds() == ["1p"]
+
+
+def test_a_black_and_white_frame_says_its_red_fives_cannot_be_told(art):
+    """A camera in night or mono mode gives frames with no colour: every red five reads plain, surely.
+    The reading says so; the same frame in colour does not."""
+    from vision.colour import NO_COLOUR
+    from vision.read import TableReader
+    from vision.synth.table import render_table
+    scene = render_table(132, art)                       # an ankan of red fives
+    reader = TableReader(TableFile("synthetic"), "dunhill")
+    assert NO_COLOUR not in reader.read(scene.image).warnings
+    grey = cv2.cvtColor(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert NO_COLOUR in TableReader(TableFile("synthetic"), "dunhill").read(grey).warnings
