@@ -13,7 +13,7 @@ from ..camera import BOUNDARY
 from ..deps import (CameraDep, HandPhotosDep, LedgerDep, OffersDep, ReaderDep, SettingsDep, SnapshotsDep,
                     TilesDep)
 from ..errors import ServiceError
-from ..reader import Reading
+from ..reader import ReadContext, Reading
 from ..settings import Settings
 from ..snapshots import Snapshot, decode
 from .schemas import ReadingOut, ScoreIn
@@ -43,9 +43,10 @@ def _uploaded(image: UploadFile, settings: Settings) -> np.ndarray:
 def read_upload(settings: SettingsDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep,
                 tiles: TilesDep, offers: OffersDep,
                 image: UploadFile = File(description="the table seen from above"),
-                session: str | None = Form(None, description="the session, for the reader's context")) -> dict:
+                session: str | None = Form(None, description="the session, for the reader's context"),
+                rules: str = Form("dunhill", description="the rule without a session")) -> dict:
+    context = _context(ledger, session, rules)
     frame = _uploaded(image, settings)
-    context = table.context_of(ledger, session)
     snap, reading = table.read_frame(reader, store, frame, context, tiles, offers)
     return _reading_out(snap, reading, ledger, session)
 
@@ -72,9 +73,10 @@ def read_hand_photo(settings: SettingsDep, ledger: LedgerDep, photos: HandPhotos
 
 @router.post("/camera/read", response_model=ReadingOut, summary="grab the camera's frame and read it")
 def read_camera(camera: CameraDep, ledger: LedgerDep, reader: ReaderDep, store: SnapshotsDep, tiles: TilesDep,
-                offers: OffersDep, session: str | None = Query(None)) -> dict:
+                offers: OffersDep, session: str | None = Query(None),
+                rules: str = Query("dunhill", description="the rule without a session")) -> dict:
+    context = _context(ledger, session, rules)
     _, frame = camera.latest()
-    context = table.context_of(ledger, session)
     snap, reading = table.read_frame(reader, store, frame, context, tiles, offers)
     return _reading_out(snap, reading, ledger, session)
 
@@ -100,6 +102,14 @@ def snapshot(name: str, store: SnapshotsDep) -> FileResponse:
     if path is None:
         raise ServiceError(f"no snapshot {name!r}", 404)
     return FileResponse(path, media_type="image/jpeg")
+
+
+def _context(ledger, session: str | None, rules: str) -> ReadContext:
+    """The reader's context: the session's table, else ``rules`` alone (an unknown rule: 422 naming it,
+    before anything is read). Without one, a reading named no rule and could not be scored."""
+    if session:
+        return table.context_of(ledger, session)
+    return ReadContext(rules, preset=ledger.rule(rules))
 
 
 def _reading_out(snap: Snapshot, reading: Reading, ledger, session: str | None) -> dict:

@@ -84,6 +84,24 @@ def test_the_demo_camera_frame_is_read_by_the_vision_reader(client, session):
     assert frame.status_code == 200 and frame.content[:2] == b"\xff\xd8"
 
 
+def test_a_reading_without_a_session_is_counted_under_the_rule_asked_for(client, settings):
+    """Without a session the record named the rule "" and its score said "rules must be a preset id",
+    a field the caller never sent. It is read under ``rules`` (dunhill unless said), as the hand photo's
+    route reads it; an unknown rule is refused before anything is read or written."""
+    jpeg = (DEMO_FRAMES / "frame-01.jpg").read_bytes()
+    for asked in ({}, {"rules": "balance"}):
+        read = client.post("/api/read", files={"image": ("f.jpg", jpeg, "image/jpeg")}, data=asked).json()
+        assert read["record"]["rules"] == asked.get("rules", "dunhill")
+        assert read.get("score_error") is None, read["score_error"]
+        assert read["score"]["total"] > 0
+    camera = client.post("/api/camera/read?rules=toutenkou").json()
+    assert camera["record"]["rules"] == "toutenkou" and camera.get("score_error") is None
+    before = _stored(settings)
+    refused = client.post("/api/read", files={"image": ("f.jpg", jpeg, "image/jpeg")}, data={"rules": "mystery"})
+    assert refused.status_code in (404, 422) and "mystery" in refused.json()["detail"]
+    assert _stored(settings) == before
+
+
 def test_after_the_deal_moves_on_a_read_win_names_the_player_in_the_winners_zone(client, session):
     """Aki deals first, so Aki's zone is East, Ben's South, Chie's West. Ben wins: Ben deals. Then
     Chie wins in the West zone (demo frame 04): the record names Chie's seat in this deal, south, so
