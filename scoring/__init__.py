@@ -7,11 +7,11 @@
 See docs/hand-record.md for the input and docs/rules.md for the rules.
 """
 
-from .errors import ScoringError
+from .errors import DiscardsError, ScoringError
 from .record import HandRecord, Meld
 from .house import load as load_preset
 from .presets import Preset, preset_ids
 from .engine import Item, Result, score
 
 __all__ = ["score", "Result", "Item", "HandRecord", "Meld", "Preset", "load_preset",
-           "preset_ids", "ScoringError"]
+           "preset_ids", "ScoringError", "DiscardsError"]

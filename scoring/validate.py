@@ -9,7 +9,7 @@ from __future__ import annotations
 from operator import add, gt
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from .errors import ScoringError
+from .errors import DiscardsError, ScoringError
 from .record import HandRecord
 from .tiles import FIVE_KINDS, KIND_OF, format_mpsz, kind, suit, tile_name
 
@@ -188,7 +188,31 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
     # Every flag check below is about a flag that is set (or ura indicators): most hands have none.
     if rec.true_flags or rec.ura_indicators:
         _check_flags(rec, t.rinshan_on_gari)
+    if rec.discards:
+        _check_discards(rec, t, c, limits)
     return one_suit
+
+
+def _check_discards(rec: HandRecord, t: "Table", c: Tally, limits: tuple[int, ...]) -> None:
+    """The winner's discards are tiles of the wall too, none of them also in the hand, melds, gari or
+    indicators: no kind the wall lacks, no more copies or red fives than it holds with the rest.
+    (Balance counts karasu from them: a 5p the wall could not hold was no 5p discarded.) An honour
+    a rule's wildcard stands in for beyond its copies is left alone."""
+    codes = _by_code(rec.discards)
+    counts = _kinds(codes)
+    for k, n in enumerate(counts):
+        if not n:
+            continue
+        if not limits[k]:
+            raise DiscardsError(f"discards: {tile_name(k)} is not in "
+                                + (f"this hand's {rec.rules} wall" if t.single_suit else f"the {rec.rules} wall"))
+        if c.seen[k] + n > limits[k] and not (t.wildcard is not None and k >= 27 and c.seen[k] >= limits[k]):
+            raise DiscardsError(f"discards: {n} {tile_name(k)} discarded and {c.seen[k]} in the hand, melds, gari "
+                                f"and indicators; the {rec.rules} wall has {limits[k]}")
+    for s, n in enumerate(codes[34:]):
+        if n and c.reds_seen[s] + n > t.red_limit[s]:
+            raise DiscardsError(f"discards: {n} red 0{'mps'[s]} discarded and {c.reds_seen[s]} in the hand, melds, "
+                                f"gari and indicators; the {rec.rules} wall has {t.red_limit[s]}")
 
 
 def _hakus_stand_in(rec: HandRecord, seen: tuple[int, ...], limits: tuple[int, ...], t: "Table") -> bool:

@@ -120,6 +120,25 @@ def score_record(record: Mapping[str, Any], seats: Mapping[str, str] | None = No
     return score_view(scoring.score(record, preset, round_honba=round_honba).to_dict(), seats or {})
 
 
+def vouched(records: Sequence[Mapping[str, Any]], preset: scoring.Preset | None = None) -> list[dict[str, Any]]:
+    """``records`` (a draft's), each without its ``discards`` where the engine finds them no tiles
+    of its wall (``scoring.DiscardsError``): the tablet carries the camera's discards unconfirmed
+    and unshown, so a discard misread must not block a count the players cannot fix. The rest is
+    checked as ever, when counted."""
+    out = []
+    for rec in records:
+        rec = dict(rec)
+        if rec.get("discards"):
+            try:
+                scoring.score(rec, preset)
+            except scoring.DiscardsError:
+                del rec["discards"]
+            except ValueError:
+                pass                        # another refusal: said when the hand is counted
+        out.append(rec)
+    return out
+
+
 # what the engine refuses of the tiles themselves, whichever the winning tile: said before the
 # players are asked for one (a 13-tile photo's 6m under dunhill is no tile of its wall; both
 # pinzu and souzu under chinton)

@@ -61,7 +61,7 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     watcher reads next may replace it without losing a fix."""
     at = table_at(ledger, session_id, correct)
     cfg = at["cfg"]
-    records = draft.records(cfg.rules)
+    records = table.vouched(draft.records(cfg.rules), cfg.preset)
     double = is_double_ron(records)
     if double:
         records = head_first(records)       # in the order, and with the honba, the ledger will count
@@ -325,7 +325,7 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
         raise ServiceError("; ".join(draft.problems()))
     if ticked := _winner_ticked(draft, at_seats):
         raise ServiceError(ticked)
-    records = draft.records(cfg.rules)
+    records = table.vouched(draft.records(cfg.rules), cfg.preset)
     winners = {at_seats[r["seat"]] for r in records if r.get("seat") in at_seats}
     # others' riichi as the ledger takes it: an open one as "name:open" (dunhill: its 2 sticks)
     riichi = [f"{n}:open" if n in draft.open_others else n for n in sorted(draft.riichi_others - winners)]

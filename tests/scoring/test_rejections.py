@@ -124,6 +124,24 @@ BAD = [
     ("a haku dora that is not an honour",
      record("chinton", "123456789p234p99p", "3p", gari="1m", dora_indicators="5z",
             options={"haku_dora": "1p"}), "haku_dora must name an honour"),
+    # the winner's discards are tiles of the wall too: balance counts karasu from them (a 5p among
+    # them, none), so discards no wall holds changed the count (30 fixed to 3)
+    ("a discard the wall lacks", record("balance", "234p678p234s22s", "3p", discards="1p2m",
+                                        melds=[{"kind": "pon", "tiles": "777z", "from": "west"}]),
+     "discards: 2m is not in the balance wall"),
+    ("a fifth copy among the discards", record("balance", "234p678p234s22s", "3p", discards="5p5p5p5p5p",
+                                               melds=[{"kind": "pon", "tiles": "777z", "from": "west"}]),
+     "discards: 5 5p discarded and 0 in the hand"),
+    ("a discard with the hand's copies over the wall's",
+     record("dunhill", "234p678p234s22s", "2p", gari="1m", discards="2222p",
+            melds=[{"kind": "pon", "tiles": "777z", "from": "west"}]),
+     "discards: 4 2p discarded and 1 in the hand, melds, gari and indicators; the dunhill wall has 4"),
+    ("a third red 0p among the discards", record("balance", "234p678p234s22s", "3p", discards="0p0p0p",
+                                                 melds=[{"kind": "pon", "tiles": "777z", "from": "west"}]),
+     "discards: 3 red 0p discarded"),
+    ("the other suit among chinton's discards",
+     record("chinton", "123456789p234p99p", "3p", gari="1m", discards="1s"),
+     "discards: 1s is not in this hand's chinton wall"),
 ]
 
 

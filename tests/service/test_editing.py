@@ -506,3 +506,20 @@ def test_under_san_nin_bana_a_kan_stays_four_and_the_count_refuses_a_second_one(
         page = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"}).text
         assert [m["tiles"] for m in json.loads(EditorForm(page).values["melds"])] == made
         assert ('value="less:0"' in page) is (rules == "chinton")
+
+
+@pytest.mark.parametrize("discards, kept", [("9m2m", False), ("5555s", False), ("9m3p", True)])
+def test_the_camera_s_discards_no_wall_holds_do_not_block_the_count_and_are_not_logged(client, discards, kept):
+    """The engine refuses discards its wall cannot hold (a 2m under 三人花; a fifth 5s with the
+    hand's). The tablet carries the camera's discards unshown and unconfirmed: misread, they are
+    left out rather than leaving the players a count they cannot fix."""
+    import json
+    from table_fixtures import PLAYERS
+    sid = client.post("/api/sessions", json={"rules": "dunhill", "players": PLAYERS}).json()["id"]
+    form = {"hand": "1", "seat": "south", "win": "tsumo", "concealed": "222234444888s66z", "win_tile": "4s",
+            "dora_indicators": "5s", "melds": "[]", "extra": json.dumps({"discards": discards})}
+    shown = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"})
+    assert shown.status_code == 200 and 'id="total"' in shown.text and 'id="score-error"' not in shown.text
+    assert client.post(f"/s/{sid}/confirm", data=form).status_code == 204
+    logged = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]["records"][0]
+    assert logged.get("discards") == (discards if kept else None)
