@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dotenv import dotenv_values
 
 from ..csv_cells import for_spreadsheets
+from ..files import write_whole
 from . import backup, export
 from .db import database_error, default_url
 from .derive import SessionConfig, State
@@ -42,7 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.run(args)
     except LedgerError as e:
         return _fail(str(e))
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
+    except OSError as e:
+        return _fail(f"{e.filename}: {e.strerror}" if e.filename and e.strerror else str(e) or type(e).__name__)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
         return _fail(str(e).splitlines()[0] if str(e) else type(e).__name__)
     except UnicodeEncodeError as e:   # a byte the terminal could not decode, in an id or a word
         return _fail(f"{e.object[e.start:e.end]!a} is no character: type it again in UTF-8")
@@ -165,6 +168,9 @@ def _ledger(args: argparse.Namespace) -> Ledger:
         path = backup.sqlite_path(url)
         if not path.is_file():
             raise backup.no_ledger_at(path)
+        if path.stat().st_size < backup.SQLITE_HEADER:  # opened, SQLite made an empty or 1-byte file a new ledger
+            raise LedgerError(f"{path.resolve()}: no ledger in it (shorter than any SQLite file; check --db or "
+                              "LEDGER_DB_URL)")
     return Ledger(url, rules_dir=args.rules_dir)
 
 
@@ -184,6 +190,8 @@ def _read_json(path: str) -> Any:
         raise LedgerError(f"{path}: its JSON is nested too deeply") from None
     except OSError as e:
         raise LedgerError(f"{path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise LedgerError(f"{path}: not UTF-8 text") from None
 
 
 def _start(args: argparse.Namespace) -> int:
@@ -345,8 +353,9 @@ def _export(args: argparse.Namespace) -> int:
         text = export.dumps(ledger, args.session) if args.format == "json" else export.to_csv(ledger, args.session)
     text = text if text.endswith("\n") else text + "\n"
     if args.output:
-        # a CSV file is for a spreadsheet (csv_cells: Excel on Japanese Windows needs the BOM); stdout is not
-        Path(args.output).write_bytes(for_spreadsheets(text) if args.format == "csv" else text.encode("utf-8"))
+        # a CSV file is for a spreadsheet (csv_cells: Excel on Japanese Windows needs the BOM); stdout is not.
+        # Written whole or not at all: a full disk left the last export cut short, no longer JSON
+        write_whole(Path(args.output), for_spreadsheets(text) if args.format == "csv" else text.encode("utf-8"))
     else:
         sys.stdout.write(text)
     return 0

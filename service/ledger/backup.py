@@ -94,6 +94,8 @@ def restore(url: str, backup_file: Path) -> tuple[Copied | None, Copied]:
     target, backup_file = sqlite_path(url), Path(backup_file)
     if not backup_file.is_file():
         raise LedgerError(f"{backup_file}: no such file")
+    if target.exists() and target.samefile(backup_file):    # copied onto itself, it never ended
+        raise LedgerError(f"{backup_file} is the ledger itself: restore a backup of it; nothing was changed")
     _check(backup_file)
     _rows_read(backup_file)
     aside = None
@@ -145,6 +147,9 @@ def no_ledger_at(path: Path) -> LedgerError:
     wrong folder, must not open a new, empty ledger ("no sessions" would read as the night lost)."""
     return LedgerError(f"no ledger at {path.resolve()} (check --db or LEDGER_DB_URL; a new one "
                        f"is made by start, import or migrate)")
+
+
+SQLITE_HEADER = 100      # bytes every SQLite database begins with: a shorter file holds none
 
 
 def _ledger_file(url: str) -> Path:

@@ -193,3 +193,59 @@ def test_history_gives_the_parlours_clock_not_utc(db_url, capsys, monkeypatch, t
     monkeypatch.setenv("TABLE_TIMEZONE", "Mars/Olympus")
     code, out, err = run(capsys, "history", sid)
     assert code == 2 and "TABLE_TIMEZONE: 'Mars/Olympus' is not a time zone" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("content", [b"", b"x"])
+def test_a_file_too_short_to_be_a_ledger_is_said_so_and_not_made_one(tmp_path, capsys, content):
+    """An empty (or 1-byte) file at --db: list exited 0 with no session and had made the file an
+    86 KB ledger, the guard against "no sessions" reading as a lost night got round."""
+    stray = tmp_path / "ledger.sqlite3"
+    stray.write_bytes(content)
+    code, out, err = run(capsys, "--db", f"sqlite:///{stray}", "list")
+    assert code == 2 and out == "" and "no ledger in it" in err and err.count("\n") == 1
+    assert stray.read_bytes() == content
+
+
+def _under_file_limit(kb: int):
+    """For a child process: writes past ``kb`` KB fail as on a full disk (EFBIG, not a signal)."""
+    import resource
+    import signal
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (kb * 1024, kb * 1024))
+    return limit
+
+
+def test_an_export_that_cannot_be_written_whole_leaves_the_last_one_as_it_was(db_url, tmp_path, capsys):
+    """Written straight over the target, a full disk left the last export cut short, no longer JSON."""
+    code, out, _ = run(capsys, "start", "--rules", "dunhill", "--players", *PLAYERS)
+    sid = out.strip()
+    for n in range(40):
+        run(capsys, "draw", sid, "--tenpai", B)
+    target = tmp_path / "export.json"
+    assert run(capsys, "export", sid, "-o", str(target))[0] == 0
+    before = target.read_bytes()
+    assert len(before) > 8 * 1024
+    p = subprocess.run([sys.executable, "-m", "service.ledger", "--db", db_url, "export", sid, "-o", str(target)],
+                       capture_output=True, text=True, cwd=ROOT, preexec_fn=_under_file_limit(8))
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+    assert target.read_bytes() == before
+    assert sorted(f.name for f in tmp_path.iterdir() if f.name.startswith(".export")) == []
+
+
+def test_a_ledger_restored_onto_itself_is_refused_at_once(db_url, tmp_path, capsys):
+    """It copied the file onto itself and never ended, deaf to Ctrl-C."""
+    run(capsys, "start", "--rules", "dunhill", "--players", *PLAYERS)
+    path = db_url.removeprefix("sqlite:///")
+    code, _, err = run(capsys, "restore", path)
+    assert code == 2 and "is the ledger itself" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cli.sqlite3"]
+
+
+def test_a_file_not_in_utf_8_is_named(db_url, tmp_path, capsys):
+    run(capsys, "start", "--rules", "dunhill", "--players", *PLAYERS)
+    binary = tmp_path / "hand.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    code, _, err = run(capsys, "import", str(binary))
+    assert code == 2 and err == f"error: {binary}: not UTF-8 text\n"
