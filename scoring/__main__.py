@@ -73,4 +73,5 @@ def _read(path: str) -> object:
 
 if __name__ == "__main__":
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # `| head` ends it quietly, as any Unix tool
+    signal.signal(signal.SIGINT, signal.SIG_DFL)    # and Ctrl-C (waiting on stdin, or a long read): no traceback
     sys.exit(main())

@@ -85,13 +85,17 @@ def _new(name: str, base_name: str, out: str | None) -> int:
                                f"(or give a folder)")
     base = resolve_base(base_name, path)
     text = template(name, base, check_as=name if out is None else str(path))
+    made = False
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("x", encoding="utf-8") as f:
+            made = True
             f.write(text)
     except FileExistsError:
         raise ScoringError(f"{path} exists already; not overwriting it (edit it, or choose another name)") from None
     except OSError as e:
+        if made:        # cut short (a full disk): half a rule file would pass for one and block the retry
+            path.unlink(missing_ok=True)
         raise ScoringError(f"cannot write {path}: {e.strerror}") from None
     print(f"wrote {path}: a house rule extending {base.id}; uncomment and change what differs, "
           f"then: python -m scoring rules check {path}")

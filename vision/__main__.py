@@ -577,4 +577,5 @@ def _refiner(a: argparse.Namespace) -> int:
 
 if __name__ == "__main__":
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # `| head` ends it quietly, as any Unix tool
+    signal.signal(signal.SIGINT, signal.SIG_DFL)    # and Ctrl-C (waiting on stdin, or a long read): no traceback
     raise SystemExit(main())

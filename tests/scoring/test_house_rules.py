@@ -580,3 +580,22 @@ def test_a_value_a_house_rule_sets_wins_over_an_option_the_seed_left_open(rules)
         score({"rules": "isshokai", **gari})
     assert read(rules / "once.toml").notes == ("option yakuman_stack no longer changes yakuman.stack "
                                                 "(the value set here wins)",)
+
+
+def test_a_rule_file_cut_short_by_a_full_disk_is_not_left_behind(tmp_path):
+    """Half a rule file passed ``rules check`` and blocked the retry ("exists already")."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
+
+    argv = [sys.executable, "-m", "scoring", "rules", "new", "big", "--from", "dunhill", "--out", f"{tmp_path}/"]
+    cut = subprocess.run(argv, capture_output=True, text=True, preexec_fn=limit)
+    assert cut.returncode == 2 and "cannot write" in cut.stderr
+    assert not (tmp_path / "big.toml").exists()
+    again = subprocess.run(argv, capture_output=True, text=True)
+    assert again.returncode == 0 and (tmp_path / "big.toml").stat().st_size > 2048
