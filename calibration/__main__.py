@@ -104,7 +104,8 @@ def read_frame(path: Path) -> np.ndarray:
 
 
 def _markers(args) -> int:
-    layout = load(args.table, args.dir, missing_ok=True).layout if args.table else None
+    # a table named is a table file (a typo printed the default sheet, maybe the very table next door's)
+    layout = load(args.table, args.dir).layout if args.table else None
     if layout is None:
         from .markers import default_layout
         layout = default_layout()
@@ -178,8 +179,7 @@ def _fit(args) -> int:
                 table.white_balance_at, measured = fit.made_at, True
             except CalibrationError as e:
                 print(f"white balance: not measured ({str(e).removeprefix('white balance: ')})")
-        table.camera.setdefault("resolution", list(fit.image_size))
-        print(f"wrote {save(table, args.dir)}")
+        table.camera["resolution"] = list(fit.image_size)     # the frames it was fitted on, now
     if table.white_balance:
         b, g, r = table.white_balance
         kept = "" if measured else "; kept from " + (
@@ -193,8 +193,10 @@ def _fit(args) -> int:
     overlay = draw_overlay(balanced, fit, table.layout, table.zones, table.lens, debug)
     out.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(out), overlay):
-        raise CalibrationError(f"{out}: cannot write an image there")
+        raise CalibrationError(f"{out}: cannot write an image there; the table's fit was not saved")
     print(f"wrote overlay {out}")
+    if fit.fresh:       # saved last: a run that fails (a full disk at the overlay) leaves the table as it was
+        print(f"wrote {save(table, args.dir)}")
     if debug.written:
         print(f"wrote {len(debug.written)} debug images to {args.debug}")
     return 0

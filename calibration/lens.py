@@ -89,9 +89,16 @@ class Lens:
             size = (int(d["image_size"][0]), int(d["image_size"][1]))
             if K.shape != (3, 3) or len(dist) not in (4, 5, 8, 12, 14):
                 raise ValueError("camera_matrix must be 3x3, dist 4/5/8/12/14 numbers")
-            return cls(K, dist, size, float(d.get("rms_px", 0.0)), int(d.get("views", 0)))
+            if not (np.isfinite(K).all() and np.isfinite(dist).all()) or min(size) < 1:
+                raise ValueError("camera_matrix and dist must be numbers, image_size two sizes of 1 px or more")
+            lens = cls(K, dist, size, float(d.get("rms_px", 0.0)), int(d.get("views", 0)))
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise CalibrationError(f"lens: {e}") from None
+        # a lens typed by hand (-15 for -0.15) fitted and read a table bent into a circle: what the
+        # lens command refuses of a lens it measures, a file is refused too
+        if why := implausible(lens):
+            raise CalibrationError(f"lens: no camera's ({why}); measure it again: python -m calibration lens")
+        return lens
 
 
 _map_cache: dict[int, tuple] = {}

@@ -165,7 +165,10 @@ def _fit_from(d) -> Fit | None:
         if H.shape != (3, 3) or not np.isfinite(H).all() or abs(np.linalg.det(H)) < 1e-15:
             raise ValueError("H must be an invertible 3x3 matrix")
         made = datetime.fromisoformat(d["last_good"]).timestamp() if d.get("last_good") else time.time()
-        size = (int(d["image_size"][0]), int(d["image_size"][1]))
+        given = d["image_size"]
+        if not isinstance(given, (list, tuple)) or len(given) != 2:      # "960x720" was read as 9x6
+            raise ValueError(f"image_size must be [width, height] in px, not {given!r:.40}")
+        size = (int(given[0]), int(given[1]))
         if min(size) < 1:
             raise ValueError(f"image_size must be two sizes of 1 px or more, not {list(size)}")
         return Fit(H=H, image_size=size,

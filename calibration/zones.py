@@ -15,6 +15,8 @@ so a small zone listed before a large one wins.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 from .errors import CalibrationError
@@ -69,10 +71,18 @@ class Zone:
             raise CalibrationError(f"zones: bad zone {d!r:.60} ({type(e).__name__})") from None
         if len(poly) < 3:
             raise CalibrationError(f"zones: {zone.name}: a polygon needs 3 points")
+        if not all(math.isfinite(v) for p in poly for v in p):     # NaN: a zone where nothing is ever read
+            raise CalibrationError(f"zones: {zone.name}: a polygon's points must be numbers (mm), not NaN or inf")
         if zone.kind not in KINDS:
             raise CalibrationError(f"zones: {zone.name}: kind must be one of {', '.join(KINDS)}")
         if zone.seat is not None and zone.seat not in SEATS:
             raise CalibrationError(f"zones: {zone.name}: seat must be one of {', '.join(SEATS)} or null")
+        # a zone is named <seat>.<kind> (the overlay and show print the name): a seat edited apart from
+        # its name credited the wrong player with a win, where no check by eye could see it
+        named_seat, dot, named_kind = zone.name.partition(".")
+        if dot and (named_seat in SEATS or named_kind in KINDS) and (named_seat, named_kind) != (zone.seat, zone.kind):
+            raise CalibrationError(f"zones: {zone.name}: its name says seat {named_seat}, kind {named_kind}; its "
+                                   f"fields say seat {zone.seat}, kind {zone.kind}")
         return zone
 
 

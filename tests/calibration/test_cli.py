@@ -287,3 +287,30 @@ def test_fit_says_corners_were_not_used_when_the_markers_gave_a_fit(tmp_path, ca
                      "--corners", "100,100", "1800,100", "1800,1000", "100,1000")
     assert rc == 0 and "fitted from 9 markers" in out and "--corners not used" in out
     assert load("t", tmp_path).fit.source == "markers"
+
+
+def test_a_fit_whose_overlay_cannot_be_written_leaves_the_table_as_it_was(tmp_path, capsys, frame_file):
+    """It saved the new fit, then failed at the overlay (a full disk) and exited 2: the table changed
+    by a command that said it failed. The table is saved last now."""
+    import resource
+    import signal
+
+    def limit():                  # writes past 30 KB fail as on a full disk: the table file fits, the overlay not
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (30 * 1024, 30 * 1024))
+
+    assert run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t1")[0] == 0
+    before = (tmp_path / "t1.json").read_bytes()
+    (tmp_path / "t1.overlay.jpg").unlink()
+    p = subprocess.run([sys.executable, "-m", "calibration", "--dir", str(tmp_path), "fit", str(frame_file),
+                        "--table", "t1"], capture_output=True, text=True, preexec_fn=limit)
+    assert p.returncode == 2 and "the table's fit was not saved" in p.stderr, p.stderr
+    assert "wrote " + str(tmp_path / "t1.json") not in p.stdout
+    assert (tmp_path / "t1.json").read_bytes() == before
+
+
+def test_markers_for_a_table_with_no_file_is_refused_not_the_default_sheet(tmp_path, capsys):
+    """A typo in --table printed the default sheet (ids 0-8) without a word: glued on, that table
+    never fitted, and a neighbour with the default ids saw its markers twice."""
+    rc, out, err = run(capsys, "--dir", tmp_path, "markers", tmp_path / "m.png", "--table", "parlour2")
+    assert rc == 2 and "no table file" in err and not (tmp_path / "m.png").exists()

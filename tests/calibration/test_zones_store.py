@@ -106,6 +106,12 @@ def test_zones_edited_in_the_file_are_used(tmp_path):
     ([{"name": "a", "kind": "wall", "seat": "east", "polygon": [[0, 0], [1, 0], [1, 1]]}], "kind"),
     ([{"name": "a", "kind": "hand", "seat": "north", "polygon": [[0, 0], [1, 0], [1, 1]]}], "seat"),
     ([{"name": "a", "kind": "hand", "seat": "east", "polygon": [[0, 0], [1, 0], [1, 1]]}] * 2, "twice"),
+    # a NaN point loaded, and the zone read nothing ever after
+    ([{"name": "a", "kind": "hand", "seat": "east", "polygon": [[0, 0], [1, 0], [1, float("nan")]]}],
+     "not NaN or inf"),
+    # a seat edited apart from its name: the overlay said east.hand, the reader paid south
+    ([{"name": "east.hand", "kind": "hand", "seat": "south", "polygon": [[0, 0], [1, 0], [1, 1]]}],
+     "east.hand: its name says seat east, kind hand; its fields say seat south, kind hand"),
 ])
 def test_bad_zones_are_rejected_in_one_line(zones, message):
     with pytest.raises(CalibrationError, match=message):
@@ -140,6 +146,15 @@ def test_bad_table_files_are_rejected(tmp_path):
     (lambda d: d["markers"].__setitem__("markers", []), "at least 4 markers"),
     (lambda d: d["markers"]["markers"][0].__setitem__("center", [-500, 37.5]), "marker(s) [0] lie off the table"),
     (lambda d: d["homography"].__setitem__("image_size", [0, 0]), "image_size must be two sizes"),
+    # typed as text, it was read as 9x6
+    (lambda d: d["homography"].__setitem__("image_size", "960x720"), "image_size must be [width, height]"),
+    # a lens typed by hand, -15 for -0.15: it fitted, and the reader read a table bent into a circle
+    (lambda d: d.__setitem__("lens", {"camera_matrix": [[1500, 0, 960], [0, 1500, 540], [0, 0, 1]],
+                                      "dist": [-15, 0, 0, 0, 0], "image_size": [1920, 1080]}),
+     "lens: no camera's"),
+    (lambda d: d.__setitem__("lens", {"camera_matrix": [[float("nan"), 0, 960], [0, 1500, 540], [0, 0, 1]],
+                                      "dist": [0, 0, 0, 0, 0], "image_size": [1920, 1080]}),
+     "camera_matrix and dist must be numbers"),
     (lambda d: d.__setitem__("white_balance", {"gains_bgr": [1e9, 1, 1]}), "gains_bgr must be three numbers from 0.25 to 4"),
 ])
 def test_a_table_file_edited_into_something_else_names_itself_and_what_is_off(tmp_path, edit, words):
