@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from options import above_zero, at_least, quiet_pipe  # noqa: E402
+
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -32,8 +34,8 @@ from calibration.whitebalance import apply_gains, gains_from_frame  # noqa: E402
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--frames", type=int, default=50)
-    ap.add_argument("--px-per-mm", type=float, default=1.0, help="rectified image scale (1.0: 1000x1000 px)")
+    ap.add_argument("--frames", type=at_least(1), default=50)
+    ap.add_argument("--px-per-mm", type=above_zero, default=1.0, help="rectified image scale (1.0: 1000x1000 px)")
     ap.add_argument("--frame", type=Path, help="time this image instead of rendered ones")
     args = ap.parse_args()
     layout = default_layout()
@@ -76,4 +78,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     sys.exit(main())

@@ -30,6 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))           # the project, run from anywhere
 
+from options import above_zero, at_least, quiet_pipe  # noqa: E402
+
 from service.camera import Camera  # noqa: E402
 from service.settings import Settings  # noqa: E402
 
@@ -84,14 +86,25 @@ def measure(width: int, height: int, fps: int, seconds: float,
     return (n1 - n0) / (t1 - t0), 100 * (c1 - c0) / (t1 - t0), (b1 - b0) / 1024 / (t1 - t0)
 
 
+def sizes(text: str) -> list[str]:
+    """``--sizes``: WxH,WxH... (each side a whole number of 16 px or more)."""
+    out = []
+    for size in text.split(","):
+        w, _, h = size.partition("x")
+        if not (w.isdigit() and h.isdigit() and int(w) >= 16 and int(h) >= 16):
+            raise argparse.ArgumentTypeError(f"{size!r} is not WIDTHxHEIGHT (e.g. 1920x1080)")
+        out.append(size)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="1280x720,1920x1080,3840x2160")
-    ap.add_argument("--fps", type=int, default=25)
-    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--sizes", type=sizes, default=sizes("1280x720,1920x1080,3840x2160"))
+    ap.add_argument("--fps", type=at_least(1), default=25)
+    ap.add_argument("--seconds", type=above_zero, default=10.0)
     args = ap.parse_args()
     print(f"a live IP camera (HTTP MJPEG, {args.fps} frames/s sent), the capture alone, {args.seconds:.0f} s each")
-    for size in args.sizes.split(","):
+    for size in args.sizes:
         w, h = (int(v) for v in size.lower().split("x"))
         taken, core, _ = measure(w, h, args.fps, args.seconds)
         print(f"  {w}x{h}: {taken:.1f} frames/s taken, {core:.0f}% of a core")
@@ -106,4 +119,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     sys.exit(main())

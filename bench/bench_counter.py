@@ -26,6 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from options import at_least, quiet_pipe  # noqa: E402
+
 import sqlalchemy as sa  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
@@ -55,7 +57,7 @@ def beat_every_table(url: str) -> list[str]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parlour_year.add_arguments(ap)
-    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--repeat", type=at_least(1), default=20)
     a = ap.parse_args(argv)
     url, tables, days = parlour_year.from_arguments(a, "bench_counter")
     names = beat_every_table(url)
@@ -95,4 +97,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     raise SystemExit(main())

@@ -25,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from options import at_least, quiet_pipe  # noqa: E402
+
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -96,9 +98,9 @@ def images(scenes: int) -> list[tuple[str, np.ndarray, list[dict]]]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=50)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--real-grid", type=int, default=3, help="our windows per side on the real photo")
+    ap.add_argument("--scenes", type=at_least(1), default=50)
+    ap.add_argument("--threads", type=at_least(1), default=2)
+    ap.add_argument("--real-grid", type=at_least(1), default=3, help="our windows per side on the real photo")
     ap.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=False,
                     help="ours with its mirrored locator pass too (vision.detect.Detector; off by default)")
     ap.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
@@ -151,4 +153,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     raise SystemExit(main())

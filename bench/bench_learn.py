@@ -34,6 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from options import quiet_pipe  # noqa: E402
+
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -140,4 +142,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     raise SystemExit(main())

@@ -24,6 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from options import at_least, quiet_pipe  # noqa: E402
+
 from scoring import ScoringError, score  # noqa: E402
 from scoring.random_hands import random_winning_record  # noqa: E402
 from service.ledger import SEATS, Ledger  # noqa: E402
@@ -68,7 +70,7 @@ def play(ledger: Ledger, session_id: str, hands: list[tuple[str, object]]) -> No
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=10_000, help="hands to append (default 10000)")
+    ap.add_argument("--hands", type=at_least(1), default=10_000, help="hands to append (default 10000)")
     ap.add_argument("--db", help="database URL (default: a SQLite file in a temporary folder)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
@@ -107,4 +109,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     raise SystemExit(main())

@@ -38,6 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from options import at_least, quiet_pipe  # noqa: E402
+
 import numpy as np  # noqa: E402
 
 from bench_tileset import split_by_kind  # noqa: E402
@@ -256,10 +258,10 @@ def rendered_tables(designs: int, frames: int) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=500)
-    ap.add_argument("--repeats", type=int, default=20)
-    ap.add_argument("--designs", type=int, default=8)
-    ap.add_argument("--frames", type=int, default=25)
+    ap.add_argument("--hands", type=at_least(1), default=500)
+    ap.add_argument("--repeats", type=at_least(1), default=20)
+    ap.add_argument("--designs", type=at_least(1), default=8)
+    ap.add_argument("--frames", type=at_least(1), default=25)
     ap.add_argument("--view", choices=("overhead", "oblique"), default="overhead",
                     help="whose classifier names the real crops (the table rig's, or the seat photo's)")
     ap.add_argument("--fitting", action="store_true",
@@ -277,4 +279,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     raise SystemExit(main())

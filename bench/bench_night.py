@@ -30,6 +30,8 @@ import numpy as np
 
 from bench_service import FRAMES, PIN, free_port, start_server
 
+from options import at_least, quiet_pipe  # noqa: E402
+
 HANDS = json.loads((FRAMES[0].parent.parent / "hands.json").read_text())
 
 
@@ -58,8 +60,8 @@ def crops_held(data: Path) -> int:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--hands", type=int, default=300)
-    p.add_argument("--every", type=int, default=25)
+    p.add_argument("--hands", type=at_least(1), default=300)
+    p.add_argument("--every", type=at_least(1), default=25)
     p.add_argument("--learn", action=argparse.BooleanOptionalAction, default=True)
     p.add_argument("--grow-mb", type=float, default=100.0)
     args = p.parse_args()
@@ -117,4 +119,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     sys.exit(main())

@@ -40,6 +40,8 @@ import sqlalchemy as sa
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from options import at_least, quiet_pipe  # noqa: E402
+
 from service.ledger import Ledger, db  # noqa: E402
 
 RULES = "dunhill"
@@ -296,8 +298,8 @@ def check(url: str, results: dict, hands: int, services: list) -> tuple[list[str
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", type=int, default=10)
-    p.add_argument("--hands", type=int, default=200)
+    p.add_argument("--tables", type=at_least(1), default=10)
+    p.add_argument("--hands", type=at_least(1), default=200)
     p.add_argument("--db-url", default=os.environ.get("LEDGER_TEST_POSTGRES_URL", ""),
                    help="a PostgreSQL database (default: $LEDGER_TEST_POSTGRES_URL); a fresh schema is made in it")
     p.add_argument("--keep", action="store_true", help="keep the schema afterwards")
@@ -346,4 +348,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     sys.exit(main())

@@ -21,6 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from options import at_least, quiet_pipe  # noqa: E402
+
 import numpy as np  # noqa: E402
 
 from calibration import homography, synth  # noqa: E402
@@ -30,8 +32,8 @@ from calibration.markers import MarkerLayout, default_layout  # noqa: E402
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--poses", type=int, default=3)
-    ap.add_argument("--per-k", type=int, default=40)
+    ap.add_argument("--poses", type=at_least(1), default=3)
+    ap.add_argument("--per-k", type=at_least(1), default=40)
     ap.add_argument("--no-sway", action="store_true", help="the spread rule alone (no felt-sway check)")
     args = ap.parse_args()
     if args.no_sway:
@@ -78,4 +80,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     sys.exit(main())

@@ -38,8 +38,9 @@ from calibration.store import TableFile  # noqa: E402
 from vision.detect import CLASSIFIER, Detector  # noqa: E402
 from vision.layout import record_diff  # noqa: E402
 from vision.read import TableReader  # noqa: E402
+from vision.synth.art import ArtMissing  # noqa: E402
 
-from options import add_classifier  # noqa: E402
+from options import add_classifier, at_least, folder, quiet_pipe  # noqa: E402
 
 
 def frames(n: int, seed: int, cache: Path | None):
@@ -64,10 +65,10 @@ def frames(n: int, seed: int, cache: Path | None):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--frames", type=int, default=200)
+    ap.add_argument("--frames", type=at_least(1), default=200)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--cache", type=Path)
-    ap.add_argument("--show", type=int, default=5, help="print this many failed frames in full")
+    ap.add_argument("--cache", type=folder)
+    ap.add_argument("--show", type=at_least(0), default=5, help="print this many failed frames in full")
     ap.add_argument("--mirror", action="store_true",
                     help="the detector with its mirrored locator pass (off in TableReader: see vision/read.py)")
     add_classifier(ap, CLASSIFIER)
@@ -103,4 +104,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    quiet_pipe()
+    try:
+        raise SystemExit(main())
+    except ArtMissing as e:             # the frames are rendered from ../shared/tiles: one line, not a traceback
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None

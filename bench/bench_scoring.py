@@ -51,6 +51,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from options import at_least, quiet_pipe  # noqa: E402
+
 from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
 
 from scoring import HandRecord, ScoringError, score  # noqa: E402
@@ -127,9 +129,9 @@ def run_mahjong(argsets) -> int:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=3000, help="random dunhill hands (default 3000)")
+    ap.add_argument("--hands", type=at_least(1), default=3000, help="random dunhill hands (default 3000)")
     ap.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
-    ap.add_argument("--repeat", type=int, default=3, help="timed runs each, best kept (default 3)")
+    ap.add_argument("--repeat", type=at_least(1), default=3, help="timed runs each, best kept (default 3)")
     a = ap.parse_args(argv)
 
     # warm up both (imports, preset loading) on hands that are not timed
@@ -182,4 +184,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     raise SystemExit(main())

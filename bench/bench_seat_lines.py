@@ -29,10 +29,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_tileset import in_order  # noqa: E402
-from options import add_classifier, onnx_file  # noqa: E402
+from options import add_classifier, at_least, onnx_file, quiet_pipe  # noqa: E402
 from vision.detect import VIEWS  # noqa: E402
 from vision.evaluate_run import SEAT_TEST  # noqa: E402
 from vision.hand_photo import find_line, look_again, read_hand, seat_detector  # noqa: E402
+from vision.synth.art import ArtMissing  # noqa: E402
 
 
 def seat_lines(photos: int, seed: int, designs: float, detector, low_seats: float = 0.0) -> dict:
@@ -63,7 +64,7 @@ def seat_lines(photos: int, seed: int, designs: float, detector, low_seats: floa
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--photos", type=int, default=100)
+    p.add_argument("--photos", type=at_least(1), default=100)
     p.add_argument("--seed", type=int, default=SEAT_TEST, help="the first photo's seed (default: the test seeds)")
     p.add_argument("--designs", type=float, nargs="+", default=[0.0, 1.0],
                    help="the share of photos drawn in many tile designs, one run each (default: 0 and 1)")
@@ -96,4 +97,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    quiet_pipe()
+    try:
+        raise SystemExit(main())
+    except ArtMissing as e:             # the frames are rendered from ../shared/tiles: one line, not a traceback
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import httpx
 
+from options import above_zero, at_least, quiet_pipe  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 PIN = "135790"
 FRAMES = sorted((ROOT / "service" / "demo" / "frames").glob("*.jpg"))
@@ -106,9 +108,9 @@ def check(base: str, sessions: list[str], hands: int) -> list[str]:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", type=int, default=10)
-    p.add_argument("--hands", type=int, default=6)
-    p.add_argument("--time-limit", type=float, default=120.0)
+    p.add_argument("--tables", type=at_least(1), default=10)
+    p.add_argument("--hands", type=at_least(1), default=6)
+    p.add_argument("--time-limit", type=above_zero, default=120.0)
     args = p.parse_args()
     if not 1 <= args.tables <= 50 or not 1 <= args.hands <= 100:
         raise SystemExit("bounded: 1-50 tables, 1-100 hands")
@@ -154,4 +156,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     sys.exit(main())

@@ -41,7 +41,7 @@ from vision.synth.tile import random_style  # noqa: E402
 from vision.teach import LAYOUT, assign, rows_and_strays, upright_cut  # noqa: E402
 from vision.tileset import TileSet  # noqa: E402
 
-from options import add_classifier  # noqa: E402
+from options import add_classifier, at_least, quiet_pipe  # noqa: E402
 
 DESIGN_SEED = 70_000            # design d is drawn from seed DESIGN_SEED + --seed + d
 FRAME_SEED = 80_000             # its frames from FRAME_SEED + 1,000 d + i
@@ -95,8 +95,8 @@ def design_options(doc: str, frames: int, frames_help: str, flags: dict[str, str
     (the shipped overhead classifier unless a candidate is named), and the bench's own ``flags``
     (``--name``: what it does)."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
-    ap.add_argument("--designs", type=int, default=6)
-    ap.add_argument("--frames", type=int, default=frames, help=frames_help)
+    ap.add_argument("--designs", type=at_least(1), default=6)
+    ap.add_argument("--frames", type=at_least(1), default=frames, help=frames_help)
     ap.add_argument("--seed", type=int, default=0)
     add_classifier(ap, CLASSIFIER)
     for flag, said in (flags or {}).items():
@@ -170,4 +170,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     raise SystemExit(main())

@@ -36,6 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from options import at_least, quiet_pipe  # noqa: E402
+
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -167,8 +169,8 @@ def rendered_rows(designs: int, drops: int, seed: int) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--designs", type=int, default=6)
-    ap.add_argument("--drops", type=int, default=3)
+    ap.add_argument("--designs", type=at_least(1), default=6)
+    ap.add_argument("--drops", type=at_least(0), default=3)
     ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
     for name, detector in (("the oblique view's", Detector.for_view("oblique")), ("the seat's", seat_detector())):
@@ -180,4 +182,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     raise SystemExit(main())

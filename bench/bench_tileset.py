@@ -76,7 +76,7 @@ from vision.synth.capture import jpeg_again  # noqa: E402
 from vision.tileset import FUSED, RULES, SET, TileSet, square_cut  # noqa: E402
 from vision.tileset_cli import crop_margin  # noqa: E402
 
-from options import labels_folder, onnx_file  # noqa: E402
+from options import at_least, labels_folder, new_file, onnx_file, quiet_pipe  # noqa: E402
 
 LABELS = ROOT / "vision" / "labels"
 # enrol from the first photo, read the second: photos of one tile set (vision/labels/README.md)
@@ -882,10 +882,10 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--view", choices=tuple(VIEWS), default="oblique",
                    help="whose classifier and locator (default oblique: the photos are taken from beside the table)")
-    p.add_argument("--repeats", type=int, default=20)
+    p.add_argument("--repeats", type=at_least(1), default=20)
     p.add_argument("--grid", type=int, default=0, choices=range(0, 5),
                    help="windows per side on the photos (default 0: by the photo's size, see grid_for)")
-    p.add_argument("--json", type=Path, help="also write every figure there")
+    p.add_argument("--json", type=new_file, help="also write every figure there")
     p.add_argument("--no-photos", dest="photos", action="store_false", help="skip the photos (part 2)")
     p.add_argument("--mirror", action="store_true",
                    help="the detector with its mirrored locator pass too (off by default: docs/vision.md)")
@@ -904,9 +904,9 @@ def main() -> int:
                    help="the labelled photos to read (default vision/labels; a table's confirmed counts, photos "
                         "of the hand and camera frames: its labels folder beside its snapshots, with "
                         "TOUTENKOU_PHOTOS at the snapshots)")
-    p.add_argument("--retakes", type=int, default=RETAKES,
+    p.add_argument("--retakes", type=at_least(0), default=RETAKES,
                    help=f"retakes of each hand photo to read (part 2; default {RETAKES}, 0: none)")
-    p.add_argument("--tile-width", type=int, metavar="PX",
+    p.add_argument("--tile-width", type=at_least(1), metavar="PX",
                    help="shrink the single real tiles to this many px wide first (part 1: a camera that sees "
                         "tiles this small; camerash's are 240)")
     p.add_argument("--margin", type=crop_margin, default=MARGIN,
@@ -933,4 +933,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     raise SystemExit(main())

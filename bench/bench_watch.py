@@ -42,6 +42,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from options import above_zero, at_least, quiet_pipe  # noqa: E402
+
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -256,10 +258,10 @@ def realtime(art, wins: int, seed: int, fps: float) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--deals", type=at_least(1), default=100)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--fps", type=float, default=8.0)
-    ap.add_argument("--realtime", type=int, default=10, help="win deals played through the service in real time")
+    ap.add_argument("--fps", type=above_zero, default=8.0)
+    ap.add_argument("--realtime", type=at_least(0), default=10, help="win deals played through the service in real time")
     args = ap.parse_args()
     from vision.synth.art import ArtMissing, TileArt
     try:
@@ -301,4 +303,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     raise SystemExit(main())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 from pathlib import Path
 
 from calibration.errors import CalibrationError
@@ -49,3 +50,51 @@ def add_classifier(parser: argparse.ArgumentParser, shipped: Path) -> None:
     parser.add_argument("--classifier", type=onnx_file, metavar="ONNX", default=shipped,
                         help=f"a candidate classifier in place of the shipped one (default: {shipped.name} in "
                              f"{shipped.parent.name}/)")
+
+
+def at_least(least: int):
+    """An ``argparse`` type: a whole number of ``least`` or more (a count of hands, frames, repeats:
+    0 divided a figure by zero, and a negative one ran and printed figures of nothing)."""
+    def count(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < least:
+            raise argparse.ArgumentTypeError(f"must be {least} or more, not {n}")
+        return n
+    return count
+
+
+def above_zero(text: str) -> float:
+    """An ``argparse`` type: a number above 0 (a rate, a time, a scale)."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not x > 0 or x == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
+    return x
+
+
+def new_file(text: str) -> Path:
+    """An ``argparse`` type: a file to write, in a folder that is there (said at once, not after the run)."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{path} is a folder, not a file to write")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"no folder {path.parent} to write {path.name} in")
+    return path
+
+
+def folder(text: str) -> Path:
+    """An ``argparse`` type: a folder, there or to be made (not a file)."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{path} is a file, not a folder")
+    return path
+
+
+def quiet_pipe() -> None:
+    """A bench piped into ``head`` ends quietly, as any Unix tool, not in a BrokenPipeError."""
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)

@@ -32,6 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from options import at_least, quiet_pipe  # noqa: E402
+
 import sqlalchemy as sa  # noqa: E402
 
 from scoring import ScoringError, score  # noqa: E402
@@ -246,10 +248,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("url", nargs="?", help="PostgreSQL URL (default LEDGER_TEST_POSTGRES_URL)")
     ap.add_argument("--schema", default="bench_parlour_year")
-    ap.add_argument("--tables", type=int, default=50)
-    ap.add_argument("--days", type=int, default=300)
-    ap.add_argument("--hands", type=int, default=40)
-    ap.add_argument("--players", type=int, default=300)
+    ap.add_argument("--tables", type=at_least(1), default=50)
+    ap.add_argument("--days", type=at_least(1), default=300)
+    ap.add_argument("--hands", type=at_least(1), default=40)
+    ap.add_argument("--players", type=at_least(1), default=300)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
     build(a.url, schema=a.schema, tables=a.tables, days=a.days, hands=a.hands, players=a.players, seed=a.seed)
@@ -257,4 +259,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    quiet_pipe()
     raise SystemExit(main())
