@@ -8,6 +8,7 @@ per preset into a ``Table`` (table.py).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations_with_replacement, compress, repeat
 from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 
@@ -135,8 +136,13 @@ def score(record: HandRecord | Mapping[str, Any], preset: Preset | None = None, 
 def is_a_win(record: HandRecord | Mapping[str, Any], preset: Preset | None = None) -> bool:
     """Whether the record's tiles make a hand its rule counts (four sets and a pair, seven pairs or
     kokushi, the rule's wildcards read every way), yaku aside: a riichi the players have yet to set
-    is no part of the tiles. A record the rule refuses (a tile it does not hold, a fifth copy, a
-    malformed record) is no win."""
+    is no part of the tiles, nor are the discards (a discard misread no win undoes, and the
+    mending and the winning tile's choice that ask this went without). A record the rule refuses
+    (a tile it does not hold, a fifth copy, a malformed record) is no win."""
+    if isinstance(record, HandRecord):
+        record = replace(record, discards=None) if record.discards else record
+    elif isinstance(record, Mapping) and record.get("discards"):
+        record = {k: v for k, v in record.items() if k != "discards"}
     try:
         rec, t, counted, suit_in_play = _checked(record, preset)
     except ScoringError:

@@ -29,6 +29,11 @@ def suit_in_play(rec: HandRecord, t: "Table") -> int | None:
     present = {suit(kind(t)) for t in _physical(rec) if 9 <= kind(t) < 27}
     if len(present) > 1:
         raise ScoringError(f"{rec.rules} plays one suit per hand, but the tiles hold both pinzu and souzu")
+    if not present and rec.discards:        # a hand of honours alone: its wall's suit is the discards'
+        present = {suit(kind(t)) for t in rec.discards if 9 <= kind(t) < 27}
+        if len(present) > 1:
+            raise DiscardsError(f"discards: {rec.rules} plays one suit per hand, but the discards hold both "
+                                "pinzu and souzu")
     return present.pop() if present else 1
 
 
@@ -196,8 +201,8 @@ def validate(rec: HandRecord, t: "Table", c: Tally) -> int | None:
 def _check_discards(rec: HandRecord, t: "Table", c: Tally, limits: tuple[int, ...]) -> None:
     """The winner's discards are tiles of the wall too, none of them also in the hand, melds, gari or
     indicators: no kind the wall lacks, no more copies or red fives than it holds with the rest.
-    (Balance counts karasu from them: a 5p the wall could not hold was no 5p discarded.) An honour
-    a rule's wildcard stands in for beyond its copies is left alone."""
+    (Balance counts karasu from them: a 5p the wall could not hold was no 5p discarded.) Honours
+    under a rule with a wildcard are not counted: a meld of one may hold wildcards recorded as it."""
     codes = _by_code(rec.discards)
     counts = _kinds(codes)
     for k, n in enumerate(counts):
@@ -206,7 +211,9 @@ def _check_discards(rec: HandRecord, t: "Table", c: Tally, limits: tuple[int, ..
         if not limits[k]:
             raise DiscardsError(f"discards: {tile_name(k)} is not in "
                                 + (f"this hand's {rec.rules} wall" if t.single_suit else f"the {rec.rules} wall"))
-        if c.seen[k] + n > limits[k] and not (t.wildcard is not None and k >= 27 and c.seen[k] >= limits[k]):
+        # an honour under a wildcard rule (chinton's haku): a meld of it may hold hakus recorded as it,
+        # so how many real ones the hand holds is not known
+        if c.seen[k] + n > limits[k] and not (t.wildcard is not None and k >= 27):
             raise DiscardsError(f"discards: {n} {tile_name(k)} discarded and {c.seen[k]} in the hand, melds, gari "
                                 f"and indicators; the {rec.rules} wall has {limits[k]}")
     for s, n in enumerate(codes[34:]):

@@ -65,6 +65,25 @@ def mended(record: Mapping[str, Any] | None, hand: Iterable[Any], preset: Preset
     return record, said
 
 
+DISCARDS_LEFT_OUT = "discards read as tiles the wall cannot hold: left out (check the 5p/5s toggle)"
+
+
+def vouched(record: Mapping[str, Any] | None, preset: Preset | None = None) -> tuple[Any, tuple[str, ...]]:
+    """``record`` without its ``discards`` where the engine finds them no tiles of its wall
+    (``scoring.DiscardsError``), and what to tell the players: the camera's discards are never shown
+    or confirmed, so a discard misread must not block a count the players cannot fix. Any other
+    refusal is left to the count."""
+    if not record or not record.get("discards"):
+        return record, ()
+    try:
+        scoring.score(record, preset)
+    except scoring.DiscardsError:
+        return {k: v for k, v in record.items() if k != "discards"}, (DISCARDS_LEFT_OUT,)
+    except ValueError:
+        pass
+    return record, ()
+
+
 def _doubts(pieces: Iterable[Any]) -> list[Doubt]:
     return [Doubt(p.tile, tuple(p.others)) for p in pieces]
 

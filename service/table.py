@@ -64,6 +64,7 @@ class AfterConfirm:
     tiles: TableTiles | None
     labels: PhotoLabels
     tally: ReadTally
+    offers: Offers | None = None     # what the watcher knows of the last win logged (``Offers.logged``)
 
     def queue(self, background, snapshot: str | None, records: Sequence[Mapping[str, Any]],
               fixed: Collection[int] = ()) -> None:
@@ -88,7 +89,11 @@ def drafted(ledger: Ledger, session_id: str, offer: Offer, offers: Offers, tiles
     deal and confirmed at another (a tablet left on the last session, a hand taken back) taught the
     set 1 of its 15 tiles, its winner's cuts taken for another seat's, and tallied "seat" as fixed."""
     reading = context_of(ledger, session_id).turned(offer.reading, offer.turn)
-    if reading is not offer.reading:
+    kept = offers.reading(offer.snapshot)
+    # kept as this deal has it, whichever tablet drafted it last (one left on another session turns
+    # it its own way): the Confirm drafts it again, so what it tallies and teaches is its own deal's
+    if (kept is None or kept[0].record != reading.record
+            or [c.seat for c in kept[0].cuts] != [c.seat for c in reading.cuts]):
         offers.remember(offer.snapshot, reading, offer.size)
         if tiles is not None:
             tiles.remember(offer.snapshot, reading.cuts)
@@ -118,25 +123,6 @@ def score_record(record: Mapping[str, Any], seats: Mapping[str, str] | None = No
     record names; ``round_honba``: the table's honba where the record counts other, ``scoring.score``),
     each line with its running total, payers named by seat."""
     return score_view(scoring.score(record, preset, round_honba=round_honba).to_dict(), seats or {})
-
-
-def vouched(records: Sequence[Mapping[str, Any]], preset: scoring.Preset | None = None) -> list[dict[str, Any]]:
-    """``records`` (a draft's), each without its ``discards`` where the engine finds them no tiles
-    of its wall (``scoring.DiscardsError``): the tablet carries the camera's discards unconfirmed
-    and unshown, so a discard misread must not block a count the players cannot fix. The rest is
-    checked as ever, when counted."""
-    out = []
-    for rec in records:
-        rec = dict(rec)
-        if rec.get("discards"):
-            try:
-                scoring.score(rec, preset)
-            except scoring.DiscardsError:
-                del rec["discards"]
-            except ValueError:
-                pass                        # another refusal: said when the hand is counted
-        out.append(rec)
-    return out
 
 
 # what the engine refuses of the tiles themselves, whichever the winning tile: said before the
@@ -232,6 +218,8 @@ def undo(ledger: Ledger, session_id: str, hand: int | None, confirmed_by: str | 
     taught = slots[-1].event.snapshot if slots and slots[-1].kind == "win" else None
     event, state = ledger.undo(session_id, hand=hand, confirmed_by=confirmed_by)
     _take_back(ledger, taught, after, background)
+    if after is not None and after.offers is not None and taught:
+        after.offers.relogged(taught)       # no longer a hand logged: laid again, it is offered again
     return event, state
 
 
@@ -247,6 +235,8 @@ def correct(ledger: Ledger, session_id: str, number: int, kind: str, *, snapshot
     event, state = ledger.correct(session_id, number, kind, snapshot=snapshot, **given)
     if was != snapshot or kind != "win":
         _take_back(ledger, was, after, background)
+    if after is not None and after.offers is not None and was:     # the watcher knows the hand as corrected
+        after.offers.relogged(was, snapshot, given.get("records", ()) if kind == "win" else ())
     return event, state
 
 

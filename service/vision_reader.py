@@ -28,7 +28,7 @@ from vision.detect import Detector
 from vision.layout import DEFAULT_GARI
 from vision.read import TableReader, table_windows, top_view
 
-from .mending import mended, set_of
+from .mending import mended, set_of, vouched
 from .reader import Cut, Detection, ReadContext, Reading
 
 ENV_TABLE = "TABLE_CALIBRATION"
@@ -122,6 +122,8 @@ class VisionReader:
         # the zones' seats are the first deal's; the record's are this deal's (east: the dealer)
         record, said = mended(context.seats_now(reading.record) if reading.record else None, reading.hand,
                               context.preset, reading.gari, self.mend)
+        record, left_out = vouched(record, context.preset)      # discards misread: no count blocked for them
+        said += left_out
         if record is not None:
             record = {**record, "honba": context.honba}
         cuts = tuple(Cut(p.tile, image, kind, context.seat_now(seat), box=i) for i, (p, image, (kind, seat)) in

@@ -19,6 +19,7 @@ from ..deps import (AfterConfirmDep, CameraDep, HandPhotosDep, LedgerDep, Offers
                     SnapshotsDep, TilesDep)
 from ..editing import FLAGS, HAND_OPTIONS, PALETTE, RARE_FLAGS, RIICHI_FLAGS, TARGETS, Draft, wall_of
 from ..errors import ServiceError
+from ..mending import vouched
 from ..refusal_ja import bilingual
 from ..ledger import Ledger
 from ..ledger.derive import paid
@@ -61,7 +62,8 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
     watcher reads next may replace it without losing a fix."""
     at = table_at(ledger, session_id, correct)
     cfg = at["cfg"]
-    records = table.vouched(draft.records(cfg.rules), cfg.preset)
+    draft = vouched_draft(draft, cfg)
+    records = draft.records(cfg.rules)
     double = is_double_ron(records)
     if double:
         records = head_first(records)       # in the order, and with the honba, the ledger will count
@@ -113,6 +115,16 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
                 # the hand being corrected as the page first showed it: kept through every edit, so a
                 # correction made meanwhile on another tablet is refused at Confirm (Ledger.correct)
                 seen=seen if seen is not None else at.get("seen"))
+
+
+def vouched_draft(draft: Draft, cfg) -> Draft:
+    """``draft`` without the camera's discards where the engine refuses them (``mending.vouched``):
+    its count, its 5p/5s toggle (which they would tick) and what Confirm logs all go without them.
+    Only the hand on screen's: a double ron's held record was vouched when it was on screen."""
+    if not draft.extra.get("discards"):
+        return draft
+    _, said = vouched(draft.record(cfg.rules), cfg.preset)
+    return replace(draft, extra={k: v for k, v in draft.extra.items() if k != "discards"}) if said else draft
 
 
 def _rare_flags(preset, draft: Draft) -> tuple:
@@ -325,7 +337,7 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
         raise ServiceError("; ".join(draft.problems()))
     if ticked := _winner_ticked(draft, at_seats):
         raise ServiceError(ticked)
-    records = table.vouched(draft.records(cfg.rules), cfg.preset)
+    records = vouched_draft(draft, cfg).records(cfg.rules)
     winners = {at_seats[r["seat"]] for r in records if r.get("seat") in at_seats}
     # others' riichi as the ledger takes it: an open one as "name:open" (dunhill: its 2 sticks)
     riichi = [f"{n}:open" if n in draft.open_others else n for n in sorted(draft.riichi_others - winners)]
@@ -341,6 +353,8 @@ def confirm(request: Request, session_id: str, form: FormDep, ledger: LedgerDep,
         if number(form, "offer") and (said := table.logged_already(ledger, session_id, snapshot, records[0],
                                                                        offers)):
             raise ServiceError(said, 409)           # the watcher's offer of a hand logged meanwhile
+        if (found := offers.get(number(form, "offer") or 0)) is not None and found.snapshot == snapshot:
+            table.drafted(ledger, session_id, found, offers, after.tiles)   # at this deal, whoever drafted it last
         event, state = table.add_win(ledger, store, session_id, records, riichi=riichi,
                                      hand=number(form, "hand"), snapshot=snapshot, confirmed_by="tablet",
                                      penalties=sorted(draft.penalties), offers=offers)

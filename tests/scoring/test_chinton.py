@@ -9,7 +9,7 @@ is out of the count. The plain hand is 123p 234p 456p 789p 99p won on 3p:
 
 import pytest
 
-from rulebook import PON_CHUN, ScoringError, lines, pon, win, yaku_lines
+from rulebook import PON_CHUN, ScoringError, lines, pon, record, score, win, yaku_lines
 
 R = "chinton"
 G = {"gari": "1m"}
@@ -357,3 +357,15 @@ def test_the_other_suit_is_not_in_the_wall():
 def test_5m_is_not_in_the_chinton_wall():
     with pytest.raises(ScoringError, match="5m is not in the chinton wall"):
         win(R, **PLAIN, gari="5m")
+
+
+def test_discards_beside_honours_a_haku_may_stand_in_for_and_of_a_hand_without_a_suit_are_taken():
+    """The discards are checked against the wall, but chinton's hakus recorded as an honour leave
+    how many real ones the hand holds unknown; and a hand of honours alone plays the discards' suit."""
+    pon_of_east = record("chinton", "123456789p11z", "1z", win="tsumo", discards="11z",
+                         melds=[{"kind": "pon", "tiles": "111z", "from": "west"}])
+    assert score(pon_of_east).total > 0
+    honours = record("chinton", "111222333666z77z", "7z", win="tsumo", discards="12s")
+    assert score(honours).total > 0
+    with pytest.raises(ScoringError, match="discards: chinton plays one suit per hand"):
+        score({**honours, "discards": "1s1p"})

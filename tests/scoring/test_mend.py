@@ -5,8 +5,10 @@ face the reader gave it (``FLOOR`` or more) that makes a win is made; of several
 only when it is ``MARGIN`` times as likely as the next. A hand that wins is never touched.
 """
 
+import pytest
+
 from rulebook import pon, record
-from scoring import load_preset, score
+from scoring import ScoringError, load_preset, score
 from scoring.engine import is_a_win
 from scoring.mend import (FLOOR, MARGIN, Doubt, a_winners_hand, changes_that_win, is_waiting, mend, mend_gari,
                           waits, winning_tile)
@@ -249,3 +251,13 @@ def test_gari_doubts_that_are_not_the_records_gari_change_nothing():
     read = {**WON, "gari": "9p"}
     assert mend_gari(read, [Doubt("8p", (("9m", 0.5),))]) == (read, ())
     assert mend_gari(WON, []) == (WON, ())
+
+
+def test_a_discard_no_wall_holds_undoes_no_win_nor_its_mending():
+    """The discards are no part of the hand's tiles: a 4s read among them beside the hand's four
+    made is_a_win say no, so the reader's mending and its choice of the winning tile went without."""
+    hand = {"rules": "dunhill", "seat": "south", "win": "tsumo", "concealed": "222234444888s66z",
+            "win_tile": "4s", "dora_indicators": "5s", "discards": "4s9m"}
+    assert is_a_win(hand)
+    with pytest.raises(ScoringError, match="discards: 1 4s discarded and 4 in the hand"):
+        score(hand)

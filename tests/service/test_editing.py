@@ -523,3 +523,24 @@ def test_the_camera_s_discards_no_wall_holds_do_not_block_the_count_and_are_not_
     assert client.post(f"/s/{sid}/confirm", data=form).status_code == 204
     logged = client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]["records"][0]
     assert logged.get("discards") == (discards if kept else None)
+
+
+def test_the_camera_s_refused_discards_tick_no_toggle_and_the_count_shown_is_the_count_logged(client):
+    """balance: karasu (30) where no 5p/5s was discarded. The camera read five 5p among the discards,
+    which the engine refuses: the count went without them (30), but the 5p/5s toggle was ticked by
+    them, and Confirm posted it: logged 4 where the screen said 30."""
+    import json
+    import re
+    from table_fixtures import PLAYERS
+    sid = client.post("/api/sessions", json={"rules": "balance", "players": PLAYERS}).json()["id"]
+    form = {"hand": "1", "seat": "south", "win": "tsumo", "concealed": "234p678p234s22s", "win_tile": "3p",
+            "melds": json.dumps([{"kind": "pon", "tiles": "777z", "from": "west"}]),
+            "extra": json.dumps({"discards": "5p5p5p5p5p"})}
+    from test_snapshot_fix import EditorForm
+    shown = client.post(f"/s/{sid}/edit", data=form, headers={"HX-Request": "true"})
+    assert shown.status_code == 200
+    total = int(re.search(r'id="total"[^>]*>\D*(\d+)', shown.text).group(1))
+    posted = EditorForm(shown.text).values
+    assert "option_discarded_five" not in posted            # not ticked
+    assert client.post(f"/s/{sid}/confirm", data=posted).status_code == 204
+    assert client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]["totals"] == [total] == [30]
