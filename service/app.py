@@ -107,7 +107,8 @@ def create_app(settings: Settings | None = None, *, camera: bool = True) -> Fast
                                 if camera and settings.camera else None)
             app.state.watcher = watcher_for(settings, app.state.reader, app.state.camera, app.state.snapshots,
                                             app.state.offers, app.state.ledger, app.state.tiles)
-        app.state.after_confirm = AfterConfirm(app.state.tiles, app.state.photo_labels, app.state.read_tally)
+        app.state.after_confirm = AfterConfirm(app.state.tiles, app.state.photo_labels, app.state.read_tally,
+                                               app.state.offers)
         pruner = asyncio.create_task(_prune_every(app, settings.snapshot_prune_every_s))
         if not settings.ledger_url.startswith("sqlite"):
             warm_in_background(app)         # a parlour's database: the standings' first page need not wait

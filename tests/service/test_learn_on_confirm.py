@@ -532,8 +532,8 @@ def test_the_service_and_the_command_line_take_turns_with_the_set(still):
 def test_a_win_read_at_another_deal_teaches_its_tiles_when_drafted_at_this_one(still):
     """A win read at the next deal's seats (turn 1: read before the last hand was confirmed, that
     hand then taken back; or a tablet left on the last session), drafted at this deal's seats and
-    confirmed: its cuts kept the seats they were read at, so the winner's were taken for another
-    seat's and the set learnt 2 of its 16 tiles."""
+    confirmed: its cuts kept the seats they were read at (or those of the last tablet to draft it),
+    so the winner's were taken for another seat's and the set learnt 2 of its 16 tiles."""
     from service.reader import ReadContext
     from test_snapshot_fix import EditorForm
 
@@ -551,7 +551,10 @@ def test_a_win_read_at_another_deal_teaches_its_tiles_when_drafted_at_this_one(s
         tiles.remember(snapshot, there.cuts)
 
         form = EditorForm(client.get(f"/s/{sid}").text).values
-        assert (form["snapshot"], form["seat"]) == (snapshot, SHOWN["seat"])
+        assert (form["snapshot"], form["seat"]) == (snapshot, SHOWN["seat"]) and form["offer"]
+        # then a tablet left on another session, at the next deal, drafts it its own way
+        offers.remember(snapshot, there, size)
+        tiles.remember(snapshot, there.cuts)
         assert client.post(f"/s/{sid}/confirm", data=form).status_code == 204
         learnt = +Counter({k: n for (k, origin), n in _origins(folder).items() if origin == snapshot})
         assert learnt == Counter(face_up_tiles([SHOWN])[0])

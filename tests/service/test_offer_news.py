@@ -335,3 +335,6 @@ def test_a_hand_fixed_a_lot_and_confirmed_then_read_again_is_not_offered_nor_con
     nxt = offer_a_frame(client, sid, "frame-02.jpg")                # the next deal's win is news
     assert not offers.logged_hand(nxt.reading.record)
     assert client.post(f"/s/{sid}/offer", data={"offer": nxt.id}, headers={"HX-Request": "true"}).status_code == 200
+    # hand 1 taken back: laid again, it is no hand logged (the watcher refused it as "logged already")
+    assert client.post(f"/api/sessions/{sid}/undo", json={"hand": 1}).status_code in (200, 201)
+    assert not offers.logged_hand(again.reading.record)
