@@ -86,12 +86,17 @@
   var byKeys = false, held = null;
   document.addEventListener("keydown", function () { byKeys = true; }, true);
   document.addEventListener("pointerdown", function () { byKeys = false; }, true);
-  function where(el) {              // a selector that finds this control again in the next editor
-    if (el.id) return "#" + CSS.escape(el.id);
-    if (el.name) return el.tagName.toLowerCase() + ':not([type=hidden])[name="' + CSS.escape(el.name) + '"]' +
-                        (el.value ? '[value="' + CSS.escape(el.value) + '"]' : "");
-    if (el.dataset && el.dataset.op) return '[data-op="' + CSS.escape(el.dataset.op) + '"]';
-    return null;
+  function where(el) {     // [a selector, which of its matches]: finds this control again in the next editor
+    var sel = null, tag = el.tagName.toLowerCase();
+    if (el.id) sel = "#" + CSS.escape(el.id);
+    else if (el.name) {      // a box or a button by its value too; a text field or a list by its name alone
+      sel = tag + ':not([type=hidden])[name="' + CSS.escape(el.name) + '"]';
+      if ((el.type === "checkbox" || el.type === "radio" || tag === "button") && el.value)
+        sel += '[value="' + CSS.escape(el.value) + '"]';
+    } else if (el.dataset && el.dataset.op) sel = '[data-op="' + CSS.escape(el.dataset.op) + '"]';
+    if (!sel) return null;
+    var w = work();           // a player's second 罰符 box shares the first's name and value: its place says which
+    return [sel, w ? Array.prototype.indexOf.call(w.querySelectorAll(sel), el) : 0];
   }
   document.addEventListener("focusin", function (e) {
     if (e.target.closest && e.target.closest("#work")) held = where(e.target);
@@ -99,7 +104,8 @@
   document.body.addEventListener("htmx:afterSettle", function () {
     var w = work(), a = document.activeElement;
     if (!byKeys || !held || !w || (a && a !== document.body && document.contains(a))) return;
-    var again = w.querySelector(held);
+    var found = w.querySelectorAll(held[0]);
+    var again = found[Math.max(0, Math.min(held[1], found.length - 1))];
     if (again) again.focus({preventScroll: true});
   });
 

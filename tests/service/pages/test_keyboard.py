@@ -49,3 +49,21 @@ def test_a_tapped_toggle_leaves_no_focus_behind(page, server):
     expect(page.locator("#work input[name=riichi]")).to_be_checked()
     page.wait_for_timeout(300)
     assert _focused(page) == "BODY="
+
+
+def test_space_on_a_players_second_penalty_stick_keeps_the_focus_on_that_stick(page, server):
+    """isshokai: a box a stick. The +1 shares the player's first box's name and value, and the focus
+    went back to the first box."""
+    start_session(page, server, rules="isshokai")
+    _type_a_winning_hand(page)
+    boxes = page.locator('#work input[name=penalty][value="Ben"]')
+    boxes.nth(0).focus()
+    page.keyboard.press("Space")
+    expect(boxes.nth(0)).to_be_checked()
+    boxes.nth(1).focus()
+    page.keyboard.press("Space")
+    expect(boxes.nth(1)).to_be_checked()
+    # the answer comes and replaces the editor: then the focus is on the second stick again
+    page.wait_for_function("""() => !document.querySelector('#work').classList.contains('htmx-request') &&
+        Array.from(document.querySelectorAll('#work input[name=penalty][value="Ben"]'))
+             .indexOf(document.activeElement) === 1""", timeout=5000)
