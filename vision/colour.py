@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-LOOK_PX = 256          # the picture is judged shrunk to this on its longer side: colour is no fine detail
+LOOK_PX = 256          # the picture is judged at about this many pixels on its longer side: colour is no fine detail
 SPREAD = 12.0          # chroma (CIELAB a*b* distance from grey) of the most colourful 1% over the median's
 NO_COLOUR = ("the picture has no colour (black and white, or one tint): red fives cannot be told from plain "
              "ones in it; check each 5")
@@ -23,10 +23,8 @@ def colourless(image: np.ndarray) -> bool:
     grey and red, green and blue inks far from it."""
     if image.ndim < 3 or image.shape[2] == 1:
         return True
-    h, w = image.shape[:2]
-    scale = min(1.0, LOOK_PX / max(h, w, 1))
-    small = cv2.resize(image[..., :3], (max(1, round(w * scale)), max(1, round(h * scale))),
-                       interpolation=cv2.INTER_AREA)
+    step = max(1, max(image.shape[:2]) // LOOK_PX)     # every step-th pixel: a shrink cost 8 ms a frame
+    small = np.ascontiguousarray(image[::step, ::step, :3])
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
     low, high = np.percentile(chroma, [50, 99])
