@@ -120,11 +120,18 @@ def work_context(ledger: Ledger, session_id: str, draft: Draft, *, correct: int 
 def vouched_draft(draft: Draft, cfg) -> Draft:
     """``draft`` without the camera's discards where the engine refuses them (``mending.vouched``):
     its count, its 5p/5s toggle (which they would tick) and what Confirm logs all go without them.
-    Only the hand on screen's: a double ron's held record was vouched when it was on screen."""
-    if not draft.extra.get("discards"):
+    A double ron's held record too, as Confirm logs it: the dead wall on screen is its own, and an
+    indicator fixed there can make its discards one copy too many."""
+    held = (draft.first or {}).get("discards")
+    if not draft.extra.get("discards") and not held:
         return draft
-    _, said = vouched(draft.record(cfg.rules), cfg.preset)
-    return replace(draft, extra={k: v for k, v in draft.extra.items() if k != "discards"}) if said else draft
+    records = draft.records(cfg.rules)
+    shown, first = records[-1], records[0] if draft.first is not None else None
+    if draft.extra.get("discards") and vouched(shown, cfg.preset)[1]:
+        draft = replace(draft, extra={k: v for k, v in draft.extra.items() if k != "discards"})
+    if held and first is not None and vouched(first, cfg.preset)[1]:
+        draft = replace(draft, first={k: v for k, v in draft.first.items() if k != "discards"})
+    return draft
 
 
 def _rare_flags(preset, draft: Draft) -> tuple:

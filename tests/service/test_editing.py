@@ -544,3 +544,23 @@ def test_the_camera_s_refused_discards_tick_no_toggle_and_the_count_shown_is_the
     assert "option_discarded_five" not in posted            # not ticked
     assert client.post(f"/s/{sid}/confirm", data=posted).status_code == 204
     assert client.get(f"/api/sessions/{sid}/hands").json()["hands"][0]["totals"] == [total] == [30]
+
+
+def test_a_double_ron_s_held_hand_goes_without_discards_an_indicator_fixed_since_makes_refused():
+    """East's hand held (discards 4s9m: scored alone, fine); the second hand on screen names the dead
+    wall's indicator 4s, which is east's too: five 4s with east's discards. East's record kept them,
+    and Confirm was refused for discards the players cannot see."""
+    from types import SimpleNamespace
+    import scoring
+    from service.pages.work import vouched_draft
+    cfg = SimpleNamespace(rules="dunhill", preset=scoring.load_preset("dunhill"))
+    east = {"rules": "dunhill", "seat": "east", "win": "ron", "discarder": "south",
+            "concealed": "123s444s678s999s66z", "win_tile": "6z", "discards": "4s9m"}
+    held = Draft.from_record(east).apply("double").first
+    assert held["discards"] == "4s9m"
+    west = Draft.from_record({"rules": "dunhill", "seat": "west", "win": "ron", "discarder": "south",
+                              "concealed": "111p222p333p789p55z", "win_tile": "5z", "dora_indicators": "4s"},
+                             first=held)
+    first, second = vouched_draft(west, cfg).records("dunhill")
+    assert "discards" not in first and first["dora_indicators"] == "4s"
+    assert scoring.score(first).total > 0 and scoring.score(second).total > 0
