@@ -215,10 +215,11 @@ def undo(ledger: Ledger, session_id: str, hand: int | None, confirmed_by: str | 
     """Undo the last hand; ``hand`` (its number) guards against undoing one the tablet has not seen.
     With ``after``, what the undone win's count taught the tile set is taken back."""
     slots = ledger.slots(session_id)
-    taught = slots[-1].event.snapshot if slots and slots[-1].kind == "win" else None
+    win = bool(slots) and slots[-1].kind == "win"
+    taught = slots[-1].event.snapshot if win else None
     event, state = ledger.undo(session_id, hand=hand, confirmed_by=confirmed_by)
     _take_back(ledger, taught, after, background)
-    if after is not None and after.offers is not None and taught:
+    if after is not None and after.offers is not None and win:
         after.offers.relogged(taught)       # no longer a hand logged: laid again, it is offered again
     return event, state
 
@@ -232,10 +233,11 @@ def correct(ledger: Ledger, session_id: str, number: int, kind: str, *, snapshot
     learns it again as corrected, ``TableTiles.learn``)."""
     slots = ledger.slots(session_id)
     was = slots[number - 1].event.snapshot if 1 <= number <= len(slots) else None
+    a_win = 1 <= number <= len(slots) and slots[number - 1].kind == "win"
     event, state = ledger.correct(session_id, number, kind, snapshot=snapshot, **given)
     if was != snapshot or kind != "win":
         _take_back(ledger, was, after, background)
-    if after is not None and after.offers is not None and was:     # the watcher knows the hand as corrected
+    if after is not None and after.offers is not None and a_win:    # the watcher knows the hand as corrected
         after.offers.relogged(was, snapshot, given.get("records", ()) if kind == "win" else ())
     return event, state
 

@@ -76,10 +76,11 @@ class Offers:
             self._logged = (snapshot, tuple(records))
             self.hands_logged += 1
 
-    def relogged(self, was: str, snapshot: str | None = None, records: Sequence[Mapping[str, Any]] = ()) -> None:
-        """The win logged from ``was`` undone (no ``records``) or corrected into ``records`` from
-        ``snapshot``: where it is the last win logged here, the watcher knows it so. Undone, the hand
-        laid again is no hand logged (it was refused as "logged already")."""
+    def relogged(self, was: str | None, snapshot: str | None = None,
+                 records: Sequence[Mapping[str, Any]] = ()) -> None:
+        """The win logged from ``was`` (None: typed, no picture) undone (no ``records``) or corrected
+        into ``records`` from ``snapshot``: where it is the last win logged here, the watcher knows it
+        so. Undone, the hand laid again is no hand logged (it was refused as "logged already")."""
         with self._lock:
             if self._logged[0] == was:
                 self._logged = (snapshot, tuple(records)) if records else (None, ())

@@ -338,3 +338,15 @@ def test_a_hand_fixed_a_lot_and_confirmed_then_read_again_is_not_offered_nor_con
     # hand 1 taken back: laid again, it is no hand logged (the watcher refused it as "logged already")
     assert client.post(f"/api/sessions/{sid}/undo", json={"hand": 1}).status_code in (200, 201)
     assert not offers.logged_hand(again.reading.record)
+
+
+def test_a_typed_win_undone_is_no_hand_logged_to_the_watcher(table):
+    """A win typed on the tablet (no picture) is the last win logged; undone, the same hand laid again
+    was still "logged already" to the watcher: only a win with a picture was forgotten."""
+    client, sid = table
+    offers = client.app.state.offers
+    shown = json.loads(DEMO_HANDS.read_text())["frame-02.jpg"]
+    assert client.post(f"/api/sessions/{sid}/wins", json={"records": [shown], "hand": 1}).status_code == 201
+    assert offers.logged_hand(shown)
+    assert client.post(f"/api/sessions/{sid}/undo", json={"hand": 1}).status_code in (200, 201)
+    assert not offers.logged_hand(shown)
