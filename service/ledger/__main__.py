@@ -355,7 +355,13 @@ def _export(args: argparse.Namespace) -> int:
     if args.output:
         # a CSV file is for a spreadsheet (csv_cells: Excel on Japanese Windows needs the BOM); stdout is not.
         # Written whole or not at all: a full disk left the last export cut short, no longer JSON
-        write_whole(Path(args.output), for_spreadsheets(text) if args.format == "csv" else text.encode("utf-8"))
+        out = Path(args.output)
+        if not out.parent.is_dir():
+            raise LedgerError(f"{out}: no folder {out.parent} to write it in")
+        try:
+            write_whole(out, for_spreadsheets(text) if args.format == "csv" else text.encode("utf-8"), shared=True)
+        except OSError as e:            # named as given, not as the temporary file beside it
+            raise LedgerError(f"{out}: {e.strerror or e}") from None
     else:
         sys.stdout.write(text)
     return 0

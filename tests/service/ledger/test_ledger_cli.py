@@ -249,3 +249,19 @@ def test_a_file_not_in_utf_8_is_named(db_url, tmp_path, capsys):
     binary.write_bytes(b"\xff\xfe\x00")
     code, _, err = run(capsys, "import", str(binary))
     assert code == 2 and err == f"error: {binary}: not UTF-8 text\n"
+
+
+def test_an_export_is_readable_as_a_file_the_user_made_and_a_missing_folder_is_named(db_url, tmp_path, capsys):
+    """Written through a temporary file, it came out readable by its owner alone (0600)."""
+    import os
+    code, out, _ = run(capsys, "start", "--rules", "dunhill", "--players", *PLAYERS)
+    sid = out.strip()
+    umask = os.umask(0o022)
+    try:
+        assert run(capsys, "export", sid, "-o", str(tmp_path / "e.json"))[0] == 0
+    finally:
+        os.umask(umask)
+    assert (tmp_path / "e.json").stat().st_mode & 0o777 == 0o644
+    code, _, err = run(capsys, "export", sid, "-o", str(tmp_path / "nope" / "e.json"))
+    assert code == 2 and err == f"error: {tmp_path / 'nope' / 'e.json'}: no folder {tmp_path / 'nope'} to write it in\n"
+    assert not (tmp_path / "nope").exists()
