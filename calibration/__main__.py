@@ -236,15 +236,15 @@ def _lens(args) -> int:
         raise CalibrationError("lens: --clear takes no frames (it removes the table's lens)")
     if not args.clear and not args.frames:
         raise CalibrationError("lens: give the board's frames, or --clear to remove the table's lens")
-    if args.clear:
-        table = load(args.table, args.dir)
+    if args.clear:          # a lens no camera has, refused everywhere else, is cleared here
+        table = load(args.table, args.dir, lens_checked=False)
         if table.lens is None:
             print(f"table {table.name} has no lens: nothing to remove")
             return 0
         table.lens = table.fit = None      # the fit is in the lens's undistorted pixels
         print(f"lens removed; wrote {save(table, args.dir)} (fit the table again: its homography was cleared)")
         return 0
-    table = load(args.table, args.dir, missing_ok=True)
+    table = load(args.table, args.dir, missing_ok=True, lens_checked=False)     # its lens is replaced
     lens = calibrate([read_frame(p) for p in args.frames])
     table.lens = lens
     # A stored fit is in the old (distorted) pixels: it no longer holds.

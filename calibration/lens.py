@@ -82,7 +82,7 @@ class Lens:
                 "image_size": list(self.image_size), "rms_px": self.rms_px, "views": self.views}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Lens":
+    def from_dict(cls, d: dict, checked: bool = True) -> "Lens":
         try:
             K = np.array(d["camera_matrix"], np.float64)
             dist = np.array(d["dist"], np.float64).ravel()
@@ -95,9 +95,11 @@ class Lens:
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise CalibrationError(f"lens: {e}") from None
         # a lens typed by hand (-15 for -0.15) fitted and read a table bent into a circle: what the
-        # lens command refuses of a lens it measures, a file is refused too
-        if why := implausible(lens):
-            raise CalibrationError(f"lens: no camera's ({why}); measure it again: python -m calibration lens")
+        # lens command refuses of a lens it measures, a file is refused too (but by the lens command,
+        # which replaces or clears it: ``checked=False``)
+        if checked and (why := implausible(lens)):
+            raise CalibrationError(f"lens: no camera's ({why}); measure it again (python -m calibration lens), "
+                                   "or remove it (lens --clear)")
         return lens
 
 

@@ -89,7 +89,7 @@ class TableFile:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, name: str | None = None) -> "TableFile":
+    def from_dict(cls, d: dict, name: str | None = None, lens_checked: bool = True) -> "TableFile":
         if not isinstance(d, dict) or d.get("format") != FORMAT:
             raise CalibrationError(f"table file: not a format-{FORMAT} table file")
         layout = MarkerLayout.from_dict(d.get("markers") or {})
@@ -101,7 +101,7 @@ class TableFile:
             zones=zones_from_list(d["zones"]) if d.get("zones") is not None else None,
             fit=_fit_from(d.get("homography")),
             camera=_camera_from(d.get("camera")),
-            lens=Lens.from_dict(d["lens"]) if d.get("lens") else None,
+            lens=Lens.from_dict(d["lens"], lens_checked) if d.get("lens") else None,
             white_balance=_gains_from(d.get("white_balance")),
             white_balance_at=_measured_from(d.get("white_balance")),
         )
@@ -110,8 +110,9 @@ class TableFile:
         return replace(self, fit=fit)
 
 
-def load(name: str, folder: Path | None = None, missing_ok: bool = False) -> TableFile:
-    """The table file, or (``missing_ok``) a new one with the default layout and zones."""
+def load(name: str, folder: Path | None = None, missing_ok: bool = False, lens_checked: bool = True) -> TableFile:
+    """The table file, or (``missing_ok``) a new one with the default layout and zones. ``lens_checked``
+    False: a lens no camera has is loaded all the same (the lens command, which replaces or clears it)."""
     path = table_path(name, folder)
     if not path.exists():
         if missing_ok:
@@ -124,7 +125,7 @@ def load(name: str, folder: Path | None = None, missing_ok: bool = False) -> Tab
     except RecursionError:
         raise CalibrationError(f"{path}: its JSON is nested too deeply to be a table file") from None
     try:
-        return TableFile.from_dict(data, name)
+        return TableFile.from_dict(data, name, lens_checked)
     except CalibrationError as e:
         raise CalibrationError(f"{path}: {e}") from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:   # a shape no part's check foresaw

@@ -80,9 +80,10 @@ class Zone:
         # a zone is named <seat>.<kind> (the overlay and show print the name): a seat edited apart from
         # its name credited the wrong player with a win, where no check by eye could see it
         named_seat, dot, named_kind = zone.name.partition(".")
-        if dot and (named_seat in SEATS or named_kind in KINDS) and (named_seat, named_kind) != (zone.seat, zone.kind):
-            raise CalibrationError(f"zones: {zone.name}: its name says seat {named_seat}, kind {named_kind}; its "
-                                   f"fields say seat {zone.seat}, kind {zone.kind}")
+        if dot and ((named_seat in SEATS and named_seat != zone.seat)
+                    or (named_kind in KINDS and named_kind != zone.kind)):
+            raise CalibrationError(f"zones: {zone.name}: its name says {named_seat}'s {named_kind}; its fields "
+                                   f"say seat {zone.seat}, kind {zone.kind}")
         return zone
 
 

@@ -314,3 +314,18 @@ def test_markers_for_a_table_with_no_file_is_refused_not_the_default_sheet(tmp_p
     never fitted, and a neighbour with the default ids saw its markers twice."""
     rc, out, err = run(capsys, "--dir", tmp_path, "markers", tmp_path / "m.png", "--table", "parlour2")
     assert rc == 2 and "no table file" in err and not (tmp_path / "m.png").exists()
+
+
+def test_a_stored_lens_no_camera_has_is_refused_but_can_be_cleared(tmp_path, capsys, frame_file):
+    """A lens typed by hand (k1 -15 for -0.15) is refused wherever the table is read; the command that
+    removes it must still read the file, or only a hand edit could mend it."""
+    assert run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t1")[0] == 0
+    data = json.loads((tmp_path / "t1.json").read_text())
+    data["lens"] = {"camera_matrix": [[1500, 0, 960], [0, 1500, 540], [0, 0, 1]], "dist": [-15, 0, 0, 0, 0],
+                    "image_size": [1920, 1080]}
+    (tmp_path / "t1.json").write_text(json.dumps(data))
+    rc, _, err = run(capsys, "--dir", tmp_path, "fit", frame_file, "--table", "t1")
+    assert rc == 2 and "lens: no camera's" in err and "lens --clear" in err
+    rc, out, err = run(capsys, "--dir", tmp_path, "lens", "--table", "t1", "--clear")
+    assert rc == 0 and "lens removed" in out, err
+    assert load("t1", tmp_path).lens is None

@@ -111,7 +111,7 @@ def test_zones_edited_in_the_file_are_used(tmp_path):
      "not NaN or inf"),
     # a seat edited apart from its name: the overlay said east.hand, the reader paid south
     ([{"name": "east.hand", "kind": "hand", "seat": "south", "polygon": [[0, 0], [1, 0], [1, 1]]}],
-     "east.hand: its name says seat east, kind hand; its fields say seat south, kind hand"),
+     "east.hand: its name says east's hand; its fields say seat south, kind hand"),
 ])
 def test_bad_zones_are_rejected_in_one_line(zones, message):
     with pytest.raises(CalibrationError, match=message):
@@ -197,3 +197,13 @@ def test_a_table_file_with_no_zones_is_refused_and_null_makes_the_defaults(tmp_p
     data["zones"] = None
     path.write_text(json.dumps(data))
     assert load("t", tmp_path).zones == default_zones(LAYOUT)
+
+
+def test_a_zone_named_more_finely_than_seat_and_kind_loads():
+    """A small zone listed before a big one wins (docs/calibration.md): such zones are named freely,
+    so long as a seat or a kind the name says is the zone's."""
+    square = [[0, 0], [1, 0], [1, 1]]
+    zones = zones_from_list([{"name": "east.hand.left", "kind": "hand", "seat": "east", "polygon": square},
+                             {"name": "east.river", "kind": "discards", "seat": "east", "polygon": square},
+                             {"name": "north.dead_wall", "kind": "dead_wall", "seat": None, "polygon": square}])
+    assert [z.name for z in zones] == ["east.hand.left", "east.river", "north.dead_wall"]
