@@ -90,7 +90,7 @@ def sizes(text: str) -> list[str]:
     """``--sizes``: WxH,WxH... (each side a whole number of 16 px or more)."""
     out = []
     for size in text.split(","):
-        w, _, h = size.partition("x")
+        w, _, h = size.lower().partition("x")
         if not (w.isdigit() and h.isdigit() and int(w) >= 16 and int(h) >= 16):
             raise argparse.ArgumentTypeError(f"{size!r} is not WIDTHxHEIGHT (e.g. 1920x1080)")
         out.append(size)

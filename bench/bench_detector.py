@@ -99,7 +99,7 @@ def images(scenes: int) -> list[tuple[str, np.ndarray, list[dict]]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=at_least(1), default=50)
-    ap.add_argument("--threads", type=at_least(1), default=2)
+    ap.add_argument("--threads", type=at_least(0), default=2)
     ap.add_argument("--real-grid", type=at_least(1), default=3, help="our windows per side on the real photo")
     ap.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=False,
                     help="ours with its mirrored locator pass too (vision.detect.Detector; off by default)")

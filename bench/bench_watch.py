@@ -258,7 +258,7 @@ def realtime(art, wins: int, seed: int, fps: float) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=at_least(1), default=100)
+    ap.add_argument("--deals", type=at_least(0), default=100)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--fps", type=above_zero, default=8.0)
     ap.add_argument("--realtime", type=at_least(0), default=10, help="win deals played through the service in real time")
