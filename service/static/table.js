@@ -86,17 +86,19 @@
   var byKeys = false, held = null;
   document.addEventListener("keydown", function () { byKeys = true; }, true);
   document.addEventListener("pointerdown", function () { byKeys = false; }, true);
-  function where(el) {     // [a selector, which of its matches]: finds this control again in the next editor
-    var sel = null, tag = el.tagName.toLowerCase();
+  function where(el) {     // [a selector, which of its matches, its panel]: this control in the next editor
+    var sel = null, tag = el.tagName.toLowerCase(), panel = el.closest("details");
+    var panelSel = panel && panel.className ? "details." + CSS.escape(panel.className.split(" ")[0]) : null;
     if (el.id) sel = "#" + CSS.escape(el.id);
     else if (el.name) {      // a box or a button by its value too; a text field or a list by its name alone
       sel = tag + ':not([type=hidden])[name="' + CSS.escape(el.name) + '"]';
       if ((el.type === "checkbox" || el.type === "radio" || tag === "button") && el.value)
         sel += '[value="' + CSS.escape(el.value) + '"]';
     } else if (el.dataset && el.dataset.op) sel = '[data-op="' + CSS.escape(el.dataset.op) + '"]';
+    else if (tag === "summary" && panelSel) sel = panelSel + " > summary";   // a panel's own toggle
     if (!sel) return null;
     var w = work();           // a player's second 罰符 box shares the first's name and value: its place says which
-    return [sel, w ? Array.prototype.indexOf.call(w.querySelectorAll(sel), el) : 0];
+    return [sel, w ? Array.prototype.indexOf.call(w.querySelectorAll(sel), el) : 0, panelSel];
   }
   document.addEventListener("focusin", function (e) {
     if (e.target.closest && e.target.closest("#work")) held = where(e.target);
@@ -104,8 +106,13 @@
   document.body.addEventListener("htmx:afterSettle", function () {
     var w = work(), a = document.activeElement;
     if (!byKeys || !held || !w || (a && a !== document.body && document.contains(a))) return;
+    // the panel it was in stays open (the answer sends a typed field's panel back closed)
+    var panel = held[2] && w.querySelector(held[2]);
+    if (panel) panel.open = true;
     var found = w.querySelectorAll(held[0]);
-    var again = found[Math.max(0, Math.min(held[1], found.length - 1))];
+    // gone (ダブロン, the last tile taken away): the editor's first control, not the page's top
+    var again = found[Math.max(0, Math.min(held[1], found.length - 1))] ||
+      w.querySelector("input:not([type=hidden]):not([disabled]), select, button:not([hidden]), summary");
     if (again) again.focus({preventScroll: true});
   });
 

@@ -67,3 +67,19 @@ def test_space_on_a_players_second_penalty_stick_keeps_the_focus_on_that_stick(p
     page.wait_for_function("""() => !document.querySelector('#work').classList.contains('htmx-request') &&
         Array.from(document.querySelectorAll('#work input[name=penalty][value="Ben"]'))
              .indexOf(document.activeElement) === 1""", timeout=5000)
+
+
+def test_enter_in_a_typed_field_keeps_its_panel_open_and_the_focus_in_it(page, server):
+    """The answer sent the typing panel back closed: the focus fell to the page's top."""
+    start_session(page, server)
+    _type_a_winning_hand(page)
+    if not page.locator("details.typed").evaluate("d => d.open"):
+        page.click("details.typed summary")
+    before = page.locator("#total").inner_text()
+    page.focus("#work input[name=dora_indicators]")
+    page.keyboard.type("1p")
+    page.keyboard.press("Enter")
+    expect(page.locator("#total")).not_to_have_text(before)
+    page.wait_for_function("""() => !document.querySelector('#work').classList.contains('htmx-request') &&
+        document.activeElement && document.activeElement.name === 'dora_indicators' &&
+        document.activeElement.closest('details').open""", timeout=5000)
