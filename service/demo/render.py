@@ -69,10 +69,13 @@ PRESETS = tuple(preset_ids())      # every house rule scoring ships
 
 
 def scores_under(record: dict, presets) -> bool:
-    """Whether the record is a hand every one of ``presets`` scores (none refuses it)."""
+    """Whether the record is a hand every one of ``presets`` scores (none refuses it). Its discards
+    aside: a rule's wall that cannot hold them (chinton's other suit, toutenkou's 5m) has the
+    service's reader leave them out (``service.mending.vouched``); the hand is what must count."""
+    hand = {k: v for k, v in record.items() if k != "discards"}
     try:
         for rules in presets:
-            score({**record, "rules": rules})
+            score({**hand, "rules": rules})
     except ScoringError:
         return False
     return True
