@@ -31,6 +31,9 @@ def test_space_on_a_toggle_keeps_the_focus_there_and_tab_goes_on(page, server):
     page.keyboard.press("Space")
     expect(page.locator("#work input[name=riichi]")).to_be_checked()
     expect(page.locator("#total")).not_to_have_text(before)        # the answer came and replaced the editor
+    # and settled: then the focus is on the toggle again
+    page.wait_for_function("""() => !document.querySelector('#work').classList.contains('htmx-request') &&
+        document.activeElement && document.activeElement.name === 'riichi'""", timeout=5000)
     assert _focused(page) == "riichi=1"
     pill = page.locator("#work input[name=riichi] + span")
     assert page.evaluate("s => getComputedStyle(s).outlineStyle", pill.element_handle()) == "solid"
@@ -43,11 +46,14 @@ def test_a_tapped_toggle_leaves_no_focus_behind(page, server):
     """After a tap nothing is focused anew: on a tablet a text field given the focus raises its keyboard."""
     start_session(page, server)
     _type_a_winning_hand(page)
+    before = page.locator("#total").inner_text()
     page.focus("#concealed")
     page.keyboard.press("End")                                      # a key, then a tap
     page.click("#work input[name=riichi] + span")
     expect(page.locator("#work input[name=riichi]")).to_be_checked()
-    page.wait_for_timeout(300)
+    expect(page.locator("#total")).not_to_have_text(before)        # the answer came
+    page.wait_for_function("() => !document.querySelector('#work').classList.contains('htmx-request')")
+    page.wait_for_timeout(300)                                      # and settled
     assert _focused(page) == "BODY="
 
 
