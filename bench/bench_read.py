@@ -38,9 +38,8 @@ from calibration.store import TableFile  # noqa: E402
 from vision.detect import CLASSIFIER, Detector  # noqa: E402
 from vision.layout import record_diff  # noqa: E402
 from vision.read import TableReader  # noqa: E402
-from vision.synth.art import ArtMissing  # noqa: E402
 
-from options import add_classifier, at_least, folder, quiet_pipe  # noqa: E402
+from options import add_classifier, at_least, folder, run_on_art  # noqa: E402
 
 
 def frames(n: int, seed: int, cache: Path | None):
@@ -104,9 +103,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    quiet_pipe()
-    try:
-        raise SystemExit(main())
-    except ArtMissing as e:             # the frames are rendered from ../shared/tiles: one line, not a traceback
-        print(f"error: {e}", file=sys.stderr)
-        raise SystemExit(2) from None
+    run_on_art(main)

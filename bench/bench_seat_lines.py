@@ -29,11 +29,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_tileset import in_order  # noqa: E402
-from options import add_classifier, at_least, onnx_file, quiet_pipe  # noqa: E402
+from options import add_classifier, at_least, onnx_file, run_on_art  # noqa: E402
 from vision.detect import VIEWS  # noqa: E402
 from vision.evaluate_run import SEAT_TEST  # noqa: E402
 from vision.hand_photo import find_line, look_again, read_hand, seat_detector  # noqa: E402
-from vision.synth.art import ArtMissing  # noqa: E402
 
 
 def seat_lines(photos: int, seed: int, designs: float, detector, low_seats: float = 0.0) -> dict:
@@ -97,9 +96,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    quiet_pipe()
-    try:
-        raise SystemExit(main())
-    except ArtMissing as e:             # the frames are rendered from ../shared/tiles: one line, not a traceback
-        print(f"error: {e}", file=sys.stderr)
-        raise SystemExit(2) from None
+    run_on_art(main)

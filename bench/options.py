@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import signal
+import sys
 from pathlib import Path
 
 from calibration.errors import CalibrationError
@@ -98,3 +99,16 @@ def folder(text: str) -> Path:
 def quiet_pipe() -> None:
     """A bench piped into ``head`` ends quietly, as any Unix tool, not in a BrokenPipeError."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+
+
+def run_on_art(main) -> None:
+    """Run a bench that renders from ``../shared/tiles`` (``quiet_pipe`` too): the art missing is
+    one line and exit 2, not a traceback."""
+    from vision.synth.art import ArtMissing      # here: the other benches need no renderer
+    quiet_pipe()
+    try:
+        code = main()
+    except ArtMissing as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    raise SystemExit(code)

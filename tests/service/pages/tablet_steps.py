@@ -22,3 +22,13 @@ def start_session(page, url: str, rules: str = "dunhill") -> str:
     page.click("#start")
     expect(page).to_have_url(re.compile(r"/s/[0-9a-f-]+$"))
     return page.url.rsplit("/", 1)[1]
+
+
+def type_a_winning_hand(page):
+    """Open the typing panel, type a winning hand (234p678p234s66s777z, won on 6s) and apply it: its
+    count shows."""
+    page.click("details.typed summary")
+    page.fill("#concealed", "234p678p234s66s777z")
+    page.fill("#win_tile", "6s")
+    page.click("#apply")
+    expect(page.locator("#total")).to_be_visible()

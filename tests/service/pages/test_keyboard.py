@@ -6,15 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tablet_steps import start_session
-
-
-def _type_a_winning_hand(page):
-    page.click("details.typed summary")
-    page.fill("#concealed", "234p678p234s66s777z")
-    page.fill("#win_tile", "6s")
-    page.click("#apply")
-    expect(page.locator("#total")).to_be_visible()
+from tablet_steps import start_session, type_a_winning_hand
 
 
 def _focused(page) -> str:
@@ -24,7 +16,7 @@ def _focused(page) -> str:
 
 def test_space_on_a_toggle_keeps_the_focus_there_and_tab_goes_on(page, server):
     start_session(page, server)
-    _type_a_winning_hand(page)
+    type_a_winning_hand(page)
     before = page.locator("#total").inner_text()
 
     page.focus("#work input[name=riichi]")
@@ -45,7 +37,7 @@ def test_space_on_a_toggle_keeps_the_focus_there_and_tab_goes_on(page, server):
 def test_a_tapped_toggle_leaves_no_focus_behind(page, server):
     """After a tap nothing is focused anew: on a tablet a text field given the focus raises its keyboard."""
     start_session(page, server)
-    _type_a_winning_hand(page)
+    type_a_winning_hand(page)
     before = page.locator("#total").inner_text()
     page.focus("#concealed")
     page.keyboard.press("End")                                      # a key, then a tap
@@ -61,7 +53,7 @@ def test_space_on_a_players_second_penalty_stick_keeps_the_focus_on_that_stick(p
     """isshokai: a box a stick. The +1 shares the player's first box's name and value, and the focus
     went back to the first box."""
     start_session(page, server, rules="isshokai")
-    _type_a_winning_hand(page)
+    type_a_winning_hand(page)
     boxes = page.locator('#work input[name=penalty][value="Ben"]')
     boxes.nth(0).focus()
     page.keyboard.press("Space")
@@ -78,7 +70,7 @@ def test_space_on_a_players_second_penalty_stick_keeps_the_focus_on_that_stick(p
 def test_enter_in_a_typed_field_keeps_its_panel_open_and_the_focus_in_it(page, server):
     """The answer sent the typing panel back closed: the focus fell to the page's top."""
     start_session(page, server)
-    _type_a_winning_hand(page)
+    type_a_winning_hand(page)
     if not page.locator("details.typed").evaluate("d => d.open"):
         page.click("details.typed summary")
     before = page.locator("#total").inner_text()

@@ -14,18 +14,10 @@ from playwright.sync_api import expect
 from scoring import score
 from scoring.tiles import parse_mpsz, tile_name
 from service.settings import DEMO_HANDS
-from tablet_steps import start_session
+from tablet_steps import start_session, type_a_winning_hand
 from vision.evaluate import photos_dir
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def _type_a_winning_hand(page):
-    page.click("details.typed summary")
-    page.fill("#concealed", "234p678p234s66s777z")
-    page.fill("#win_tile", "6s")
-    page.click("#apply")
-    expect(page.locator("#total")).to_be_visible()
 
 
 def _balance(page, player: str) -> int:
@@ -120,7 +112,7 @@ def test_count_change_a_tile_confirm(page, server):
 
 def test_a_stale_confirm_shows_the_reason_and_writes_nothing(page, server):
     start_session(page, server)
-    _type_a_winning_hand(page)
+    type_a_winning_hand(page)
     # another tablet logs a draw in the meantime
     other = page.context.new_page()
     other.goto(page.url)
@@ -140,7 +132,7 @@ def test_a_tap_while_the_last_is_on_its_way_is_not_lost(page, server):
     answer comes would be posted from a form about to be replaced and dropped. While an
     edit is on its way, the editor's controls (confirm included) wait, disabled."""
     start_session(page, server)
-    _type_a_winning_hand(page)
+    type_a_winning_hand(page)
 
     held = []
     edits = re.compile(r"/edit$")
@@ -167,7 +159,7 @@ def test_an_upright_tablet_shows_the_count_and_confirm_within_the_screen(page, s
     come under the snapshot, above the editor, and nothing runs off the right edge."""
     page.set_viewport_size({"width": 800, "height": 1280})
     start_session(page, server)
-    _type_a_winning_hand(page)
+    type_a_winning_hand(page)
     confirm = page.locator("#confirm").bounding_box()
     palette = page.locator("#palette").bounding_box()
     assert confirm["x"] >= 0 and confirm["x"] + confirm["width"] <= 800
