@@ -84,10 +84,10 @@ class AfterConfirm:
 
 def drafted(ledger: Ledger, session_id: str, offer: Offer, offers: Offers, tiles: TableTiles | None) -> Reading:
     """The watcher's ``offer`` as this session's deal drafts it: its seats and cuts turned from the
-    deal it was read at (``ReadContext.turned``). Where they turn, what is kept of it by snapshot is
-    turned too: the reading a Confirm is tallied against and the cuts it teaches. A win read at one
-    deal and confirmed at another (a tablet left on the last session, a hand taken back) taught the
-    set 1 of its 15 tiles, its winner's cuts taken for another seat's, and tallied "seat" as fixed."""
+    deal it was read at (``ReadContext.turned``), and what is kept of it by snapshot made so too: the
+    reading a Confirm is tallied against and the cuts it teaches. A win read at one deal and
+    confirmed at another (a tablet left on the last session, a hand taken back) taught the set 2 of
+    its 16 tiles, its winner's cuts taken for another seat's, and tallied "seat" as fixed."""
     reading = context_of(ledger, session_id).turned(offer.reading, offer.turn)
     kept = offers.reading(offer.snapshot)
     # kept as this deal has it, whichever tablet drafted it last (one left on another session turns
