@@ -201,9 +201,8 @@ def logged_already(ledger: Ledger, session_id: str, snapshot: str | None,
     if not record or not slots or slots[-1].kind != "win":
         return None
     known = [w["record"] for w in slots[-1].body.get("wins", ())]
-    kept = offers.reading(slots[-1].event.snapshot) if offers is not None and slots[-1].event.snapshot else None
-    if kept is not None:
-        known.append(kept[0].record)
+    if offers is not None:
+        known = offers.known(slots[-1].event.snapshot, known)
     if any(same_hand(k, record) for k in known):
         n = slots[-1].number
         return f"この和了は第{n}局として記録済みです · this win is hand {n}, logged already"

@@ -85,13 +85,19 @@ class Offers:
             if self._logged[0] == was:
                 self._logged = (snapshot, tuple(records)) if records else (None, ())
 
+    def known(self, snapshot: str | None, records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any] | None]:
+        """A logged win as its hand is known: its ``records`` as confirmed, then the record read from
+        its picture ``snapshot`` (None where no picture or its reading is forgotten). A hand misread,
+        fixed a lot and confirmed, is read again the way it was read, not the way it was logged."""
+        kept = self.reading(snapshot) if snapshot else None
+        return [*records, kept[0].record if kept is not None else None]
+
     def logged_hand(self, record: Mapping[str, Any] | None) -> bool:
-        """Whether ``record`` holds the win logged last at this table, as confirmed or as read from its
-        picture: the hand still lying there, read again once an arm left the row, is no new win."""
+        """Whether ``record`` holds the win logged last at this table (``known``): the hand still lying
+        there, read again once an arm left the row, is no new win."""
         with self._lock:
             snapshot, records = self._logged
-        kept = self.reading(snapshot) if snapshot else None
-        return any(same_hand(k, record) for k in (*records, kept[0].record if kept is not None else None))
+        return any(same_hand(k, record) for k in self.known(snapshot, records))
 
     def offered_since(self) -> Offer | None:
         """The newest offer, when it came after the offer the last win was logged from and holds
@@ -107,9 +113,8 @@ class Offers:
         logged_from = self._offered.get(snapshot) if snapshot else None
         if latest is None or logged_from is None or latest.id <= logged_from or latest.snapshot == snapshot:
             return None
-        read = self.reading(snapshot)
-        known = [*records, read[0].record if read is not None else None]
-        if not records or read is None or not all(another_hand(latest.reading.record, r) for r in known):
+        known = self.known(snapshot, records)
+        if not records or known[-1] is None or not all(another_hand(latest.reading.record, r) for r in known):
             return None
         between = [self._records.get(i) for i in range(logged_from + 1, latest.id)]
         if any(r is None or (another_hand(r, latest.reading.record)
