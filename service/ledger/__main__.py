@@ -165,12 +165,7 @@ def _ledger(args: argparse.Namespace) -> Ledger:
     url = args.db or default_url()
     if args.command not in MAKES_ONE and url.startswith("sqlite"):
         # nor a stray file left where the command was run
-        path = backup.sqlite_path(url)
-        if not path.is_file():
-            raise backup.no_ledger_at(path)
-        if path.stat().st_size < backup.SQLITE_HEADER:  # opened, SQLite made an empty or 1-byte file a new ledger
-            raise LedgerError(f"{path.resolve()}: no ledger in it (shorter than any SQLite file; check --db or "
-                              "LEDGER_DB_URL)")
+        backup.ledger_path(url)
     return Ledger(url, rules_dir=args.rules_dir)
 
 

@@ -152,10 +152,20 @@ def no_ledger_at(path: Path) -> LedgerError:
 SQLITE_HEADER = 100      # bytes every SQLite database begins with: a shorter file holds none
 
 
-def _ledger_file(url: str) -> Path:
+def ledger_path(url: str) -> Path:
+    """The SQLite ledger file at ``url``, where there is one: ``LedgerError`` for none, or for a file
+    shorter than any SQLite database (opened, SQLite made an empty or 1-byte file a new ledger)."""
     path = sqlite_path(url)
     if not path.is_file():
         raise no_ledger_at(path)
+    if path.stat().st_size < SQLITE_HEADER:
+        raise LedgerError(f"{path.resolve()}: no ledger in it (shorter than any SQLite file; check --db or "
+                          "LEDGER_DB_URL)")
+    return path
+
+
+def _ledger_file(url: str) -> Path:
+    path = ledger_path(url)
     _check(path)
     return path
 
