@@ -411,7 +411,7 @@ def read_photo(image: np.ndarray, detector=None, accept: Callable[[HandRead], bo
 def _colour_said(hand: HandRead, image: np.ndarray, wall: SetCounts) -> HandRead:
     """``hand``, with word that its photo holds no colour (``vision.colour``) where it read a line and
     the set has red fives: each 5 of it may be red."""
-    if hand.line and any(wall.red(s) for s in "mps") and colourless(image):
+    if hand.line and any(wall.reds) and colourless(image):
         return replace(hand, warnings=hand.warnings + (NO_COLOUR,))
     return hand
 

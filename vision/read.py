@@ -353,7 +353,7 @@ class TableReader:
             again = self._read_top(top, None, debug)
             if again.record:
                 reading = again
-        if any(self.wall.red(s) for s in "mps") and colourless(top):
+        if any(self.wall.reds) and colourless(top):
             reading.warnings.append(NO_COLOUR)
         if not fit.fresh:        # too few markers seen, or all in a row: the table placed as last seen
             reading.warnings.append("too few of the table's markers seen in this frame (covered?): used the "

@@ -122,14 +122,13 @@ def vouched_draft(draft: Draft, cfg) -> Draft:
     its count, its 5p/5s toggle (which they would tick) and what Confirm logs all go without them.
     A double ron's held record too, as Confirm logs it: the dead wall on screen is its own, and an
     indicator fixed there can make its discards one copy too many."""
-    held = (draft.first or {}).get("discards")
-    if not draft.extra.get("discards") and not held:
+    shown, held = draft.extra.get("discards"), (draft.first or {}).get("discards")
+    if not shown and not held:
         return draft
-    records = draft.records(cfg.rules)
-    shown, first = records[-1], records[0] if draft.first is not None else None
-    if draft.extra.get("discards") and vouched(shown, cfg.preset)[1]:
+    records = draft.records(cfg.rules)              # the held record first, the hand on screen last
+    if shown and vouched(records[-1], cfg.preset)[1]:
         draft = replace(draft, extra={k: v for k, v in draft.extra.items() if k != "discards"})
-    if held and first is not None and vouched(first, cfg.preset)[1]:
+    if held and vouched(records[0], cfg.preset)[1]:
         draft = replace(draft, first={k: v for k, v in draft.first.items() if k != "discards"})
     return draft
 
